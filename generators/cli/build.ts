@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readCatalogueSources } from '../load/index.js';
+import { readIfExists, writeOutputs } from '../write.js';
+
+/** Options of `eventry build`. */
+export interface BuildOptions {
+  catalogue: string;
+  out: string;
+  force?: boolean;
+}
+
+interface BuildState {
+  inputHash: string;
+  files: Record<string, { size: number; mtimeMs: number }>;
+}
+
+/** Where the incremental build remembers what it wrote (inside the output root, git-ignored). */
+export const STATE_FILE = '.eventry-build-state.json';
+
+/**
+ * `eventry build`. The fast path decides "nothing to do" from file hashes and stats alone, before the
+ * loader, ajv or any emitter is imported: that is what keeps a no-op rebuild in the tens of ms.
+ */
+export async function runBuild(options: BuildOptions): Promise<number> {
+  const started = performance.now();
+  const outDir = resolve(options.out);
+  const sources = readCatalogueSources(resolve(options.catalogue));
+  const inputHash = hashInputs(sources);
+  const state = readState(outDir);
+  if (!options.force && state && state.inputHash === inputHash && outputsIntact(outDir, state)) {
+    console.log(
+      `eventry: nothing to do: catalogue unchanged, ${Object.keys(state.files).length} files up to date (${ms(started)}).`,
+    );
+    return 0;
+  }
+
+  const { buildCatalogue } = await import('../build.js');
+  const { formatProblem } = await import('../load/index.js');
+  const result = await buildCatalogue(sources, outDir, state ? Object.keys(state.files) : []);
+  if (!result.ok) {
+    if ('problems' in result) {
+      for (const problem of result.problems) console.error(formatProblem(problem, options.catalogue));
+      console.error(`eventry: build failed: ${result.problems.length} problem(s) in the catalogue; nothing was written.`);
+    } else {
+      const { emitter, error } = result.emitterError;
+      console.error(`eventry: build failed in emitter ${emitter}: ${error instanceof Error ? error.stack : String(error)}`);
+      console.error('eventry: nothing was written.');
+    }
+    return 1;
+  }
+  const files: BuildState['files'] = {};
+  for (const file of result.files) {
+    const stat = statSync(join(outDir, file.path));
+    files[file.path] = { size: stat.size, mtimeMs: stat.mtimeMs };
+  }
+  writeState(outDir, { inputHash, files });
+  const { written, unchanged, removed } = result.report;
+  const events = Object.keys(result.catalogue.events).length;
+  console.log(
+    `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
+      `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
+  );
+  return 0;
+}
+
+/** Hash of everything the output depends on: the catalogue and the toolkit's own code and lock file. */
+function hashInputs(sources: { path: string; text: string }[]): string {
+  const hash = createHash('sha256');
+  for (const source of sources) hash.update(`${source.path}\0${source.text}\0`);
+  const generators = dirname(dirname(fileURLToPath(import.meta.url)));
+  for (const file of listFiles(generators)) hash.update(`${file}\0`).update(readFileSync(file));
+  hash.update(readIfExists(join(toolRoot(generators), 'package-lock.json')) ?? '');
+  return hash.digest('hex');
+}
+
+/** The toolkit's root: the nearest folder above the generators that has a package.json. */
+function toolRoot(from: string): string {
+  let dir = from;
+  while (!readIfExists(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => /\.(js|ts|json|hbs|d\.ts)$/.test(name))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+function outputsIntact(outDir: string, state: BuildState): boolean {
+  for (const [path, expected] of Object.entries(state.files)) {
+    try {
+      const stat = statSync(join(outDir, path));
+      if (stat.size !== expected.size || stat.mtimeMs !== expected.mtimeMs) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+function readState(outDir: string): BuildState | undefined {
+  const text = readIfExists(join(outDir, STATE_FILE));
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as BuildState;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeState(outDir: string, state: BuildState): void {
+  // Written last and through the atomic writer's rename, so an interrupted build rebuilds next time.
+  writeOutputs(outDir, [{ path: STATE_FILE, contents: `${JSON.stringify(state)}\n` }]);
+}
+
+function ms(started: number): string {
+  return `${Math.round(performance.now() - started)} ms`;
+}

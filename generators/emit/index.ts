@@ -1,0 +1,13 @@
+import { emitAsyncApi } from './asyncapi.js';
+import { emitCataloguePackage } from './catalogue-package.js';
+import type { Emitter } from './context.js';
+import { emitJsonSchemas } from './json-schema.js';
+import { emitOpenApi } from './openapi.js';
+
+/** Every emitter the build runs, in order; each is a pure function of the model. */
+export const EMITTERS: { name: string; emit: Emitter }[] = [
+  { name: 'json-schema', emit: emitJsonSchemas },
+  { name: 'openapi', emit: emitOpenApi },
+  { name: 'asyncapi', emit: emitAsyncApi },
+  { name: 'catalogue-package', emit: emitCataloguePackage },
+];

@@ -1,0 +1,114 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import catalogueFileSchema from './schema/catalogue-file.schema.json' with { type: 'json' };
+import configSchema from './schema/config.schema.json' with { type: 'json' };
+import { suggest } from './suggest.js';
+import type { CatalogueProblem } from './problem.js';
+import type { YamlSource } from './yaml-source.js';
+
+let validators: { file: ValidateFunction; config: ValidateFunction } | undefined;
+
+function getValidators() {
+  if (!validators) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
+    validators = { file: ajv.compile(catalogueFileSchema), config: ajv.compile(configSchema) };
+  }
+  return validators;
+}
+
+/**
+ * Checks a parsed file against the catalogue format's JSON Schema (the same one editors use) and turns
+ * each ajv error into a located problem. Type names and event keys are left to the resolver, which
+ * knows the shapes and reports them with a did-you-mean.
+ */
+export function checkFileShape(source: YamlSource, kind: 'file' | 'config'): CatalogueProblem[] {
+  const validate = getValidators()[kind];
+  if (validate(source.value)) return [];
+  const problems: CatalogueProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    const problem = toProblem(source, error);
+    if (!problem) continue;
+    const id = `${problem.line}:${problem.column}:${problem.code}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | undefined {
+  const path = fromPointer(error.instancePath);
+  if (error.schemaPath.includes('/typeName')) return undefined; // resolver: unknown-type / unknown-shape
+  if (error.schemaPath.includes('/eventKey') && error.keyword !== 'type') return undefined; // resolver: invalid-event-key
+  if (error.keyword === 'propertyNames' || (error.propertyName !== undefined && error.keyword === 'pattern')) {
+    const name = String(error.propertyName ?? (error.params as { propertyName?: string }).propertyName);
+    if (error.keyword === 'propertyNames') return undefined; // the inner error says more
+    const what = error.schemaPath.includes('shapeName') ? 'shape name' : 'field name';
+    const rule = what === 'shape name' ? 'PascalCase, like `LedgerEntry`' : 'letters, digits and `_`';
+    return source.problem('invalid-value', [...path, name], `\`${name}\` is not a valid ${what}.`, `Use ${rule}.`, true);
+  }
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
+      const guess = suggest(key, allowed);
+      return source.problem(
+        'unknown-key',
+        [...path, key],
+        `Unknown key \`${key}\`${describeParent(path)}.`,
+        guess ? `Did you mean \`${guess}\`? Allowed: ${allowed.join(', ')}.` : `Allowed: ${allowed.join(', ')}.`,
+        true,
+      );
+    }
+    case 'required': {
+      const key = (error.params as { missingProperty: string }).missingProperty;
+      return source.problem('invalid-value', path, `Missing required key \`${key}\`${describeParent(path)}.`);
+    }
+    case 'dependentRequired': {
+      const { property, missingProperty } = error.params as { property: string; missingProperty: string };
+      if (property === 'group') return undefined; // resolver: empty-group
+      return source.problem(
+        'invalid-value',
+        [property],
+        `A file with \`${property}\` also needs \`${missingProperty}\`.`,
+        'Give the group a `group: {slug, title}` header.',
+        true,
+      );
+    }
+    case 'false schema':
+      return source.problem(
+        'invalid-value',
+        path,
+        `\`same_as\` takes no \`${String(path[path.length - 1])}\` beside it.`,
+        'Use `extends` to take the fields of another event and add more.',
+        true,
+      );
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+      return source.problem(
+        'invalid-value',
+        path,
+        `\`${String(error.data)}\` is not allowed${describeParent(path)}.`,
+        `Use one of: ${allowed.join(', ')}.`,
+      );
+    }
+    default:
+      return source.problem('invalid-value', path, `${describeValue(path)} ${error.message ?? 'is invalid'}.`);
+  }
+}
+
+function describeParent(path: (string | number)[]): string {
+  return path.length === 0 ? ' at the top level' : ` in \`${path.join('.')}\``;
+}
+
+function describeValue(path: (string | number)[]): string {
+  return path.length === 0 ? 'The file' : `\`${path.join('.')}\``;
+}
+
+function fromPointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+}

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { Catalogue, CatalogueConfig } from '../model.js';
+import { checkFileShape } from './check-shape.js';
+import type { CatalogueProblem } from './problem.js';
+import { resolveCatalogue } from './resolve.js';
+import { type CatalogueSourceFile, YamlSource } from './yaml-source.js';
+
+export type { CatalogueProblem } from './problem.js';
+export { formatProblem, PROBLEM_CODES } from './problem.js';
+export type { CatalogueSourceFile } from './yaml-source.js';
+
+/** The catalogue-wide settings file, at the catalogue root. */
+export const CONFIG_FILE = 'eventry.config.yaml';
+/** The reviewed list of intentional breaking changes; read by `eventry check`, not a catalogue file. */
+export const ALLOW_LIST_FILE = 'allow-breaking.yaml';
+
+/** Either the model, or every problem found (never both, never a partial model). */
+export type LoadResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
+
+/** Reads every catalogue file below `root` (sorted by path, paths `/`-separated and relative). */
+export function readCatalogueSources(root: string): CatalogueSourceFile[] {
+  const names = readdirSync(root, { recursive: true, encoding: 'utf8' });
+  return names
+    .filter((name) => /\.ya?ml$/.test(name) && !name.split(sep).some((part) => part.startsWith('.')))
+    .map((name) => relative(root, join(root, name)).split(sep).join('/'))
+    .sort()
+    .map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+}
+
+/** Loads the catalogue in `root` into the model. */
+export function loadCatalogue(root: string): LoadResult {
+  return loadCatalogueFromSources(readCatalogueSources(root));
+}
+
+/**
+ * Loads a catalogue from file texts (from disk, a git commit or a test). Every problem in every file
+ * is collected before giving up, so an author can fix them all in one pass.
+ */
+export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResult {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const problems: CatalogueProblem[] = [];
+  let config: CatalogueConfig | undefined;
+  const sources: YamlSource[] = [];
+
+  const configFile = sorted.find((file) => file.path === CONFIG_FILE);
+  if (!configFile) {
+    problems.push({
+      code: 'missing-config',
+      message: `The catalogue has no \`${CONFIG_FILE}\`.`,
+      hint: 'Create it with `title`, `version` and `scope` (the npm scope of the group packages).',
+      file: CONFIG_FILE,
+      line: 1,
+      column: 1,
+    });
+  }
+
+  for (const file of sorted) {
+    if (file.path === ALLOW_LIST_FILE) continue;
+    const parsed = YamlSource.parse(file);
+    problems.push(...parsed.problems);
+    if (!parsed.source) continue;
+    if (file.path === CONFIG_FILE) {
+      const shapeProblems = checkFileShape(parsed.source, 'config');
+      problems.push(...shapeProblems);
+      if (shapeProblems.length === 0) config = parsed.source.value as CatalogueConfig;
+      continue;
+    }
+    problems.push(...checkFileShape(parsed.source, 'file'));
+    sources.push(parsed.source);
+  }
+
+  const resolved = resolveCatalogue(sources);
+  problems.push(...resolved.problems);
+  if (problems.length > 0 || !config) return { ok: false, problems: sortProblems(problems) };
+
+  return {
+    ok: true,
+    catalogue: {
+      config: {
+        title: config.title,
+        version: config.version,
+        scope: config.scope,
+        ...(config.description ? { description: config.description } : {}),
+      },
+      groups: resolved.groups,
+      shapes: resolved.shapes,
+      events: resolved.events,
+      hash: hashSources(sorted.filter((file) => file.path !== ALLOW_LIST_FILE)),
+    },
+  };
+}
+
+/** sha256 over paths and contents, so the same catalogue always has the same hash. */
+export function hashSources(files: CatalogueSourceFile[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file.path}\0${file.text}\0`);
+  return hash.digest('hex');
+}
+
+function sortProblems(problems: CatalogueProblem[]): CatalogueProblem[] {
+  return problems.sort((a, b) =>
+    a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1,
+  );
+}

@@ -1,0 +1,45 @@
+/** A problem found in the catalogue source: data, not an exception, so all of them can be reported at once. */
+export interface CatalogueProblem {
+  /** Stable machine-readable code, kebab-case (`unknown-shape`, `composition-cycle`, ...). */
+  code: ProblemCode;
+  /** What is wrong, one sentence. */
+  message: string;
+  /** What to do about it (a did-you-mean, the allowed values, ...). */
+  hint?: string;
+  /** Path relative to the catalogue root, `/`-separated. */
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  /** JSON Pointer into the file's YAML document, when the problem is at a node. */
+  pointer?: string;
+}
+
+/** Every code the loader can report; stable, never reused. */
+export const PROBLEM_CODES = {
+  'yaml-syntax': 'The file is not valid YAML.',
+  'duplicate-key': 'The same key appears twice in one YAML mapping.',
+  'unknown-key': 'A key the catalogue format does not define.',
+  'invalid-value': 'A value of the wrong kind (a number where text is expected, a missing required key, ...).',
+  'unknown-type': 'A field type that is neither a built-in type nor a named shape.',
+  'unknown-shape': 'A reference to a named shape that is not defined.',
+  'unknown-event': 'A reference to an event key that is not defined.',
+  'composition-cycle': '`same_as` / `extends` references that loop back on themselves.',
+  'field-type-conflict': 'A field inherited through `extends` redefined with another type.',
+  'duplicate-event': 'The same event key defined twice (in one file or in two).',
+  'duplicate-shape': 'The same named shape defined twice.',
+  'duplicate-group': 'Two files declare the same group slug.',
+  'invalid-event-key': 'An event key that is not `<event_type>-<version>` with version vN or semver.',
+  'empty-group': 'A group with no events.',
+  'invalid-format': '`format` or `enum` on a field whose type cannot carry it.',
+  'missing-config': 'The catalogue has no readable `eventry.config.yaml`.',
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_CODES;
+
+/** Formats a problem the way compilers do: `file:line:column: code: message (hint)`. */
+export function formatProblem(problem: CatalogueProblem, root = ''): string {
+  const where = `${root ? `${root.replace(/\/$/, '')}/` : ''}${problem.file}:${problem.line}:${problem.column}`;
+  return `${where}: error ${problem.code}: ${problem.message}${problem.hint ? `\n    hint: ${problem.hint}` : ''}`;
+}

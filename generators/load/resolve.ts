@@ -1,0 +1,408 @@
+import type { Composition, Deprecation, EventVersion, Field, FieldType, Group, Shape } from '../model.js';
+import { parseEventKey } from './event-key.js';
+import type { CatalogueProblem } from './problem.js';
+import { suggest } from './suggest.js';
+import { toPointer, type YamlSource } from './yaml-source.js';
+
+type Path = (string | number)[];
+type RawMap = Record<string, unknown>;
+
+/** An event or shape definition as written, with where it was written. */
+interface Definition {
+  kind: 'event' | 'shape';
+  name: string;
+  raw: RawMap;
+  path: Path;
+  source: YamlSource;
+  group?: string;
+}
+
+const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+const BUILTINS = ['string', 'integer', 'number', 'boolean', 'object'];
+
+/** Turns the parsed files into groups, shapes and events with every composition resolved. */
+export function resolveCatalogue(sources: YamlSource[]): {
+  groups: Group[];
+  shapes: Record<string, Shape>;
+  events: Record<string, EventVersion>;
+  problems: CatalogueProblem[];
+} {
+  const problems: CatalogueProblem[] = [];
+  const groups = new Map<string, Group>();
+  const shapeDefs = new Map<string, Definition>();
+  const eventDefs = new Map<string, Definition>();
+
+  for (const source of sources) collect(source);
+
+  const resolved = new Map<Definition, Field[]>();
+  const visiting: Definition[] = [];
+  const inCycle = new Set<Definition>();
+
+  const shapes: Record<string, Shape> = {};
+  for (const def of shapeDefs.values()) {
+    const fields = fieldsOf(def);
+    shapes[def.name] = {
+      name: def.name,
+      ...optionalString('description', def.raw.description),
+      ...(typeof def.raw.extends === 'string' ? { extends: def.raw.extends } : {}),
+      fields,
+      source: def.source.keyAt(def.path),
+    };
+  }
+
+  const events: Record<string, EventVersion> = {};
+  for (const def of eventDefs.values()) {
+    const parsed = parseEventKey(def.name);
+    if (!parsed) continue;
+    const deprecated = readDeprecation(def);
+    events[def.name] = {
+      key: def.name,
+      type: parsed.type,
+      version: parsed.version,
+      group: def.group!,
+      title: typeof def.raw.title === 'string' ? def.raw.title : def.name,
+      ...optionalString('description', def.raw.description),
+      composition: compositionOf(def),
+      fields: fieldsOf(def),
+      ...optionalString('partial', def.raw.partial),
+      ...(deprecated ? { deprecated } : {}),
+      source: def.source.keyAt(def.path),
+    };
+  }
+
+  const sortedGroups = [...groups.values()].sort((a, b) => a.slug.localeCompare(b.slug));
+  return { groups: sortedGroups, shapes, events, problems };
+
+  function collect(source: YamlSource): void {
+    const root = asMap(source.value);
+    if (!root) return;
+    const shapesRaw = asMap(root.shapes);
+    for (const [name, raw] of Object.entries(shapesRaw ?? {})) {
+      const path = ['shapes', name];
+      const previous = shapeDefs.get(name);
+      if (previous) {
+        problems.push(duplicate(source, path, 'duplicate-shape', `Shape \`${name}\``, previous));
+        continue;
+      }
+      shapeDefs.set(name, { kind: 'shape', name, raw: asMap(raw) ?? {}, path, source });
+    }
+    const groupRaw = asMap(root.group);
+    if (!groupRaw || typeof groupRaw.slug !== 'string' || typeof groupRaw.title !== 'string') return;
+    const slug = groupRaw.slug;
+    const other = groups.get(slug);
+    if (other) {
+      problems.push(
+        source.problem(
+          'duplicate-group',
+          ['group', 'slug'],
+          `Group \`${slug}\` is also declared in ${other.source.file}:${other.source.line}:${other.source.column}.`,
+          'Give each group file its own slug, or move the events into one file.',
+        ),
+      );
+      return;
+    }
+    const eventsRaw = asMap(root.events) ?? {};
+    const group: Group = {
+      slug,
+      title: groupRaw.title,
+      ...optionalString('description', groupRaw.description),
+      events: [],
+      source: source.at(['group']),
+    };
+    groups.set(slug, group);
+    if (Object.keys(eventsRaw).length === 0) {
+      problems.push(
+        source.problem(
+          'empty-group',
+          root.events === undefined ? ['group'] : ['events'],
+          `Group \`${slug}\` has no events.`,
+          'Add its events under `events:`, or delete the file.',
+          true,
+        ),
+      );
+    }
+    for (const [key, raw] of Object.entries(eventsRaw)) {
+      const path = ['events', key];
+      if (!parseEventKey(key)) {
+        problems.push(
+          source.problem(
+            'invalid-event-key',
+            path,
+            `\`${key}\` is not an event key of the form \`<event_type>-<version>\`.`,
+            'The type is dot-separated lowercase words (`a-z 0-9 _ -`), the version `vN` (`v1`, `v2`) or semver (`1.0.0`): `account.created-v1`.',
+            true,
+          ),
+        );
+        continue;
+      }
+      const previous = eventDefs.get(key);
+      if (previous) {
+        problems.push(duplicate(source, path, 'duplicate-event', `Event \`${key}\``, previous));
+        continue;
+      }
+      eventDefs.set(key, { kind: 'event', name: key, raw: asMap(raw) ?? {}, path, source, group: slug });
+      group.events.push(key);
+    }
+  }
+
+  function duplicate(
+    source: YamlSource,
+    path: Path,
+    code: 'duplicate-shape' | 'duplicate-event',
+    what: string,
+    first: Definition,
+  ): CatalogueProblem {
+    const at = first.source.keyAt(first.path);
+    return source.problem(
+      code,
+      path,
+      `${what} is defined twice; the first definition is at ${at.file}:${at.line}:${at.column}.`,
+      'Keep one definition; a changed payload needs a new version key.',
+      true,
+    );
+  }
+
+  /** The field list of a definition, compositions resolved; memoised, cycles reported once. */
+  function fieldsOf(def: Definition): Field[] {
+    const done = resolved.get(def);
+    if (done) return done;
+    if (visiting.includes(def)) {
+      const cycle = visiting.slice(visiting.indexOf(def));
+      if (!cycle.some((member) => inCycle.has(member))) {
+        cycle.forEach((member) => inCycle.add(member));
+        const last = cycle[cycle.length - 1]!;
+        const via = typeof last.raw.same_as === 'string' ? 'same_as' : 'extends';
+        const chain = [...cycle, def].map((member) => `\`${member.name}\``).join(' → ');
+        problems.push(
+          last.source.problem(
+            'composition-cycle',
+            [...last.path, via],
+            `\`same_as\`/\`extends\` loop: ${chain}.`,
+            'A definition cannot build on itself; give one of them its own `fields`.',
+          ),
+        );
+      }
+      return [];
+    }
+    visiting.push(def);
+    const fields = mergeFields(def, inheritedFields(def), ownFields(def));
+    visiting.pop();
+    resolved.set(def, fields);
+    return fields;
+  }
+
+  function inheritedFields(def: Definition): Field[] {
+    const via = typeof def.raw.same_as === 'string' ? 'same_as' : typeof def.raw.extends === 'string' ? 'extends' : undefined;
+    if (!via) return [];
+    const target = referenced(def, via);
+    if (!target) return [];
+    return fieldsOf(target).map((field) => ({ ...field, inheritedFrom: field.inheritedFrom ?? target.name }));
+  }
+
+  /** Looks up what `same_as` / `extends` names; reports it when it does not exist. */
+  function referenced(def: Definition, via: 'same_as' | 'extends'): Definition | undefined {
+    const name = def.raw[via] as string;
+    const wantsShape = def.kind === 'shape' || (via === 'extends' && /^[A-Z]/.test(name));
+    const target = wantsShape ? shapeDefs.get(name) : eventDefs.get(name);
+    if (target) return target;
+    const pool = wantsShape ? shapeDefs.keys() : eventDefs.keys();
+    const guess = suggest(name, pool);
+    problems.push(
+      def.source.problem(
+        wantsShape ? 'unknown-shape' : 'unknown-event',
+        [...def.path, via],
+        `${wantsShape ? 'Shape' : 'Event'} \`${name}\` is not defined.`,
+        guess ? `Did you mean \`${guess}\`?` : `Define it, or check the spelling of \`${name}\`.`,
+      ),
+    );
+    return undefined;
+  }
+
+  function ownFields(def: Definition): Field[] {
+    const fields: Field[] = [];
+    for (const [name, raw] of Object.entries(asMap(def.raw.fields) ?? {})) {
+      const path = [...def.path, 'fields', name];
+      const spec = asMap(raw);
+      if (!spec) continue;
+      const type = parseType(def.source, spec.type, [...path, 'type']);
+      if (!type) continue;
+      const withFacets = applyFacets(def.source, type, spec, path);
+      if (!withFacets) continue;
+      fields.push({
+        name,
+        type: withFacets,
+        required: spec.required === true,
+        ...optionalString('description', spec.description),
+        source: def.source.keyAt(path),
+      });
+    }
+    return fields;
+  }
+
+  /** Own fields add to inherited ones; redefining one is allowed only with the same type. */
+  function mergeFields(def: Definition, inherited: Field[], own: Field[]): Field[] {
+    const merged = [...inherited];
+    for (const field of own) {
+      const index = merged.findIndex((f) => f.name === field.name);
+      if (index === -1) {
+        merged.push(field);
+        continue;
+      }
+      const base = merged[index]!;
+      if (typeText(base.type) !== typeText(field.type)) {
+        problems.push({
+          code: 'field-type-conflict',
+          message: `Field \`${field.name}\` is \`${typeText(base.type)}\` in \`${base.inheritedFrom ?? def.raw.extends}\` but redefined here as \`${typeText(field.type)}\`.`,
+          hint: 'Keep the inherited type, or give the field another name (a changed type needs a new event version).',
+          ...field.source,
+          pointer: toPointer([...def.path, 'fields', field.name]),
+        });
+        continue;
+      }
+      merged[index] = field;
+    }
+    return merged;
+  }
+
+  function parseType(source: YamlSource, raw: unknown, path: Path): FieldType | undefined {
+    if (Array.isArray(raw)) {
+      if (raw.length !== 1) {
+        problems.push(
+          source.problem('unknown-type', path, 'An array type lists exactly one item type.', 'Write `[string]`, `[Ledger]`, `[[integer]]`.'),
+        );
+        return undefined;
+      }
+      const items = parseType(source, raw[0], [...path, 0]);
+      return items ? { kind: 'array', items } : undefined;
+    }
+    if (typeof raw !== 'string') {
+      problems.push(
+        source.problem(
+          'unknown-type',
+          path,
+          `The field type must be a name or \`[T]\`, not ${raw === null ? 'empty' : typeof raw}.`,
+          `Use one of ${BUILTINS.join(', ')}, [T] or a named shape.`,
+        ),
+      );
+      return undefined;
+    }
+    if (raw === 'object') return { kind: 'object' };
+    if (SCALARS.has(raw)) return { kind: raw as 'string' };
+    if (/^[A-Z][A-Za-z0-9]*$/.test(raw)) {
+      if (shapeDefs.has(raw)) return { kind: 'shape', name: raw };
+      const guess = suggest(raw, shapeDefs.keys());
+      problems.push(
+        source.problem(
+          'unknown-shape',
+          path,
+          `Shape \`${raw}\` is not defined.`,
+          guess ? `Did you mean \`${guess}\`?` : 'Define it under `shapes:`, or check the spelling.',
+        ),
+      );
+      return undefined;
+    }
+    const guess = suggest(raw, [...BUILTINS, ...shapeDefs.keys()]);
+    problems.push(
+      source.problem(
+        'unknown-type',
+        path,
+        `Unknown type \`${raw}\`.`,
+        `${guess ? `Did you mean \`${guess}\`? ` : ''}Types are ${BUILTINS.join(', ')}, [T] (array of T) or a named shape.`,
+      ),
+    );
+    return undefined;
+  }
+
+  /** Puts `format` / `enum` on the innermost scalar of the type, where they make sense. */
+  function applyFacets(source: YamlSource, type: FieldType, spec: RawMap, path: Path): FieldType | undefined {
+    if (spec.format === undefined && spec.enum === undefined) return type;
+    if (type.kind === 'array') {
+      const items = applyFacets(source, type.items, spec, path);
+      return items ? { kind: 'array', items } : undefined;
+    }
+    if (!SCALARS.has(type.kind) || type.kind === 'boolean') {
+      const facet = spec.format !== undefined ? 'format' : 'enum';
+      problems.push(
+        source.problem('invalid-format', [...path, facet], `\`${facet}\` does not apply to a \`${typeText(type)}\` field.`, '`format` goes on strings; `enum` on strings, integers and numbers.'),
+      );
+      return undefined;
+    }
+    if (spec.format !== undefined && type.kind !== 'string') {
+      problems.push(
+        source.problem('invalid-format', [...path, 'format'], `\`format: ${String(spec.format)}\` applies to strings, not \`${type.kind}\`.`, 'Drop the format, or make the field a string.'),
+      );
+      return undefined;
+    }
+    const values = Array.isArray(spec.enum) ? spec.enum : undefined;
+    if (values) {
+      const wrong = values.findIndex((value) => !fitsKind(value, type.kind));
+      if (wrong !== -1) {
+        problems.push(
+          source.problem('invalid-format', [...path, 'enum', wrong], `Enum value \`${String(values[wrong])}\` is not a ${type.kind}.`, `Every value of a \`${type.kind}\` field's enum must be a ${type.kind}.`),
+        );
+        return undefined;
+      }
+    }
+    return {
+      kind: type.kind as 'string',
+      ...(typeof spec.format === 'string' ? { format: spec.format as 'date' } : {}),
+      ...(values ? { enum: values as (string | number)[] } : {}),
+    };
+  }
+
+  function compositionOf(def: Definition): Composition {
+    if (typeof def.raw.same_as === 'string') return { kind: 'same_as', of: def.raw.same_as };
+    if (typeof def.raw.extends === 'string') {
+      return { kind: 'extends', of: def.raw.extends, ofKind: /^[A-Z]/.test(def.raw.extends) ? 'shape' : 'event' };
+    }
+    return { kind: 'fields' };
+  }
+
+  function readDeprecation(def: Definition): Deprecation | undefined {
+    const raw = asMap(def.raw.deprecated);
+    if (!raw || typeof raw.since !== 'string') return undefined;
+    const replacedBy = typeof raw.replaced_by === 'string' ? raw.replaced_by : undefined;
+    if (replacedBy && !eventDefs.has(replacedBy)) {
+      const guess = suggest(replacedBy, eventDefs.keys());
+      problems.push(
+        def.source.problem(
+          'unknown-event',
+          [...def.path, 'deprecated', 'replaced_by'],
+          `Event \`${replacedBy}\` is not defined.`,
+          guess ? `Did you mean \`${guess}\`?` : 'Name the event version that replaces this one.',
+        ),
+      );
+    }
+    return {
+      since: raw.since,
+      ...(replacedBy ? { replacedBy } : {}),
+      ...optionalString('note', raw.note),
+    };
+  }
+}
+
+/** The notation of a type, for messages and comparisons: `string`, `[Ledger]`. */
+export function typeText(type: FieldType): string {
+  switch (type.kind) {
+    case 'array':
+      return `[${typeText(type.items)}]`;
+    case 'shape':
+      return type.name;
+    default:
+      return type.kind;
+  }
+}
+
+function fitsKind(value: unknown, kind: string): boolean {
+  if (kind === 'string') return typeof value === 'string';
+  if (kind === 'integer') return Number.isInteger(value);
+  return typeof value === 'number';
+}
+
+function asMap(value: unknown): RawMap | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as RawMap) : undefined;
+}
+
+function optionalString<K extends string>(key: K, value: unknown): { [P in K]?: string } {
+  return (typeof value === 'string' ? { [key]: value } : {}) as { [P in K]?: string };
+}

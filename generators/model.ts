@@ -1,0 +1,123 @@
+/**
+ * The one intermediate model. The loader (generators/load/) is the only code that reads YAML; every
+ * emitter, the diff, the docs and the CLI read a `Catalogue` and nothing else.
+ *
+ * Compositions are resolved: an event's `fields` is its complete, ordered field list (fields that came
+ * from `same_as` / `extends` included, each remembering where it came from). Named shapes are
+ * referenced by name (`{ kind: 'shape', name }`), never copied.
+ */
+
+/** Where a thing was written in the catalogue source: path relative to the catalogue root, 1-based. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** String formats a field may declare (only where the source declares them). */
+export type StringFormat = 'date' | 'date-time';
+
+/** Scalar kinds of the catalogue notation: no suffix, `:i`, `:n`, `:b`. */
+export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean';
+
+/** The type of a field or of an array's items. */
+export type FieldType =
+  | { kind: ScalarKind; format?: StringFormat; enum?: readonly (string | number)[] }
+  /** `:o`, an object without listed fields: accepts any keys in every mode. */
+  | { kind: 'object' }
+  | { kind: 'array'; items: FieldType }
+  /** `:TypeName`, a nested object of a named shape. */
+  | { kind: 'shape'; name: string };
+
+/** One field of an event or a shape, as resolved. */
+export interface Field {
+  name: string;
+  type: FieldType;
+  required: boolean;
+  description?: string;
+  /** The event key or shape name the field was inherited from through `same_as` / `extends`. */
+  inheritedFrom?: string;
+  source: SourceLocation;
+}
+
+/** A named shape (`Ledger`, `ConvBase`, ...), shared by events and other shapes. */
+export interface Shape {
+  name: string;
+  description?: string;
+  /** The shape this one extends, if any (already folded into `fields`). */
+  extends?: string;
+  fields: Field[];
+  source: SourceLocation;
+}
+
+/** Notice that an event version is deprecated (the notice versioning requires before removal). */
+export interface Deprecation {
+  /** Catalogue version or ISO date from which the version is deprecated. */
+  since: string;
+  /** The event key that replaces it, if any. */
+  replacedBy?: string;
+  note?: string;
+}
+
+/** How an event's field list was composed in the source. */
+export type Composition =
+  | { kind: 'fields' }
+  | { kind: 'same_as'; of: string }
+  | { kind: 'extends'; of: string; ofKind: 'event' | 'shape' };
+
+/** One event payload version, keyed `<event_type>-<version>`. */
+export interface EventVersion {
+  /** `account.created-v1`. */
+  key: string;
+  /** `account.created`. */
+  type: string;
+  /** `v1`, or a semver string such as `1.0.0`. */
+  version: string;
+  /** Slug of the group that holds it. */
+  group: string;
+  title: string;
+  description?: string;
+  composition: Composition;
+  fields: Field[];
+  /**
+   * The platform lists this event only in part: its schema stays open (unknown fields accepted in
+   * every mode) and says so. The value is the explanation shown to users.
+   */
+  partial?: string;
+  deprecated?: Deprecation;
+  source: SourceLocation;
+}
+
+/** A group of events, published as one npm package. */
+export interface Group {
+  /** Short kebab-case slug, also the package name below the scope. */
+  slug: string;
+  title: string;
+  description?: string;
+  /** Event keys, in source order. */
+  events: string[];
+  source: SourceLocation;
+}
+
+/** Catalogue-wide settings from `catalogue/eventry.config.yaml`. */
+export interface CatalogueConfig {
+  title: string;
+  /** Version of the catalogue as a whole (semver). */
+  version: string;
+  /** npm scope of the group packages, with its `@`. */
+  scope: string;
+  description?: string;
+}
+
+/** The whole catalogue: the single model every consumer reads. */
+export interface Catalogue {
+  config: CatalogueConfig;
+  /** Groups in a stable order (by slug). */
+  groups: Group[];
+  /** Named shapes by name; iterate with `sortedKeys` for stable output. */
+  shapes: Record<string, Shape>;
+  /** Event versions by key. */
+  events: Record<string, EventVersion>;
+  /** sha256 of the catalogue source (all files, sorted by path), hex. */
+  hash: string;
+}
