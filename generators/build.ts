@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { EMITTERS } from './emit/index.js';
 import type { OutputFile } from './emit/context.js';
-import { type CatalogueProblem, loadCatalogueFromSources, type CatalogueSourceFile } from './load/index.js';
+import { EMITTERS } from './emit/index.js';
+import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from './load/index.js';
 import type { Catalogue } from './model.js';
 import { readIfExists, type WriteReport, writeOutputs } from './write.js';
 
@@ -12,7 +12,10 @@ export type BuildResult =
   | { ok: true; catalogue: Catalogue; files: OutputFile[]; report: WriteReport };
 
 /** Runs every emitter on the model; nothing is written. */
-export async function emitAll(catalogue: Catalogue, outDir: string): Promise<OutputFile[] | { emitter: string; error: unknown }> {
+export async function emitAll(
+  catalogue: Catalogue,
+  outDir: string,
+): Promise<OutputFile[] | { emitter: string; error: unknown }> {
   const context = { readExisting: (path: string) => readIfExists(join(outDir, path)) };
   const files: OutputFile[] = [];
   for (const emitter of EMITTERS) {

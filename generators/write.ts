@@ -16,7 +16,11 @@ export interface WriteReport {
  * touched (their mtime stays); files the previous build wrote and this one no longer produces are
  * removed. Only files listed in `previous` are ever removed, so hand-kept files (CHANGELOG.md) stay.
  */
-export function writeOutputs(root: string, files: OutputFile[], previous: readonly string[] = []): WriteReport {
+export function writeOutputs(
+  root: string,
+  files: OutputFile[],
+  previous: readonly string[] = [],
+): WriteReport {
   const report: WriteReport = { written: [], unchanged: 0, removed: [] };
   for (const file of files) {
     const target = join(root, file.path);

@@ -43,10 +43,14 @@ export async function runBuild(options: BuildOptions): Promise<number> {
   if (!result.ok) {
     if ('problems' in result) {
       for (const problem of result.problems) console.error(formatProblem(problem, options.catalogue));
-      console.error(`eventry: build failed: ${result.problems.length} problem(s) in the catalogue; nothing was written.`);
+      console.error(
+        `eventry: build failed: ${result.problems.length} problem(s) in the catalogue; nothing was written.`,
+      );
     } else {
       const { emitter, error } = result.emitterError;
-      console.error(`eventry: build failed in emitter ${emitter}: ${error instanceof Error ? error.stack : String(error)}`);
+      console.error(
+        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? error.stack : String(error)}`,
+      );
       console.error('eventry: nothing was written.');
     }
     return 1;

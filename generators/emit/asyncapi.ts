@@ -61,6 +61,9 @@ export function emitAsyncApi(model: Catalogue): OutputFile[] {
   const document = buildAsyncApi(model);
   return [
     jsonFile('catalogue/asyncapi.json', document),
-    { path: 'catalogue/asyncapi.yaml', contents: `# ${generatedNote('catalogue/')}\n${stringify(document, { lineWidth: 0 })}` },
+    {
+      path: 'catalogue/asyncapi.yaml',
+      contents: `# ${generatedNote('catalogue/')}\n${stringify(document, { lineWidth: 0 })}`,
+    },
   ];
 }

@@ -5,7 +5,13 @@ import { generatedNote, jsonFile, type OutputFile } from './context.js';
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** Extension keywords eventry puts in schemas; validators must register them as annotations. */
-export const EXTENSION_KEYWORDS = ['x-event-type', 'x-event-version', 'x-group', 'x-partial', 'x-deprecated'] as const;
+export const EXTENSION_KEYWORDS = [
+  'x-event-type',
+  'x-event-version',
+  'x-group',
+  'x-partial',
+  'x-deprecated',
+] as const;
 
 /** How schemas refer to named shapes: `#/$defs/Name` in a standalone schema, components in OpenAPI. */
 export type ShapeRef = (name: string) => string;
@@ -95,7 +101,9 @@ export function eventDescription(event: EventVersion): string {
   if (event.partial) parts.push(`Partial: ${event.partial}`);
   if (event.deprecated) {
     const by = event.deprecated.replacedBy ? `; use \`${event.deprecated.replacedBy}\` instead` : '';
-    parts.push(`Deprecated since ${event.deprecated.since}${by}.${event.deprecated.note ? ` ${event.deprecated.note}` : ''}`);
+    parts.push(
+      `Deprecated since ${event.deprecated.since}${by}.${event.deprecated.note ? ` ${event.deprecated.note}` : ''}`,
+    );
   }
   return parts.join('\n\n');
 }
@@ -107,10 +115,10 @@ export function shapesUsedBy(model: Catalogue, fields: Field[]): string[] {
     if (type.kind === 'array') visitType(type.items);
     else if (type.kind === 'shape' && !found.has(type.name)) {
       found.add(type.name);
-      model.shapes[type.name]!.fields.forEach((field) => visitType(field.type));
+      for (const field of model.shapes[type.name]!.fields) visitType(field.type);
     }
   };
-  fields.forEach((field) => visitType(field.type));
+  for (const field of fields) visitType(field.type);
   return [...found].sort();
 }
 
@@ -123,7 +131,8 @@ export function standaloneEventSchema(
   const event = model.events[key]!;
   const options: SchemaOptions = { ref: (name) => `#/$defs/${name}`, mode };
   const defs: Record<string, unknown> = {};
-  for (const name of shapesUsedBy(model, event.fields)) defs[name] = shapeSchema(model.shapes[name]!, options);
+  for (const name of shapesUsedBy(model, event.fields))
+    defs[name] = shapeSchema(model.shapes[name]!, options);
   return {
     $schema: SCHEMA_DIALECT,
     $id: `${key}.json`,

@@ -15,7 +15,8 @@ export function componentSchemas(model: Catalogue): Record<string, unknown> {
   const options: SchemaOptions = { ref: componentRef };
   const schemas: Record<string, unknown> = {};
   for (const key of Object.keys(model.events).sort()) schemas[key] = eventSchema(model.events[key]!, options);
-  for (const name of Object.keys(model.shapes).sort()) schemas[name] = shapeSchema(model.shapes[name]!, options);
+  for (const name of Object.keys(model.shapes).sort())
+    schemas[name] = shapeSchema(model.shapes[name]!, options);
   return schemas;
 }
 
@@ -45,6 +46,9 @@ export function emitOpenApi(model: Catalogue): OutputFile[] {
   const document = buildOpenApi(model);
   return [
     jsonFile('catalogue/openapi.json', document),
-    { path: 'catalogue/openapi.yaml', contents: `# ${generatedNote('catalogue/')}\n${stringify(document, { lineWidth: 0 })}` },
+    {
+      path: 'catalogue/openapi.yaml',
+      contents: `# ${generatedNote('catalogue/')}\n${stringify(document, { lineWidth: 0 })}`,
+    },
   ];
 }

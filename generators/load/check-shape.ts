@@ -1,8 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { CatalogueProblem } from './problem.js';
 import catalogueFileSchema from './schema/catalogue-file.schema.json' with { type: 'json' };
 import configSchema from './schema/config.schema.json' with { type: 'json' };
 import { suggest } from './suggest.js';
-import type { CatalogueProblem } from './problem.js';
 import type { YamlSource } from './yaml-source.js';
 
 let validators: { file: ValidateFunction; config: ValidateFunction } | undefined;
@@ -40,12 +40,21 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
   const path = fromPointer(error.instancePath);
   if (error.schemaPath.includes('/typeName')) return undefined; // resolver: unknown-type / unknown-shape
   if (error.schemaPath.includes('/eventKey') && error.keyword !== 'type') return undefined; // resolver: invalid-event-key
-  if (error.keyword === 'propertyNames' || (error.propertyName !== undefined && error.keyword === 'pattern')) {
+  if (
+    error.keyword === 'propertyNames' ||
+    (error.propertyName !== undefined && error.keyword === 'pattern')
+  ) {
     const name = String(error.propertyName ?? (error.params as { propertyName?: string }).propertyName);
     if (error.keyword === 'propertyNames') return undefined; // the inner error says more
     const what = error.schemaPath.includes('shapeName') ? 'shape name' : 'field name';
     const rule = what === 'shape name' ? 'PascalCase, like `LedgerEntry`' : 'letters, digits and `_`';
-    return source.problem('invalid-value', [...path, name], `\`${name}\` is not a valid ${what}.`, `Use ${rule}.`, true);
+    return source.problem(
+      'invalid-value',
+      [...path, name],
+      `\`${name}\` is not a valid ${what}.`,
+      `Use ${rule}.`,
+      true,
+    );
   }
   switch (error.keyword) {
     case 'additionalProperties': {
@@ -56,7 +65,9 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
         'unknown-key',
         [...path, key],
         `Unknown key \`${key}\`${describeParent(path)}.`,
-        guess ? `Did you mean \`${guess}\`? Allowed: ${allowed.join(', ')}.` : `Allowed: ${allowed.join(', ')}.`,
+        guess
+          ? `Did you mean \`${guess}\`? Allowed: ${allowed.join(', ')}.`
+          : `Allowed: ${allowed.join(', ')}.`,
         true,
       );
     }
@@ -93,7 +104,11 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
       );
     }
     default:
-      return source.problem('invalid-value', path, `${describeValue(path)} ${error.message ?? 'is invalid'}.`);
+      return source.problem(
+        'invalid-value',
+        path,
+        `${describeValue(path)} ${error.message ?? 'is invalid'}.`,
+      );
   }
 }
 

@@ -21,7 +21,8 @@ export const PROBLEM_CODES = {
   'yaml-syntax': 'The file is not valid YAML.',
   'duplicate-key': 'The same key appears twice in one YAML mapping.',
   'unknown-key': 'A key the catalogue format does not define.',
-  'invalid-value': 'A value of the wrong kind (a number where text is expected, a missing required key, ...).',
+  'invalid-value':
+    'A value of the wrong kind (a number where text is expected, a missing required key, ...).',
   'unknown-type': 'A field type that is neither a built-in type nor a named shape.',
   'unknown-shape': 'A reference to a named shape that is not defined.',
   'unknown-event': 'A reference to an event key that is not defined.',

@@ -169,7 +169,7 @@ export function resolveCatalogue(sources: YamlSource[]): {
     if (visiting.includes(def)) {
       const cycle = visiting.slice(visiting.indexOf(def));
       if (!cycle.some((member) => inCycle.has(member))) {
-        cycle.forEach((member) => inCycle.add(member));
+        for (const member of cycle) inCycle.add(member);
         const last = cycle[cycle.length - 1]!;
         const via = typeof last.raw.same_as === 'string' ? 'same_as' : 'extends';
         const chain = [...cycle, def].map((member) => `\`${member.name}\``).join(' → ');
@@ -192,7 +192,12 @@ export function resolveCatalogue(sources: YamlSource[]): {
   }
 
   function inheritedFields(def: Definition): Field[] {
-    const via = typeof def.raw.same_as === 'string' ? 'same_as' : typeof def.raw.extends === 'string' ? 'extends' : undefined;
+    const via =
+      typeof def.raw.same_as === 'string'
+        ? 'same_as'
+        : typeof def.raw.extends === 'string'
+          ? 'extends'
+          : undefined;
     if (!via) return [];
     const target = referenced(def, via);
     if (!target) return [];
@@ -268,7 +273,12 @@ export function resolveCatalogue(sources: YamlSource[]): {
     if (Array.isArray(raw)) {
       if (raw.length !== 1) {
         problems.push(
-          source.problem('unknown-type', path, 'An array type lists exactly one item type.', 'Write `[string]`, `[Ledger]`, `[[integer]]`.'),
+          source.problem(
+            'unknown-type',
+            path,
+            'An array type lists exactly one item type.',
+            'Write `[string]`, `[Ledger]`, `[[integer]]`.',
+          ),
         );
         return undefined;
       }
@@ -323,13 +333,23 @@ export function resolveCatalogue(sources: YamlSource[]): {
     if (!SCALARS.has(type.kind) || type.kind === 'boolean') {
       const facet = spec.format !== undefined ? 'format' : 'enum';
       problems.push(
-        source.problem('invalid-format', [...path, facet], `\`${facet}\` does not apply to a \`${typeText(type)}\` field.`, '`format` goes on strings; `enum` on strings, integers and numbers.'),
+        source.problem(
+          'invalid-format',
+          [...path, facet],
+          `\`${facet}\` does not apply to a \`${typeText(type)}\` field.`,
+          '`format` goes on strings; `enum` on strings, integers and numbers.',
+        ),
       );
       return undefined;
     }
     if (spec.format !== undefined && type.kind !== 'string') {
       problems.push(
-        source.problem('invalid-format', [...path, 'format'], `\`format: ${String(spec.format)}\` applies to strings, not \`${type.kind}\`.`, 'Drop the format, or make the field a string.'),
+        source.problem(
+          'invalid-format',
+          [...path, 'format'],
+          `\`format: ${String(spec.format)}\` applies to strings, not \`${type.kind}\`.`,
+          'Drop the format, or make the field a string.',
+        ),
       );
       return undefined;
     }
@@ -338,7 +358,12 @@ export function resolveCatalogue(sources: YamlSource[]): {
       const wrong = values.findIndex((value) => !fitsKind(value, type.kind));
       if (wrong !== -1) {
         problems.push(
-          source.problem('invalid-format', [...path, 'enum', wrong], `Enum value \`${String(values[wrong])}\` is not a ${type.kind}.`, `Every value of a \`${type.kind}\` field's enum must be a ${type.kind}.`),
+          source.problem(
+            'invalid-format',
+            [...path, 'enum', wrong],
+            `Enum value \`${String(values[wrong])}\` is not a ${type.kind}.`,
+            `Every value of a \`${type.kind}\` field's enum must be a ${type.kind}.`,
+          ),
         );
         return undefined;
       }
@@ -353,7 +378,11 @@ export function resolveCatalogue(sources: YamlSource[]): {
   function compositionOf(def: Definition): Composition {
     if (typeof def.raw.same_as === 'string') return { kind: 'same_as', of: def.raw.same_as };
     if (typeof def.raw.extends === 'string') {
-      return { kind: 'extends', of: def.raw.extends, ofKind: /^[A-Z]/.test(def.raw.extends) ? 'shape' : 'event' };
+      return {
+        kind: 'extends',
+        of: def.raw.extends,
+        ofKind: /^[A-Z]/.test(def.raw.extends) ? 'shape' : 'event',
+      };
     }
     return { kind: 'fields' };
   }

@@ -55,7 +55,9 @@ export class YamlSource {
     const key = path[path.length - 1];
     const parent = this.nodeAt(parentPath);
     if (isMap(parent)) {
-      const pair = parent.items.find((item: Pair) => isScalar(item.key) && String(item.key.value) === String(key));
+      const pair = parent.items.find(
+        (item: Pair) => isScalar(item.key) && String(item.key.value) === String(key),
+      );
       if (pair && isScalar(pair.key)) return this.locate(pair.key);
     }
     return this.at(path);
@@ -78,7 +80,9 @@ export class YamlSource {
     let found = node as Node | undefined;
     for (const segment of path) {
       if (isMap(node)) {
-        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+        const pair = node.items.find(
+          (item) => isScalar(item.key) && String(item.key.value) === String(segment),
+        );
         node = pair?.value ?? undefined;
       } else if (isSeq(node) && typeof segment === 'number') {
         node = node.items[segment];

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The type of a field, as the seed notation writes it. */
 export type SeedType =
@@ -61,8 +62,13 @@ export interface SeedCatalogue {
   events: Record<string, SeedEvent>;
 }
 
-/** Where the platform's catalogue lives; `EVENTRY_SEED_CATALOGUE` overrides it. */
-export const SEED_PATH = process.env.EVENTRY_SEED_CATALOGUE ?? '/work/shared/seeds/event-catalogue.md';
+/**
+ * Where the platform's catalogue lives: `../shared/seeds/` beside the repository (as on every developer
+ * machine and in CI); `EVENTRY_SEED_CATALOGUE` overrides it.
+ */
+export const SEED_PATH =
+  process.env.EVENTRY_SEED_CATALOGUE ??
+  fileURLToPath(new URL('../../../shared/seeds/event-catalogue.md', import.meta.url));
 
 /** A line of the seed this parser does not understand (or that contradicts the rest of the seed). */
 export class SeedParseError extends Error {
