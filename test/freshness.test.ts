@@ -23,4 +23,4 @@ it('committed packages/ is exactly what the catalogue generates', async () => {
     })
     .map((file) => file.path);
   expect(stale, 'run `npm run build` and commit packages/').toEqual([]);
-});
+}, 180_000);

@@ -27,7 +27,12 @@ export const STATE_FILE = '.eventry-build-state.json';
 export async function runBuild(options: BuildOptions): Promise<number> {
   const started = performance.now();
   const outDir = resolve(options.out);
-  const sources = readCatalogueSources(resolve(options.catalogue));
+  const catalogueDir = resolve(options.catalogue);
+  if (!statSync(catalogueDir, { throwIfNoEntry: false })?.isDirectory()) {
+    console.error(`eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`);
+    return 2;
+  }
+  const sources = readCatalogueSources(catalogueDir);
   const inputHash = hashInputs(sources);
   const state = readState(outDir);
   if (!options.force && state && state.inputHash === inputHash && outputsIntact(outDir, state)) {

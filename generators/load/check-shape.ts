@@ -7,6 +7,23 @@ import type { YamlSource } from './yaml-source.js';
 
 let validators: { file: ValidateFunction; config: ValidateFunction } | undefined;
 
+// ajv compiles the recursive `typeName` as a function of its own, so its errors' schemaPath starts at
+// `#/anyOf` and never names it: recognise them by the schema object they come from instead.
+const TYPE_NAME_SCHEMAS = new Set<unknown>([
+  catalogueFileSchema.$defs.typeName,
+  ...catalogueFileSchema.$defs.typeName.anyOf,
+]);
+
+/** What to write instead, by the JSON type ajv expected. */
+const TYPE_HINTS: Record<string, string> = {
+  boolean: 'Write `true` or `false`, without quotes.',
+  string: 'Write text; quote it if YAML would read it as a number, boolean or date.',
+  object: 'Write a mapping of `key: value` entries.',
+  array: 'Write a list, `[a, b]`.',
+  integer: 'Write a whole number, without quotes.',
+  number: 'Write a number, without quotes.',
+};
+
 function getValidators() {
   if (!validators) {
     const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
@@ -38,7 +55,7 @@ export function checkFileShape(source: YamlSource, kind: 'file' | 'config'): Cat
 
 function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | undefined {
   const path = fromPointer(error.instancePath);
-  if (error.schemaPath.includes('/typeName')) return undefined; // resolver: unknown-type / unknown-shape
+  if (TYPE_NAME_SCHEMAS.has(error.parentSchema)) return undefined; // resolver: unknown-type / unknown-shape
   if (error.schemaPath.includes('/eventKey') && error.keyword !== 'type') return undefined; // resolver: invalid-event-key
   if (
     error.keyword === 'propertyNames' ||
@@ -73,7 +90,12 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
     }
     case 'required': {
       const key = (error.params as { missingProperty: string }).missingProperty;
-      return source.problem('invalid-value', path, `Missing required key \`${key}\`${describeParent(path)}.`);
+      return source.problem(
+        'invalid-value',
+        path,
+        `Missing required key \`${key}\`${describeParent(path)}.`,
+        `Add \`${key}:\` here.`,
+      );
     }
     case 'dependentRequired': {
       const { property, missingProperty } = error.params as { property: string; missingProperty: string };
@@ -108,8 +130,20 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
         'invalid-value',
         path,
         `${describeValue(path)} ${error.message ?? 'is invalid'}.`,
+        hintFor(error),
       );
   }
+}
+
+function hintFor(error: ErrorObject): string {
+  if (error.keyword === 'type') {
+    const expected = [(error.params as { type: string | string[] }).type].flat();
+    return expected.length === 1 && TYPE_HINTS[expected[0]!]
+      ? TYPE_HINTS[expected[0]!]!
+      : `Write a ${expected.join(' or ')}.`;
+  }
+  const description = (error.parentSchema as { description?: string } | undefined)?.description;
+  return description ? `Expected: ${description}` : 'See catalogue/README.md for the catalogue format.';
 }
 
 function describeParent(path: (string | number)[]): string {

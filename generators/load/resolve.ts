@@ -157,7 +157,9 @@ export function resolveCatalogue(sources: YamlSource[]): {
       code,
       path,
       `${what} is defined twice; the first definition is at ${at.file}:${at.line}:${at.column}.`,
-      'Keep one definition; a changed payload needs a new version key.',
+      code === 'duplicate-event'
+        ? 'Keep one definition; a changed payload needs a new version key.'
+        : 'Keep one definition, or give one of them another name.',
       true,
     );
   }
@@ -361,8 +363,9 @@ export function resolveCatalogue(sources: YamlSource[]): {
           source.problem(
             'invalid-format',
             [...path, 'enum', wrong],
-            `Enum value \`${String(values[wrong])}\` is not a ${type.kind}.`,
-            `Every value of a \`${type.kind}\` field's enum must be a ${type.kind}.`,
+            // As JSON, so the string "2" in an integer enum does not read like the number 2.
+            `Enum value \`${JSON.stringify(values[wrong])}\` is not ${aKind(type.kind)}.`,
+            `Every value of a \`${type.kind}\` field's enum must be ${aKind(type.kind)}${type.kind === 'string' ? ' (quote numbers)' : ' (without quotes)'}.`,
           ),
         );
         return undefined;
@@ -420,6 +423,10 @@ export function typeText(type: FieldType): string {
     default:
       return type.kind;
   }
+}
+
+function aKind(kind: string): string {
+  return `${kind === 'integer' ? 'an' : 'a'} ${kind}`;
 }
 
 function fitsKind(value: unknown, kind: string): boolean {

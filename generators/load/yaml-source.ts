@@ -1,4 +1,14 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from 'yaml';
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  type Pair,
+  parseDocument,
+  visit,
+} from 'yaml';
 import type { SourceLocation } from '../model.js';
 import type { CatalogueProblem, ProblemCode } from './problem.js';
 
@@ -31,7 +41,7 @@ export class YamlSource {
       const duplicate = error.code === 'DUPLICATE_KEY';
       return {
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
-        message: firstLine(error.message),
+        message: (duplicate && describeDuplicateKey(doc, lines, error.pos[0])) || firstLine(error.message),
         hint: duplicate
           ? 'Each key may appear once in a mapping; merge the two entries or rename one.'
           : 'Check indentation, quoting and brackets around this position.',
@@ -106,6 +116,28 @@ export class YamlSource {
 /** RFC 6901 JSON Pointer of a path. */
 export function toPointer(path: readonly (string | number)[]): string {
   return path.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
+
+/** `yaml` says only "Map keys must be unique": name the key and where it first appears. */
+function describeDuplicateKey(
+  doc: ReturnType<typeof parseDocument>,
+  lines: LineCounter,
+  offset: number,
+): string | undefined {
+  let message: string | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const keyAt = (pair: Pair) => (isScalar(pair.key) ? pair.key : undefined);
+      const again = map.items.find((pair) => keyAt(pair)?.range?.[0] === offset);
+      if (!again) return undefined;
+      const name = keyAt(again)!.value;
+      const first = map.items.find((pair) => keyAt(pair)?.value === name);
+      const at = lines.linePos(keyAt(first!)?.range?.[0] ?? offset);
+      message = `Key \`${String(name)}\` appears twice in this mapping; it is first defined at line ${at.line}, column ${at.col}.`;
+      return visit.BREAK;
+    },
+  });
+  return message;
 }
 
 function firstLine(text: string): string {

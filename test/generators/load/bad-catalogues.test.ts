@@ -1,0 +1,144 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  type CatalogueProblem,
+  CONFIG_FILE,
+  formatProblem,
+  loadCatalogue,
+  PROBLEM_CODES,
+  readCatalogueSources,
+} from '../../../generators/load/index.js';
+
+/** One problem a bad fixture must produce; `message` and `hint` are substrings where wording matters. */
+interface WantedProblem {
+  code: string;
+  file: string;
+  line: number;
+  column: number;
+  message?: string;
+  hint?: string;
+}
+
+const BAD = fileURLToPath(new URL('../../fixtures/bad/', import.meta.url));
+const SCHEMAS = fileURLToPath(new URL('../../../generators/load/schema/', import.meta.url));
+
+/** Every folder under test/fixtures/bad is a case: `catalogue/` plus `expected.json`. */
+const cases: [string, WantedProblem[]][] = readdirSync(BAD, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort()
+  .map((name) => [
+    name,
+    JSON.parse(readFileSync(join(BAD, name, 'expected.json'), 'utf8')) as WantedProblem[],
+  ]);
+
+const where = (p: { code: string; file: string; line: number; column: number }) =>
+  `${p.file}:${p.line}:${p.column} ${p.code}`;
+
+function problemsOf(name: string): CatalogueProblem[] {
+  const result = loadCatalogue(join(BAD, name, 'catalogue'));
+  if (result.ok) throw new Error(`bad fixture ${name} loaded without problems`);
+  return result.problems;
+}
+
+describe('bad catalogues: each reports exactly its problems, located', () => {
+  it.each(cases)('%s', (name, want) => {
+    const got = problemsOf(name);
+    // Same count, same order, same code and file:line:column: one readable diff when anything moves.
+    expect(got.map(where)).toEqual(want.map(where));
+    want.forEach((wanted, i) => {
+      const problem = got[i]!;
+      if (wanted.message !== undefined) expect(problem.message, where(problem)).toContain(wanted.message);
+      if (wanted.hint !== undefined) expect(problem.hint, where(problem)).toContain(wanted.hint);
+    });
+  });
+
+  it.each(cases)('%s: every problem says what to do (a hint)', (name) => {
+    for (const problem of problemsOf(name)) expect(problem.hint, formatProblem(problem)).toMatch(/\S/);
+  });
+});
+
+describe('the bad-catalogue corpus', () => {
+  it('covers every problem code the loader can report', () => {
+    const covered = new Set(cases.flatMap(([, want]) => want.map((p) => p.code)));
+    const uncovered = Object.keys(PROBLEM_CODES).filter((code) => !covered.has(code));
+    expect(uncovered, 'codes without a fixture under test/fixtures/bad/').toEqual([]);
+  });
+
+  it('names only codes the loader knows', () => {
+    const codes = cases.flatMap(([name, want]) => want.map((p) => `${name}: ${p.code}`));
+    expect(codes.filter((entry) => !(entry.split(': ')[1]! in PROBLEM_CODES))).toEqual([]);
+  });
+
+  it('reports many problems in several files in one run, sorted by file, line and column', () => {
+    const got = problemsOf('many-problems-one-run');
+    expect(new Set(got.map((p) => p.file)).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(got.map((p) => p.code)).size).toBeGreaterThanOrEqual(5);
+    const sorted = [...got].sort((a, b) =>
+      a.file === b.file ? a.line - b.line || a.column - b.column : a.file < b.file ? -1 : 1,
+    );
+    expect(got.map(where)).toEqual(sorted.map(where));
+  });
+
+  it.each(cases)(
+    '%s: every YAML file starts with a modeline naming the schema it is checked against',
+    (name) => {
+      const root = join(BAD, name, 'catalogue');
+      for (const { path, text } of readCatalogueSources(root)) {
+        const schema = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1];
+        expect(schema, path).toBeDefined();
+        const target = resolve(dirname(join(root, path)), schema!);
+        const wanted = path === CONFIG_FILE ? 'config.schema.json' : 'catalogue-file.schema.json';
+        expect(target, path).toBe(join(SCHEMAS, wanted));
+        expect(existsSync(target), path).toBe(true);
+      }
+    },
+  );
+});
+
+describe('formatProblem', () => {
+  const problem: CatalogueProblem = {
+    code: 'unknown-shape',
+    message: 'Shape `Ledgr` is not defined.',
+    hint: 'Did you mean `Ledger`?',
+    file: 'groups/billing.yaml',
+    line: 8,
+    column: 22,
+  };
+
+  it.each<[string, { given: { problem: CatalogueProblem; root?: string }; want: string }]>([
+    [
+      'file:line:column, code and message, then the hint on its own line',
+      {
+        given: { problem },
+        want: 'groups/billing.yaml:8:22: error unknown-shape: Shape `Ledgr` is not defined.\n    hint: Did you mean `Ledger`?',
+      },
+    ],
+    [
+      'prefixed with the catalogue root (a trailing slash is not doubled)',
+      {
+        given: { problem, root: 'catalogue/' },
+        want: 'catalogue/groups/billing.yaml:8:22: error unknown-shape: Shape `Ledgr` is not defined.\n    hint: Did you mean `Ledger`?',
+      },
+    ],
+    [
+      'no hint line when there is no hint',
+      {
+        given: { problem: { ...problem, hint: undefined }, root: 'catalogue' },
+        want: 'catalogue/groups/billing.yaml:8:22: error unknown-shape: Shape `Ledgr` is not defined.',
+      },
+    ],
+  ])('%s', (_, { given, want }) => {
+    expect(formatProblem(given.problem, given.root)).toBe(want);
+  });
+
+  it('renders a loaded problem the way the CLI prints it', () => {
+    const [first] = problemsOf('unknown-shape');
+    expect(formatProblem(first!, 'test/fixtures/bad/unknown-shape/catalogue')).toBe(
+      'test/fixtures/bad/unknown-shape/catalogue/groups/billing.yaml:8:22: error unknown-shape: ' +
+        'Shape `Ledgr` is not defined.\n    hint: Did you mean `Ledger`?',
+    );
+  });
+});
