@@ -1,0 +1,75 @@
+import { formatGithub } from '../diff/report/github.js';
+import { formatJson } from '../diff/report/json.js';
+import { formatMarkdown } from '../diff/report/markdown.js';
+import { buildReport, type DiffReport } from '../diff/report/report.js';
+import { formatText } from '../diff/report/text.js';
+import type { Severity } from '../diff/rule.js';
+import { alignSources, type ResolvedSource, resolveSource, type SourceOptions } from '../diff/sources.js';
+import { formatProblem } from '../load/index.js';
+import { EXIT_USAGE } from './main.js';
+
+/** The report formats of `eventry diff`. */
+export const DIFF_FORMATS = {
+  text: formatText,
+  markdown: formatMarkdown,
+  json: formatJson,
+  github: formatGithub,
+} as const satisfies Record<string, (report: DiffReport) => string>;
+
+/** Options of `eventry diff`. */
+export interface DiffCommandOptions {
+  format?: keyof typeof DIFF_FORMATS;
+  failOn?: 'breaking' | 'non-breaking' | 'never';
+  catalogue?: string;
+  cwd?: string;
+}
+
+const FAILING: Record<NonNullable<DiffCommandOptions['failOn']>, readonly Severity[]> = {
+  breaking: ['breaking'],
+  'non-breaking': ['breaking', 'non-breaking'],
+  never: [],
+};
+
+/**
+ * `eventry diff OLD NEW`: prints the classified changes. Exit 1 when a change at or above `--fail-on`
+ * is found, 0 otherwise, 2 when OLD or NEW cannot be read (a usage error, or a catalogue with problems).
+ */
+export async function runDiff(old: string, now: string, options: DiffCommandOptions = {}): Promise<number> {
+  const sourceOptions: SourceOptions = {
+    cwd: options.cwd ?? process.cwd(),
+    catalogue: options.catalogue ?? 'catalogue',
+  };
+  const oldSource = openSource('OLD', old, sourceOptions);
+  if (!oldSource) return EXIT_USAGE;
+  const newSource = openSource('NEW', now, sourceOptions);
+  if (!newSource) return EXIT_USAGE;
+  // A published package covers one group: compare the other side on that group only.
+  const [before, after] = alignSources(oldSource, newSource);
+  const format = DIFF_FORMATS[options.format ?? 'text'];
+  if (!format) {
+    process.stderr.write(
+      `eventry diff: unknown --format ${options.format}; use text, markdown, json or github.\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const report = buildReport(
+    { label: before.label, catalogue: before.catalogue, packageVersions: before.packageVersions },
+    { label: after.label, catalogue: after.catalogue, root: after.root },
+  );
+  process.stdout.write(format(report));
+  const failing = FAILING[options.failOn ?? 'breaking'];
+  return report.findings.some((finding) => failing.includes(finding.severity)) ? 1 : 0;
+}
+
+/** Resolves one side, printing why it cannot be used. */
+export function openSource(role: string, spec: string, options: SourceOptions): ResolvedSource | undefined {
+  const result = resolveSource(spec, options);
+  if (result.ok) return result.source;
+  if (result.reason === 'problems') {
+    process.stderr.write(`eventry: ${role} \`${spec}\` does not load:\n`);
+    for (const problem of result.problems) process.stderr.write(`${formatProblem(problem, result.root)}\n`);
+  } else {
+    process.stderr.write(`eventry: ${role}: ${result.message}\n`);
+  }
+  return undefined;
+}

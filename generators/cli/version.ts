@@ -1,0 +1,233 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import semverGt from 'semver/functions/gt.js';
+import semverRsort from 'semver/functions/rsort.js';
+import semverValid from 'semver/functions/valid.js';
+import { changelogEntry, prependChangelog } from '../diff/changelog.js';
+import { commitsTouching, listTags, readObjects, repoRoot, resolveCommit } from '../diff/git.js';
+import { compareCatalogues } from '../diff/index.js';
+import type { Finding } from '../diff/rule.js';
+import { applyBump, type Bump, bumpFor, maxBump } from '../diff/semver.js';
+import { directorySource, gitSource, packageVersion } from '../diff/sources.js';
+import { CONFIG_FILE, formatProblem } from '../load/index.js';
+import type { Catalogue } from '../model.js';
+import { EXIT_USAGE } from './main.js';
+
+/** Options of `eventry version`. */
+export interface VersionCommandOptions {
+  catalogue?: string;
+  /** The packages folder (`packages`). */
+  out?: string;
+  dryRun?: boolean;
+  cwd?: string;
+}
+
+/** The last released state of one group package. */
+export interface Release {
+  version: string;
+  commit: string;
+  /** `tag @scope/account@1.2.0` or `commit 1a2b3c4`. */
+  via: string;
+}
+
+/** What `eventry version` decided for one package. */
+export interface VersionPlan {
+  name: string;
+  slug: string;
+  release?: Release;
+  bump: Bump;
+  /** The version the package should have; undefined when it keeps its own. */
+  target?: string;
+  findings: Finding[];
+  note?: string;
+}
+
+/**
+ * `eventry version`: for each group package, diffs the catalogue at its last release (a git tag
+ * `<scope>/<slug>@<version>`, else the commit that last changed the version recorded in its
+ * package.json) with the work tree, writes the bumped `version` and prepends a CHANGELOG.md entry.
+ * The target is computed from the release, not from what is recorded now, so a second run finds
+ * everything in place and writes nothing.
+ */
+export async function runVersion(options: VersionCommandOptions = {}): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
+  const catalogueDir = options.catalogue ?? 'catalogue';
+  const packagesDir = resolve(cwd, options.out ?? 'packages');
+  const top = repoRoot(cwd);
+  if (!top) {
+    process.stderr.write('eventry version: not inside a git repository; releases are found through git.\n');
+    return EXIT_USAGE;
+  }
+  const current = directorySource.resolve(catalogueDir, { cwd, catalogue: catalogueDir });
+  if (!current.ok) {
+    if (current.reason === 'problems') {
+      for (const problem of current.problems)
+        process.stderr.write(`${formatProblem(problem, current.root)}\n`);
+      return 1;
+    }
+    process.stderr.write(`eventry version: ${current.message}\n`);
+    return EXIT_USAGE;
+  }
+  const now = current.source.catalogue;
+  const bases = new Map<string, Catalogue | undefined>();
+  const baseAt = (commit: string): Catalogue | undefined => {
+    if (!bases.has(commit)) {
+      const result = gitSource.resolve(commit, { cwd, catalogue: catalogueDir });
+      bases.set(commit, result.ok ? result.source.catalogue : undefined);
+    }
+    return bases.get(commit);
+  };
+
+  const plans: VersionPlan[] = [];
+  for (const group of now.groups) {
+    const name = `${now.config.scope}/${group.slug}`;
+    const manifest = join(packagesDir, group.slug, 'package.json');
+    const plan: VersionPlan = { name, slug: group.slug, bump: 'none', findings: [] };
+    plans.push(plan);
+    if (!existsSync(manifest)) {
+      plan.note = `no ${displayed(cwd, manifest)}: run \`npm run build\` first`;
+      continue;
+    }
+    const release = findRelease(cwd, top, name, toRepoPath(top, manifest));
+    if (!release) {
+      plan.note = 'never released: keeps its version';
+      continue;
+    }
+    plan.release = release;
+    const base = baseAt(release.commit);
+    if (!base) {
+      plan.note = `no loadable catalogue at ${release.via}`;
+      continue;
+    }
+    plan.findings = compareCatalogues(base, now).filter((finding) => finding.group === group.slug);
+    plan.bump = bumpFor(plan.findings);
+    if (plan.bump !== 'none') plan.target = applyBump(release.version, plan.bump);
+  }
+
+  const lines: string[] = [];
+  for (const plan of plans) {
+    const manifest = join(packagesDir, plan.slug, 'package.json');
+    if (!plan.target || !plan.release) {
+      lines.push(`${plan.name}: ${plan.note ?? `unchanged since ${plan.release?.via}`}`);
+      continue;
+    }
+    const recorded = packageVersion(readFileSync(manifest, 'utf8'));
+    if (recorded && semverValid(recorded) && semverGt(recorded, plan.target)) {
+      lines.push(
+        `${plan.name}: records ${recorded}, past ${plan.target} (${plan.bump} since ${plan.release.via}); left alone`,
+      );
+      continue;
+    }
+    const wrote: string[] = [];
+    if (recorded !== plan.target) {
+      if (!options.dryRun)
+        writeAtomically(manifest, withVersion(readFileSync(manifest, 'utf8'), plan.target));
+      wrote.push('package.json');
+    }
+    const changelogPath = join(dirname(manifest), 'CHANGELOG.md');
+    const existing = existsSync(changelogPath) ? readFileSync(changelogPath, 'utf8') : undefined;
+    const changelog = prependChangelog(
+      existing,
+      plan.name,
+      plan.target,
+      changelogEntry(plan.target, plan.bump, plan.findings),
+    );
+    if (changelog !== undefined) {
+      if (!options.dryRun) writeAtomically(changelogPath, changelog);
+      wrote.push('CHANGELOG.md');
+    }
+    const action =
+      wrote.length > 0 ? `${options.dryRun ? 'would write' : 'wrote'} ${wrote.join(', ')}` : 'already done';
+    lines.push(
+      `${plan.name}: ${plan.release.version} → ${plan.target} (${plan.bump} since ${plan.release.via}; ${action})`,
+    );
+  }
+
+  lines.push(bumpCatalogueVersion(cwd, catalogueDir, plans, baseAt, options.dryRun === true));
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+/**
+ * The last release of a package: its highest `<name>@<version>` tag, else the newest commit that changed
+ * the version its package.json records (the first commit that recorded one counts as a release).
+ */
+export function findRelease(
+  cwd: string,
+  top: string,
+  name: string,
+  manifestPath: string,
+): Release | undefined {
+  const prefix = `${name}@`;
+  const tagged = listTags(cwd, `${prefix}*`)
+    .map((tag) => tag.slice(prefix.length))
+    .filter((version) => semverValid(version) === version);
+  if (tagged.length > 0) {
+    const version = semverRsort(tagged)[0]!;
+    const commit = resolveCommit(cwd, `refs/tags/${prefix}${version}`);
+    if (commit) return { version, commit, via: `tag ${prefix}${version}` };
+  }
+  const commits = commitsTouching(top, manifestPath);
+  if (commits.length === 0) return undefined;
+  const texts = readObjects(
+    top,
+    commits.map((commit) => `${commit}:${manifestPath}`),
+  );
+  const versions = commits.map((commit) => texts.get(`${commit}:${manifestPath}`));
+  for (let i = 0; i < commits.length; i += 1) {
+    const version = packageVersion(versions[i]);
+    if (version && version !== packageVersion(versions[i + 1])) {
+      return { version, commit: commits[i]!, via: `commit ${commits[i]!.slice(0, 7)}` };
+    }
+  }
+  return undefined;
+}
+
+/** Bumps `version` in eventry.config.yaml by the largest package bump, from the released catalogue's. */
+function bumpCatalogueVersion(
+  cwd: string,
+  catalogueDir: string,
+  plans: readonly VersionPlan[],
+  baseAt: (commit: string) => Catalogue | undefined,
+  dryRun: boolean,
+): string {
+  const largest = plans.reduce<Bump>((bump, plan) => maxBump(bump, plan.bump), 'none');
+  if (largest === 'none') return 'catalogue version: unchanged';
+  const plan = plans.find((candidate) => candidate.bump === largest)!;
+  const from = baseAt(plan.release!.commit)!.config.version;
+  const target = applyBump(from, largest);
+  const path = resolve(cwd, catalogueDir, CONFIG_FILE);
+  const text = readFileSync(path, 'utf8');
+  const line = /^version:[ \t]*["']?([^"'\s#]+)["']?[ \t]*(#.*)?$/m.exec(text);
+  if (!line) return `catalogue version: no top-level \`version:\` line in ${CONFIG_FILE}; left alone`;
+  const recorded = line[1]!;
+  if (semverValid(recorded) && !semverGt(target, recorded))
+    return `catalogue version: ${recorded} (${largest} since ${from}: in place)`;
+  if (!dryRun) {
+    const updated = `${text.slice(0, line.index)}version: ${target}${line[2] ? ` ${line[2]}` : ''}${text.slice(line.index + line[0].length)}`;
+    writeAtomically(path, updated);
+  }
+  return `catalogue version: ${from} → ${target} (${largest}; ${dryRun ? 'would write' : 'wrote'} ${CONFIG_FILE})`;
+}
+
+/** The package.json text with only `version` changed (key order and indent kept). */
+export function withVersion(text: string, version: string): string {
+  const manifest = JSON.parse(text) as Record<string, unknown>;
+  manifest.version = version;
+  const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';
+  return `${JSON.stringify(manifest, null, indent)}\n`;
+}
+
+function writeAtomically(path: string, contents: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, path);
+}
+
+function toRepoPath(top: string, path: string): string {
+  return relative(top, path).split(sep).join('/');
+}
+
+function displayed(cwd: string, path: string): string {
+  return relative(cwd, path).split(sep).join('/');
+}

@@ -1,0 +1,107 @@
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { CatalogueProblem, CatalogueSourceFile } from '../load/index.js';
+import allowListSchema from '../load/schema/allow-list.schema.json' with { type: 'json' };
+import { suggest } from '../load/suggest.js';
+import { YamlSource } from '../load/yaml-source.js';
+import type { SourceLocation } from '../model.js';
+import type { Finding } from './rule.js';
+
+/** One reviewed, intentional breaking change, from `catalogue/allow-breaking.yaml`. */
+export interface AllowEntry {
+  event: string;
+  rule: string;
+  /** Field path; without it the entry allows the rule anywhere in the event. */
+  attr?: string;
+  reason: string;
+  location: SourceLocation;
+}
+
+/** The entries, or the problems of the file (never both). */
+export interface AllowList {
+  entries: AllowEntry[];
+  problems: CatalogueProblem[];
+}
+
+/** Rule ids an allow-list entry may name: the breaking rules the version gate blocks. */
+export const ALLOWABLE_RULES: readonly string[] = allowListSchema.$defs.entry.properties.rule.enum;
+
+let validate: ReturnType<Ajv2020['compile']> | undefined;
+
+/** Reads and checks the allow-list file (absent means empty) against its JSON Schema. */
+export function readAllowList(file: CatalogueSourceFile | undefined): AllowList {
+  if (!file) return { entries: [], problems: [] };
+  const parsed = YamlSource.parse(file);
+  if (!parsed.source) return { entries: [], problems: parsed.problems };
+  const source = parsed.source;
+  if (source.value === null || source.value === undefined) return { entries: [], problems: [] };
+  validate ??= new Ajv2020({ allErrors: true, strict: true, verbose: true }).compile(allowListSchema);
+  if (!validate(source.value)) {
+    const problems = (validate.errors ?? []).map((error) => toProblem(source, error));
+    return { entries: [], problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
+  }
+  const raw = (source.value as { allow: Omit<AllowEntry, 'location'>[] }).allow;
+  const entries = raw.map((entry, index) => ({
+    event: entry.event,
+    rule: entry.rule,
+    ...(entry.attr !== undefined ? { attr: entry.attr } : {}),
+    reason: entry.reason,
+    location: source.at(['allow', index]),
+  }));
+  return { entries, problems: [] };
+}
+
+/** Whether an entry allows a finding: same event and rule, and the same field when it names one. */
+export function allows(entry: Omit<AllowEntry, 'location' | 'reason'>, finding: Finding): boolean {
+  return (
+    entry.event === finding.event &&
+    entry.rule === finding.rule &&
+    (entry.attr === undefined || entry.attr === finding.attr)
+  );
+}
+
+/** Whether two entries name the same change (the reason may have been reworded). */
+export function sameEntry(
+  a: Omit<AllowEntry, 'location' | 'reason'>,
+  b: Omit<AllowEntry, 'location' | 'reason'>,
+): boolean {
+  return a.event === b.event && a.rule === b.rule && a.attr === b.attr;
+}
+
+function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part.replaceAll('~1', '/').replaceAll('~0', '~')));
+  if (error.keyword === 'additionalProperties') {
+    const key = String((error.params as { additionalProperty: string }).additionalProperty);
+    const allowed = path.length === 0 ? ['allow'] : ['event', 'rule', 'attr', 'reason'];
+    const guess = suggest(key, allowed);
+    return source.problem(
+      'unknown-key',
+      [...path, key],
+      `Unknown key \`${key}\` in the allow-list.`,
+      `${guess ? `Did you mean \`${guess}\`? ` : ''}Allowed: ${allowed.join(', ')}.`,
+      true,
+    );
+  }
+  if (error.keyword === 'required') {
+    const key = (error.params as { missingProperty: string }).missingProperty;
+    const hint =
+      key === 'reason'
+        ? 'Say why the break is acceptable: the reviewer and the changelog read it.'
+        : 'Each entry names `event`, `rule` and `reason` (and optionally `attr`).';
+    return source.problem('invalid-value', path, `Missing required key \`${key}\` in the allow-list.`, hint);
+  }
+  if (error.keyword === 'enum' && path[path.length - 1] === 'rule') {
+    const value = String(error.data ?? '');
+    const guess = suggest(value, ALLOWABLE_RULES);
+    return source.problem(
+      'invalid-value',
+      path,
+      `\`${value}\` is not a breaking rule the version gate blocks.`,
+      `${guess ? `Did you mean \`${guess}\`? ` : ''}Allowed: ${ALLOWABLE_RULES.join(', ')}.`,
+    );
+  }
+  const where = path.length === 0 ? 'The allow-list' : `\`${path.join('.')}\``;
+  return source.problem('invalid-value', path, `${where} ${error.message ?? 'is invalid'}.`);
+}

@@ -1,0 +1,78 @@
+import type { Finding, Severity } from '../rule.js';
+import { RULES_BY_ID } from '../rules/index.js';
+import { byEvent, changedPackages, countBySeverity, type DiffReport, versionMove, whom } from './report.js';
+
+const BADGE: Record<Severity, string> = {
+  breaking: '🔴 **Breaking**',
+  'non-breaking': '🟢 Non-breaking',
+  docs: '📝 Docs',
+};
+
+/**
+ * A pull-request comment: a summary table with a row per changed group package, then per group and
+ * event what changed, whom it breaks and why it matters (the rule's description).
+ */
+export function formatMarkdown(report: DiffReport): string {
+  const counts = countBySeverity(report.findings);
+  const out: string[] = [];
+  const headline =
+    report.findings.length === 0
+      ? 'no changes'
+      : counts.breaking > 0
+        ? `${counts.breaking} breaking change${counts.breaking === 1 ? '' : 's'}`
+        : 'no breaking changes';
+  out.push(`## Event catalogue: ${headline}`, '');
+  out.push(
+    `Comparing ${code(report.before.label)} → ${code(report.after.label)} (catalogue ${escapeHtml(report.before.version)} → ${escapeHtml(report.after.version)}): ` +
+      `${counts.breaking} breaking, ${counts['non-breaking']} non-breaking, ${counts.docs} docs.`,
+  );
+  const packages = changedPackages(report);
+  if (packages.length === 0) return `${out.join('\n')}\n`;
+  out.push(
+    '',
+    '| Group | Package | Version | Bump | Breaking | Non-breaking | Docs |',
+    '|---|---|---|---|--:|--:|--:|',
+  );
+  for (const { pkg, findings } of packages) {
+    const c = countBySeverity(findings);
+    const title = cell(report.groupTitles[pkg.slug] ?? pkg.slug);
+    const bump = pkg.bump === 'major' ? '**major**' : pkg.bump;
+    out.push(
+      `| ${title} | ${code(pkg.name)} | ${versionMove(pkg)} | ${bump} | ${c.breaking} | ${c['non-breaking']} | ${c.docs} |`,
+    );
+  }
+  for (const { pkg, findings } of packages) {
+    if (findings.length === 0) continue;
+    out.push('', `### ${escapeHtml(report.groupTitles[pkg.slug] ?? pkg.slug)} (${code(pkg.name)})`);
+    for (const [event, list] of byEvent(findings)) {
+      out.push('', `#### ${code(event)}`, '');
+      for (const finding of list) out.push(...item(finding));
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function item(finding: Finding): string[] {
+  const breaks = finding.breaks === 'none' ? '' : ` for ${whom(finding.breaks)}`;
+  const why = RULES_BY_ID.get(finding.rule)?.description ?? '';
+  return [
+    `- ${BADGE[finding.severity]}${breaks}: ${escapeHtml(finding.detail)}`,
+    `  <sub>${code(finding.rule)}: ${escapeHtml(why)}</sub>`,
+  ];
+}
+
+/** Keeps user text from opening HTML in the comment. */
+function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** A table cell: no pipes or line breaks. */
+function cell(text: string): string {
+  return escapeHtml(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
+}
+
+/** An inline code span that survives backticks in the text. */
+function code(text: string): string {
+  const fence = text.includes('`') ? '``' : '`';
+  return `${fence}${text}${fence}`;
+}

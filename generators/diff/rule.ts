@@ -1,0 +1,79 @@
+import type { Field, FieldType, SourceLocation } from '../model.js';
+import { type EnumValue, type ModelChange, typeNotation } from './diff.js';
+
+/** How much a change matters to anyone relying on the current event version. */
+export type Severity = 'breaking' | 'non-breaking' | 'docs';
+
+/** Whom a change breaks: the code that emits the payload, the code that reads it, both, or nobody. */
+export type Breaks = 'producers' | 'consumers' | 'both' | 'none';
+
+/** Stage two of the diff: one classification, one file under rules/, listed once in rules/index.ts. */
+export interface Rule {
+  /** Kebab-case, stable, never reused. */
+  id: string;
+  severity: Severity;
+  breaks: Breaks;
+  /** One line: what the rule reports and why it matters. */
+  description: string;
+  /** The finding's detail when the change is one this rule reports, else undefined. */
+  check(change: ModelChange): string | undefined;
+}
+
+/** A classified change: what a report, the gate and the version bump work from. */
+export interface Finding {
+  event: string;
+  group: string;
+  attr: string | null;
+  rule: string;
+  severity: Severity;
+  breaks: Breaks;
+  /** Human-readable; wording may change, so no logic may be built on it. */
+  detail: string;
+  location?: SourceLocation;
+}
+
+/** Severities from the most to the least serious. */
+export const SEVERITIES: readonly Severity[] = ['breaking', 'non-breaking', 'docs'];
+
+/** `code` span for markdown-ish texts (the formatters escape further as their format needs). */
+export const code = (text: string): string => `\`${text}\``;
+
+/** `field \`a.b\`` or `the event` for event-level changes. */
+export function subject(change: ModelChange): string {
+  return change.attr === null ? `event ${code(change.event)}` : `field ${code(change.attr)}`;
+}
+
+/** Upper-cases the first letter, for a subject at the start of a sentence. */
+export const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** `\`[string]\`, required` */
+export function fieldSummary(field: Field): string {
+  return `${code(typeNotation(field.type))}, ${field.required ? 'required' : 'optional'}`;
+}
+
+/** `\`string\`` with its format and enum, for type changes. */
+export function typeSummary(type: FieldType): string {
+  return code(typeNotation(type));
+}
+
+/** `\`a\`, \`b\`` */
+export function valueList(values: readonly EnumValue[]): string {
+  return values.map((value) => code(String(value))).join(', ');
+}
+
+/** Values of `a` missing from `b`. */
+export function missing(a: readonly EnumValue[] = [], b: readonly EnumValue[] = []): EnumValue[] {
+  const set = new Set(b);
+  return a.filter((value) => !set.has(value));
+}
+
+/** The key of the next payload version: `account.created-v2`, `lifecycle.sale-2.0.0`. */
+export function nextVersionKey(type: string, version: string, taken: (key: string) => boolean): string {
+  const v = /^v(\d+)$/.exec(version);
+  let major = v ? Number(v[1]) : Number(version.split('.')[0]);
+  for (;;) {
+    major += 1;
+    const key = v ? `${type}-v${major}` : `${type}-${major}.0.0`;
+    if (!taken(key)) return key;
+  }
+}

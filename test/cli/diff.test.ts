@@ -1,0 +1,105 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApi } from '../../generators/emit/openapi.js';
+import { makeRepo, type TestRepo } from '../generators/diff/git-repo.js';
+import { loadValid, REPO, runCli } from '../helpers.js';
+
+const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
+const golden = JSON.parse(readFileSync(join(FIXTURE, 'expected', 'report.json'), 'utf8'));
+
+describe('eventry diff between two commits (compiled CLI)', () => {
+  let repo: TestRepo;
+  let ids: [string, string];
+  const diff = (...args: string[]) => runCli(['diff', ...args], { cwd: repo.dir });
+
+  beforeAll(() => {
+    repo = makeRepo();
+    repo.copy(join(FIXTURE, 'before'), 'catalogue');
+    repo.write(
+      'packages/orders/package.json',
+      '{\n  "name": "@shop-events/orders",\n  "version": "1.4.2"\n}\n',
+    );
+    const first = repo.commit('before');
+    repo.copy(join(FIXTURE, 'after'), 'catalogue');
+    ids = [first.slice(0, 7), repo.commit('after').slice(0, 7)];
+  });
+
+  it('json: the same findings as the golden report, package versions read at the old commit; exit 1', () => {
+    const result = diff('HEAD~1', 'HEAD', '--format', 'json');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(1);
+    const json = JSON.parse(result.stdout);
+    expect(json.changes).toEqual(golden.changes);
+    expect(json.packages).toEqual([
+      { name: '@shop-events/orders', from: '1.4.2', to: '2.0.0', bump: 'major' },
+      { name: '@shop-events/payments', from: '1.0.0', to: '1.0.1', bump: 'patch' },
+      { name: '@shop-events/returns', from: null, to: '1.0.0', bump: 'minor' },
+    ]);
+  });
+
+  it('text is the default and names both commits', () => {
+    const result = diff('HEAD~1', 'HEAD');
+    expect(result.status).toBe(1);
+    expect(result.stdout.split('\n').slice(0, 4)).toEqual([
+      `Comparing HEAD~1 (${ids[0]}) → HEAD (${ids[1]}) (catalogue 1.4.0 → 1.4.0)`,
+      '',
+      '@shop-events/orders  1.4.2 → 2.0.0 (major)',
+      '  order.placed-v1',
+    ]);
+    expect(result.stdout).toContain('8 changes: 2 breaking, 4 non-breaking, 2 docs.');
+  });
+
+  it('markdown and github', () => {
+    const markdown = diff('main~1', 'main', '--format', 'markdown');
+    expect(markdown.status).toBe(1);
+    expect(markdown.stdout).toContain(
+      '| Orders | `@shop-events/orders` | 1.4.2 → 2.0.0 | **major** | 2 | 3 | 1 |',
+    );
+    const github = diff('HEAD~1', 'HEAD', '--format', 'github');
+    expect(github.stdout).toContain(
+      '::error file=catalogue/orders.yaml,line=11,col=3,title=breaking field-removed%3A order.placed-v1::',
+    );
+  });
+
+  it('--fail-on decides the exit code', () => {
+    expect(diff('HEAD~1', 'HEAD', '--fail-on', 'never').status).toBe(0);
+    expect(diff('HEAD', 'HEAD', '--fail-on', 'non-breaking').status).toBe(0);
+    expect(diff('HEAD', 'HEAD~1', '--fail-on', 'breaking').status).toBe(1);
+  });
+
+  it('compares a git ref with a directory or a compiled OpenAPI document, and leaves the work tree alone', () => {
+    const doc = join(repo.dir, 'openapi.json');
+    writeFileSync(doc, JSON.stringify(buildOpenApi(loadValid(join(FIXTURE, 'before'))), null, 2));
+    const fromDoc = diff('openapi.json', 'HEAD', '--format', 'json');
+    expect(JSON.parse(fromDoc.stdout).changes).toEqual(golden.changes);
+    const toDir = diff('HEAD~1', 'catalogue', '--format', 'json');
+    expect(JSON.parse(toDir.stdout).changes).toEqual(golden.changes);
+    expect(repo.git('status', '--porcelain')).toBe('?? openapi.json');
+  });
+
+  it.each([
+    ['an unknown ref', ['HEAD~1', 'nope'], /NEW: `nope` is neither a catalogue directory/],
+    ['a missing argument', ['HEAD'], /missing required argument 'new'/],
+    ['an unknown format', ['HEAD~1', 'HEAD', '--format', 'xml'], /argument 'xml' is invalid/],
+    ['an unknown --fail-on', ['HEAD~1', 'HEAD', '--fail-on', 'docs'], /argument 'docs' is invalid/],
+  ])('exits 2 on a usage error: %s', (_name, args, message) => {
+    const result = diff(...args);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('exits 2 with located problems when a side does not load', () => {
+    repo.write(
+      'catalogue/orders.yaml',
+      'group: {slug: orders, title: Orders}\nevents:\n  order.placed-v1: {fields: {x: {type: Mony}}}\n',
+    );
+    const result = diff('HEAD', 'catalogue');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      'catalogue/orders.yaml:3:40: error unknown-shape: Shape `Mony` is not defined.',
+    );
+    repo.git('checkout', '--', 'catalogue');
+  });
+});
