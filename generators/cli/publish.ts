@@ -1,0 +1,132 @@
+import { normaliseRegistry } from '../publish/npm.js';
+import { describeConflict, type PlanEntry } from '../publish/plan.js';
+import { type PublishOutcome, publishPackages } from '../publish/publish.js';
+import { EXIT_USAGE } from './main.js';
+
+/** Options of `eventry publish`. */
+export interface PublishCommandOptions {
+  registry: string;
+  out: string;
+  dryRun?: boolean;
+  access?: string;
+  json?: boolean;
+}
+
+/**
+ * `eventry publish --registry URL`: publishes every group package whose version the registry lacks.
+ * Exit 0 when everything is published (or, with --dry-run, could be), 1 on a conflict or a failed
+ * upload (re-run after fixing: only what is missing goes out), 2 on bad usage.
+ */
+export async function runPublish(options: PublishCommandOptions): Promise<number> {
+  let registry: string;
+  try {
+    registry = normaliseRegistry(options.registry);
+  } catch {
+    console.error(`eventry: --registry ${options.registry} is not a URL (e.g. http://127.0.0.1:4873/).`);
+    return EXIT_USAGE;
+  }
+  if (options.access !== undefined && options.access !== 'public' && options.access !== 'restricted') {
+    console.error(`eventry: --access must be public or restricted, not ${options.access}.`);
+    return EXIT_USAGE;
+  }
+  const verb = options.dryRun ? 'checking' : 'publishing';
+  if (!options.json) console.log(`eventry: ${verb} the group packages in ${options.out} against ${registry}`);
+
+  let outcome: PublishOutcome;
+  try {
+    outcome = await publishPackages({
+      registry,
+      out: options.out,
+      dryRun: options.dryRun === true,
+      ...(options.access ? { access: options.access as 'public' | 'restricted' } : {}),
+      onPublished: options.json
+        ? undefined
+        : (p) =>
+            console.log(`published   ${p.name}@${p.version} (tag ${p.tag}, ${sizes(p)}, ${seconds(p.ms)})`),
+    });
+  } catch (error) {
+    console.error(
+      `eventry: publish stopped, nothing more was published: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return 1;
+  }
+
+  if (options.json) {
+    console.log(JSON.stringify(toJson(outcome), null, 2));
+  } else {
+    printOutcome(outcome);
+  }
+  return outcome.failed.length > 0 || outcome.plan.some((entry) => entry.action === 'conflict') ? 1 : 0;
+}
+
+function printOutcome(outcome: PublishOutcome): void {
+  const conflicts = outcome.plan.filter((entry) => entry.action === 'conflict');
+  for (const entry of outcome.plan) {
+    if (entry.action === 'up-to-date') console.log(`up to date  ${label(entry)}`);
+    if (entry.action === 'publish' && (outcome.dryRun || conflicts.length > 0)) {
+      console.log(
+        `${outcome.dryRun ? 'would publish' : 'not published'} ${label(entry)} (tag ${entry.tag}, ${sizes(entry.local)})`,
+      );
+    }
+  }
+  for (const entry of conflicts) console.error(`eventry: conflict: ${describeConflict(entry)}`);
+  for (const failure of outcome.failed) {
+    console.error(
+      `eventry: ${failure.name}@${failure.version}: ${failure.error}${authHint(failure.error, outcome.registry)}`,
+    );
+  }
+  const count = (action: PlanEntry['action']) =>
+    outcome.plan.filter((entry) => entry.action === action).length;
+  const time = seconds(outcome.ms);
+  if (conflicts.length > 0) {
+    console.error(`eventry: ${conflicts.length} conflict(s): nothing was published (${time}).`);
+  } else if (outcome.dryRun) {
+    console.log(
+      `eventry: dry run: ${count('publish')} to publish, ${count('up-to-date')} up to date; nothing was published (${time}).`,
+    );
+  } else {
+    const failed =
+      outcome.failed.length > 0 ? `, ${outcome.failed.length} failed (run again to publish them)` : '';
+    console.log(
+      `eventry: ${outcome.published.length} published, ${count('up-to-date')} up to date${failed} (${time}).`,
+    );
+  }
+}
+
+/** A failed upload for want of credentials says where npm looks for them. */
+function authHint(error: string, registry: string): string {
+  if (!/E401|ENEEDAUTH|need auth|Unauthorized/i.test(error)) return '';
+  const host = registry.replace(/^https?:/, '');
+  return (
+    `\n  npm has no credentials for ${registry}: add \`${host}:_authToken=<token>\` to your user ~/.npmrc ` +
+    '(never to a committed file). A local Verdaccio accepts any value.'
+  );
+}
+
+function toJson(outcome: PublishOutcome) {
+  return {
+    registry: outcome.registry,
+    dryRun: outcome.dryRun,
+    ms: Math.round(outcome.ms),
+    packages: outcome.plan.map((entry) => ({
+      name: entry.local.name,
+      version: entry.local.version,
+      action: entry.action,
+      ...(entry.action === 'publish' ? { tag: entry.tag } : {}),
+      ...(entry.action === 'conflict' ? { message: describeConflict(entry) } : {}),
+      integrity: entry.local.integrity,
+      size: entry.local.size,
+      unpackedSize: entry.local.unpackedSize,
+      files: entry.local.files.length,
+      ...(entry.local.sourceHash ? { sourceHash: entry.local.sourceHash } : {}),
+    })),
+    published: outcome.published.map((p) => ({ ...p, ms: Math.round(p.ms) })),
+    failed: outcome.failed,
+  };
+}
+
+const label = (entry: PlanEntry): string => `${entry.local.name}@${entry.local.version}`;
+const kb = (bytes: number): string => `${(bytes / 1000).toFixed(1)} kB`;
+const sizes = (p: { size: number; unpackedSize: number }): string =>
+  `${kb(p.size)} packed, ${kb(p.unpackedSize)} unpacked`;
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+
+/** What one npm run gave back. */
+export interface NpmResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Wall time of the whole npm process, start included. */
+  ms: number;
+}
+
+/** How to run npm: where, and with which extra configuration (`--key=value` flags). */
+export interface NpmOptions {
+  cwd?: string;
+  /** Extra environment, on top of the current one (e.g. `npm_config_userconfig` in tests). */
+  env?: Record<string, string>;
+}
+
+/** Runs npm and collects its output; never throws for a non-zero exit (callers read `code`). */
+export type NpmRunner = (args: string[], options?: NpmOptions) => Promise<NpmResult>;
+
+/**
+ * The real npm, as a child process. Asynchronous on purpose: a registry served from this same process
+ * (a test's Verdaccio) must keep answering while npm waits for it. Credentials stay npm's business:
+ * it reads them from the user's `.npmrc`; eventry never sees or writes a token.
+ */
+export const runNpm: NpmRunner = (args, options = {}) => {
+  const started = performance.now();
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  return new Promise((resolve, reject) => {
+    const child = spawn(npm, args, {
+      cwd: options.cwd,
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        code: code ?? 1,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        ms: performance.now() - started,
+      }),
+    );
+  });
+};
+
+/** npm's `--json` error object (`{ error: { code, summary, detail } }`), when its output holds one. */
+export interface NpmJsonError {
+  code?: string;
+  summary?: string;
+  detail?: string;
+}
+
+/**
+ * Parses npm's `--json` output. npm 11 prints the JSON on stdout, and on failure an `{ error }` object
+ * (sometimes on stderr, after its log lines), so both are searched.
+ */
+export function parseNpmJson(result: NpmResult): { value?: unknown; error?: NpmJsonError } {
+  for (const text of [result.stdout, result.stderr]) {
+    const start = text.search(/^[[{]/m);
+    if (start < 0) continue;
+    try {
+      const value = JSON.parse(text.slice(start)) as unknown;
+      if (value && typeof value === 'object' && 'error' in value)
+        return { error: (value as { error: NpmJsonError }).error };
+      return { value };
+    } catch {
+      // Not JSON after all (a log line starting with a bracket): try the other stream.
+    }
+  }
+  return {};
+}
+
+/** npm's error lines without its noise (config warnings, the debug-log pointer), for messages. */
+export function npmErrorText(result: NpmResult): string {
+  const { error } = parseNpmJson(result);
+  if (error?.summary) return [error.code, error.summary].filter(Boolean).join(': ');
+  return result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('npm error') && !/A complete log of this run/.test(line))
+    .map((line) => line.replace(/^npm error\s*/, ''))
+    .join('\n')
+    .trim();
+}
+
+/**
+ * The flags that send npm to one registry for a scope. `--registry` alone is not enough: npm prefers
+ * a `@scope:registry` line from the user's `.npmrc` for scoped names, which would publish elsewhere.
+ */
+export function registryFlags(registry: string, scope: string | undefined): string[] {
+  return [`--registry=${registry}`, ...(scope ? [`--${scope}:registry=${registry}`] : [])];
+}
+
+/** `https://host/path` with exactly one trailing slash, as npm writes registry URLs. */
+export function normaliseRegistry(url: string): string {
+  const parsed = new URL(url);
+  return parsed.href.endsWith('/') ? parsed.href : `${parsed.href}/`;
+}
+
+/** The scope of a package name (`@platform-events`), or undefined for an unscoped name. */
+export function scopeOf(name: string): string | undefined {
+  return name.startsWith('@') ? name.slice(0, name.indexOf('/')) : undefined;
+}

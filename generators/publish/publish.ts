@@ -1,0 +1,193 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  type NpmOptions,
+  type NpmRunner,
+  npmErrorText,
+  parseNpmJson,
+  registryFlags,
+  runNpm,
+  scopeOf,
+} from './npm.js';
+import { compareContents, type PackedPackage, packLocal, readTarball } from './pack.js';
+import { needsContentCheck, type PlanEntry, planPublish, type RegistryState } from './plan.js';
+import { RegistryClient } from './registry-client.js';
+
+/** Options of a publish run. */
+export interface PublishOptions {
+  /** The npm registry URL. */
+  registry: string;
+  /** The packages folder (`packages/`); every non-private package below it is a group package. */
+  out: string;
+  /** Plan only: check the registry, publish nothing. */
+  dryRun?: boolean;
+  /** npm's `--access` (`public` for a first publish of a scoped package on the public registry). */
+  access?: 'public' | 'restricted';
+  /** npm processes at a time. */
+  concurrency?: number;
+  npm?: NpmRunner;
+  npmOptions?: NpmOptions;
+  /** The HTTP client of the anonymous fast path (tests replace it). */
+  fetch?: typeof globalThis.fetch;
+  /** Called once per package as it is published (progress for long runs). */
+  onPublished?: (result: PublishedPackage) => void;
+}
+
+/** A package this run published. */
+export interface PublishedPackage {
+  name: string;
+  version: string;
+  tag: string;
+  /** Wall time of its `npm publish`. */
+  ms: number;
+  size: number;
+  unpackedSize: number;
+}
+
+/** Everything a publish run decided and did. */
+export interface PublishOutcome {
+  registry: string;
+  dryRun: boolean;
+  plan: PlanEntry[];
+  published: PublishedPackage[];
+  failed: { name: string; version: string; error: string }[];
+  /** Wall time of the whole run. */
+  ms: number;
+}
+
+/**
+ * `eventry publish`: packs every group package, asks the registry which versions it has, and publishes
+ * only the missing ones with `npm publish`. Idempotent: a second run, or a run after one that died
+ * half-way, publishes exactly what is still missing. If any package's version is already published
+ * with other content, nothing at all is published, so a registry never holds half a release.
+ */
+export async function publishPackages(options: PublishOptions): Promise<PublishOutcome> {
+  const started = performance.now();
+  const npm = options.npm ?? runNpm;
+  const npmOptions = options.npmOptions ?? {};
+  const limit = options.concurrency ?? 6;
+  const client = new RegistryClient(options.registry, {
+    npm,
+    npmOptions,
+    fetch: options.fetch ?? globalThis.fetch,
+  });
+
+  const dirs = findGroupPackages(options.out);
+  const locals = await packLocal(dirs, npm, npmOptions);
+  const unrecorded = locals.filter((local) => !local.sourceHash).map((local) => local.name);
+  if (unrecorded.length > 0) {
+    // Every published version must say which catalogue content it was built from.
+    throw new Error(
+      `${unrecorded.join(', ')} record no \`eventry.sourceHash\` in package.json: not built by \`eventry build\`; nothing was published.`,
+    );
+  }
+  const states = await mapLimit(locals, limit, (local) => readRegistryState(client, local));
+  const plan = planPublish(locals.map((local, i) => ({ local, state: states[i]! })));
+  const outcome: PublishOutcome = {
+    registry: options.registry,
+    dryRun: options.dryRun === true,
+    plan,
+    published: [],
+    failed: [],
+    ms: 0,
+  };
+  if (options.dryRun || plan.some((entry) => entry.action === 'conflict')) {
+    outcome.ms = performance.now() - started;
+    return outcome;
+  }
+
+  const toPublish = plan.filter((entry) => entry.action === 'publish');
+  await mapLimit(toPublish, limit, async ({ local, tag }) => {
+    const args = [
+      'publish',
+      '--json',
+      '--ignore-scripts',
+      `--tag=${tag}`,
+      ...(options.access ? [`--access=${options.access}`] : []),
+      ...registryFlags(options.registry, scopeOf(local.name)),
+    ];
+    const result = await npm(args, { ...npmOptions, cwd: local.dir });
+    const { value } = parseNpmJson(result);
+    if (result.code !== 0) {
+      outcome.failed.push({
+        name: local.name,
+        version: local.version,
+        error: `not published: ${npmErrorText(result)}`,
+      });
+      return;
+    }
+    const reported = (value as Record<string, { integrity?: string }> | undefined)?.[local.name];
+    if (reported?.integrity && reported.integrity !== local.integrity) {
+      // The folder changed between the check and the upload: never report that as a clean publish.
+      outcome.failed.push({
+        name: local.name,
+        version: local.version,
+        error:
+          'published, but npm uploaded other files than were checked (the folder changed during the run): ' +
+          'inspect that version before anyone installs it',
+      });
+      return;
+    }
+    const done = {
+      name: local.name,
+      version: local.version,
+      tag,
+      ms: result.ms,
+      size: local.size,
+      unpackedSize: local.unpackedSize,
+    };
+    outcome.published.push(done);
+    options.onPublished?.(done);
+  });
+  outcome.published.sort((a, b) => (a.name < b.name ? -1 : 1));
+  outcome.failed.sort((a, b) => (a.name < b.name ? -1 : 1));
+  outcome.ms = performance.now() - started;
+  return outcome;
+}
+
+/** The group packages below the packages folder: every folder with a package.json that is not private. */
+export function findGroupPackages(out: string): string[] {
+  const root = resolve(out);
+  if (!existsSync(root)) throw new Error(`${out} does not exist: run \`eventry build\` first.`);
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(root, entry.name))
+    .filter((dir) => {
+      const file = join(dir, 'package.json');
+      if (!existsSync(file)) return false;
+      return (JSON.parse(readFileSync(file, 'utf8')) as { private?: boolean }).private !== true;
+    })
+    .sort();
+}
+
+/** What the registry has of a local package; fetches the published tarball only if the bytes differ. */
+async function readRegistryState(client: RegistryClient, local: PackedPackage): Promise<RegistryState> {
+  const state: RegistryState = await client.getState(local.name, local.version);
+  if (!needsContentCheck(local, state)) return state;
+  const dir = mkdtempSync(join(tmpdir(), 'eventry-published-'));
+  try {
+    const tarball = await client.downloadTarball(`${local.name}@${local.version}`, dir);
+    return { ...state, differingFiles: compareContents(local, readTarball(tarball)) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Maps with at most `limit` calls in flight; results in input order. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}

@@ -1,0 +1,55 @@
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers.js';
+import { writePackage } from '../publish/fake-registry.js';
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+describe('eventry publish: usage and failures', () => {
+  it('requires --registry (exit 2)', () => {
+    const result = runCli(['publish']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("required option '-r, --registry <url>' not specified");
+  });
+
+  it('rejects a registry that is not a URL (exit 2)', () => {
+    const result = runCli(['publish', '--registry', 'localhost-4873']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      'eventry: --registry localhost-4873 is not a URL (e.g. http://127.0.0.1:4873/).\n',
+    );
+  });
+
+  it('says at once that nothing listens at the registry, and publishes nothing (exit 1)', async () => {
+    const out = join(tempDir(), 'packages');
+    writePackage(out, 'account');
+    const port = await closedPort();
+    const started = performance.now();
+    const result = runCli(['publish', '--registry', `http://127.0.0.1:${port}`, '--out', out]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `eventry: publish stopped, nothing more was published: cannot reach http://127.0.0.1:${port}/ (ECONNREFUSED): is the registry running?\n`,
+    );
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+
+  it('says so when there is no packages folder (exit 1)', () => {
+    const result = runCli([
+      'publish',
+      '--registry',
+      'http://127.0.0.1:4873',
+      '--out',
+      join(tempDir(), 'nowhere'),
+    ]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/nowhere does not exist: run `eventry build` first\.\n$/);
+  });
+});

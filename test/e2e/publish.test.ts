@@ -1,0 +1,344 @@
+/**
+ * The whole loop, as a team would run it, against a real Verdaccio on a free loopback port: build the
+ * seed catalogue, publish all group packages, install one in a fresh consumer project with plain npm,
+ * type-check and validate with it; then a compatible change (minor), and a breaking one (major) that a
+ * consumer pinned to ^1 never receives. Nothing of the repository is modified: the catalogue is copied
+ * into a temporary git repository (`eventry version` finds releases through git).
+ */
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RegistryProcess, spawnRegistryProcess } from '../../generators/publish/registry-process.js';
+import { REPO, tempDir } from '../helpers.js';
+import { editFile, installedVersion, ok, World } from './e2e-helpers.js';
+
+const SCOPE = '@platform-events';
+const GROUP = 'account';
+const PACKAGE = `${SCOPE}/${GROUP}`;
+const GROUP_COUNT = 19;
+
+describe('publish to a real registry, and consume from it', { timeout: 180_000 }, () => {
+  const work = tempDir('eventry-e2e-');
+  const repo = join(work, 'repo');
+  const consumer = join(work, 'consumer');
+  const packages = join(repo, 'packages');
+  let registry: RegistryProcess;
+  let world: World;
+  const publish = (...extra: string[]) =>
+    world.eventry(['publish', '--registry', registry.url, '--out', 'packages', ...extra], repo);
+  const build = () =>
+    ok(world.eventry(['build', '--catalogue', 'catalogue', '--out', 'packages'], repo), 'eventry build');
+  const publishedVersions = (name: string): string[] => {
+    const view = world.npm(['view', name, 'versions', '--json', '--prefer-online'], work);
+    const value = JSON.parse(view.stdout) as string | string[];
+    return typeof value === 'string' ? [value] : value;
+  };
+
+  beforeAll(async () => {
+    registry = await spawnRegistryProcess(join(REPO, 'dist/scripts/registry.js'), join(work, 'storage'));
+    const npmrc = join(work, 'user.npmrc');
+    writeFileSync(
+      npmrc,
+      `${registry.url.replace(/^http:/, '')}:_authToken=dummy\n${SCOPE}:registry=${registry.url}\n`,
+    );
+    world = new World(npmrc, registry.url);
+
+    mkdirSync(repo);
+    cpSync(join(REPO, 'catalogue'), join(repo, 'catalogue'), { recursive: true });
+    world.git(['init', '-q', '-b', 'main'], repo);
+    build();
+    // The built packages as released: `eventry version` bumps from the last commit that set a version.
+    writeFileSync(join(repo, '.gitignore'), 'packages/.eventry-build-state.json\n');
+    world.git(['add', '-A'], repo);
+    world.git(['commit', '-q', '-m', 'release 1.0.0'], repo);
+
+    mkdirSync(consumer);
+    writeFileSync(
+      join(consumer, 'package.json'),
+      '{ "name": "consumer", "private": true, "type": "module" }\n',
+    );
+    // The consumer's project .npmrc sends only the scope to the local registry; no token needed to read.
+    writeFileSync(join(consumer, '.npmrc'), `${SCOPE}:registry=${registry.url}\n`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await registry?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it(`builds ${GROUP_COUNT} publishable group packages, each recording the hash of its catalogue content`, () => {
+    const manifests = ['account', 'billing', 'meterpoints'].map(
+      (slug) =>
+        JSON.parse(readFileSync(join(packages, slug, 'package.json'), 'utf8')) as Record<string, unknown>,
+    );
+    for (const manifest of manifests) {
+      expect(manifest).toMatchObject({
+        version: '1.0.0',
+        eventry: { sourceHash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      });
+      expect(manifest.private).toBeUndefined();
+    }
+  });
+
+  it('after a run that died half-way, the dry run lists what is missing and the real run publishes only that', () => {
+    // Two packages went out before the "crash".
+    for (const slug of ['account', 'billing']) {
+      ok(world.npm(['publish', '--registry', registry.url], join(packages, slug)), `npm publish ${slug}`);
+    }
+    const dry = publish('--dry-run');
+    expect(dry.status).toBe(0);
+    expect(dry.stdout.match(/^would publish /gm)).toHaveLength(GROUP_COUNT - 2);
+    expect(dry.stdout).toContain(`up to date  ${PACKAGE}@1.0.0`);
+    expect(dry.stdout).toMatch(/dry run: 17 to publish, 2 up to date; nothing was published/);
+    expect(world.npm(['view', `${SCOPE}/meterpoints`, 'version', '--prefer-online'], work).status).not.toBe(
+      0,
+    );
+
+    const real = publish();
+    expect(real.stderr).toBe('');
+    expect(real.status).toBe(0);
+    expect(real.stdout.match(/^published {3}@platform-events\/\S+@1\.0\.0 \(tag latest/gm)).toHaveLength(
+      GROUP_COUNT - 2,
+    );
+    expect(real.stdout).toMatch(/eventry: 17 published, 2 up to date/);
+    expect(publishedVersions(`${SCOPE}/meterpoints`)).toEqual(['1.0.0']);
+
+    const again = publish();
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/eventry: 0 published, 19 up to date/);
+  });
+
+  it('refuses to publish a package whose content differs from the published same version, and publishes nothing', () => {
+    const manifest = join(packages, 'billing', 'package.json');
+    const good = readFileSync(manifest, 'utf8');
+    editFile(manifest, (text) =>
+      text.replace(/"version": "1.0.0",/, '"version": "1.0.0",\n  "keywords": ["changed"],'),
+    );
+    try {
+      const refused = publish();
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain(
+        `eventry: conflict: ${SCOPE}/billing@1.0.0 is already published with different content (package.json). ` +
+          'A published version never changes: run `eventry version`',
+      );
+      expect(refused.stderr).toMatch(/1 conflict\(s\): nothing was published/);
+    } finally {
+      writeFileSync(manifest, good);
+    }
+    expect(publish().stdout).toMatch(/0 published, 19 up to date/);
+  });
+
+  it('installs in a fresh consumer with plain npm; types check, and a wrong field type fails tsc', () => {
+    ok(world.npm(['install', `${PACKAGE}@^1`, '--prefer-online'], consumer), 'npm install');
+    expect(installedVersion(consumer, PACKAGE)).toBe('1.0.0');
+    writeConsumerTypeChecks(consumer);
+    const good = world.tsc('tsconfig.good.json', consumer);
+    expect(good.stdout + good.stderr).toBe('');
+    expect(good.status).toBe(0);
+    const bad = world.tsc('tsconfig.bad.json', consumer);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toMatch(
+      /^bad\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'\.$/m,
+    );
+  });
+
+  it('runs the installed validator from ESM: a valid payload passes, an invalid one gets the platform error body', () => {
+    writeFileSync(join(consumer, 'validate.mjs'), VALIDATE_ESM);
+    const result = ok(world.node('validate.mjs', consumer), 'node validate.mjs');
+    expect(JSON.parse(result.stdout)).toEqual(EXPECTED_VALIDATION);
+  });
+
+  it('runs the installed validator from CommonJS too (`require`), with the same error body', () => {
+    // The packages are ESM only; Node >= 20.19 loads them with require() (require(esm)), so a CommonJS
+    // consumer needs no second build. Should a package ship a `require` condition, this runs that.
+    writeFileSync(join(consumer, 'validate.cjs'), VALIDATE_CJS);
+    const result = ok(world.node('validate.cjs', consumer), 'node validate.cjs');
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual(EXPECTED_VALIDATION);
+  });
+
+  it('an added optional field becomes a minor version that `npm update` brings to the consumer', () => {
+    editFile(join(repo, 'catalogue/groups/account.yaml'), (text) =>
+      text.replace(
+        '      is_imported: {type: boolean}\n',
+        '      is_imported: {type: boolean}\n      signup_channel: {type: string, description: Where the account was opened.}\n',
+      ),
+    );
+    build();
+    const version = ok(world.eventry(['version'], repo), 'eventry version');
+    expect(version.stdout).toContain(`${PACKAGE}: 1.0.0 → 1.1.0 (minor`);
+    const published = ok(publish(), 'eventry publish');
+    expect(published.stdout.match(/^published /gm)).toEqual(['published ']);
+    expect(published.stdout).toContain(`published   ${PACKAGE}@1.1.0 (tag latest`);
+    expect(published.stdout).toMatch(/1 published, 18 up to date/);
+    world.git(['add', '-A'], repo);
+    world.git(['commit', '-q', '-m', 'account 1.1.0'], repo);
+
+    ok(world.npm(['update', '--prefer-online'], consumer), 'npm update');
+    expect(installedVersion(consumer, PACKAGE)).toBe('1.1.0');
+    // The new field is in the installed types.
+    writeFileSync(
+      join(consumer, 'good.ts'),
+      TYPES_GOOD.replace('is_imported: true', "is_imported: true, signup_channel: 'web'"),
+    );
+    const typed = world.tsc('tsconfig.good.json', consumer);
+    expect(typed.stdout + typed.stderr).toBe('');
+    expect(typed.status).toBe(0);
+  });
+
+  it('`eventry diff npm:<pkg>@<version> HEAD` says what changed for consumers of the release', () => {
+    const diff = world.eventry(['diff', `npm:${PACKAGE}@1.0.0`, 'HEAD', '--format', 'json'], repo);
+    expect(diff.stderr).toBe('');
+    expect(diff.status).toBe(0);
+    expect(JSON.parse(diff.stdout)).toEqual({
+      changes: [
+        {
+          event: 'account.created-v1',
+          attr: 'signup_channel',
+          rule: 'optional-field-added',
+          severity: 'non-breaking',
+          breaks: 'none',
+          detail: 'New field `signup_channel` (`string`, optional).',
+        },
+      ],
+      packages: [{ name: PACKAGE, from: '1.0.0', to: '1.1.0', bump: 'minor' }],
+    });
+  });
+
+  it('a breaking change (new event version, old one removed) is a major; the consumer pinned to ^1 stays on 1.x', () => {
+    editFile(join(repo, 'catalogue/groups/account.yaml'), (text) =>
+      text.replace(
+        / {2}account\.created-v1:\n {4}fields:\n/,
+        '  account.created-v2:\n    fields:\n      account_id: {type: integer, required: true}\n',
+      ),
+    );
+    build();
+    const version = ok(world.eventry(['version'], repo), 'eventry version');
+    expect(version.stdout).toContain(`${PACKAGE}: 1.1.0 → 2.0.0 (major`);
+    const published = ok(publish(), 'eventry publish');
+    expect(published.stdout).toContain(`published   ${PACKAGE}@2.0.0 (tag latest`);
+    expect(published.stdout).toMatch(/1 published, 18 up to date/);
+    world.git(['add', '-A'], repo);
+    world.git(['commit', '-q', '-m', 'account 2.0.0'], repo);
+
+    ok(world.npm(['update', '--prefer-online'], consumer), 'npm update');
+    expect(installedVersion(consumer, PACKAGE)).toBe('1.1.0');
+    expect(publishedVersions(PACKAGE)).toEqual(['1.0.0', '1.1.0', '2.0.0']);
+    const tags = JSON.parse(
+      world.npm(['view', PACKAGE, 'dist-tags', '--json', '--prefer-online'], work).stdout,
+    );
+    expect(tags).toEqual({ latest: '2.0.0' });
+
+    const diff = world.eventry(['diff', `npm:${PACKAGE}@1.1.0`, 'HEAD', '--format', 'json'], repo);
+    expect(diff.status).toBe(1);
+    const report = JSON.parse(diff.stdout) as {
+      changes: { event: string; rule: string; severity: string }[];
+    };
+    expect(report.changes.map(({ event, rule, severity }) => `${severity} ${rule} ${event}`)).toEqual([
+      'breaking event-removed account.created-v1',
+      'breaking event-removed-without-deprecation account.created-v1',
+      'non-breaking event-added account.created-v2',
+    ]);
+    expect(JSON.parse(diff.stdout).packages).toEqual([
+      { name: PACKAGE, from: '1.1.0', to: '2.0.0', bump: 'major' },
+    ]);
+  });
+
+  it('--json reports every package with its version, sizes and group content hash', () => {
+    const result = ok(publish('--dry-run', '--json'), 'eventry publish --dry-run --json');
+    const report = JSON.parse(result.stdout) as {
+      dryRun: boolean;
+      packages: {
+        name: string;
+        version: string;
+        action: string;
+        size: number;
+        unpackedSize: number;
+        sourceHash: string;
+      }[];
+      published: unknown[];
+    };
+    expect(report.dryRun).toBe(true);
+    expect(report.published).toEqual([]);
+    expect(report.packages).toHaveLength(GROUP_COUNT);
+    for (const pkg of report.packages) {
+      expect(pkg.action).toBe('up-to-date');
+      expect(pkg.size).toBeGreaterThan(1000);
+      expect(pkg.unpackedSize).toBeGreaterThan(pkg.size);
+      expect(pkg.sourceHash).toMatch(/^[0-9a-f]{64}$/);
+    }
+    expect(report.packages.find((pkg) => pkg.name === PACKAGE)?.version).toBe('2.0.0');
+  });
+});
+
+/** A consumer's TypeScript: correct use, and one wrong field type. */
+function writeConsumerTypeChecks(consumer: string): void {
+  const tsconfig = (file: string) =>
+    `${JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        strict: true,
+        noEmit: true,
+        types: [],
+      },
+      files: [file],
+    })}\n`;
+  writeFileSync(join(consumer, 'tsconfig.good.json'), tsconfig('good.ts'));
+  writeFileSync(join(consumer, 'tsconfig.bad.json'), tsconfig('bad.ts'));
+  writeFileSync(join(consumer, 'good.ts'), TYPES_GOOD);
+  writeFileSync(join(consumer, 'bad.ts'), TYPES_BAD);
+}
+
+// What a consumer writes against the group package's API: interfaces per event version, `validate`.
+const TYPES_GOOD = `import { type AccountCreatedV1, validate } from '${PACKAGE}';
+const event: AccountCreatedV1 = { account_number: 'A-1', account_user_emails: ['a@example.com'], is_imported: true };
+const result = validate('account.created-v1', event);
+if (!result.valid) console.log(result.error.errors.map((item) => item.attr));
+export default event;
+`;
+const TYPES_BAD = `import type { AccountCreatedV1 } from '${PACKAGE}';
+const event: AccountCreatedV1 = { account_number: 42, account_user_emails: [] };
+export default event;
+`;
+const VALIDATE_ESM = `import { validate } from '${PACKAGE}';
+const valid = validate('account.created-v1', { account_number: 'A-1', account_user_emails: ['a@example.com'] });
+const invalid = validate('account.created-v1', {
+  account_number: 'A-1',
+  account_user_emails: 'a@example.com',
+  is_imported: 'yes',
+  extra: 1,
+});
+console.log(JSON.stringify({ valid, invalid }));
+`;
+const VALIDATE_CJS = `const { validate } = require('${PACKAGE}');
+${VALIDATE_ESM.split('\n').slice(1).join('\n')}`;
+/** The platform's 400 body, exactly. */
+const EXPECTED_VALIDATION = {
+  valid: { valid: true },
+  invalid: {
+    valid: false,
+    error: {
+      detail: 'The payload is not a valid `account.created-v1` event: 3 problems.',
+      code: 'event_failed_validation',
+      errors: [
+        {
+          detail: '`extra` is not a documented field; only documented fields may be sent.',
+          code: 'unknown_field',
+          attr: 'extra',
+        },
+        {
+          detail: '`account_user_emails` must be an array, not a string.',
+          code: 'invalid_type',
+          attr: 'account_user_emails',
+        },
+        {
+          detail: '`is_imported` must be a boolean, not a string.',
+          code: 'invalid_type',
+          attr: 'is_imported',
+        },
+      ],
+    },
+  },
+};
