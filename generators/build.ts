@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { OutputFile } from './emit/context.js';
+import type { EmitCache, OutputFile } from './emit/context.js';
 import { EMITTERS } from './emit/index.js';
 import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from './load/index.js';
 import type { Catalogue } from './model.js';
@@ -15,8 +15,9 @@ export type BuildResult =
 export async function emitAll(
   catalogue: Catalogue,
   outDir: string,
+  cache?: EmitCache,
 ): Promise<OutputFile[] | { emitter: string; error: unknown }> {
-  const context = { readExisting: (path: string) => readIfExists(join(outDir, path)) };
+  const context = { readExisting: (path: string) => readIfExists(join(outDir, path)), ...(cache ? { cache } : {}) };
   const files: OutputFile[] = [];
   for (const emitter of EMITTERS) {
     try {
@@ -36,10 +37,11 @@ export async function buildCatalogue(
   sources: CatalogueSourceFile[],
   outDir: string,
   previousFiles: readonly string[] = [],
+  cache?: EmitCache,
 ): Promise<BuildResult> {
   const loaded = loadCatalogueFromSources(sources);
   if (!loaded.ok) return loaded;
-  const files = await emitAll(loaded.catalogue, outDir);
+  const files = await emitAll(loaded.catalogue, outDir, cache);
   if (!Array.isArray(files)) return { ok: false, emitterError: files };
   const report = writeOutputs(outDir, files, previousFiles);
   return { ok: true, catalogue: loaded.catalogue, files, report };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCatalogueSources } from '../load/index.js';
 import { readIfExists, writeOutputs } from '../write.js';
@@ -10,6 +10,8 @@ export interface BuildOptions {
   catalogue: string;
   out: string;
   force?: boolean;
+  /** commander's `--no-cache`: false turns the per-group output cache off. */
+  cache?: boolean;
 }
 
 interface BuildState {
@@ -33,7 +35,8 @@ export async function runBuild(options: BuildOptions): Promise<number> {
     return 2;
   }
   const sources = readCatalogueSources(catalogueDir);
-  const inputHash = hashInputs(sources);
+  const tool = toolFingerprint();
+  const inputHash = hashInputs(sources, tool);
   const state = readState(outDir);
   if (!options.force && state && state.inputHash === inputHash && outputsIntact(outDir, state)) {
     console.log(
@@ -44,7 +47,9 @@ export async function runBuild(options: BuildOptions): Promise<number> {
 
   const { buildCatalogue } = await import('../build.js');
   const { formatProblem } = await import('../load/index.js');
-  const result = await buildCatalogue(sources, outDir, state ? Object.keys(state.files) : []);
+  const { createDiskCache } = await import('../emit-cache.js');
+  const cache = options.cache === false ? undefined : createDiskCache(join(outDir, '..', '.eventry', 'cache'), tool);
+  const result = await buildCatalogue(sources, outDir, state ? Object.keys(state.files) : [], cache);
   if (!result.ok) {
     if ('problems' in result) {
       for (const problem of result.problems) console.error(formatProblem(problem, options.catalogue));
@@ -75,12 +80,18 @@ export async function runBuild(options: BuildOptions): Promise<number> {
   return 0;
 }
 
-/** Hash of everything the output depends on: the catalogue and the toolkit's own code and lock file. */
-function hashInputs(sources: { path: string; text: string }[]): string {
-  const hash = createHash('sha256');
+/** Hash of everything the output depends on: the catalogue and the toolkit. */
+function hashInputs(sources: { path: string; text: string }[], tool: string): string {
+  const hash = createHash('sha256').update(tool);
   for (const source of sources) hash.update(`${source.path}\0${source.text}\0`);
+  return hash.digest('hex');
+}
+
+/** Fingerprint of the toolkit itself: its generator code and the exact dependency versions. */
+function toolFingerprint(): string {
+  const hash = createHash('sha256');
   const generators = dirname(dirname(fileURLToPath(import.meta.url)));
-  for (const file of listFiles(generators)) hash.update(`${file}\0`).update(readFileSync(file));
+  for (const file of listFiles(generators)) hash.update(`${relative(generators, file)}\0`).update(readFileSync(file));
   hash.update(readIfExists(join(toolRoot(generators), 'package-lock.json')) ?? '');
   return hash.digest('hex');
 }

@@ -6,10 +6,22 @@ export interface OutputFile {
   contents: string;
 }
 
+/**
+ * Memoises an emitter's expensive units (one group package) across builds. The key must cover every
+ * input of the unit; the cache itself adds the toolkit's own fingerprint, so new generator code never
+ * reuses old output.
+ */
+export interface EmitCache {
+  get(unit: string, key: string): OutputFile[] | undefined;
+  set(unit: string, key: string, files: OutputFile[]): void;
+}
+
 /** What emitters may know besides the model. Emitters never touch the file system themselves. */
 export interface EmitContext {
   /** The text of a file currently in the output root, if any (to carry package versions forward). */
   readExisting(path: string): string | undefined;
+  /** Optional memo of expensive units; emitters must produce the same files with or without it. */
+  cache?: EmitCache;
 }
 
 /** Every emitter has this signature: a pure function from the model to files. */

@@ -3,6 +3,7 @@ import { emitCataloguePackage } from './catalogue-package.js';
 import type { Emitter } from './context.js';
 import { emitJsonSchemas } from './json-schema.js';
 import { emitOpenApi } from './openapi.js';
+import { emitGroupPackages } from './package/index.js';
 
 /** Every emitter the build runs, in order; each is a pure function of the model. */
 export const EMITTERS: { name: string; emit: Emitter }[] = [
@@ -10,4 +11,5 @@ export const EMITTERS: { name: string; emit: Emitter }[] = [
   { name: 'openapi', emit: emitOpenApi },
   { name: 'asyncapi', emit: emitAsyncApi },
   { name: 'catalogue-package', emit: emitCataloguePackage },
+  { name: 'group-packages', emit: emitGroupPackages },
 ];

@@ -1,0 +1,111 @@
+import type { Catalogue, Group } from '../../model.js';
+import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
+import { standaloneEventSchema } from '../json-schema.js';
+import { exampleFor } from './examples.js';
+import { emitPackageJson, groupPackageName, groupSourceHash, groupUsesFormats } from './package-json.js';
+import { emitReadme } from './readme.js';
+import { render } from './templates.js';
+import { readToolkitFile, toolkitFingerprint } from './toolkit-files.js';
+import { emitGroupTypes, interfaceName } from './types.js';
+import { compileEventValidators } from './validators.js';
+
+/** The run time every package ships, copied from `generators/runtime/`. */
+const RUNTIME_FILES = ['runtime.js', 'runtime.d.ts'];
+
+/**
+ * One npm package per event group, `packages/<slug>/`: types, precompiled validators with the
+ * platform's error format, per-event entry points, JSON Schemas, examples, matchers, README. Never
+ * writes `CHANGELOG.md` (`eventry version` keeps it). A group's files but its package.json (which
+ * carries the existing version forward) are memoised in `context.cache` when there is one.
+ */
+export async function emitGroupPackages(model: Catalogue, context: EmitContext): Promise<OutputFile[]> {
+  const files: OutputFile[] = [];
+  for (const group of model.groups) {
+    if (group.slug === 'catalogue') {
+      throw new Error(
+        'a group may not be called `catalogue`: packages/catalogue/ holds the compiled catalogue',
+      );
+    }
+    const unit = `group-package-${group.slug}`;
+    const key = groupUnitKey(model, group);
+    let generated = context.cache?.get(unit, key);
+    if (!generated) {
+      generated = await emitGroupPackage(model, group);
+      context.cache?.set(unit, key, generated);
+    }
+    files.push(emitPackageJson(model, group, context, groupUsesFormats(model, group)), ...generated);
+  }
+  return files;
+}
+
+/**
+ * Everything a group's generated files depend on: its events' schemas (which embed their shapes,
+ * titles, descriptions and source file), the group's and the catalogue's names, and the templates and
+ * run time copied into packages (which the toolkit fingerprint, taken from compiled code, misses).
+ */
+function groupUnitKey(model: Catalogue, group: Group): string {
+  return JSON.stringify({
+    sourceHash: groupSourceHash(model, group),
+    group: { slug: group.slug, title: group.title, description: group.description, file: group.source.file },
+    events: group.events,
+    scope: model.config.scope,
+    title: model.config.title,
+    toolkit: toolkitFingerprint(),
+  });
+}
+
+/** The files of one group's package, but package.json. */
+export async function emitGroupPackage(model: Catalogue, group: Group): Promise<OutputFile[]> {
+  const slug = group.slug;
+  const note = generatedNote(`catalogue/${group.source.file}`);
+  const packageName = groupPackageName(model, group);
+  const events = group.events.map((key, i) => ({
+    key,
+    id: `event${i}`,
+    ...compileEventValidators(model, key),
+  }));
+  const usesFormats = groupUsesFormats(model, group);
+  if (events.some((event) => event.usesFormats) !== usesFormats) {
+    throw new Error(`the validators of ${group.slug} and its field formats disagree on ajv-formats`);
+  }
+  const files: OutputFile[] = [
+    emitReadme(model, group),
+    { path: `${slug}/types.d.ts`, contents: await emitGroupTypes(model, group, packageName) },
+    { path: `${slug}/index.js`, contents: render('index.js', { note, packageName, usesFormats, events }) },
+    { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName }) },
+    { path: `${slug}/matchers.js`, contents: render('matchers.js', { note }) },
+    { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note }) },
+  ];
+  for (const name of RUNTIME_FILES) {
+    const text = readToolkitFile(`runtime/${name}`);
+    files.push({
+      path: `${slug}/${name}`,
+      contents: render('copied', { note: generatedNote(`generators/runtime/${name}`), text }),
+    });
+  }
+  for (const event of events) {
+    const { key } = event;
+    const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
+    files.push(
+      {
+        path: `${slug}/events/${key}.js`,
+        contents: render('event.js', {
+          note: eventNote,
+          usesFormats: event.usesFormats,
+          event: { ...event, id: 'event' },
+        }),
+      },
+      {
+        path: `${slug}/events/${key}.d.ts`,
+        contents: render('event.d.ts', { note: eventNote, key, interfaceName: interfaceName(key) }),
+      },
+      jsonFile(`${slug}/schemas/${key}.json`, standaloneEventSchema(model, key, 'closed')),
+      jsonFile(`${slug}/examples/${key}.json`, {
+        $comment: eventNote,
+        minimal: exampleFor(model, key, 'minimal'),
+        full: exampleFor(model, key, 'full'),
+      }),
+    );
+  }
+  return files;
+}

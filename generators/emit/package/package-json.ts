@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Catalogue, FieldType, Group } from '../../model.js';
+import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
+import { standaloneEventSchema } from '../json-schema.js';
+
+/** The version of a package never built before; later builds carry the existing one forward. */
+export const INITIAL_VERSION = '1.0.0';
+
+/** The `ajv-formats` range a package depends on when its validators check formats. */
+const AJV_FORMATS_RANGE = '^3.0.1';
+
+/**
+ * sha256 of a group's resolved content: its events' closed standalone schemas, by key. Per group, so a
+ * change elsewhere in the catalogue leaves this package (and its published identity) untouched.
+ */
+export function groupSourceHash(model: Catalogue, group: Group): string {
+  const hash = createHash('sha256');
+  for (const key of [...group.events].sort()) {
+    hash.update(`${key}\0${JSON.stringify(standaloneEventSchema(model, key, 'closed'))}\0`);
+  }
+  return hash.digest('hex');
+}
+
+/** Whether any field of the group's events (shapes included) declares a format: then it needs ajv-formats. */
+export function groupUsesFormats(model: Catalogue, group: Group): boolean {
+  const seen = new Set<string>();
+  const inType = (type: FieldType): boolean => {
+    if (type.kind === 'array') return inType(type.items);
+    if (type.kind === 'shape') {
+      if (seen.has(type.name)) return false;
+      seen.add(type.name);
+      return model.shapes[type.name]!.fields.some((field) => inType(field.type));
+    }
+    return 'format' in type && type.format !== undefined;
+  };
+  return group.events.some((key) => model.events[key]!.fields.some((field) => inType(field.type)));
+}
+
+/** The package name of a group: `<scope>/<slug>`. */
+export function groupPackageName(model: Catalogue, group: Group): string {
+  return `${model.config.scope}/${group.slug}`;
+}
+
+/**
+ * `<slug>/package.json`. The version is the only hand-kept value (`eventry version` bumps it): it is
+ * read back from the existing file; everything else is generated.
+ */
+export function emitPackageJson(
+  model: Catalogue,
+  group: Group,
+  context: EmitContext,
+  usesFormats: boolean,
+): OutputFile {
+  const path = `${group.slug}/package.json`;
+  return jsonFile(path, {
+    name: groupPackageName(model, group),
+    version: existingVersion(context.readExisting(path)),
+    description: `${group.title}: TypeScript types and precompiled validators of ${group.events.length} events of the ${model.config.title}. ${generatedNote(`catalogue/${group.source.file}`)}`,
+    license: 'UNLICENSED',
+    type: 'module',
+    sideEffects: false,
+    engines: { node: '>=18' },
+    exports: {
+      '.': { types: './index.d.ts', default: './index.js' },
+      './events/*': { types: './events/*.d.ts', default: './events/*.js' },
+      './matchers': { types: './matchers.d.ts', default: './matchers.js' },
+      './schemas/*': './schemas/*',
+      './examples/*': './examples/*',
+      './package.json': './package.json',
+    },
+    types: './index.d.ts',
+    files: [
+      'index.js',
+      'index.d.ts',
+      'types.d.ts',
+      'runtime.js',
+      'runtime.d.ts',
+      'matchers.js',
+      'matchers.d.ts',
+      'events/',
+      'schemas/',
+      'examples/',
+      'CHANGELOG.md',
+    ],
+    ...(usesFormats ? { dependencies: { 'ajv-formats': AJV_FORMATS_RANGE } } : {}),
+    eventry: {
+      group: { slug: group.slug, title: group.title },
+      sourceHash: groupSourceHash(model, group),
+    },
+  });
+}
+
+function existingVersion(text: string | undefined): string {
+  if (text === undefined) return INITIAL_VERSION;
+  try {
+    const version = (JSON.parse(text) as { version?: unknown }).version;
+    return typeof version === 'string' && version !== '' ? version : INITIAL_VERSION;
+  } catch {
+    return INITIAL_VERSION;
+  }
+}

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The toolkit's own source folder `generators/`, found upward from this module: the tool runs compiled
+ * from `dist/generators/...` and vitest from `generators/...`, and tsc copies neither the templates nor
+ * the hand-written run time into `dist/`.
+ */
+function findSourceRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'generators', 'runtime', 'runtime.js'))) return join(dir, 'generators');
+    const parent = dirname(dir);
+    if (parent === dir)
+      throw new Error('eventry: cannot find generators/runtime/runtime.js above the toolkit');
+    dir = parent;
+  }
+}
+
+const cache = new Map<string, string>();
+
+/** A file of the toolkit's source, by path below `generators/` (templates, the package run time). */
+export function readToolkitFile(path: string): string {
+  let text = cache.get(path);
+  if (text === undefined) {
+    text = readFileSync(join(findSourceRoot(), path), 'utf8');
+    cache.set(path, text);
+  }
+  return text;
+}
+
+let fingerprint: string | undefined;
+
+/** sha256 of the templates and the package run time: the toolkit files packages are made of. */
+export function toolkitFingerprint(): string {
+  if (fingerprint === undefined) {
+    const hash = createHash('sha256');
+    for (const dir of ['emit/package/templates', 'runtime']) {
+      for (const name of readdirSync(join(findSourceRoot(), dir)).sort()) {
+        hash.update(`${dir}/${name}\0`).update(readToolkitFile(`${dir}/${name}`));
+      }
+    }
+    fingerprint = hash.digest('hex');
+  }
+  return fingerprint;
+}

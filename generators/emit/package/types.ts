@@ -1,0 +1,81 @@
+import { compile, type JSONSchema } from 'json-schema-to-typescript';
+import type { Catalogue, Group } from '../../model.js';
+import { generatedNote } from '../context.js';
+import { eventSchema, type SchemaOptions, shapeSchema, shapesUsedBy } from '../json-schema.js';
+
+/**
+ * The interface name of an event version: `account.created-v1` -> `AccountCreatedV1`,
+ * `lifecycle.support-site.sale-1.0.0` -> `LifecycleSupportSiteSale1_0_0` (numbers stay apart).
+ */
+export function interfaceName(key: string): string {
+  const parts = key.split(/[^A-Za-z0-9]+/).filter((part) => part !== '');
+  let name = '';
+  parts.forEach((part, i) => {
+    const previous = parts[i - 1];
+    if (previous !== undefined && /^\d/.test(part) && /\d$/.test(previous)) name += '_';
+    name +=
+      part[0]!.toUpperCase() +
+      part.slice(1).replace(/(\d)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
+  });
+  return /^\d/.test(name) ? `Event${name}` : name;
+}
+
+/**
+ * `types.d.ts` of a group package, by json-schema-to-typescript: one interface per event version and
+ * per named shape the group uses (each emitted once, referenced by name), then `EventPayloadMap` and
+ * `EventKey`. Interfaces are read from the closed (producers') schemas, so they list exactly the
+ * documented fields; a partial event keeps its index signature.
+ */
+export async function emitGroupTypes(model: Catalogue, group: Group, packageName: string): Promise<string> {
+  const options: SchemaOptions = { ref: (name) => `#/$defs/${name}`, mode: 'closed' };
+  const defs: Record<string, JSONSchema> = {};
+  const names = new Map<string, string>();
+  const claim = (name: string, owner: string): void => {
+    const other = names.get(name);
+    if (other !== undefined && other !== owner) {
+      throw new Error(
+        `${owner} and ${other} would both be the TypeScript interface \`${name}\`; rename one of them`,
+      );
+    }
+    names.set(name, owner);
+  };
+  const shapes = shapesUsedBy(
+    model,
+    group.events.flatMap((key) => model.events[key]!.fields),
+  );
+  for (const name of shapes) {
+    claim(name, `shape ${name}`);
+    defs[name] = shapeSchema(model.shapes[name]!, options) as JSONSchema;
+  }
+  const properties: Record<string, JSONSchema> = {};
+  for (const key of group.events) {
+    const name = interfaceName(key);
+    claim(name, `event ${key}`);
+    defs[key] = { ...eventSchema(model.events[key]!, options), title: name } as JSONSchema;
+    properties[key] = { $ref: `#/$defs/${key}` };
+  }
+  claim('EventPayloadMap', 'the payload map');
+  const root: JSONSchema = {
+    title: 'EventPayloadMap',
+    description: `Every event of ${packageName}: event key -> payload type.`,
+    type: 'object',
+    properties,
+    required: [...group.events],
+    additionalProperties: false,
+    $defs: defs,
+  };
+  const text = await compile(root, 'EventPayloadMap', {
+    bannerComment: `/* ${generatedNote(`catalogue/${group.source.file}`)} */`,
+    format: false,
+    additionalProperties: true,
+    declareExternallyReferenced: true,
+    strictIndexSignatures: false,
+    unknownAny: true,
+  });
+  for (const name of names.keys()) {
+    if (!text.includes(`export interface ${name} {`)) {
+      throw new Error(`json-schema-to-typescript did not name an interface \`${name}\` in ${packageName}`);
+    }
+  }
+  return `${text.trimEnd()}\n\n/** The key of an event of ${packageName}. */\nexport type EventKey = keyof EventPayloadMap;\n`;
+}

@@ -1,0 +1,125 @@
+import Ajv2020, { _, type CodeKeywordDefinition, type Name } from 'ajv/dist/2020.js';
+import { not, or } from 'ajv/dist/compile/codegen/index.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { Catalogue } from '../../model.js';
+import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../json-schema.js';
+
+/** The generated validator code of one event, to be placed in a function scope taking `exports`. */
+export interface EventValidatorCode {
+  /** Defines `exports.strict` and `exports.tolerant`: first-error validators of the closed and open schema. */
+  fast: string;
+  /** Defines `exports.full`: the all-errors validator of the closed schema, run only after a failure. */
+  full: string;
+  /** Whether the code reads `fullFormats` (imported from `ajv-formats` by the module around it). */
+  usesFormats: boolean;
+}
+
+/**
+ * The one ajv configuration of eventry's validators: the generated code, the agreement test and the
+ * benchmark all use it. Strict mode (a misspelled keyword fails the build), eventry's extension
+ * keywords as annotations, formats from ajv-formats. `messages` is off: the run time writes its own.
+ */
+export function createAjv(options: {
+  allErrors: boolean;
+  standalone: boolean;
+  /** Check schemas against the 2020-12 meta-schema (default); compiling that costs ~50 ms an instance. */
+  validateSchema?: boolean;
+}): Ajv2020.default {
+  const ajv = new Ajv2020.default({
+    strict: true,
+    validateSchema: options.validateSchema ?? true,
+    allErrors: options.allErrors,
+    messages: false,
+    // Standalone code reads formats from `fullFormats`, which the generated module imports.
+    code: options.standalone ? { source: true, esm: false, lines: true, formats: _`fullFormats` } : {},
+  });
+  for (const keyword of EXTENSION_KEYWORDS) ajv.addKeyword(keyword);
+  for (const [name, format] of Object.entries(fullFormats)) ajv.addFormat(name, format);
+  if (options.standalone) ajv.removeKeyword('additionalProperties').addKeyword(CLOSED_OBJECT);
+  return ajv;
+}
+
+/**
+ * `additionalProperties: false` as a chain of `key === "name"` comparisons for any number of
+ * properties. ajv's own code switches to `hasOwnProperty` on the schema's `properties` above 8
+ * properties, which makes a closed 30-field event 3-4 times slower to check (and embeds the whole
+ * schema in the generated code). Same placement, errors and parameters as ajv's keyword; the agreement
+ * test compares the two on every event.
+ */
+const CLOSED_OBJECT: CodeKeywordDefinition = {
+  keyword: 'additionalProperties',
+  type: 'object',
+  schemaType: 'boolean',
+  trackErrors: true,
+  before: 'properties',
+  error: {
+    message: 'must NOT have additional properties',
+    params: ({ params }) => _`{additionalProperty: ${params.additionalProperty}}`,
+  },
+  code(cxt) {
+    const { gen, schema, parentSchema, data, errsCount, it } = cxt;
+    if (schema !== false || parentSchema.patternProperties !== undefined || errsCount === undefined) {
+      throw new Error(
+        'eventry validators support `additionalProperties: false` (and no patternProperties) only',
+      );
+    }
+    it.props = true;
+    const names = Object.keys(parentSchema.properties ?? {}).filter((name) => name !== '__proto__');
+    gen.forIn('key', data, (key: Name) => {
+      const report = (): void => {
+        cxt.setParams({ additionalProperty: key });
+        cxt.error();
+        if (!it.allErrors) gen.break();
+      };
+      if (names.length === 0) report();
+      else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
+    });
+    cxt.ok(_`${errsCount} === errors`);
+  },
+};
+
+let metaChecker: Ajv2020.default | undefined;
+
+function checkAgainstMetaSchema(schema: Record<string, unknown>): void {
+  metaChecker ??= createAjv({ allErrors: true, standalone: false });
+  if (!metaChecker.validateSchema(schema)) {
+    throw new Error(
+      `schema ${String(schema.$id)} is not valid JSON Schema 2020-12: ${metaChecker.errorsText()}`,
+    );
+  }
+}
+
+/** The `$id` of an event's open (tolerant) schema, beside the closed one's `<key>.json`. */
+export function openSchemaId(key: string): string {
+  return `${key}.open.json`;
+}
+
+/**
+ * Compiles one event's validators to standalone code. The code is ajv's CommonJS-style output
+ * (`exports.x = ...`, no `require` allowed): a generated module places each of the two outputs in its
+ * own function scope, because two ajv instances (first-error and all-errors) name their functions alike.
+ */
+export function compileEventValidators(model: Catalogue, key: string): EventValidatorCode {
+  const closed = standaloneEventSchema(model, key, 'closed');
+  const open = { ...standaloneEventSchema(model, key, 'open'), $id: openSchemaId(key) };
+  checkAgainstMetaSchema(closed);
+  checkAgainstMetaSchema(open);
+  // Fresh instances per event, so function names do not depend on other events (stable diffs); the
+  // meta-schema check is done once above by a shared instance, strict mode still applies to each compile.
+  const fastAjv = createAjv({ allErrors: false, standalone: true, validateSchema: false });
+  fastAjv.addSchema(closed).addSchema(open);
+  const fullAjv = createAjv({ allErrors: true, standalone: true, validateSchema: false });
+  fullAjv.addSchema(closed);
+  const fast = standaloneCode.default(fastAjv, { strict: `${key}.json`, tolerant: openSchemaId(key) });
+  const full = standaloneCode.default(fullAjv, { full: `${key}.json` });
+  for (const code of [fast, full]) {
+    if (/\brequire\(/.test(code)) {
+      throw new Error(
+        `the validator code of ${key} needs an ajv run-time module, which packages do not ship`,
+      );
+    }
+  }
+  const usesFormats = /\bfullFormats\b/.test(fast);
+  return { fast, full, usesFormats };
+}

@@ -1,0 +1,113 @@
+/** The types of the run time every generated group package ships (`runtime.js`). */
+
+/** `strict` (producers, the default): undocumented fields are errors. `tolerant` (consumers): accepted. */
+export type ValidationMode = 'strict' | 'tolerant';
+
+/** Options of `validate`, `isEvent` and `assertEvent`. */
+export interface ValidateOptions {
+  mode?: ValidationMode;
+}
+
+/** Stable machine-readable codes of one problem. */
+export type ErrorItemCode =
+  | 'required'
+  | 'unknown_field'
+  | 'invalid_type'
+  | 'invalid_format'
+  | 'invalid_value'
+  | 'unreadable_payload';
+
+/** One problem: `attr` is the dot path of the offending field (`""` is the payload itself). */
+export interface ErrorItem {
+  detail: string;
+  code: ErrorItemCode;
+  attr: string;
+}
+
+/** The platform's 400 body. */
+export interface ErrorBody {
+  detail: string;
+  code: 'event_failed_validation' | 'unknown_event';
+  errors: ErrorItem[];
+}
+
+/** The outcome of `validate`. */
+export type ValidationResult = { valid: true } | { valid: false; error: ErrorBody };
+
+/** What `assertEvent` throws; `body` is exactly the platform's 400 body. */
+export declare class EventValidationError extends Error {
+  constructor(body: ErrorBody);
+  readonly code: ErrorBody['code'];
+  readonly errors: ErrorItem[];
+  readonly body: ErrorBody;
+}
+
+/** An event key of the map `M`; any other string is accepted at run time and reported `unknown_event`. */
+export type KeyOf<M> = keyof M & string;
+
+/** The API of one event (`<package>/events/<key>`). */
+export interface EventApi<T, K extends string = string> {
+  readonly key: K;
+  validate(payload: unknown, options?: ValidateOptions): ValidationResult;
+  isEvent(payload: unknown, options?: ValidateOptions): payload is T;
+  assertEvent(payload: unknown, options?: ValidateOptions): asserts payload is T;
+}
+
+/** The API of a group package, over its map of event key to payload type. */
+export interface GroupApi<M> {
+  readonly eventKeys: readonly KeyOf<M>[];
+  validate(key: KeyOf<M> | (string & {}), payload: unknown, options?: ValidateOptions): ValidationResult;
+  isEvent<K extends KeyOf<M>>(key: K, payload: unknown, options?: ValidateOptions): payload is M[K];
+  assertEvent<K extends KeyOf<M>>(
+    key: K,
+    payload: unknown,
+    options?: ValidateOptions,
+  ): asserts payload is M[K];
+}
+
+/** A matcher result, as vitest and jest expect it. */
+export interface MatcherResult {
+  pass: boolean;
+  message(): string;
+}
+
+/** The matchers for `expect.extend`. */
+export interface EventMatchers {
+  toBeValidEvent(received: unknown, key: string, options?: ValidateOptions): MatcherResult;
+}
+
+/** A generated ajv standalone validator. */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: AjvError[] | null;
+}
+
+/** The part of an ajv error the mapping reads. */
+export interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+export declare function defineEvent<T, K extends string>(
+  key: K,
+  fast: { strict: CompiledValidator; tolerant: CompiledValidator },
+  full: { full: CompiledValidator },
+): EventApi<T, K>;
+
+export declare function defineGroup<M>(
+  packageName: string,
+  events: readonly EventApi<unknown>[],
+): GroupApi<M>;
+
+export declare function createMatchers(
+  validate: (key: string, payload: unknown, options?: ValidateOptions) => ValidationResult,
+): EventMatchers;
+
+export declare function toErrorItems(
+  ajvErrors: readonly AjvError[],
+  payload: unknown,
+  tolerant: boolean,
+): ErrorItem[];
+
+export declare function toDotPath(pointer: string): string;

@@ -1,0 +1,51 @@
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildCatalogue } from '../../../../generators/build.js';
+import { readCatalogueSources } from '../../../../generators/load/index.js';
+import type { Catalogue } from '../../../../generators/model.js';
+import type { EventApi, GroupApi } from '../../../../generators/runtime/runtime.js';
+import { REPO, tempDir } from '../../../helpers.js';
+
+/** Group packages built into a temporary project: `<root>/packages/<slug>`, linked from `<root>/node_modules`. */
+export interface BuiltPackages {
+  root: string;
+  out: string;
+  catalogue: Catalogue;
+  /** Imports a built group package's index (the way a consumer does). */
+  importGroup(slug: string): Promise<GroupApi<Record<string, unknown>>>;
+  /** Imports a built per-event entry point, `<pkg>/events/<key>`. */
+  importEvent(slug: string, key: string): Promise<EventModule>;
+}
+
+/** What `<pkg>/events/<key>.js` exports. */
+export type EventModule = EventApi<unknown>;
+
+/**
+ * Builds a catalogue with the real build into a temporary consumer project. `node_modules` holds
+ * `ajv-formats` (the packages' one possible dependency) and every group package under its name, so
+ * packages resolve as they would once installed.
+ */
+export async function buildPackages(catalogueDir: string): Promise<BuiltPackages> {
+  const root = tempDir('eventry-packages-');
+  const out = join(root, 'packages');
+  const result = await buildCatalogue(readCatalogueSources(catalogueDir), out);
+  if (!result.ok)
+    throw new Error(
+      `build failed: ${JSON.stringify('problems' in result ? result.problems : String(result.emitterError.error))}`,
+    );
+  const scope = result.catalogue.config.scope;
+  mkdirSync(join(root, 'node_modules', scope), { recursive: true });
+  symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(root, 'node_modules', 'ajv-formats'), 'dir');
+  for (const group of result.catalogue.groups) {
+    symlinkSync(join(out, group.slug), join(root, 'node_modules', scope, group.slug), 'dir');
+  }
+  const url = (...parts: string[]) => pathToFileURL(join(out, ...parts)).href;
+  return {
+    root,
+    out,
+    catalogue: result.catalogue,
+    importGroup: (slug) => import(url(slug, 'index.js')),
+    importEvent: (slug, key) => import(url(slug, 'events', `${key}.js`)),
+  };
+}
