@@ -87,12 +87,20 @@ function hashInputs(sources: { path: string; text: string }[], tool: string): st
   return hash.digest('hex');
 }
 
-/** Fingerprint of the toolkit itself: its generator code and the exact dependency versions. */
+/**
+ * Fingerprint of the toolkit itself: the code that runs (compiled, in `dist/generators/`), the source
+ * folder's templates and package run time (read from `generators/` at build time, never compiled), and
+ * the exact dependency versions.
+ */
 function toolFingerprint(): string {
   const hash = createHash('sha256');
-  const generators = dirname(dirname(fileURLToPath(import.meta.url)));
-  for (const file of listFiles(generators)) hash.update(`${relative(generators, file)}\0`).update(readFileSync(file));
-  hash.update(readIfExists(join(toolRoot(generators), 'package-lock.json')) ?? '');
+  const running = dirname(dirname(fileURLToPath(import.meta.url)));
+  const root = toolRoot(running);
+  const source = join(root, 'generators');
+  for (const dir of running === source ? [running] : [running, source]) {
+    for (const file of listFiles(dir)) hash.update(`${relative(root, file)}\0`).update(readFileSync(file));
+  }
+  hash.update(readIfExists(join(root, 'package-lock.json')) ?? '');
   return hash.digest('hex');
 }
 
