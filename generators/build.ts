@@ -17,7 +17,10 @@ export async function emitAll(
   outDir: string,
   cache?: EmitCache,
 ): Promise<OutputFile[] | { emitter: string; error: unknown }> {
-  const context = { readExisting: (path: string) => readIfExists(join(outDir, path)), ...(cache ? { cache } : {}) };
+  const context = {
+    readExisting: (path: string) => readIfExists(join(outDir, path)),
+    ...(cache ? { cache } : {}),
+  };
   const files: OutputFile[] = [];
   for (const emitter of EMITTERS) {
     try {

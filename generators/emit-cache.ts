@@ -26,7 +26,8 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
     set(unit, key, files) {
       const { prefix, name } = fileOf(unit, key);
       mkdirSync(dir, { recursive: true });
-      for (const old of readdirSync(dir)) if (old.startsWith(prefix) && old !== name) rmSync(join(dir, old), { force: true });
+      for (const old of readdirSync(dir))
+        if (old.startsWith(prefix) && old !== name) rmSync(join(dir, old), { force: true });
       const temporary = join(dir, `${name}.tmp`);
       writeFileSync(temporary, JSON.stringify(files));
       renameSync(temporary, join(dir, name));

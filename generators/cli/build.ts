@@ -48,7 +48,8 @@ export async function runBuild(options: BuildOptions): Promise<number> {
   const { buildCatalogue } = await import('../build.js');
   const { formatProblem } = await import('../load/index.js');
   const { createDiskCache } = await import('../emit-cache.js');
-  const cache = options.cache === false ? undefined : createDiskCache(join(outDir, '..', '.eventry', 'cache'), tool);
+  const cache =
+    options.cache === false ? undefined : createDiskCache(join(outDir, '..', '.eventry', 'cache'), tool);
   const result = await buildCatalogue(sources, outDir, state ? Object.keys(state.files) : [], cache);
   if (!result.ok) {
     if ('problems' in result) {
