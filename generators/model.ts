@@ -121,3 +121,15 @@ export interface Catalogue {
   /** sha256 of the catalogue source (all files, sorted by path), hex. */
   hash: string;
 }
+
+/** The notation of a type as catalogue authors write it: `string`, `[Ledger]`, `[[integer]]`. */
+export function typeNotation(type: FieldType): string {
+  switch (type.kind) {
+    case 'array':
+      return `[${typeNotation(type.items)}]`;
+    case 'shape':
+      return type.name;
+    default:
+      return type.kind;
+  }
+}

@@ -306,15 +306,3 @@ function sameEnum(a?: readonly EnumValue[], b?: readonly EnumValue[]): boolean {
 function join(prefix: string, name: string): string {
   return prefix ? `${prefix}.${name}` : name;
 }
-
-/** The notation of a type as catalogue authors write it: `string`, `[Ledger]`, `[[integer]]`. */
-export function typeNotation(type: FieldType): string {
-  switch (type.kind) {
-    case 'array':
-      return `[${typeNotation(type.items)}]`;
-    case 'shape':
-      return type.name;
-    default:
-      return type.kind;
-  }
-}

@@ -1,5 +1,5 @@
-import type { Field, FieldType, SourceLocation } from '../model.js';
-import { type EnumValue, type ModelChange, typeNotation } from './diff.js';
+import { type Field, type FieldType, type SourceLocation, typeNotation } from '../model.js';
+import type { EnumValue, ModelChange } from './diff.js';
 
 /** How much a change matters to anyone relying on the current event version. */
 export type Severity = 'breaking' | 'non-breaking' | 'docs';

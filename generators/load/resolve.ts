@@ -1,4 +1,13 @@
-import type { Composition, Deprecation, EventVersion, Field, FieldType, Group, Shape } from '../model.js';
+import {
+  type Composition,
+  type Deprecation,
+  type EventVersion,
+  type Field,
+  type FieldType,
+  type Group,
+  type Shape,
+  typeNotation,
+} from '../model.js';
 import { parseEventKey } from './event-key.js';
 import type { CatalogueProblem } from './problem.js';
 import { suggest } from './suggest.js';
@@ -256,10 +265,10 @@ export function resolveCatalogue(sources: YamlSource[]): {
         continue;
       }
       const base = merged[index]!;
-      if (typeText(base.type) !== typeText(field.type)) {
+      if (typeNotation(base.type) !== typeNotation(field.type)) {
         problems.push({
           code: 'field-type-conflict',
-          message: `Field \`${field.name}\` is \`${typeText(base.type)}\` in \`${base.inheritedFrom ?? def.raw.extends}\` but redefined here as \`${typeText(field.type)}\`.`,
+          message: `Field \`${field.name}\` is \`${typeNotation(base.type)}\` in \`${base.inheritedFrom ?? def.raw.extends}\` but redefined here as \`${typeNotation(field.type)}\`.`,
           hint: 'Keep the inherited type, or give the field another name (a changed type needs a new event version).',
           ...field.source,
           pointer: toPointer([...def.path, 'fields', field.name]),
@@ -338,7 +347,7 @@ export function resolveCatalogue(sources: YamlSource[]): {
         source.problem(
           'invalid-format',
           [...path, facet],
-          `\`${facet}\` does not apply to a \`${typeText(type)}\` field.`,
+          `\`${facet}\` does not apply to a \`${typeNotation(type)}\` field.`,
           '`format` goes on strings; `enum` on strings, integers and numbers.',
         ),
       );
@@ -410,18 +419,6 @@ export function resolveCatalogue(sources: YamlSource[]): {
       ...(replacedBy ? { replacedBy } : {}),
       ...optionalString('note', raw.note),
     };
-  }
-}
-
-/** The notation of a type, for messages and comparisons: `string`, `[Ledger]`. */
-export function typeText(type: FieldType): string {
-  switch (type.kind) {
-    case 'array':
-      return `[${typeText(type.items)}]`;
-    case 'shape':
-      return type.name;
-    default:
-      return type.kind;
   }
 }
 
