@@ -22,30 +22,32 @@ export class EventValidationError extends Error {
 }
 
 /**
- * ajv's generated functions default their second argument to a fresh object (and `dynamicAnchors` to
- * another) on every call; passing one shared context saves both allocations. Nothing writes to it: the
- * catalogue's schemas use no `$dynamicAnchor`.
+ * ajv's generated functions default their second argument to a fresh object on every call; passing
+ * one shared context saves the allocation. Nothing writes to it.
  */
-const CONTEXT = Object.freeze({ instancePath: '', dynamicAnchors: Object.freeze({}) });
+const CONTEXT = Object.freeze({ instancePath: '' });
 
 /**
- * One event's API from its generated validators: `fast` holds the first-error validators of both
- * modes (`strict`, `tolerant`), `full` the all-errors validator of the strict schema, which runs only
- * once a fast one has failed. Tolerant errors are the strict ones less `additionalProperties`: the two
- * schemas differ in nothing else.
+ * One event's API from its generated validators, each compiled on first use (a group package's
+ * import only pre-parses its events' code). `compileFast` defines the first-error validators of both
+ * modes and returns this event's own `check(payload, tolerant, context)` over them: a function per
+ * event, so its calls into the validators stay monomorphic however many events a process validates.
+ * `compileFull` returns the all-errors validator of the strict schema, which runs only once a fast one
+ * has failed. Tolerant errors are the strict ones less `additionalProperties`: the two schemas differ
+ * in nothing else.
  */
-export function defineEvent(key, fast, full) {
-  const strict = fast.strict;
-  const tolerant = fast.tolerant;
-  const complete = full.full;
-  // Each event has its own closure, so the calls into its validators stay monomorphic.
+export function defineEvent(key, compileFast, compileFull) {
+  let check;
+  let complete;
   function validate(payload, options) {
     const isTolerant = options === undefined ? false : readMode(options);
+    check ??= compileFast({});
     try {
-      if (isTolerant ? tolerant(payload, CONTEXT) : strict(payload, CONTEXT)) return VALID;
+      if (check(payload, isTolerant, CONTEXT)) return VALID;
     } catch (error) {
       return failure(key, [unreadable(error)]);
     }
+    complete ??= compileFull({});
     return explain(key, complete, payload, isTolerant);
   }
   return {
@@ -170,7 +172,10 @@ function hasTypeError(ajvErrors, instancePath) {
 /** An ajv instance path (JSON Pointer) as the platform's dot path: `/a/0/b~1c` -> `a.0.b/c`. */
 export function toDotPath(pointer) {
   if (pointer === '') return '';
-  if (!pointer.includes('~')) return pointer.slice(1).replaceAll('/', '.');
+  if (!pointer.includes('~')) {
+    // A top-level field, the most common case, needs no replacement.
+    return pointer.indexOf('/', 1) === -1 ? pointer.slice(1) : pointer.slice(1).replaceAll('/', '.');
+  }
   return pointerParts(pointer).join('.');
 }
 

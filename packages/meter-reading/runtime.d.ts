@@ -92,8 +92,10 @@ export interface AjvError {
 
 export declare function defineEvent<T, K extends string>(
   key: K,
-  fast: { strict: CompiledValidator; tolerant: CompiledValidator },
-  full: { full: CompiledValidator },
+  compileFast: (
+    exports: object,
+  ) => (payload: unknown, tolerant: boolean, context: { instancePath: string }) => boolean,
+  compileFull: (exports: object) => CompiledValidator,
 ): EventApi<T, K>;
 
 export declare function defineGroup<M>(

@@ -1,4 +1,5 @@
 import Ajv2020, { _, type CodeKeywordDefinition, type Name } from 'ajv/dist/2020.js';
+import Ajv07 from 'ajv/dist/ajv.js';
 import { not, or } from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
@@ -26,18 +27,42 @@ export function createAjv(options: {
   /** Check schemas against the 2020-12 meta-schema (default); compiling that costs ~50 ms an instance. */
   validateSchema?: boolean;
 }): Ajv2020.default {
-  const ajv = new Ajv2020.default({
+  const ajv = new Ajv2020.default(ajvOptions(options));
+  return configure(ajv, options.standalone);
+}
+
+function ajvOptions(options: { allErrors: boolean; standalone: boolean; validateSchema?: boolean }) {
+  return {
     strict: true,
     validateSchema: options.validateSchema ?? true,
     allErrors: options.allErrors,
     messages: false,
     // Standalone code reads formats from `fullFormats`, which the generated module imports.
     code: options.standalone ? { source: true, esm: false, lines: true, formats: _`fullFormats` } : {},
-  });
+  };
+}
+
+function configure<T extends Ajv2020.default | Ajv07.default>(ajv: T, standalone: boolean): T {
   for (const keyword of EXTENSION_KEYWORDS) ajv.addKeyword(keyword);
   for (const [name, format] of Object.entries(fullFormats)) ajv.addFormat(name, format);
-  if (options.standalone) ajv.removeKeyword('additionalProperties').addKeyword(CLOSED_OBJECT);
+  if (standalone) ajv.removeKeyword('additionalProperties').addKeyword(CLOSED_OBJECT);
   return ajv;
+}
+
+/**
+ * The ajv that writes the shipped code: ajv's draft-07 class. The catalogue's schemas use only keywords
+ * whose meaning 2020-12 and draft-07 share (type, properties, required, additionalProperties, items
+ * with one schema, enum, format, `$ref` into `$defs`), and Ajv2020 always supports `unevaluated*` and
+ * `$dynamicRef`: every function it writes resets `evaluated` bookkeeping and takes `dynamicAnchors` on
+ * each call. The draft-07 code skips both. The schemas are checked against the 2020-12 meta-schema
+ * first, their `$schema` is dropped for this compile only, and the agreement test compares the result
+ * with Ajv2020 on every event.
+ */
+function createStandaloneAjv(allErrors: boolean): Ajv07.default {
+  return configure(
+    new Ajv07.default(ajvOptions({ allErrors, standalone: true, validateSchema: false })),
+    true,
+  );
 }
 
 /**
@@ -107,12 +132,12 @@ export function compileEventValidators(model: Catalogue, key: string): EventVali
   checkAgainstMetaSchema(open);
   // Fresh instances per event, so function names do not depend on other events (stable diffs); the
   // meta-schema check is done once above by a shared instance, strict mode still applies to each compile.
-  const fastAjv = createAjv({ allErrors: false, standalone: true, validateSchema: false });
-  fastAjv.addSchema(closed).addSchema(open);
-  const fullAjv = createAjv({ allErrors: true, standalone: true, validateSchema: false });
-  fullAjv.addSchema(closed);
-  const fast = standaloneCode.default(fastAjv, { strict: `${key}.json`, tolerant: openSchemaId(key) });
-  const full = standaloneCode.default(fullAjv, { full: `${key}.json` });
+  const fastAjv = createStandaloneAjv(false);
+  fastAjv.addSchema(draft07(closed)).addSchema(draft07(open));
+  const fullAjv = createStandaloneAjv(true);
+  fullAjv.addSchema(draft07(closed));
+  const fast = slim(standaloneCode.default(fastAjv, { strict: `${key}.json`, tolerant: openSchemaId(key) }));
+  const full = slim(standaloneCode.default(fullAjv, { full: `${key}.json` }));
   for (const code of [fast, full]) {
     if (/\brequire\(/.test(code)) {
       throw new Error(
@@ -122,4 +147,30 @@ export function compileEventValidators(model: Catalogue, key: string): EventVali
   }
   const usesFormats = /\bfullFormats\b/.test(fast);
   return { fast, full, usesFormats };
+}
+
+/** The schema without its `$schema` (2020-12, which ajv's draft-07 class does not know). */
+function draft07(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * ajv's standalone output, less what a package never reads: every compiled schema's declaration
+ * (`const schema0 = {...}`) that its code does not read (a closed event embedded its whole schema
+ * twice), the `sourceURL` comments, and each error's `schemaPath` (the run time maps keyword, instance
+ * path and parameters only); the all-errors code appends each error in one statement instead of five.
+ * A group package's import parses all of it, so its size is start-up time.
+ */
+function slim(code: string): string {
+  const declarations = code.replace(/^const (schema\d+) = .*;\n/gm, (line: string, name: string) =>
+    new RegExp(`\\b${name}\\b`).test(code.replace(line, '')) ? line : '',
+  );
+  return declarations
+    .replace(/^\/\*# sourceURL=.*\*\/;\n/gm, '')
+    .replace(/,schemaPath:"(?:[^"\\\n]|\\.)*"/g, '')
+    .replace(
+      /if\(vErrors === null\)\{\nvErrors = \[(err\d+)\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\n/g,
+      '(vErrors ??= []).push($1);\n',
+    );
 }
