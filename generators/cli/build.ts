@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCatalogueSources } from '../load/index.js';
+import { hashSources, readCatalogueSources } from '../load/sources.js';
 import { readIfExists, writeOutputs } from '../write.js';
 
 /** Options of `eventry build`. */
@@ -83,9 +83,7 @@ export async function runBuild(options: BuildOptions): Promise<number> {
 
 /** Hash of everything the output depends on: the catalogue and the toolkit. */
 function hashInputs(sources: { path: string; text: string }[], tool: string): string {
-  const hash = createHash('sha256').update(tool);
-  for (const source of sources) hash.update(`${source.path}\0${source.text}\0`);
-  return hash.digest('hex');
+  return createHash('sha256').update(tool).update(hashSources(sources)).digest('hex');
 }
 
 /**

@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
 import type { Catalogue, CatalogueConfig } from '../model.js';
 import { checkFileShape } from './check-shape.js';
 import type { CatalogueProblem } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
-import { type CatalogueSourceFile, YamlSource } from './yaml-source.js';
+import { type CatalogueSourceFile, hashSources, readCatalogueSources } from './sources.js';
+import { YamlSource } from './yaml-source.js';
 
 export type { CatalogueProblem } from './problem.js';
 export { formatProblem, PROBLEM_CODES } from './problem.js';
-export type { CatalogueSourceFile } from './yaml-source.js';
+export type { CatalogueSourceFile } from './sources.js';
+export { hashSources, readCatalogueSources } from './sources.js';
 
 /** The catalogue-wide settings file, at the catalogue root. */
 export const CONFIG_FILE = 'eventry.config.yaml';
@@ -18,16 +17,6 @@ export const ALLOW_LIST_FILE = 'allow-breaking.yaml';
 
 /** Either the model, or every problem found (never both, never a partial model). */
 export type LoadResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
-
-/** Reads every catalogue file below `root` (sorted by path, paths `/`-separated and relative). */
-export function readCatalogueSources(root: string): CatalogueSourceFile[] {
-  const names = readdirSync(root, { recursive: true, encoding: 'utf8' });
-  return names
-    .filter((name) => /\.ya?ml$/.test(name) && !name.split(sep).some((part) => part.startsWith('.')))
-    .map((name) => relative(root, join(root, name)).split(sep).join('/'))
-    .sort()
-    .map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
-}
 
 /** Loads the catalogue in `root` into the model. */
 export function loadCatalogue(root: string): LoadResult {
@@ -90,13 +79,6 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
       hash: hashSources(sorted.filter((file) => file.path !== ALLOW_LIST_FILE)),
     },
   };
-}
-
-/** sha256 over paths and contents, so the same catalogue always has the same hash. */
-export function hashSources(files: CatalogueSourceFile[]): string {
-  const hash = createHash('sha256');
-  for (const file of files) hash.update(`${file.path}\0${file.text}\0`);
-  return hash.digest('hex');
 }
 
 function sortProblems(problems: CatalogueProblem[]): CatalogueProblem[] {

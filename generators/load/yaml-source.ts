@@ -11,12 +11,7 @@ import {
 } from 'yaml';
 import type { SourceLocation } from '../model.js';
 import type { CatalogueProblem, ProblemCode } from './problem.js';
-
-/** One catalogue file as text, with its path relative to the catalogue root. */
-export interface CatalogueSourceFile {
-  path: string;
-  text: string;
-}
+import type { CatalogueSourceFile } from './sources.js';
 
 /** A parsed YAML file that can turn any JSON path inside it into a `file:line:column`. */
 export class YamlSource {
