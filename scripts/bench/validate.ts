@@ -7,7 +7,7 @@ import { validator as schemasafe } from '@exodus/schemasafe';
 import { do_not_optimize, measure } from 'mitata';
 import { Compile } from 'typebox/compile';
 import { standaloneEventSchema } from '../../generators/emit/json-schema.js';
-import { createAjv, openSchemaId } from '../../generators/emit/package/validators.js';
+import { createAjv, openEventSchema } from '../../generators/emit/package/validators.js';
 import { loadCatalogue } from '../../generators/load/index.js';
 import type { Catalogue } from '../../generators/model.js';
 import type { EventApi, GroupApi, ValidateOptions } from '../../generators/runtime/runtime.js';
@@ -86,9 +86,9 @@ async function measureEvent(model: Catalogue, out: string, kind: string, key: st
   const undocumented = addUndocumented(valid);
 
   const closed = standaloneEventSchema(model, key, 'closed');
-  const open = { ...standaloneEventSchema(model, key, 'open'), $id: openSchemaId(key) };
-  const fast = createAjv({ allErrors: false, standalone: false });
-  const full = createAjv({ allErrors: true, standalone: false });
+  const open = openEventSchema(model, key);
+  const fast = createAjv({ allErrors: false });
+  const full = createAjv({ allErrors: true });
   const peers = (schema: Record<string, unknown>): Record<string, { valid: Check; invalid: Check }> => {
     const ajvFast = fast.compile(schema);
     const ajvFull = full.compile(schema);

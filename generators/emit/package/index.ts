@@ -7,7 +7,7 @@ import { emitReadme } from './readme.js';
 import { render } from './templates.js';
 import { readToolkitFile, toolkitFingerprint } from './toolkit-files.js';
 import { emitGroupTypes, interfaceName } from './types.js';
-import { compileEventValidators } from './validators.js';
+import { compileEventValidators, openEventSchema } from './validators.js';
 
 /** The run time every package ships, copied from `generators/runtime/`. */
 const RUNTIME_FILES = ['runtime.js', 'runtime.d.ts'];
@@ -27,13 +27,15 @@ export async function emitGroupPackages(model: Catalogue, context: EmitContext):
       );
     }
     const unit = `group-package-${group.slug}`;
-    const key = groupUnitKey(model, group);
+    const sourceHash = groupSourceHash(model, group);
+    const usesFormats = groupUsesFormats(model, group);
+    const key = groupUnitKey(model, group, sourceHash);
     let generated = context.cache?.get(unit, key);
     if (!generated) {
-      generated = await emitGroupPackage(model, group);
+      generated = await emitGroupPackage(model, group, usesFormats);
       context.cache?.set(unit, key, generated);
     }
-    files.push(emitPackageJson(model, group, context, groupUsesFormats(model, group)), ...generated);
+    files.push(emitPackageJson(model, group, context, { sourceHash, usesFormats }), ...generated);
   }
   return files;
 }
@@ -43,9 +45,9 @@ export async function emitGroupPackages(model: Catalogue, context: EmitContext):
  * titles, descriptions and source file), the group's and the catalogue's names, and the templates and
  * run time copied into packages (which the toolkit fingerprint, taken from compiled code, misses).
  */
-function groupUnitKey(model: Catalogue, group: Group): string {
+function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): string {
   return JSON.stringify({
-    sourceHash: groupSourceHash(model, group),
+    sourceHash,
     group: { slug: group.slug, title: group.title, description: group.description, file: group.source.file },
     events: group.events,
     scope: model.config.scope,
@@ -54,17 +56,20 @@ function groupUnitKey(model: Catalogue, group: Group): string {
   });
 }
 
-/** The files of one group's package, but package.json. */
-export async function emitGroupPackage(model: Catalogue, group: Group): Promise<OutputFile[]> {
+/** The files of one group's package, but package.json; `usesFormats` is `groupUsesFormats` of the group. */
+async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boolean): Promise<OutputFile[]> {
   const slug = group.slug;
   const note = generatedNote(`catalogue/${group.source.file}`);
   const packageName = groupPackageName(model, group);
-  const events = group.events.map((key, i) => ({
-    key,
-    id: `event${i}`,
-    ...compileEventValidators(model, key),
-  }));
-  const usesFormats = groupUsesFormats(model, group);
+  const events = group.events.map((key, i) => {
+    const schema = standaloneEventSchema(model, key, 'closed');
+    return {
+      key,
+      id: `event${i}`,
+      schema,
+      ...compileEventValidators(key, schema, openEventSchema(model, key)),
+    };
+  });
   if (events.some((event) => event.usesFormats) !== usesFormats) {
     throw new Error(`the validators of ${group.slug} and its field formats disagree on ajv-formats`);
   }
@@ -84,7 +89,7 @@ export async function emitGroupPackage(model: Catalogue, group: Group): Promise<
     });
   }
   for (const event of events) {
-    const { key } = event;
+    const { key, schema } = event;
     const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
     files.push(
       {
@@ -99,7 +104,7 @@ export async function emitGroupPackage(model: Catalogue, group: Group): Promise<
         path: `${slug}/events/${key}.d.ts`,
         contents: render('event.d.ts', { note: eventNote, key, interfaceName: interfaceName(key) }),
       },
-      jsonFile(`${slug}/schemas/${key}.json`, standaloneEventSchema(model, key, 'closed')),
+      jsonFile(`${slug}/schemas/${key}.json`, schema),
       jsonFile(`${slug}/examples/${key}.json`, {
         $comment: eventNote,
         minimal: exampleFor(model, key, 'minimal'),

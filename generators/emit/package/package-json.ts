@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Catalogue, FieldType, Group } from '../../model.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
-import { standaloneEventSchema } from '../json-schema.js';
+import { shapesUsedBy, standaloneEventSchema } from '../json-schema.js';
 
 /** The version of a package never built before; later builds carry the existing one forward. */
 export const INITIAL_VERSION = '1.0.0';
@@ -23,17 +23,14 @@ export function groupSourceHash(model: Catalogue, group: Group): string {
 
 /** Whether any field of the group's events (shapes included) declares a format: then it needs ajv-formats. */
 export function groupUsesFormats(model: Catalogue, group: Group): boolean {
-  const seen = new Set<string>();
-  const inType = (type: FieldType): boolean => {
-    if (type.kind === 'array') return inType(type.items);
-    if (type.kind === 'shape') {
-      if (seen.has(type.name)) return false;
-      seen.add(type.name);
-      return model.shapes[type.name]!.fields.some((field) => inType(field.type));
-    }
-    return 'format' in type && type.format !== undefined;
-  };
-  return group.events.some((key) => model.events[key]!.fields.some((field) => inType(field.type)));
+  const fields = group.events.flatMap((key) => model.events[key]!.fields);
+  const shapeFields = shapesUsedBy(model, fields).flatMap((name) => model.shapes[name]!.fields);
+  return [...fields, ...shapeFields].some((field) => hasFormat(field.type));
+}
+
+function hasFormat(type: FieldType): boolean {
+  if (type.kind === 'array') return hasFormat(type.items);
+  return 'format' in type && type.format !== undefined;
 }
 
 /** The package name of a group: `<scope>/<slug>`. */
@@ -43,13 +40,14 @@ export function groupPackageName(model: Catalogue, group: Group): string {
 
 /**
  * `<slug>/package.json`. The version is the only hand-kept value (`eventry version` bumps it): it is
- * read back from the existing file; everything else is generated.
+ * read back from the existing file; everything else is generated (`sourceHash` and `usesFormats` are
+ * `groupSourceHash` and `groupUsesFormats` of the group, which the caller has already computed).
  */
 export function emitPackageJson(
   model: Catalogue,
   group: Group,
   context: EmitContext,
-  usesFormats: boolean,
+  { sourceHash, usesFormats }: { sourceHash: string; usesFormats: boolean },
 ): OutputFile {
   const path = `${group.slug}/package.json`;
   return jsonFile(path, {
@@ -85,7 +83,7 @@ export function emitPackageJson(
     ...(usesFormats ? { dependencies: { 'ajv-formats': AJV_FORMATS_RANGE } } : {}),
     eventry: {
       group: { slug: group.slug, title: group.title },
-      sourceHash: groupSourceHash(model, group),
+      sourceHash,
     },
   });
 }

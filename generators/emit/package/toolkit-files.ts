@@ -19,13 +19,15 @@ function findSourceRoot(): string {
   }
 }
 
+let sourceRoot: string | undefined;
 const cache = new Map<string, string>();
 
 /** A file of the toolkit's source, by path below `generators/` (templates, the package run time). */
 export function readToolkitFile(path: string): string {
   let text = cache.get(path);
   if (text === undefined) {
-    text = readFileSync(join(findSourceRoot(), path), 'utf8');
+    sourceRoot ??= findSourceRoot();
+    text = readFileSync(join(sourceRoot, path), 'utf8');
     cache.set(path, text);
   }
   return text;
@@ -37,8 +39,9 @@ let fingerprint: string | undefined;
 export function toolkitFingerprint(): string {
   if (fingerprint === undefined) {
     const hash = createHash('sha256');
+    sourceRoot ??= findSourceRoot();
     for (const dir of ['emit/package/templates', 'runtime']) {
-      for (const name of readdirSync(join(findSourceRoot(), dir)).sort()) {
+      for (const name of readdirSync(join(sourceRoot, dir)).sort()) {
         hash.update(`${dir}/${name}\0`).update(readToolkitFile(`${dir}/${name}`));
       }
     }

@@ -21,24 +21,20 @@ export interface EventValidatorCode {
  * benchmark all use it. Strict mode (a misspelled keyword fails the build), eventry's extension
  * keywords as annotations, formats from ajv-formats. `messages` is off: the run time writes its own.
  */
-export function createAjv(options: {
-  allErrors: boolean;
-  standalone: boolean;
-  /** Check schemas against the 2020-12 meta-schema (default); compiling that costs ~50 ms an instance. */
-  validateSchema?: boolean;
-}): Ajv2020.default {
-  const ajv = new Ajv2020.default(ajvOptions(options));
-  return configure(ajv, options.standalone);
+export function createAjv(options: { allErrors: boolean }): Ajv2020.default {
+  return configure(new Ajv2020.default(ajvOptions(options.allErrors, false)), false);
 }
 
-function ajvOptions(options: { allErrors: boolean; standalone: boolean; validateSchema?: boolean }) {
+function ajvOptions(allErrors: boolean, standalone: boolean) {
   return {
     strict: true,
-    validateSchema: options.validateSchema ?? true,
-    allErrors: options.allErrors,
+    // Checking schemas against the 2020-12 meta-schema costs ~50 ms an instance to compile: the
+    // standalone instances skip it (`compileEventValidators` checks each schema once beforehand).
+    validateSchema: !standalone,
+    allErrors,
     messages: false,
     // Standalone code reads formats from `fullFormats`, which the generated module imports.
-    code: options.standalone ? { source: true, esm: false, lines: true, formats: _`fullFormats` } : {},
+    code: standalone ? { source: true, esm: false, lines: true, formats: _`fullFormats` } : {},
   };
 }
 
@@ -59,10 +55,7 @@ function configure<T extends Ajv2020.default | Ajv07.default>(ajv: T, standalone
  * with Ajv2020 on every event.
  */
 function createStandaloneAjv(allErrors: boolean): Ajv07.default {
-  return configure(
-    new Ajv07.default(ajvOptions({ allErrors, standalone: true, validateSchema: false })),
-    true,
-  );
+  return configure(new Ajv07.default(ajvOptions(allErrors, true)), true);
 }
 
 /**
@@ -107,7 +100,7 @@ const CLOSED_OBJECT: CodeKeywordDefinition = {
 let metaChecker: Ajv2020.default | undefined;
 
 function checkAgainstMetaSchema(schema: Record<string, unknown>): void {
-  metaChecker ??= createAjv({ allErrors: true, standalone: false });
+  metaChecker ??= createAjv({ allErrors: true });
   if (!metaChecker.validateSchema(schema)) {
     throw new Error(
       `schema ${String(schema.$id)} is not valid JSON Schema 2020-12: ${metaChecker.errorsText()}`,
@@ -116,18 +109,26 @@ function checkAgainstMetaSchema(schema: Record<string, unknown>): void {
 }
 
 /** The `$id` of an event's open (tolerant) schema, beside the closed one's `<key>.json`. */
-export function openSchemaId(key: string): string {
+function openSchemaId(key: string): string {
   return `${key}.open.json`;
 }
 
+/** An event's open (tolerant) standalone schema, under its own `$id`. */
+export function openEventSchema(model: Catalogue, key: string): Record<string, unknown> {
+  return { ...standaloneEventSchema(model, key, 'open'), $id: openSchemaId(key) };
+}
+
 /**
- * Compiles one event's validators to standalone code. The code is ajv's CommonJS-style output
+ * Compiles one event's validators to standalone code, from its closed `standaloneEventSchema` (which
+ * the caller also ships) and its `openEventSchema`. The code is ajv's CommonJS-style output
  * (`exports.x = ...`, no `require` allowed): a generated module places each of the two outputs in its
  * own function scope, because two ajv instances (first-error and all-errors) name their functions alike.
  */
-export function compileEventValidators(model: Catalogue, key: string): EventValidatorCode {
-  const closed = standaloneEventSchema(model, key, 'closed');
-  const open = { ...standaloneEventSchema(model, key, 'open'), $id: openSchemaId(key) };
+export function compileEventValidators(
+  key: string,
+  closed: Record<string, unknown>,
+  open: Record<string, unknown>,
+): EventValidatorCode {
   checkAgainstMetaSchema(closed);
   checkAgainstMetaSchema(open);
   // Fresh instances per event, so function names do not depend on other events (stable diffs); the
