@@ -2,7 +2,7 @@ import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
 import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty } from '../diff/report/github.js';
-import { whom } from '../diff/report/report.js';
+import { breaksSentence } from '../diff/report/report.js';
 import { directorySource, type ResolvedSource, resolveSource } from '../diff/sources.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
@@ -108,11 +108,10 @@ function gateDiagnostics(outcome: GateOutcome, baseLabel: string): Diagnostic[] 
   const diagnostics: Diagnostic[] = [];
   for (const { finding, fix } of outcome.blocked) {
     const where = finding.attr === null ? finding.event : `${finding.event} ${finding.attr}`;
-    const breaks = finding.breaks === 'none' ? '' : ` Breaks ${whom(finding.breaks)}.`;
     diagnostics.push({
       level: 'error',
       code: finding.rule,
-      message: `${where}: ${finding.detail}${breaks}`,
+      message: `${where}: ${finding.detail}${breaksSentence(finding.breaks)}`,
       hint: fix,
       ...(finding.location ? { location: finding.location } : {}),
     });

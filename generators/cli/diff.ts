@@ -39,12 +39,7 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
     cwd: options.cwd ?? process.cwd(),
     catalogue: options.catalogue ?? 'catalogue',
   };
-  const oldSource = openSource('OLD', old, sourceOptions);
-  if (!oldSource) return EXIT_USAGE;
-  const newSource = openSource('NEW', now, sourceOptions);
-  if (!newSource) return EXIT_USAGE;
-  // A published package covers one group: compare the other side on that group only.
-  const [before, after] = alignSources(oldSource, newSource);
+  // Checked before any source is resolved: an `npm:` or git source costs a fetch or a checkout read.
   const format = DIFF_FORMATS[options.format ?? 'text'];
   if (!format) {
     process.stderr.write(
@@ -52,6 +47,12 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
     );
     return EXIT_USAGE;
   }
+  const oldSource = openSource('OLD', old, sourceOptions);
+  if (!oldSource) return EXIT_USAGE;
+  const newSource = openSource('NEW', now, sourceOptions);
+  if (!newSource) return EXIT_USAGE;
+  // A published package covers one group: compare the other side on that group only.
+  const [before, after] = alignSources(oldSource, newSource);
   const report = buildReport(
     { label: before.label, catalogue: before.catalogue, packageVersions: before.packageVersions },
     { label: after.label, catalogue: after.catalogue, root: after.root },

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import semverGt from 'semver/functions/gt.js';
 import semverRsort from 'semver/functions/rsort.js';
 import semverValid from 'semver/functions/valid.js';
@@ -11,6 +11,7 @@ import { applyBump, type Bump, bumpFor, maxBump } from '../diff/semver.js';
 import { directorySource, gitSource, packageVersion } from '../diff/sources.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import type { Catalogue } from '../model.js';
+import { readIfExists, writeOutputs } from '../write.js';
 import { EXIT_USAGE } from './main.js';
 
 /** Options of `eventry version`. */
@@ -85,10 +86,10 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     const plan: VersionPlan = { name, slug: group.slug, bump: 'none', findings: [] };
     plans.push(plan);
     if (!existsSync(manifest)) {
-      plan.note = `no ${displayed(cwd, manifest)}: run \`npm run build\` first`;
+      plan.note = `no ${posixRelative(cwd, manifest)}: run \`npm run build\` first`;
       continue;
     }
-    const release = findRelease(cwd, top, name, toRepoPath(top, manifest));
+    const release = findRelease(cwd, top, name, posixRelative(top, manifest));
     if (!release) {
       plan.note = 'never released: keeps its version';
       continue;
@@ -111,7 +112,8 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
       lines.push(`${plan.name}: ${plan.note ?? `unchanged since ${plan.release?.via}`}`);
       continue;
     }
-    const recorded = packageVersion(readFileSync(manifest, 'utf8'));
+    const manifestText = readFileSync(manifest, 'utf8');
+    const recorded = packageVersion(manifestText);
     if (recorded && semverValid(recorded) && semverGt(recorded, plan.target)) {
       lines.push(
         `${plan.name}: records ${recorded}, past ${plan.target} (${plan.bump} since ${plan.release.via}); left alone`,
@@ -120,14 +122,12 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     }
     const wrote: string[] = [];
     if (recorded !== plan.target) {
-      if (!options.dryRun)
-        writeAtomically(manifest, withVersion(readFileSync(manifest, 'utf8'), plan.target));
+      if (!options.dryRun) writeAtomically(manifest, withVersion(manifestText, plan.target));
       wrote.push('package.json');
     }
     const changelogPath = join(dirname(manifest), 'CHANGELOG.md');
-    const existing = existsSync(changelogPath) ? readFileSync(changelogPath, 'utf8') : undefined;
     const changelog = prependChangelog(
-      existing,
+      readIfExists(changelogPath),
       plan.name,
       plan.target,
       changelogEntry(plan.target, plan.bump, plan.findings),
@@ -218,16 +218,12 @@ export function withVersion(text: string, version: string): string {
   return `${JSON.stringify(manifest, null, indent)}\n`;
 }
 
+/** Replaces one file atomically, through the build's single writer. */
 function writeAtomically(path: string, contents: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, contents);
-  renameSync(temporary, path);
+  writeOutputs(dirname(path), [{ path: basename(path), contents }]);
 }
 
-function toRepoPath(top: string, path: string): string {
-  return relative(top, path).split(sep).join('/');
-}
-
-function displayed(cwd: string, path: string): string {
-  return relative(cwd, path).split(sep).join('/');
+/** `path` relative to `from`, `/`-separated (a repo path for git, a path to show the user). */
+function posixRelative(from: string, path: string): string {
+  return relative(from, path).split(sep).join('/');
 }

@@ -1,3 +1,4 @@
+import { byEvent, countBySeverity, whom } from './report/report.js';
 import type { Finding, Severity } from './rule.js';
 import type { Bump } from './semver.js';
 
@@ -6,17 +7,10 @@ const LABEL: Record<Severity, string> = {
   'non-breaking': 'Non-breaking',
   docs: 'Docs',
 };
-const WHOM = {
-  producers: 'producers',
-  consumers: 'consumers',
-  both: 'producers and consumers',
-  none: '',
-} as const;
 
 /** The changelog entry of one release of a group package: findings grouped by event. */
 export function changelogEntry(version: string, bump: Bump, findings: readonly Finding[]): string {
-  const counts = { breaking: 0, 'non-breaking': 0, docs: 0 };
-  for (const finding of findings) counts[finding.severity] += 1;
+  const counts = countBySeverity(findings);
   const kind = { major: 'Major', minor: 'Minor', patch: 'Patch', none: 'No' }[bump];
   const parts = [
     counts.breaking > 0 ? plural(counts.breaking, 'breaking change') : '',
@@ -24,14 +18,12 @@ export function changelogEntry(version: string, bump: Bump, findings: readonly F
     counts.docs > 0 ? plural(counts.docs, 'documentation change') : '',
   ].filter((part) => part !== '');
   const lines = [`## ${version}`, '', `${kind} release: ${parts.join(', ') || 'no changes'}.`];
-  const byEvent = new Map<string, Finding[]>();
-  for (const finding of findings)
-    byEvent.set(finding.event, [...(byEvent.get(finding.event) ?? []), finding]);
-  for (const event of [...byEvent.keys()].sort()) {
+  const events = [...byEvent(findings)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [event, list] of events) {
     lines.push('', `### \`${event}\``, '');
-    for (const finding of byEvent.get(event)!) {
-      const whom = WHOM[finding.breaks] ? ` (breaks ${WHOM[finding.breaks]})` : '';
-      lines.push(`- ${LABEL[finding.severity]}${whom}: ${finding.detail} \`${finding.rule}\``);
+    for (const finding of list) {
+      const breaks = finding.breaks === 'none' ? '' : ` (breaks ${whom(finding.breaks)})`;
+      lines.push(`- ${LABEL[finding.severity]}${breaks}: ${finding.detail} \`${finding.rule}\``);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,3 +1,4 @@
+import { eventDescription } from '../emit/json-schema.js';
 import type {
   Catalogue,
   Deprecation,
@@ -103,9 +104,9 @@ function removed(event: EventVersion, after: Catalogue): ModelChange {
   };
 }
 
-/** The default description the emitters use, so an explicit copy of it is not a change. */
+/** The description as emitted, without the notices (diffed on their own), so an explicit copy of the default is not a change. */
 function effectiveDescription(event: EventVersion): string {
-  return event.description ?? `Payload of \`${event.type}\`, version ${event.version}.`;
+  return eventDescription({ ...event, partial: undefined, deprecated: undefined });
 }
 
 function diffEvent(

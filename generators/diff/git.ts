@@ -102,8 +102,3 @@ export function commitsTouching(cwd: string, path: string): string[] {
     .split('\n')
     .filter((line) => line !== '');
 }
-
-/** The first parent of a commit, if any. */
-export function parentOf(cwd: string, commit: string): string | undefined {
-  return resolveCommit(cwd, `${commit}~1`);
-}

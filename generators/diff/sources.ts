@@ -13,6 +13,7 @@ import {
 } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { fetchPackageFiles } from '../publish/fetch-package.js';
+import { readIfExists } from '../write.js';
 import { GitError, listFiles, readFiles, repoRoot, resolveCommit } from './git.js';
 
 /** Where OLD/NEW are looked up. */
@@ -276,10 +277,6 @@ export function packageVersion(text: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function readIfExists(path: string): string | undefined {
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
 
 /** A path as the user would type it from `cwd`: relative and `/`-separated when inside, absolute outside. */

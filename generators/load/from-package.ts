@@ -54,7 +54,7 @@ export function readPackageCatalogue(files: ReadonlyMap<string, string>, label: 
       version: typeof manifest.version === 'string' ? manifest.version : '0.0.0',
       ...(typeof eventry.sourceHash === 'string' ? { 'x-catalogue-hash': eventry.sourceHash } : {}),
     },
-    tags: [{ name: slug, description: groupTitle(manifest, slug), 'x-npm-package': name }],
+    tags: [{ name: slug, description: groupTitle(eventry, slug), 'x-npm-package': name }],
     components: { schemas: components },
   };
   const result = readOpenApiCatalogue(JSON.stringify(document, null, 2), label);
@@ -76,8 +76,8 @@ export function readPackageCatalogue(files: ReadonlyMap<string, string>, label: 
 }
 
 /** The group's title, as the package records it (`eventry.group.title`), else its slug. */
-function groupTitle(manifest: Json, slug: string): string {
-  const group = ((manifest.eventry ?? {}) as Json).group;
+function groupTitle(eventry: Json, slug: string): string {
+  const group = eventry.group;
   if (group && typeof group === 'object' && typeof (group as Json).title === 'string')
     return (group as Json).title as string;
   return slug;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type NpmResult, npmErrorText, parseNpmJson } from './npm.js';
+import { type NpmResult, npmErrorText, packedTarball, packSpecArgs } from './npm.js';
 import { readTarball } from './pack.js';
 
 /** A published package's files, fetched from its registry. */
@@ -22,26 +22,19 @@ export function fetchPackageFiles(spec: string, cwd: string): FetchedPackage | {
   const dir = mkdtempSync(join(tmpdir(), 'eventry-npm-source-'));
   try {
     const started = performance.now();
-    const child = spawnSync(
-      process.platform === 'win32' ? 'npm.cmd' : 'npm',
-      ['pack', spec, '--json', '--ignore-scripts', `--pack-destination=${dir}`, '--prefer-online'],
-      {
-        cwd,
-        encoding: 'utf8',
-        shell: process.platform === 'win32',
-        env: { ...process.env, npm_config_update_notifier: 'false' },
-      },
-    );
+    const child = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', packSpecArgs(spec, dir), {
+      cwd,
+      encoding: 'utf8',
+      shell: process.platform === 'win32',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
     const result: NpmResult = {
       code: child.status ?? 1,
       stdout: child.stdout ?? '',
       stderr: child.stderr ?? String(child.error ?? ''),
       ms: performance.now() - started,
     };
-    const { value } = parseNpmJson(result);
-    const packed = Array.isArray(value)
-      ? (value[0] as { id?: string; filename?: string } | undefined)
-      : undefined;
+    const packed = packedTarball(result);
     if (result.code !== 0 || !packed?.filename)
       return { error: npmErrorText(result) || `npm pack ${spec} failed` };
     const files = new Map<string, string>();

@@ -77,6 +77,20 @@ export function parseNpmJson(result: NpmResult): { value?: unknown; error?: NpmJ
   return {};
 }
 
+/**
+ * `npm pack <spec>` of a published package into `dir`, without running its scripts. `--prefer-online`
+ * makes npm revalidate its cached packument: a version published a second ago must be seen.
+ */
+export function packSpecArgs(spec: string, dir: string): string[] {
+  return ['pack', spec, '--json', '--ignore-scripts', `--pack-destination=${dir}`, '--prefer-online'];
+}
+
+/** The tarball `npm pack --json` reports first (`id` is `name@version`, `filename` inside the destination). */
+export function packedTarball(result: NpmResult): { id?: string; filename?: string } | undefined {
+  const { value } = parseNpmJson(result);
+  return Array.isArray(value) ? (value[0] as { id?: string; filename?: string } | undefined) : undefined;
+}
+
 /** npm's error lines without its noise (config warnings, the debug-log pointer), for messages. */
 export function npmErrorText(result: NpmResult): string {
   const { error } = parseNpmJson(result);

@@ -104,6 +104,7 @@ export function compareContents(local: PackedPackage, published: Map<string, Buf
     const theirs = published.get(path);
     if (!theirs?.equals(readFileSync(join(local.dir, path)))) differing.add(path);
   }
-  for (const path of published.keys()) if (!local.files.includes(path)) differing.add(path);
+  const ours = new Set(local.files);
+  for (const path of published.keys()) if (!ours.has(path)) differing.add(path);
   return [...differing].sort();
 }

@@ -3,6 +3,8 @@ import {
   type NpmOptions,
   type NpmRunner,
   npmErrorText,
+  packedTarball,
+  packSpecArgs,
   parseNpmJson,
   registryFlags,
   runNpm,
@@ -141,22 +143,11 @@ export class RegistryClient {
   /** Downloads a published tarball (`npm pack <spec>`) into `dir` and returns its path. */
   async downloadTarball(spec: string, dir: string): Promise<string> {
     const name = spec.slice(0, spec.indexOf('@', 1) > 0 ? spec.indexOf('@', 1) : undefined);
-    const result = await this.npm(
-      [
-        'pack',
-        spec,
-        '--json',
-        '--ignore-scripts',
-        `--pack-destination=${dir}`,
-        '--prefer-online',
-        ...this.flags(name),
-      ],
-      { ...this.npmOptions, cwd: dir },
-    );
-    const { value } = parseNpmJson(result);
-    const filename = Array.isArray(value)
-      ? (value[0] as { filename?: string } | undefined)?.filename
-      : undefined;
+    const result = await this.npm([...packSpecArgs(spec, dir), ...this.flags(name)], {
+      ...this.npmOptions,
+      cwd: dir,
+    });
+    const filename = packedTarball(result)?.filename;
     if (result.code !== 0 || !filename) {
       throw new RegistryError(`could not download ${spec} from ${this.registry}: ${npmErrorText(result)}`);
     }

@@ -1,5 +1,5 @@
 import type { Severity } from '../rule.js';
-import { type DiffReport, whom } from './report.js';
+import { breaksSentence, type DiffReport } from './report.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'notice'> = {
   breaking: 'error',
@@ -22,8 +22,7 @@ export function formatGithub(report: DiffReport): string {
       );
     }
     properties.push(`title=${escapeProperty(`${finding.severity} ${finding.rule}: ${finding.event}`)}`);
-    const breaks = finding.breaks === 'none' ? '' : ` Breaks ${whom(finding.breaks)}.`;
-    return `::${LEVEL[finding.severity]} ${properties.join(',')}::${escapeData(`${finding.detail}${breaks}`)}`;
+    return `::${LEVEL[finding.severity]} ${properties.join(',')}::${escapeData(`${finding.detail}${breaksSentence(finding.breaks)}`)}`;
   });
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

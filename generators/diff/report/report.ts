@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../model.js';
 import { compareCatalogues } from '../index.js';
-import type { Breaks, Finding, Severity } from '../rule.js';
+import { type Breaks, type Finding, SEVERITIES, type Severity } from '../rule.js';
 import { type PackageBump, packageBumps } from '../semver.js';
 
 /** Everything a formatter needs: pure data, so every format is a pure function of it. */
@@ -72,6 +72,11 @@ export function whom(breaks: Breaks): string {
   return breaks === 'both' ? 'producers and consumers' : breaks;
 }
 
+/** ` Breaks producers.` after a finding's detail, or '' when it breaks nobody. */
+export function breaksSentence(breaks: Breaks): string {
+  return breaks === 'none' ? '' : ` Breaks ${whom(breaks)}.`;
+}
+
 /** `1.0.0 → 2.0.0`, `new → 1.0.0`, `1.0.0 → removed`. */
 export function versionMove(pkg: PackageBump): string {
   return `${pkg.from ?? 'new'} → ${pkg.to ?? 'removed'}`;
@@ -81,8 +86,6 @@ export function versionMove(pkg: PackageBump): string {
 export function summaryLine(findings: readonly Finding[]): string {
   if (findings.length === 0) return 'no changes';
   const counts = countBySeverity(findings);
-  const parts = (['breaking', 'non-breaking', 'docs'] as const).map(
-    (severity) => `${counts[severity]} ${severity}`,
-  );
+  const parts = SEVERITIES.map((severity) => `${counts[severity]} ${severity}`);
   return `${findings.length} change${findings.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

@@ -1,5 +1,12 @@
-import type { Severity } from '../rule.js';
-import { byEvent, changedPackages, type DiffReport, summaryLine, versionMove, whom } from './report.js';
+import { capitalize, type Severity } from '../rule.js';
+import {
+  breaksSentence,
+  byEvent,
+  changedPackages,
+  type DiffReport,
+  summaryLine,
+  versionMove,
+} from './report.js';
 
 const MARK: Record<Severity, string> = { breaking: '✖', 'non-breaking': '+', docs: '·' };
 
@@ -13,17 +20,12 @@ export function formatText(report: DiffReport): string {
     for (const [event, list] of byEvent(findings)) {
       lines.push(`  ${event}`);
       for (const finding of list) {
-        const breaks = finding.breaks === 'none' ? '' : ` Breaks ${whom(finding.breaks)}.`;
         lines.push(
-          `    ${MARK[finding.severity]} ${finding.severity} [${finding.rule}] ${finding.detail}${breaks}`,
+          `    ${MARK[finding.severity]} ${finding.severity} [${finding.rule}] ${finding.detail}${breaksSentence(finding.breaks)}`,
         );
       }
     }
   }
-  lines.push('', `${capital(summaryLine(report.findings))}.`);
+  lines.push('', `${capitalize(summaryLine(report.findings))}.`);
   return `${lines.join('\n')}\n`;
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
