@@ -2,7 +2,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { CatalogueProblem, CatalogueSourceFile } from '../load/index.js';
 import allowListSchema from '../load/schema/allow-list.schema.json' with { type: 'json' };
 import { suggest } from '../load/suggest.js';
-import { YamlSource } from '../load/yaml-source.js';
+import { fromPointer, YamlSource } from '../load/yaml-source.js';
 import type { SourceLocation } from '../model.js';
 import type { Finding } from './rule.js';
 
@@ -68,10 +68,7 @@ export function sameEntry(
 }
 
 function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem {
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part.replaceAll('~1', '/').replaceAll('~0', '~')));
+  const path = fromPointer(error.instancePath);
   if (error.keyword === 'additionalProperties') {
     const key = String((error.params as { additionalProperty: string }).additionalProperty);
     const allowed = path.length === 0 ? ['allow'] : ['event', 'rule', 'attr', 'reason'];

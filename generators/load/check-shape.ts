@@ -3,7 +3,7 @@ import type { CatalogueProblem } from './problem.js';
 import catalogueFileSchema from './schema/catalogue-file.schema.json' with { type: 'json' };
 import configSchema from './schema/config.schema.json' with { type: 'json' };
 import { suggest } from './suggest.js';
-import type { YamlSource } from './yaml-source.js';
+import { fromPointer, type YamlSource } from './yaml-source.js';
 
 let validators: { file: ValidateFunction; config: ValidateFunction } | undefined;
 
@@ -152,12 +152,4 @@ function describeParent(path: (string | number)[]): string {
 
 function describeValue(path: (string | number)[]): string {
   return path.length === 0 ? 'The file' : `\`${path.join('.')}\``;
-}
-
-function fromPointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
 }

@@ -108,6 +108,15 @@ export class YamlSource {
   }
 }
 
+/** The path of an RFC 6901 JSON Pointer; numeric segments become numbers, so sequence items resolve. */
+export function fromPointer(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part.replaceAll('~1', '/').replaceAll('~0', '~')));
+}
+
 /** RFC 6901 JSON Pointer of a path. */
 export function toPointer(path: readonly (string | number)[]): string {
   return path.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
