@@ -1,6 +1,5 @@
-import { stringify } from 'yaml';
 import type { Catalogue } from '../model.js';
-import { generatedNote, jsonFile, type OutputFile } from './context.js';
+import { documentFiles, generatedNote, type OutputFile } from './context.js';
 import { eventDescription } from './json-schema.js';
 import { componentRef, componentSchemas } from './openapi.js';
 
@@ -58,12 +57,5 @@ export function buildAsyncApi(model: Catalogue): Record<string, unknown> {
 
 /** Emits `catalogue/asyncapi.json` and its YAML copy. */
 export function emitAsyncApi(model: Catalogue): OutputFile[] {
-  const document = buildAsyncApi(model);
-  return [
-    jsonFile('catalogue/asyncapi.json', document),
-    {
-      path: 'catalogue/asyncapi.yaml',
-      contents: `# ${generatedNote('catalogue/')}\n${stringify(document, { lineWidth: 0 })}`,
-    },
-  ];
+  return documentFiles('catalogue/asyncapi', buildAsyncApi(model));
 }

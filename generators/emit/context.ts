@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 import type { Catalogue } from '../model.js';
 
 /** A file an emitter wants written, path relative to the output root (`packages/`), `/`-separated. */
@@ -35,4 +36,15 @@ export function generatedNote(source: string): string {
 /** Deterministic JSON: two-space indent, trailing newline (key order is fixed by construction). */
 export function jsonFile(path: string, value: unknown): OutputFile {
   return { path, contents: `${JSON.stringify(value, null, 2)}\n` };
+}
+
+/** A catalogue-wide document as `<path>.json` plus a `<path>.yaml` copy that carries the generated note. */
+export function documentFiles(path: string, document: unknown): OutputFile[] {
+  return [
+    jsonFile(`${path}.json`, document),
+    {
+      path: `${path}.yaml`,
+      contents: `# ${generatedNote('catalogue/')}\n${stringify(document, { lineWidth: 0 })}`,
+    },
+  ];
 }

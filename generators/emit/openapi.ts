@@ -1,6 +1,5 @@
-import { stringify } from 'yaml';
 import type { Catalogue } from '../model.js';
-import { generatedNote, jsonFile, type OutputFile } from './context.js';
+import { documentFiles, generatedNote, type OutputFile } from './context.js';
 import { eventSchema, type SchemaOptions, shapeSchema } from './json-schema.js';
 
 /** Where every named shape and event schema lives in the OpenAPI and AsyncAPI documents. */
@@ -43,12 +42,5 @@ export function buildOpenApi(model: Catalogue): Record<string, unknown> {
 
 /** Emits `catalogue/openapi.json` and its YAML copy. */
 export function emitOpenApi(model: Catalogue): OutputFile[] {
-  const document = buildOpenApi(model);
-  return [
-    jsonFile('catalogue/openapi.json', document),
-    {
-      path: 'catalogue/openapi.yaml',
-      contents: `# ${generatedNote('catalogue/')}\n${stringify(document, { lineWidth: 0 })}`,
-    },
-  ];
+  return documentFiles('catalogue/openapi', buildOpenApi(model));
 }
