@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe, it } from 'vitest';
 import { loadCatalogue } from '../generators/load/index.js';
 import type { Catalogue } from '../generators/model.js';
 
@@ -36,4 +37,92 @@ export function runCli(args: string[], options: { cwd?: string; input?: string }
     env: { ...process.env, NO_COLOR: '1' },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** An optional resource some tests need: its path, or why it is absent and how to provide it. */
+export type OptionalResource = { found: true; path: string } | { found: false; notice: string };
+
+/** How to look for an optional resource (see `optionalResource`). */
+export interface OptionalResourceSpec {
+  /** What it is, for the notice: "Chromium", "the platform's event catalogue document". */
+  what: string;
+  /** The environment variable naming it; when set, it is the only place looked at. */
+  envVar: string;
+  /** Where to look when the variable is not set, in order. */
+  candidates: readonly string[];
+  /** What is skipped without it, for the notice: "the browser tests". */
+  skips: string;
+  /** How to get it, for the notice: "apt-get install chromium". */
+  get?: string;
+}
+
+/** Whether `env` says this is a CI run (`CI=true`, or any value but empty, `0` and `false`). */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.CI?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
+/**
+ * Finds an optional resource: the path in `spec.envVar` when that is set (a set path that does not exist
+ * means absent, never a silent fall-back to another copy), else the first of `spec.candidates` that
+ * exists. Absent is a skip with a notice, except in CI, which provides every resource: there it throws.
+ */
+export function optionalResource(
+  spec: OptionalResourceSpec,
+  env: NodeJS.ProcessEnv = process.env,
+): OptionalResource {
+  const explicit = env[spec.envVar];
+  const places = explicit ? [explicit] : spec.candidates;
+  const path = places.find((p) => statSync(p, { throwIfNoEntry: false })?.isFile());
+  if (path !== undefined) return { found: true, path };
+  const where = explicit
+    ? `${spec.envVar}=${explicit} does not exist`
+    : `looked at ${spec.candidates.join(', ')}`;
+  const enable = `set ${spec.envVar} to its path${spec.get ? ` (${spec.get})` : ''}`;
+  if (isCi(env)) {
+    throw new Error(`${spec.what} not found (${where}), and CI (CI=${env.CI}) needs it: ${enable}.`);
+  }
+  return {
+    found: false,
+    notice: `SKIPPED ${spec.skips}: ${spec.what} not found (${where}); to run them, ${enable}`,
+  };
+}
+
+/**
+ * Chromium for the browser tests: `CHROMIUM_PATH` when set (and only it), else Debian's
+ * `/usr/bin/chromium`, else the one `npx playwright-core install chromium` puts in Playwright's cache.
+ */
+export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<OptionalResource> {
+  // Imported here, not at the top: playwright-core takes a second to load and most tests never need it.
+  const { chromium } = await import('playwright-core');
+  return optionalResource(
+    {
+      what: 'Chromium',
+      envVar: 'CHROMIUM_PATH',
+      candidates: ['/usr/bin/chromium', chromium.executablePath()],
+      skips: 'the browser tests',
+      get: 'apt-get install chromium, or npx playwright-core install chromium',
+    },
+    env,
+  );
+}
+
+/**
+ * A suite that needs `resource`: declared with the resource's path when it is found, otherwise one skipped
+ * test named by the notice (counted in the summary's "skipped"), also written to stderr so that every
+ * reporter shows it.
+ */
+export function describeWithResource(
+  title: string,
+  resource: OptionalResource,
+  body: (path: string) => void,
+): void {
+  if (resource.found) {
+    describe(title, () => body(resource.path));
+    return;
+  }
+  console.warn(`${title}: ${resource.notice}`);
+  describe(title, () => {
+    it.skip(resource.notice);
+  });
 }

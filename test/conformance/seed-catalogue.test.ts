@@ -1,14 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeWithResource } from '../helpers.js';
 import {
+  findSeedCatalogue,
+  IMPLEMENTED_NOTATION,
   loadSeedCatalogue,
   parseSeedCatalogue,
-  SEED_PATH,
+  type SeedCatalogue,
   type SeedField,
   SeedParseError,
 } from './seed-catalogue.js';
 
-const seed = loadSeedCatalogue();
+let seed: SeedCatalogue;
 const event = (key: string) => {
   const found = seed.events[key];
   if (!found) throw new Error(`no event ${key} in the seed`);
@@ -17,10 +19,12 @@ const event = (key: string) => {
 const names = (fields: SeedField[]) => fields.map((f) => `${f.name}${f.required ? '*' : ''}`);
 const str = { kind: 'string' } as const;
 
-/** A small seed: the real seed's preamble and notation, then the given shapes and sections. */
+/**
+ * A small seed: a title, the notation the parser implements, then the given shapes and sections. It does
+ * not need the platform's document, so the parser's own tests run on every machine.
+ */
 function miniSeed(shapes: string[], sections: Record<string, string[]>): string {
-  const real = readFileSync(SEED_PATH, 'utf8');
-  const preamble = real.slice(0, real.indexOf('### Named shapes'));
+  const preamble = `# Event catalogue\n\n## Events\n\n### Notation\n\n${IMPLEMENTED_NOTATION.join('\n')}\n\n`;
   const body = Object.entries(sections).map(([title, lines]) => `### ${title}\n\n${lines.join('\n')}\n`);
   return `${preamble}### Named shapes\n\n${shapes.join('\n')}\n\n${body.join('\n')}`;
 }
@@ -38,7 +42,9 @@ function parseError(fn: () => unknown): SeedParseError {
   throw new Error('expected a SeedParseError, nothing was thrown');
 }
 
-describe('the seed catalogue, parsed', () => {
+describeWithResource('the seed catalogue, parsed', findSeedCatalogue(), (path) => {
+  seed = loadSeedCatalogue(path);
+
   it('has 19 groups, 276 events and 52 named shapes', () => {
     expect(seed.groups).toHaveLength(19);
     expect(Object.keys(seed.events)).toHaveLength(276);
@@ -261,6 +267,22 @@ describe('the seed catalogue, parsed', () => {
     expect(last.fields).toEqual([{ name: 'mprn', required: true, type: str }]);
     expect(seed.groups.at(-1)?.events.at(-1)).toBe(last.key);
     expect(Object.values(seed.events).filter((e) => e.partial)).toEqual([last]);
+  });
+});
+
+describe('finding the platform document (a clone without ../shared skips instead of failing)', () => {
+  it('is absent, with a notice naming EVENTRY_SEED_CATALOGUE, when that names a missing file', () => {
+    const result = findSeedCatalogue({ EVENTRY_SEED_CATALOGUE: '/nonexistent/event-catalogue.md' });
+    expect(result).toEqual({ found: false, notice: expect.stringContaining('EVENTRY_SEED_CATALOGUE') });
+    expect(result).toEqual({ found: false, notice: expect.stringMatching(/^SKIPPED the conformance tests/) });
+  });
+
+  it('throws in CI when the document is absent, naming EVENTRY_SEED_CATALOGUE', () => {
+    expect(() =>
+      findSeedCatalogue({ EVENTRY_SEED_CATALOGUE: '/nonexistent/event-catalogue.md', CI: 'true' }),
+    ).toThrow(
+      /EVENTRY_SEED_CATALOGUE=\/nonexistent\/event-catalogue.md does not exist.*set EVENTRY_SEED_CATALOGUE/,
+    );
   });
 });
 

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type OptionalResource, optionalResource } from '../helpers.js';
 
 /** The type of a field, as the seed notation writes it. */
 export type SeedType =
@@ -62,13 +63,26 @@ export interface SeedCatalogue {
   events: Record<string, SeedEvent>;
 }
 
+/** The variable naming the platform's catalogue document, for a checkout without `../shared` beside it. */
+export const SEED_ENV = 'EVENTRY_SEED_CATALOGUE';
+
 /**
- * Where the platform's catalogue lives: `../shared/seeds/` beside the repository (as on every developer
- * machine and in CI); `EVENTRY_SEED_CATALOGUE` overrides it.
+ * The platform's catalogue document: `EVENTRY_SEED_CATALOGUE` when set (and only it), else
+ * `../shared/seeds/event-catalogue.md` beside the repository (as on developer machines and in CI).
+ * Absent, the conformance tests are skipped with a notice; in CI absence throws.
  */
-export const SEED_PATH =
-  process.env.EVENTRY_SEED_CATALOGUE ??
-  fileURLToPath(new URL('../../../shared/seeds/event-catalogue.md', import.meta.url));
+export function findSeedCatalogue(env: NodeJS.ProcessEnv = process.env): OptionalResource {
+  return optionalResource(
+    {
+      what: "the platform's event catalogue document",
+      envVar: SEED_ENV,
+      candidates: [fileURLToPath(new URL('../../../shared/seeds/event-catalogue.md', import.meta.url))],
+      skips: 'the conformance tests',
+      get: 'it is seeds/event-catalogue.md in the shared platform documents',
+    },
+    env,
+  );
+}
 
 /** A line of the seed this parser does not understand (or that contradicts the rest of the seed). */
 export class SeedParseError extends Error {
@@ -104,8 +118,8 @@ const SHAPE_NAME_RE = /^[A-Z][A-Za-z0-9]*$/;
 const FIELD_RE = /^([a-z][a-z0-9_]*)(\*)?(?::(.+))?$/;
 const DELIMITERS = new Set(['.', '-', '_']);
 
-/** Reads and parses the seed at `path` (default: the platform's catalogue). */
-export function loadSeedCatalogue(path: string = SEED_PATH): SeedCatalogue {
+/** Reads and parses the seed at `path`. */
+export function loadSeedCatalogue(path: string): SeedCatalogue {
   return parseSeedCatalogue(readFileSync(path, 'utf8'), basename(path));
 }
 

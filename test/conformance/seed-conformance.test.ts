@@ -8,20 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../generators/load/index.js';
 import { formatProblem } from '../../generators/load/problem.js';
 import type { Catalogue, Field, FieldType } from '../../generators/model.js';
-import { loadSeedCatalogue, type SeedField, type SeedType } from './seed-catalogue.js';
+import { describeWithResource } from '../helpers.js';
+import { findSeedCatalogue, loadSeedCatalogue, type SeedField, type SeedType } from './seed-catalogue.js';
 
 /** The catalogue under test; `EVENTRY_CATALOGUE_ROOT` overrides it (to try the test on a modified copy). */
 const CATALOGUE_ROOT =
   process.env.EVENTRY_CATALOGUE_ROOT ?? fileURLToPath(new URL('../../catalogue', import.meta.url));
-
-const seed = loadSeedCatalogue();
-const loaded = loadCatalogue(CATALOGUE_ROOT);
-
-/** The loaded catalogue; every comparison fails with this message when the loader reported problems. */
-function catalogue(): Catalogue {
-  if (!loaded.ok) throw new Error('the catalogue did not load (see "loads without problems")');
-  return loaded.catalogue;
-}
 
 /** The model's field type as the seed notation would write it (format/enum are checked separately). */
 function toSeedType(type: FieldType): SeedType {
@@ -97,10 +89,24 @@ function allTypes(model: Catalogue): { where: string; type: FieldType }[] {
   return out;
 }
 
-const seedEventKeys = Object.keys(seed.events);
-const seedShapeNames = Object.keys(seed.shapes);
+describeWithResource(
+  'the catalogue conforms to the platform catalogue (seed)',
+  findSeedCatalogue(),
+  conformanceTests,
+);
 
-describe('the catalogue conforms to the platform catalogue (seed)', () => {
+function conformanceTests(seedPath: string): void {
+  const seed = loadSeedCatalogue(seedPath);
+  const loaded = loadCatalogue(CATALOGUE_ROOT);
+  const seedEventKeys = Object.keys(seed.events);
+  const seedShapeNames = Object.keys(seed.shapes);
+
+  /** The loaded catalogue; every comparison fails with this message when the loader reported problems. */
+  const catalogue = (): Catalogue => {
+    if (!loaded.ok) throw new Error('the catalogue did not load (see "loads without problems")');
+    return loaded.catalogue;
+  };
+
   it('loads without problems', () => {
     const problems = loaded.ok ? [] : loaded.problems.map((p) => formatProblem(p, 'catalogue'));
     expect(problems).toEqual([]);
@@ -208,4 +214,4 @@ describe('the catalogue conforms to the platform catalogue (seed)', () => {
       .map(({ where, type }) => `${where}: ${JSON.stringify(type)}`);
     expect(declaring).toEqual([]);
   });
-});
+}
