@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { normaliseRegistry } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
@@ -27,6 +28,10 @@ export async function runPublish(options: PublishCommandOptions): Promise<number
   }
   if (options.access !== undefined && options.access !== 'public' && options.access !== 'restricted') {
     console.error(`eventry: --access must be public or restricted, not ${options.access}.`);
+    return EXIT_USAGE;
+  }
+  if (statSync(options.out, { throwIfNoEntry: false })?.isDirectory() === false) {
+    console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
     return EXIT_USAGE;
   }
   const verb = options.dryRun ? 'checking' : 'publishing';
