@@ -34,6 +34,11 @@ export async function runBuild(options: BuildOptions): Promise<number> {
     console.error(`eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`);
     return 2;
   }
+  const outStat = statSync(outDir, { throwIfNoEntry: false });
+  if (outStat && !outStat.isDirectory()) {
+    console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
+    return 2;
+  }
   const sources = readCatalogueSources(catalogueDir);
   const tool = toolFingerprint();
   const inputHash = hashInputs(sources, tool);
@@ -60,7 +65,7 @@ export async function runBuild(options: BuildOptions): Promise<number> {
     } else {
       const { emitter, error } = result.emitterError;
       console.error(
-        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? error.stack : String(error)}`,
+        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? (process.env.EVENTRY_DEBUG ? error.stack : error.message) : String(error)}`,
       );
       console.error('eventry: nothing was written.');
     }

@@ -1,4 +1,5 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseByteSize } from './lines.js';
 
 /**
  * The one registry of commands. Each entry declares its options here and imports its implementation
@@ -103,9 +104,22 @@ export function registerCommands(program: Command): void {
       ).choices(['json', 'text']),
     )
     .option('-o, --out <dir>', 'packages directory, as built by `eventry build`', 'packages')
+    .option(
+      '--max-bytes <size>',
+      'largest line (--ndjson) or file accepted, e.g. 1048576, 512KiB, 64MiB (default 64MiB)',
+      byteSize,
+    )
     .addHelpText('after', '\nExit status: 0 all valid, 1 some invalid, 2 usage or I/O error.')
     .action(async (key: string | undefined, files: string[], options) => {
       const { runValidate } = await import('./validate.js');
       process.exitCode = await runValidate(key, files, options);
     });
+}
+
+/** Commander parser for a size option: a usage error (exit 2) on anything but a positive size. */
+function byteSize(text: string): number {
+  const bytes = parseByteSize(text);
+  if (bytes === undefined)
+    throw new InvalidArgumentError('give a positive size in bytes, e.g. 65536 or 64MiB.');
+  return bytes;
 }

@@ -40,7 +40,8 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
     catalogue: options.catalogue ?? 'catalogue',
   };
   // Checked before any source is resolved: an `npm:` or git source costs a fetch or a checkout read.
-  const format = DIFF_FORMATS[options.format ?? 'text'];
+  const name = options.format ?? 'text';
+  const format = Object.hasOwn(DIFF_FORMATS, name) ? DIFF_FORMATS[name] : undefined;
   if (!format) {
     process.stderr.write(
       `eventry diff: unknown --format ${options.format}; use text, markdown, json or github.\n`,

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import semverGt from 'semver/functions/gt.js';
 import semverRsort from 'semver/functions/rsort.js';
 import semverValid from 'semver/functions/valid.js';
@@ -57,6 +57,16 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
   const top = repoRoot(cwd);
   if (!top) {
     process.stderr.write('eventry version: not inside a git repository; releases are found through git.\n');
+    return EXIT_USAGE;
+  }
+  // git reports the repository's real path: compare it with the real path of the packages folder.
+  const outside = relative(top, existsSync(packagesDir) ? realpathSync(packagesDir) : packagesDir);
+  if (outside.startsWith('..') || isAbsolute(outside)) {
+    process.stderr.write(
+      `eventry version: --out ${options.out} is outside the git repository ${top}: a package's last ` +
+        'release is found in the git history of its package.json, so the packages folder must be ' +
+        'inside the repository.\n',
+    );
     return EXIT_USAGE;
   }
   const current = directorySource.resolve(catalogueDir, { cwd, catalogue: catalogueDir });

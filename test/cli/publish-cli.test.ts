@@ -52,4 +52,22 @@ describe('eventry publish: usage and failures', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/nowhere does not exist: run `eventry build` first\.\n$/);
   });
+
+  it('never prints the credentials of a registry URL: text, --json, errors, npm output', async () => {
+    const out = join(tempDir(), 'packages');
+    writePackage(out, 'account');
+    const port = await closedPort();
+    const registry = `http://ci-bot:hunter2%40secret@127.0.0.1:${port}/`;
+    for (const extra of [[], ['--json'], ['--dry-run'], ['--json', '--dry-run']]) {
+      const result = runCli(['publish', '--registry', registry, '--out', out, ...extra]);
+      const printed = result.stdout + result.stderr;
+      expect(printed).toContain(`***@127.0.0.1:${port}`);
+      for (const secret of ['hunter2', 'ci-bot', 'secret']) expect(printed).not.toContain(secret);
+      expect(result.status).toBe(1);
+    }
+    const notUrl = runCli(['publish', '--registry', 'http://ci-bot:hunter2secret@[::1', '--out', out]);
+    expect(notUrl.stderr).toContain('is not a URL');
+    expect(notUrl.stderr).not.toContain('hunter2');
+    expect(notUrl.status).toBe(2);
+  });
 });
