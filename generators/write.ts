@@ -35,10 +35,11 @@ import {
   renameSync,
   rmdirSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { OutputFile } from './emit/context.js';
 import { findOrphans, ownedAreas } from './sweep.js';
 
@@ -95,41 +96,38 @@ export async function commitOutputs(
   options: CommitOptions = {},
 ): Promise<WriteReport> {
   recoverOutput(root);
-  const changed = files.filter((file) => readIfExists(join(root, file.path)) !== file.contents);
-  const unchanged = files.length - changed.length;
-  const produced = new Set(files.map((file) => file.path));
-  const areas = ownedAreas(root, [...produced, ...(options.previous ?? [])]);
-  const orphans = findOrphans(root, produced, areas, ownedAreas(root, produced));
-
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = join(root, STAGING_DIR, id);
-  const put = changed.map((file) => file.path);
+  const produced = new Set(files.map((file) => file.path));
+  let changed: OutputFile[];
+  let put: string[];
   try {
+    // Inside the try: reading a target whose name the file system rejects fails like writing it.
+    changed = files.filter((file) => readIfExists(join(root, file.path)) !== file.contents);
+    put = changed.map((file) => file.path);
     await stageFiles(staging, changed);
-    if (options.seal) {
-      const stats: FileStats = Object.create(null);
-      const staged = new Set(put);
-      await Promise.all(
-        files.map(async (file) => {
-          const { size, mtimeMs } = await stat(join(staged.has(file.path) ? staging : root, file.path));
-          stats[file.path] = { size, mtimeMs };
-        }),
-      );
-      const seal = options.seal(sortedKeys(stats));
-      if (readIfExists(join(root, seal.path)) !== seal.contents) {
-        await stageFiles(staging, [seal]);
-        put.push(seal.path);
-      }
-    }
+    if (options.seal) put.push(...(await stageSeal(root, staging, files, new Set(put), options.seal)));
   } catch (error) {
     rmSync(join(root, STAGING_DIR), { recursive: true, force: true });
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    const path = (error as NodeJS.ErrnoException).path ?? '';
-    throw new WriteFailure(path.startsWith(staging) ? path.slice(staging.length + 1) : path, code, error);
+    const { code, path } = error as NodeJS.ErrnoException;
+    if (typeof code !== 'string' || typeof path !== 'string') throw error;
+    const inside = [staging, root].find((dir) => path.startsWith(`${dir}${sep}`));
+    throw new WriteFailure(
+      inside
+        ? path
+            .slice(inside.length + 1)
+            .split(sep)
+            .join('/')
+        : path,
+      code,
+      error,
+    );
   }
+  const areas = ownedAreas(root, [...produced, ...(options.previous ?? [])]);
+  const orphans = findOrphans(root, produced, areas, ownedAreas(root, produced));
   const report: WriteReport = {
     written: changed.map((file) => file.path),
-    unchanged,
+    unchanged: files.length - changed.length,
     removed: orphans.files,
   };
   if (put.length === 0 && orphans.files.length === 0 && orphans.emptyDirs.length === 0) {
@@ -159,6 +157,7 @@ export async function commitOutputs(
  * Returns what it did. A build still running in another live process is left alone.
  */
 export function recoverOutput(root: string): 'clean' | 'rolled-forward' | 'rolled-back' {
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return 'clean';
   const text = readIfExists(join(root, JOURNAL_FILE));
   if (text !== undefined) {
     let journal: Journal;
@@ -192,6 +191,27 @@ export function recoverOutput(root: string): 'clean' | 'rolled-forward' | 'rolle
   if (removed < staged.length) return 'clean';
   rmSync(stagingRoot, { recursive: true, force: true });
   return removed > 0 ? 'rolled-back' : 'clean';
+}
+
+/** Stages the build state, made from the stats the files will have once moved in; its path if it changed. */
+async function stageSeal(
+  root: string,
+  staging: string,
+  files: readonly OutputFile[],
+  staged: ReadonlySet<string>,
+  seal: NonNullable<CommitOptions['seal']>,
+): Promise<string[]> {
+  const stats: FileStats = Object.create(null);
+  await Promise.all(
+    files.map(async (file) => {
+      const { size, mtimeMs } = await stat(join(staged.has(file.path) ? staging : root, file.path));
+      stats[file.path] = { size, mtimeMs };
+    }),
+  );
+  const state = seal(sortedKeys(stats));
+  if (readIfExists(join(root, state.path)) === state.contents) return [];
+  await stageFiles(staging, [state]);
+  return [state.path];
 }
 
 /** Moves the staged files in, removes what the journal lists, then deletes journal and staging. */
