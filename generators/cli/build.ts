@@ -57,12 +57,11 @@ export async function runBuild(options: BuildOptions): Promise<number> {
   const { buildCatalogue } = await import('../build.js');
   const { formatProblem } = await import('../load/index.js');
   const { createDiskCache } = await import('../emit-cache.js');
-  // The project's cache, beside the catalogue (the repository root in the standard layout), never beside
-  // the output: `--out /tmp/x` must not write /tmp/.eventry.
+  // The project's cache, never beside the output: `--out /tmp/x` must not write /tmp/.eventry.
   const cache =
     options.cache === false
       ? undefined
-      : createDiskCache(join(dirname(catalogueDir), '.eventry', 'cache'), tool);
+      : createDiskCache(join(projectRoot(catalogueDir), '.eventry', 'cache'), tool);
   const result = await buildCatalogue(sources, outDir, {
     previous: state ? Object.keys(state.files) : [],
     seal: (files) => ({ path: STATE_FILE, contents: `${JSON.stringify({ inputHash, files })}\n` }),
@@ -118,6 +117,15 @@ function toolFingerprint(): string {
   }
   hash.update(readIfExists(join(root, 'package-lock.json')) ?? '');
   return hash.digest('hex');
+}
+
+/**
+ * The project a catalogue belongs to: the nearest folder above it with a package.json (the repository
+ * root in the standard layout), else the catalogue's parent folder.
+ */
+function projectRoot(catalogueDir: string): string {
+  const found = toolRoot(dirname(catalogueDir));
+  return readIfExists(join(found, 'package.json')) === undefined ? dirname(catalogueDir) : found;
 }
 
 /** The toolkit's root: the nearest folder above the generators that has a package.json. */

@@ -82,11 +82,14 @@ describe('eventry build output converges to exactly what the catalogue generates
     expect(existsSync(join(out, STAGING_DIR))).toBe(false);
   });
 
-  it('--out outside the project keeps the emit cache beside the catalogue, not beside the output', async () => {
+  it('--out outside the project keeps the emit cache in the project, not beside the output', async () => {
+    const project = join(work, 'npm-project');
+    cpSync(catalogue, join(project, 'events', 'catalogue'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{"private": true}\n');
     const elsewhere = tempDir('eventry-build-out-');
-    const out = join(elsewhere, 'x');
-    expect((await build(catalogue, out)).status).toBe(0);
+    expect((await build(join(project, 'events', 'catalogue'), join(elsewhere, 'x'))).status).toBe(0);
     expect(existsSync(join(elsewhere, '.eventry'))).toBe(false);
-    expect(existsSync(join(work, 'project', '.eventry', 'cache'))).toBe(true);
+    expect(existsSync(join(project, 'events', '.eventry'))).toBe(false);
+    expect(existsSync(join(project, '.eventry', 'cache'))).toBe(true);
   });
 });
