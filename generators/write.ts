@@ -108,7 +108,7 @@ export async function commitOutputs(
     await stageFiles(staging, changed);
     if (options.seal) put.push(...(await stageSeal(root, staging, files, new Set(put), options.seal)));
   } catch (error) {
-    rmSync(join(root, STAGING_DIR), { recursive: true, force: true });
+    discardStaging(root, (pid) => pid === process.pid);
     const { code, path } = error as NodeJS.ErrnoException;
     if (typeof code !== 'string' || typeof path !== 'string') throw error;
     const inside = [staging, root].find((dir) => path.startsWith(`${dir}${sep}`));
@@ -131,7 +131,7 @@ export async function commitOutputs(
     removed: orphans.files,
   };
   if (put.length === 0 && orphans.files.length === 0 && orphans.emptyDirs.length === 0) {
-    rmSync(join(root, STAGING_DIR), { recursive: true, force: true });
+    discardStaging(root, (pid) => pid === process.pid);
     return report;
   }
   const journal: Journal = {
@@ -174,23 +174,22 @@ export function recoverOutput(root: string): 'clean' | 'rolled-forward' | 'rolle
     return 'rolled-forward';
   }
   rmSync(join(root, `${JOURNAL_FILE}.tmp`), { force: true });
+  return discardStaging(root, (pid) => pid === process.pid || !isAlive(pid)) ? 'rolled-back' : 'clean';
+}
+
+/** Deletes the staging folders of the builds `owned` picks (by process id), and the staging root once empty. */
+function discardStaging(root: string, owned: (pid: number) => boolean): boolean {
   const stagingRoot = join(root, STAGING_DIR);
-  let staged: string[];
+  let ids: string[];
   try {
-    staged = readdirSync(stagingRoot);
+    ids = readdirSync(stagingRoot);
   } catch {
-    return 'clean';
+    return false;
   }
-  let removed = 0;
-  for (const id of staged) {
-    const pid = Number(id.split('-')[0]);
-    if (pid !== process.pid && isAlive(pid)) continue;
-    rmSync(join(stagingRoot, id), { recursive: true, force: true });
-    removed++;
-  }
-  if (removed < staged.length) return 'clean';
-  rmSync(stagingRoot, { recursive: true, force: true });
-  return removed > 0 ? 'rolled-back' : 'clean';
+  const mine = ids.filter((id) => owned(Number(id.split('-')[0])));
+  for (const id of mine) rmSync(join(stagingRoot, id), { recursive: true, force: true });
+  if (mine.length === ids.length) rmSync(stagingRoot, { recursive: true, force: true });
+  return mine.length > 0;
 }
 
 /** Stages the build state, made from the stats the files will have once moved in; its path if it changed. */
@@ -242,7 +241,8 @@ function applyJournal(root: string, journal: Journal, live: boolean): void {
   }
   if (live) crashPoint('before-cleanup');
   rmSync(join(root, JOURNAL_FILE), { force: true });
-  rmSync(join(root, STAGING_DIR), { recursive: true, force: true });
+  rmSync(staging, { recursive: true, force: true });
+  discardStaging(root, (pid) => pid === process.pid || !isAlive(pid));
 }
 
 /** Writes the files below `dir`, each fsynced, a few at a time (fsync one by one is several times slower). */
