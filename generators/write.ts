@@ -22,7 +22,8 @@
  * Unchanged files are never touched (their mtime stays, which keeps rebuilds incremental).
  *
  * `EVENTRY_TEST_CRASH_AT=<phase>` makes the process SIGKILL itself at a named point (`staging-half`,
- * `before-commit`, `after-commit`, `apply-half`, `before-cleanup`); only the crash tests set it.
+ * `before-commit`, `after-commit`, `apply-half`, `before-cleanup`; the last two also while a later
+ * command recovers, so a kill during recovery is tested too); only the crash tests set it.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -147,7 +148,7 @@ export async function commitOutputs(
   renameSync(temporary, join(root, JOURNAL_FILE));
   syncDir(root);
   crashPoint('after-commit');
-  applyJournal(root, journal, true);
+  applyJournal(root, journal);
   return report;
 }
 
@@ -170,7 +171,7 @@ export function recoverOutput(root: string): 'clean' | 'rolled-forward' | 'rolle
       return 'rolled-back';
     }
     if (journal.pid !== process.pid && isAlive(journal.pid)) return 'clean';
-    applyJournal(root, journal, false);
+    applyJournal(root, journal);
     return 'rolled-forward';
   }
   rmSync(join(root, `${JOURNAL_FILE}.tmp`), { force: true });
@@ -214,11 +215,11 @@ async function stageSeal(
 }
 
 /** Moves the staged files in, removes what the journal lists, then deletes journal and staging. */
-function applyJournal(root: string, journal: Journal, live: boolean): void {
+function applyJournal(root: string, journal: Journal): void {
   const staging = join(root, STAGING_DIR, journal.staging);
   const half = Math.ceil(journal.put.length / 2);
   journal.put.forEach((path, index) => {
-    if (live && index === half) crashPoint('apply-half');
+    if (index === half) crashPoint('apply-half');
     const target = join(root, path);
     try {
       renameSync(join(staging, path), target);
@@ -239,7 +240,7 @@ function applyJournal(root: string, journal: Journal, live: boolean): void {
       if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
     }
   }
-  if (live) crashPoint('before-cleanup');
+  crashPoint('before-cleanup');
   rmSync(join(root, JOURNAL_FILE), { force: true });
   rmSync(staging, { recursive: true, force: true });
   discardStaging(root, (pid) => pid === process.pid || !isAlive(pid));

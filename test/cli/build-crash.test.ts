@@ -116,6 +116,20 @@ describe('eventry build killed at any moment leaves the old output or the new on
     120_000,
   );
 
+  it('killed again while recovering: the next command still finishes exactly the new set', async () => {
+    const out = copyOfOld();
+    expect((await build(newCatalogue, out, { EVENTRY_TEST_CRASH_AT: 'apply-half' })).signal).toBe('SIGKILL');
+    // The next command starts rolling forward and is killed halfway through the same journal.
+    const recovering = await build(newCatalogue, out, { EVENTRY_TEST_CRASH_AT: 'apply-half' });
+    expect(recovering.signal).toBe('SIGKILL');
+    expect(existsSync(join(out, JOURNAL_FILE))).toBe(true);
+    const again = await build(newCatalogue, out);
+    expect(again.stdout).toMatch(/finished moving in the output of an interrupted build/);
+    expect(again.stdout).toMatch(/nothing to do/);
+    expect(visible(out)).toEqual(newSet);
+    await expectConverges(out);
+  }, 120_000);
+
   it('killed after random delays: always the old set or, after recovery, the new set', async () => {
     const timed = copyOfOld();
     const started = performance.now();
