@@ -6,6 +6,14 @@ import { parseByteSize } from './lines.js';
  * lazily, so `eventry build` with nothing to do never loads ajv, the emitters or the diff.
  */
 export function registerCommands(program: Command): void {
+  // A command that reads the output first finishes or discards an interrupted build (see write.ts);
+  // `eventry build` does so itself.
+  program.hook('preAction', async (_program, command) => {
+    const out: unknown = command.opts().out;
+    if (command.name() === 'build' || typeof out !== 'string') return;
+    const { recoverOutput } = await import('../write.js');
+    recoverOutput(out);
+  });
   program
     .command('build')
     .description('compile the catalogue into schemas, OpenAPI, AsyncAPI and the group packages')
