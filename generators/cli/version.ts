@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import semverGt from 'semver/functions/gt.js';
-import semverRsort from 'semver/functions/rsort.js';
 import semverValid from 'semver/functions/valid.js';
 import { changelogEntry, prependChangelog } from '../diff/changelog.js';
-import { commitsTouching, listTags, readObjects, repoRoot, resolveCommit } from '../diff/git.js';
+import { repoRoot } from '../diff/git.js';
 import { compareCatalogues } from '../diff/index.js';
+import { findRelease, type Release } from '../diff/releases.js';
 import type { Finding } from '../diff/rule.js';
 import { applyBump, type Bump, bumpFor, maxBump } from '../diff/semver.js';
 import { directorySource, gitSource, packageVersion } from '../diff/sources.js';
@@ -21,14 +21,6 @@ export interface VersionCommandOptions {
   out?: string;
   dryRun?: boolean;
   cwd?: string;
-}
-
-/** The last released state of one group package. */
-export interface Release {
-  version: string;
-  commit: string;
-  /** `tag @scope/account@1.2.0` or `commit 1a2b3c4`. */
-  via: string;
 }
 
 /** What `eventry version` decided for one package. */
@@ -146,41 +138,6 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
   lines.push(bumpCatalogueVersion(cwd, catalogueDir, plans, baseAt, options.dryRun === true));
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
-}
-
-/**
- * The last release of a package: its highest `<name>@<version>` tag, else the newest commit that changed
- * the version its package.json records (the first commit that recorded one counts as a release).
- */
-export function findRelease(
-  cwd: string,
-  top: string,
-  name: string,
-  manifestPath: string,
-): Release | undefined {
-  const prefix = `${name}@`;
-  const tagged = listTags(cwd, `${prefix}*`)
-    .map((tag) => tag.slice(prefix.length))
-    .filter((version) => semverValid(version) === version);
-  if (tagged.length > 0) {
-    const version = semverRsort(tagged)[0]!;
-    const commit = resolveCommit(cwd, `refs/tags/${prefix}${version}`);
-    if (commit) return { version, commit, via: `tag ${prefix}${version}` };
-  }
-  const commits = commitsTouching(top, manifestPath);
-  if (commits.length === 0) return undefined;
-  const texts = readObjects(
-    top,
-    commits.map((commit) => `${commit}:${manifestPath}`),
-  );
-  const versions = commits.map((commit) => texts.get(`${commit}:${manifestPath}`));
-  for (let i = 0; i < commits.length; i += 1) {
-    const version = packageVersion(versions[i]);
-    if (version && version !== packageVersion(versions[i + 1])) {
-      return { version, commit: commits[i]!, via: `commit ${commits[i]!.slice(0, 7)}` };
-    }
-  }
-  return undefined;
 }
 
 /** Bumps `version` in eventry.config.yaml by the largest package bump, from the released catalogue's. */

@@ -19,10 +19,18 @@ export interface BlockedFinding {
 export interface GateOutcome {
   blocked: BlockedFinding[];
   allowed: { finding: Finding; entry: AllowEntry }[];
-  /** Entries that allow nothing: errors, so the list never outlives its change. */
+  /** Entries added since the base that allow nothing: errors, so the list never outlives its change. */
   stale: AllowEntry[];
-  /** Entries already in the base's list that allow nothing now: their change has landed; delete them. */
+  /** Entries the base release already carried: their change is released; delete them (a warning). */
   consumed: AllowEntry[];
+  /** Entries an earlier release carried too: a whole release cycle later, still not deleted (an error). */
+  expired: AllowEntry[];
+}
+
+/** The allow-list entries earlier states carried: the base's, and the release's before it. */
+export interface CarriedEntries {
+  base: readonly Omit<AllowEntry, 'location'>[];
+  earlier: readonly Omit<AllowEntry, 'location'>[];
 }
 
 /** Whether the policy blocks a finding (before the allow-list is consulted). */
@@ -33,19 +41,23 @@ export function isGated(finding: Finding): boolean {
 /**
  * The platform's rule: an existing event version only ever grows by adding; anything else needs a new
  * payload version, and nothing is removed without notice. Breaking findings are blocked unless an
- * allow-list entry names them.
+ * allow-list entry added since the base names them. An entry is valid from the commit that adds it
+ * until the release that carries it: an entry the base already has allows nothing (its change is
+ * released, and it must not let a new break with the same name through).
  */
 export function evaluateGate(
   findings: readonly Finding[],
   entries: readonly AllowEntry[],
-  baseEntries: readonly Omit<AllowEntry, 'location'>[],
+  carried: CarriedEntries,
   before: Catalogue,
   after: Catalogue,
 ): GateOutcome {
-  const outcome: GateOutcome = { blocked: [], allowed: [], stale: [], consumed: [] };
+  const outcome: GateOutcome = { blocked: [], allowed: [], stale: [], consumed: [], expired: [] };
+  const isIn = (list: CarriedEntries['base'], entry: AllowEntry) => list.some((old) => sameEntry(old, entry));
+  const live = entries.filter((entry) => !isIn(carried.base, entry));
   const used = new Set<AllowEntry>();
   for (const finding of findings.filter(isGated)) {
-    const entry = entries.find((candidate) => allows(candidate, finding));
+    const entry = live.find((candidate) => allows(candidate, finding));
     if (entry) {
       used.add(entry);
       outcome.allowed.push({ finding, entry });
@@ -55,8 +67,9 @@ export function evaluateGate(
   }
   for (const entry of entries) {
     if (used.has(entry)) continue;
-    if (baseEntries.some((base) => sameEntry(base, entry))) outcome.consumed.push(entry);
-    else outcome.stale.push(entry);
+    if (!isIn(carried.base, entry)) outcome.stale.push(entry);
+    else if (isIn(carried.earlier, entry)) outcome.expired.push(entry);
+    else outcome.consumed.push(entry);
   }
   return outcome;
 }

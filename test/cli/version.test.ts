@@ -29,7 +29,7 @@ const snapshot = (repo: TestRepo) =>
   ].map((path) => (existsSync(join(repo.dir, path)) ? read(repo, path) : undefined));
 
 describe('eventry version (compiled CLI)', () => {
-  it('bumps each group package from its own findings, writes only `version`, prepends a changelog; twice changes nothing', () => {
+  it('bumps each group package from its own findings, writes only `version`, prepends a changelog; twice changes nothing', { timeout: 60_000 }, () => {
     const repo = released();
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
     repo.commit('changes');
