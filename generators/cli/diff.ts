@@ -54,7 +54,12 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   // A published package covers one group: compare the other side on that group only.
   const [before, after] = alignSources(oldSource, newSource);
   const report = buildReport(
-    { label: before.label, catalogue: before.catalogue, packageVersions: before.packageVersions },
+    {
+      label: before.label,
+      catalogue: before.catalogue,
+      packageVersions: before.packageVersions,
+      root: before.root,
+    },
     { label: after.label, catalogue: after.catalogue, root: after.root },
   );
   process.stdout.write(format(report));

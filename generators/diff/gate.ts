@@ -5,7 +5,8 @@ import { code, type Finding, nextVersionKey } from './rule.js';
 
 /**
  * Breaking rules the gate lets through: removing a version is allowed once it was deprecated (the
- * notice versioning asks for); removing it without notice is `event-removed-without-deprecation`.
+ * notice versioning asks for); removing (or moving) it without notice is
+ * `event-removed-without-deprecation`.
  */
 export const GATE_EXEMPT: ReadonlySet<string> = new Set(['event-removed']);
 
@@ -79,12 +80,44 @@ export function fixFor(finding: Finding, before: Catalogue, after: Catalogue): s
   const allowHint =
     'or, if the break is intended and agreed, list it in `allow-breaking.yaml` (event, rule, reason)';
   if (finding.rule === 'event-removed-without-deprecation') {
+    const moved = after.events[finding.event];
+    if (moved && moved.group !== finding.group) {
+      // A key names one event in the whole catalogue, so it cannot stay in both packages.
+      const parsed = parseEventKey(finding.event);
+      const next = parsed && nextVersionKey(parsed.type, parsed.version, (key) => key in after.events);
+      const instead = next ? `; give group ${code(moved.group)} the next version ${code(next)} instead` : '';
+      return `Keep ${code(finding.event)} in group ${code(finding.group)} and deprecate it there (\`deprecated: {since, replaced_by}\`)${instead}; remove it in a later release, ${allowHint}.`;
+    }
     return `Keep ${code(finding.event)} and deprecate it first (\`deprecated: {since, replaced_by}\`); remove it in a later release, ${allowHint}.`;
   }
-  const parsed = parseEventKey(finding.event);
-  if (!parsed) return `Restore ${code(finding.event)}, ${allowHint}.`;
+  const next = nextVersion(finding.event, before, after);
+  if (!next) return `Restore ${code(finding.event)}, ${allowHint}.`;
+  return `An existing event version only grows by adding optional fields: ${next.verb} instead (and deprecate ${code(finding.event)}), ${allowHint}.`;
+}
+
+/** What to do instead of a blocked change made in a shared shape, once for all the events it reaches. */
+export function fixForShape(
+  shape: string,
+  events: readonly string[],
+  before: Catalogue,
+  after: Catalogue,
+): string {
+  const next = events
+    .map((event) => nextVersion(event, before, after)?.key)
+    .filter((key) => key !== undefined);
+  const list = next.map(code).join(', ');
+  return `Shape ${code(shape)} is shared by ${events.length} event version${events.length === 1 ? '' : 's'}: leave it as it was, make the change in a new shape used by ${list || 'new event versions'} (deprecating the versions they replace), or, if the break is intended and agreed, list it per event in \`allow-breaking.yaml\`.`;
+}
+
+/** The next payload version of an event: to add, or already added by this change and still free to shape. */
+function nextVersion(
+  event: string,
+  before: Catalogue,
+  after: Catalogue,
+): { key: string; verb: string } | undefined {
+  const parsed = parseEventKey(event);
+  if (!parsed) return undefined;
   // A version this very change adds is still free to shape; one the base already has is not.
-  const next = nextVersionKey(parsed.type, parsed.version, (key) => key in before.events);
-  const verb = next in after.events ? `make the change in ${code(next)}` : `add ${code(next)}`;
-  return `An existing event version only grows by adding optional fields: ${verb} instead (and deprecate ${code(finding.event)}), ${allowHint}.`;
+  const key = nextVersionKey(parsed.type, parsed.version, (candidate) => candidate in before.events);
+  return { key, verb: key in after.events ? `make the change in ${code(key)}` : `add ${code(key)}` };
 }
