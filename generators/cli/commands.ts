@@ -51,6 +51,10 @@ export function registerCommands(program: Command): void {
         .default('breaking'),
     )
     .option('-c, --catalogue <dir>', 'catalogue directory inside a git commit', 'catalogue')
+    .option(
+      '-r, --registry <url>',
+      'registry of npm: sides (default: the one your npm config names for the scope, as npm install uses)',
+    )
     .action(async (old: string, now: string, options) => {
       const { runDiff } = await import('./diff.js');
       process.exitCode = await runDiff(old, now, options);

@@ -21,6 +21,8 @@ export interface DiffCommandOptions {
   format?: keyof typeof DIFF_FORMATS;
   failOn?: 'breaking' | 'non-breaking' | 'never';
   catalogue?: string;
+  /** Registry for `npm:` sides (default: npm's configuration for the package's scope). */
+  registry?: string;
   cwd?: string;
 }
 
@@ -38,6 +40,7 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   const sourceOptions: SourceOptions = {
     cwd: options.cwd ?? process.cwd(),
     catalogue: options.catalogue ?? 'catalogue',
+    ...(options.registry !== undefined ? { registry: options.registry } : {}),
   };
   // Checked before any source is resolved: an `npm:` or git source costs a fetch or a checkout read.
   const format = DIFF_FORMATS[options.format ?? 'text'];

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -104,5 +105,46 @@ describe('eventry diff between two commits (compiled CLI)', () => {
       'catalogue/orders.yaml:3:40: error unknown-shape: Shape `Mony` is not defined.',
     );
     repo.git('checkout', '--', 'catalogue');
+  });
+});
+
+describe('eventry diff npm:… chooses the registry like npm install does, or --registry', () => {
+  // Nothing listens on these loopback ports: npm's refusal names the registry it asked.
+  const CONFIGURED = 'http://127.0.0.1:7/';
+  const GIVEN = 'http://127.0.0.1:9/';
+  const run = (cwd: string, ...args: string[]) => {
+    const result = spawnSync(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), 'diff', ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', npm_config_fetch_retries: '0' },
+    });
+    return { status: result.status, stderr: result.stderr };
+  };
+  let project: string;
+
+  beforeAll(() => {
+    const repo = makeRepo();
+    repo.copy(join(FIXTURE, 'before'), 'catalogue');
+    repo.write('.npmrc', `@shop-events:registry=${CONFIGURED}\n`);
+    repo.commit('project with a scope registry');
+    project = repo.dir;
+  });
+
+  it("honours the scope's registry from the project's npm config", () => {
+    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`request to ${CONFIGURED}@shop-events%2forders failed`);
+  });
+
+  it('--registry wins over the configured scope registry', () => {
+    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD', '--registry', GIVEN);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`request to ${GIVEN}@shop-events%2forders failed`);
+  });
+
+  it('refuses a --registry that is not a URL, before asking npm', () => {
+    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD', '--registry', 'not a url');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('eventry: OLD: --registry `not a url` is not a URL.\n');
   });
 });
