@@ -12,6 +12,7 @@ import { directorySource, gitSource, packageVersion } from '../diff/sources.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists, writeOutputs } from '../write.js';
+import { STATE_FILE } from './build.js';
 import { EXIT_USAGE } from './main.js';
 
 /** Options of `eventry version`. */
@@ -38,7 +39,9 @@ export interface VersionPlan {
 /**
  * `eventry version`: for each group package, diffs the catalogue at its last release (a git tag
  * `<scope>/<slug>@<version>`, else the commit that last changed the version recorded in its
- * package.json) with the work tree, writes the bumped `version` and prepends a CHANGELOG.md entry.
+ * package.json) with the work tree, writes the bumped `version` and prepends a CHANGELOG.md entry;
+ * then rebuilds the packages folder (when `eventry build` made it), whose documents carry the
+ * catalogue version.
  * The target is computed from the release, not from what is recorded now, so a second run finds
  * everything in place and writes nothing.
  */
@@ -135,8 +138,15 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     );
   }
 
-  lines.push(bumpCatalogueVersion(cwd, catalogueDir, plans, baseAt, options.dryRun === true));
+  const catalogueLine = bumpCatalogueVersion(cwd, catalogueDir, plans, baseAt, options.dryRun === true);
+  lines.push(catalogueLine);
   process.stdout.write(`${lines.join('\n')}\n`);
+  // The catalogue version is in the built documents: rebuild now, so that `npm run build` and CI's
+  // freshness check find nothing left to do. Only a folder `eventry build` made is rebuilt.
+  if (!options.dryRun && / → /.test(catalogueLine) && existsSync(join(packagesDir, STATE_FILE))) {
+    const { runBuild } = await import('./build.js');
+    return runBuild({ catalogue: resolve(cwd, catalogueDir), out: packagesDir });
+  }
   return 0;
 }
 

@@ -118,3 +118,31 @@ describe('eventry version (compiled CLI)', () => {
     expect(snapshot(repo)).toEqual(files);
   });
 });
+
+describe('the README release loop leaves nothing stale (regression: packages/catalogue kept the old catalogue version)', () => {
+  it('after `version`, `build` has nothing to do and a clean rebuild (CI freshness check) changes no committed file', {
+    timeout: 120_000,
+  }, () => {
+    const repo = makeRepo();
+    repo.copy(join(FIXTURE, 'before'), 'catalogue');
+    repo.write('.gitignore', 'packages/.eventry-build-state.json\n.eventry/\n');
+    const cli = (...args: string[]) => runCli(args, { cwd: repo.dir });
+    expect(cli('build').status).toBe(0);
+    repo.commit('release 1.4.0');
+
+    repo.copy(join(FIXTURE, 'after'), 'catalogue');
+    expect(cli('build').status).toBe(0);
+    repo.commit('change');
+    const bumped = cli('version');
+    expect(bumped.status).toBe(0);
+    expect(bumped.stdout).toContain('catalogue version: 1.4.0 → 2.0.0 (major; wrote eventry.config.yaml)');
+    expect(read(repo, 'packages/catalogue/openapi.json')).toContain('"version": "2.0.0"');
+    expect(cli('build').stdout).toMatch(/^eventry: nothing to do/);
+
+    repo.commit('release 2.0.0');
+    repo.remove('packages/.eventry-build-state.json');
+    repo.remove('.eventry');
+    expect(cli('build', '--force', '--no-cache').status).toBe(0);
+    expect(repo.git('status', '--porcelain')).toBe('');
+  });
+});
