@@ -60,6 +60,10 @@ export function registerCommands(program: Command): void {
         .default('breaking'),
     )
     .option('-c, --catalogue <dir>', 'catalogue directory inside a git commit', 'catalogue')
+    .option(
+      '-r, --registry <url>',
+      'registry of npm: sides (default: the one your npm config names for the scope, as npm install uses)',
+    )
     .action(async (old: string, now: string, options) => {
       const { runDiff } = await import('./diff.js');
       process.exitCode = await runDiff(old, now, options);
@@ -68,11 +72,11 @@ export function registerCommands(program: Command): void {
   program
     .command('check')
     .description(
-      'version policy gate: fail when an existing event version changed in a breaking way since --base',
+      'version policy gate: fail when an existing event version changed in a breaking way since the base',
     )
-    .requiredOption(
+    .option(
       '-b, --base <ref>',
-      'git ref (or catalogue directory) to compare with, e.g. main or HEAD~1',
+      'git ref (or catalogue directory) to compare with, e.g. main; default: $EVENTRY_BASE, else the last release before HEAD',
     )
     .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'github']).default('text'))

@@ -21,6 +21,8 @@ export interface DiffCommandOptions {
   format?: keyof typeof DIFF_FORMATS;
   failOn?: 'breaking' | 'non-breaking' | 'never';
   catalogue?: string;
+  /** Registry for `npm:` sides (default: npm's configuration for the package's scope). */
+  registry?: string;
   cwd?: string;
 }
 
@@ -38,6 +40,7 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   const sourceOptions: SourceOptions = {
     cwd: options.cwd ?? process.cwd(),
     catalogue: options.catalogue ?? 'catalogue',
+    ...(options.registry !== undefined ? { registry: options.registry } : {}),
   };
   // Checked before any source is resolved: an `npm:` or git source costs a fetch or a checkout read.
   const name = options.format ?? 'text';
@@ -55,7 +58,12 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   // A published package covers one group: compare the other side on that group only.
   const [before, after] = alignSources(oldSource, newSource);
   const report = buildReport(
-    { label: before.label, catalogue: before.catalogue, packageVersions: before.packageVersions },
+    {
+      label: before.label,
+      catalogue: before.catalogue,
+      packageVersions: before.packageVersions,
+      root: before.root,
+    },
     { label: after.label, catalogue: after.catalogue, root: after.root },
   );
   process.stdout.write(format(report));

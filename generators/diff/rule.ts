@@ -24,12 +24,20 @@ export interface Finding {
   event: string;
   group: string;
   attr: string | null;
+  /**
+   * The named shape the change is in when it reaches the event through one: `attr` inside the shape
+   * and the detail said of the shape, the same for every event it reaches (reports list it once).
+   */
+  via?: { shape: string; attr: string | null; detail: string };
   rule: string;
   severity: Severity;
   breaks: Breaks;
   /** Human-readable; wording may change, so no logic may be built on it. */
   detail: string;
+  /** Where it is in the new catalogue (the old one's group when it is gone). */
   location?: SourceLocation;
+  /** Where it was in the old catalogue. */
+  oldLocation?: SourceLocation;
 }
 
 /** Severities from the most to the least serious. */
@@ -38,9 +46,17 @@ export const SEVERITIES: readonly Severity[] = ['breaking', 'non-breaking', 'doc
 /** `code` span for markdown-ish texts (the formatters escape further as their format needs). */
 export const code = (text: string): string => `\`${text}\``;
 
-/** `field \`a.b\`` or `the event` for event-level changes. */
+/** `field \`a.b\``, `field \`a.b\` via shape \`Ledger\``, or `event \`key\`` for event-level changes. */
 export function subject(change: ModelChange): string {
-  return change.attr === null ? `event ${code(change.event)}` : `field ${code(change.attr)}`;
+  if (change.attr === null) return `event ${code(change.event)}`;
+  return change.via
+    ? `field ${code(change.attr)} via shape ${code(change.via.shape)}`
+    : `field ${code(change.attr)}`;
+}
+
+/** ` Note: …` for a deprecation that carries one, '' otherwise. */
+export function deprecationNote(deprecation: { note?: string }): string {
+  return deprecation.note ? ` Note: ${deprecation.note.trim().replace(/\.?$/, '.')}` : '';
 }
 
 /** Upper-cases the first letter, for a subject at the start of a sentence. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ describe('eventry diff between two commits (compiled CLI)', () => {
     expect(json.changes).toEqual(golden.changes);
     expect(json.packages).toEqual([
       { name: '@shop-events/orders', from: '1.4.2', to: '2.0.0', bump: 'major' },
-      { name: '@shop-events/payments', from: '1.0.0', to: '1.0.1', bump: 'patch' },
+      { name: '@shop-events/payments', from: '1.0.0', to: '2.0.0', bump: 'major' },
       { name: '@shop-events/returns', from: null, to: '1.0.0', bump: 'minor' },
     ]);
   });
@@ -47,18 +48,18 @@ describe('eventry diff between two commits (compiled CLI)', () => {
       '@shop-events/orders  1.4.2 → 2.0.0 (major)',
       '  order.placed-v1',
     ]);
-    expect(result.stdout).toContain('8 changes: 2 breaking, 4 non-breaking, 2 docs.');
+    expect(result.stdout).toContain('10 changes: 5 breaking, 3 non-breaking, 2 docs.');
   });
 
   it('markdown and github', () => {
     const markdown = diff('main~1', 'main', '--format', 'markdown');
     expect(markdown.status).toBe(1);
     expect(markdown.stdout).toContain(
-      '| Orders | `@shop-events/orders` | 1.4.2 → 2.0.0 | **major** | 2 | 3 | 1 |',
+      '| Orders | `@shop-events/orders` | 1.4.2 → 2.0.0 | **major** | 4 | 2 | 1 |',
     );
     const github = diff('HEAD~1', 'HEAD', '--format', 'github');
     expect(github.stdout).toContain(
-      '::error file=catalogue/orders.yaml,line=11,col=3,title=breaking field-removed%3A order.placed-v1::',
+      '::error file=catalogue/orders.yaml,line=18,col=7,title=breaking field-renamed%3A order.placed-v1::',
     );
   });
 
@@ -72,7 +73,10 @@ describe('eventry diff between two commits (compiled CLI)', () => {
     const doc = join(repo.dir, 'openapi.json');
     writeFileSync(doc, JSON.stringify(buildOpenApi(loadValid(join(FIXTURE, 'before'))), null, 2));
     const fromDoc = diff('openapi.json', 'HEAD', '--format', 'json');
-    expect(JSON.parse(fromDoc.stdout).changes).toEqual(golden.changes);
+    // A compiled document has no catalogue lines: the old side is located in the document instead.
+    const newSide = (changes: Record<string, unknown>[]) =>
+      changes.map(({ oldLocation: _, ...rest }) => rest);
+    expect(newSide(JSON.parse(fromDoc.stdout).changes)).toEqual(newSide(golden.changes));
     const toDir = diff('HEAD~1', 'catalogue', '--format', 'json');
     expect(JSON.parse(toDir.stdout).changes).toEqual(golden.changes);
     expect(repo.git('status', '--porcelain')).toBe('?? openapi.json');
@@ -101,5 +105,46 @@ describe('eventry diff between two commits (compiled CLI)', () => {
       'catalogue/orders.yaml:3:40: error unknown-shape: Shape `Mony` is not defined.',
     );
     repo.git('checkout', '--', 'catalogue');
+  });
+});
+
+describe('eventry diff npm:… chooses the registry like npm install does, or --registry', () => {
+  // Nothing listens on these loopback ports: npm's refusal names the registry it asked.
+  const CONFIGURED = 'http://127.0.0.1:7/';
+  const GIVEN = 'http://127.0.0.1:9/';
+  const run = (cwd: string, ...args: string[]) => {
+    const result = spawnSync(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), 'diff', ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', npm_config_fetch_retries: '0' },
+    });
+    return { status: result.status, stderr: result.stderr };
+  };
+  let project: string;
+
+  beforeAll(() => {
+    const repo = makeRepo();
+    repo.copy(join(FIXTURE, 'before'), 'catalogue');
+    repo.write('.npmrc', `@shop-events:registry=${CONFIGURED}\n`);
+    repo.commit('project with a scope registry');
+    project = repo.dir;
+  });
+
+  it("honours the scope's registry from the project's npm config", () => {
+    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`request to ${CONFIGURED}@shop-events%2forders failed`);
+  });
+
+  it('--registry wins over the configured scope registry', () => {
+    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD', '--registry', GIVEN);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`request to ${GIVEN}@shop-events%2forders failed`);
+  });
+
+  it('refuses a --registry that is not a URL, before asking npm', () => {
+    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD', '--registry', 'not a url');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('eventry: OLD: --registry `not a url` is not a URL.\n');
   });
 });

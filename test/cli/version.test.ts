@@ -29,7 +29,9 @@ const snapshot = (repo: TestRepo) =>
   ].map((path) => (existsSync(join(repo.dir, path)) ? read(repo, path) : undefined));
 
 describe('eventry version (compiled CLI)', () => {
-  it('bumps each group package from its own findings, writes only `version`, prepends a changelog; twice changes nothing', () => {
+  it('bumps each group package from its own findings, writes only `version`, prepends a changelog; twice changes nothing', {
+    timeout: 60_000,
+  }, () => {
     const repo = released();
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
     repo.commit('changes');
@@ -43,7 +45,7 @@ describe('eventry version (compiled CLI)', () => {
     expect(first.stdout).toBe(
       [
         `@shop-events/orders: 1.4.2 → 2.0.0 (major since commit ${release}; wrote package.json, CHANGELOG.md)`,
-        `@shop-events/payments: 1.0.3 → 1.0.4 (patch since commit ${release}; wrote package.json, CHANGELOG.md)`,
+        `@shop-events/payments: 1.0.3 → 2.0.0 (major since commit ${release}; wrote package.json, CHANGELOG.md)`,
         '@shop-events/returns: never released: keeps its version',
         'catalogue version: 1.4.0 → 2.0.0 (major; wrote eventry.config.yaml)',
         '',
@@ -52,11 +54,15 @@ describe('eventry version (compiled CLI)', () => {
     expect(read(repo, 'packages/orders/package.json')).toBe(manifest('orders', '2.0.0'));
     const changelog = read(repo, 'packages/orders/CHANGELOG.md');
     expect(changelog).toMatch(
-      /^# Changelog of `@shop-events\/orders`\n\n.*\n\n## 2\.0\.0\n\nMajor release: 2 breaking changes/,
+      /^# Changelog of `@shop-events\/orders`\n\n.*\n\n## 2\.0\.0\n\nMajor release: 4 breaking changes/,
     );
     expect(changelog).toContain('### `order.placed-v2`\n\n- Non-breaking: New version `order.placed-v2`');
+    // The shared shape `Money` changed: the payments package breaks too, and says through what.
     expect(read(repo, 'packages/payments/CHANGELOG.md')).toContain(
-      '## 1.0.4\n\nPatch release: 1 documentation change.',
+      '## 2.0.0\n\nMajor release: 1 breaking change, 1 documentation change.',
+    );
+    expect(read(repo, 'packages/payments/CHANGELOG.md')).toContain(
+      '### Shape `Money`\n\n- **Breaking** (breaks producers): Field `currency` is now restricted to `EUR`, `GBP`. `enum-added` Reaches `payment.captured-v1` (`amount.currency`).',
     );
     expect(read(repo, 'catalogue/eventry.config.yaml')).toContain('\nversion: 2.0.0\n');
     expect(read(repo, 'catalogue/eventry.config.yaml')).toMatch(/^# yaml-language-server/);
@@ -110,5 +116,33 @@ describe('eventry version (compiled CLI)', () => {
     expect(result.stdout).toContain('@shop-events/orders: 1.4.2 → 2.0.0 (major since commit');
     expect(result.stdout).toContain('would write package.json, CHANGELOG.md');
     expect(snapshot(repo)).toEqual(files);
+  });
+});
+
+describe('the README release loop leaves nothing stale (regression: packages/catalogue kept the old catalogue version)', () => {
+  it('after `version`, `build` has nothing to do and a clean rebuild (CI freshness check) changes no committed file', {
+    timeout: 120_000,
+  }, () => {
+    const repo = makeRepo();
+    repo.copy(join(FIXTURE, 'before'), 'catalogue');
+    repo.write('.gitignore', 'packages/.eventry-build-state.json\n.eventry/\n');
+    const cli = (...args: string[]) => runCli(args, { cwd: repo.dir });
+    expect(cli('build').status).toBe(0);
+    repo.commit('release 1.4.0');
+
+    repo.copy(join(FIXTURE, 'after'), 'catalogue');
+    expect(cli('build').status).toBe(0);
+    repo.commit('change');
+    const bumped = cli('version');
+    expect(bumped.status).toBe(0);
+    expect(bumped.stdout).toContain('catalogue version: 1.4.0 → 2.0.0 (major; wrote eventry.config.yaml)');
+    expect(read(repo, 'packages/catalogue/openapi.json')).toContain('"version": "2.0.0"');
+    expect(cli('build').stdout).toMatch(/^eventry: nothing to do/);
+
+    repo.commit('release 2.0.0');
+    repo.remove('packages/.eventry-build-state.json');
+    repo.remove('.eventry');
+    expect(cli('build', '--force', '--no-cache').status).toBe(0);
+    expect(repo.git('status', '--porcelain')).toBe('');
   });
 });

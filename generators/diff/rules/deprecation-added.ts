@@ -1,4 +1,4 @@
-import { code, type Rule } from '../rule.js';
+import { code, deprecationNote, type Rule } from '../rule.js';
 
 /** The notice versioning requires before a removal. */
 export const deprecationAdded: Rule = {
@@ -10,6 +10,6 @@ export const deprecationAdded: Rule = {
   check(change) {
     if (change.kind !== 'deprecation-added') return undefined;
     const by = change.after.replacedBy ? `; use ${code(change.after.replacedBy)} instead` : '';
-    return `${code(change.event)} is deprecated since ${change.after.since}${by}.`;
+    return `${code(change.event)} is deprecated since ${change.after.since}${by}.${deprecationNote(change.after)}`;
   },
 };

@@ -1,4 +1,4 @@
-import { code, type Rule } from '../rule.js';
+import { code, deprecationNote, type Rule } from '../rule.js';
 
 /** Since, replacement or note of an existing notice. */
 export const deprecationChanged: Rule = {
@@ -9,6 +9,6 @@ export const deprecationChanged: Rule = {
   check(change) {
     if (change.kind !== 'deprecation-changed') return undefined;
     const by = change.after.replacedBy ? `, replaced by ${code(change.after.replacedBy)}` : '';
-    return `Deprecation notice of ${code(change.event)} changed: now since ${change.after.since}${by}.`;
+    return `Deprecation notice of ${code(change.event)} changed: now since ${change.after.since}${by}.${deprecationNote(change.after)}`;
   },
 };

@@ -12,6 +12,7 @@ import { eventAdded } from './event-added.js';
 import { eventRemoved } from './event-removed.js';
 import { eventRemovedWithoutDeprecation } from './event-removed-without-deprecation.js';
 import { fieldRemoved } from './field-removed.js';
+import { fieldRenamed } from './field-renamed.js';
 import { formatAdded } from './format-added.js';
 import { formatChanged } from './format-changed.js';
 import { formatRemoved } from './format-removed.js';
@@ -39,6 +40,7 @@ export const RULES: readonly Rule[] = [
   optionalFieldAdded,
   requiredFieldAdded,
   fieldRemoved,
+  fieldRenamed,
   optionalBecameRequired,
   requiredBecameOptional,
   typeChanged,
@@ -53,6 +55,22 @@ export const RULES: readonly Rule[] = [
   titleChanged,
   descriptionChanged,
 ];
+
+/** The detail said of the shape itself: the change re-rooted at the shape, the same for every event it reaches. */
+function shapeDetail(rule: Rule, change: ModelChange, via: { shape: string; attr: string | null }): string {
+  if (change.kind === 'text-changed' && change.text === 'shape-description')
+    return rule.check({ ...change, attr: null })!;
+  const inShape = { ...change, attr: via.attr, event: via.shape, via: undefined } as ModelChange;
+  if (inShape.kind === 'field-renamed' && change.kind === 'field-renamed')
+    inShape.toAttr = join(via.attr, change.to.name);
+  return rule.check(inShape)!;
+}
+
+/** `prefix.name` with the last segment of `path` replaced by `name` (the new name of a renamed field). */
+function join(path: string | null, name: string): string {
+  const at = path ? path.lastIndexOf('.') : -1;
+  return at < 0 ? name : `${path!.slice(0, at)}.${name}`;
+}
 
 /** Rules by id. */
 export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((rule) => [rule.id, rule]));
@@ -73,11 +91,13 @@ export function classifyChanges(changes: readonly ModelChange[], rules: readonly
         event: change.event,
         group: change.group,
         attr: change.attr,
+        ...(change.via ? { via: { ...change.via, detail: shapeDetail(rule, change, change.via) } } : {}),
         rule: rule.id,
         severity: rule.severity,
         breaks: rule.breaks,
         detail,
         ...(change.location ? { location: change.location } : {}),
+        ...(change.oldLocation ? { oldLocation: change.oldLocation } : {}),
       });
     }
     if (!matched && rules === RULES) throw new Error(`no diff rule classifies a ${change.kind} change`);

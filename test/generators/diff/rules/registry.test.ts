@@ -15,6 +15,7 @@ const RULES_DIR = join(REPO, 'generators', 'diff', 'rules');
 const asJson = (finding: Finding) => ({
   event: finding.event,
   attr: finding.attr,
+  shape: finding.via?.shape ?? null,
   rule: finding.rule,
   severity: finding.severity,
   breaks: finding.breaks,
