@@ -1,6 +1,6 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
 import { checkFileShape } from './check-shape.js';
-import type { CatalogueProblem } from './problem.js';
+import { CONTROL_CHARACTERS, type CatalogueProblem, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources } from './sources.js';
 import { YamlSource } from './yaml-source.js';
@@ -45,11 +45,39 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
     });
   }
 
+  // Definitions in a file that cannot be read may be what other files refer to: while one is missing,
+  // "not defined" would be a guess, so those references go unchecked (one problem, not a cascade).
+  let incomplete = false;
   for (const file of sorted) {
     if (file.path === ALLOW_LIST_FILE) continue;
+    if (CONTROL_CHARACTERS.test(file.path)) {
+      problems.push({
+        code: 'invalid-file-name',
+        message: `The file name \`${printablePath(file.path)}\` contains a control character.`,
+        hint: 'Rename the file with letters, digits, `-`, `_` and `.` only; file names end up in generated comments.',
+        file: file.path,
+        line: 1,
+        column: 1,
+      });
+    }
+    if (file.unreadable !== undefined) {
+      problems.push({
+        code: 'unreadable-file',
+        message: `\`${printablePath(file.path)}\` cannot be read: ${file.unreadable}.`,
+        hint: 'Make it a readable YAML file, or move it out of the catalogue folder.',
+        file: file.path,
+        line: 1,
+        column: 1,
+      });
+      incomplete = true;
+      continue;
+    }
     const parsed = YamlSource.parse(file);
     problems.push(...parsed.problems);
-    if (!parsed.source) continue;
+    if (!parsed.source) {
+      incomplete = true;
+      continue;
+    }
     if (file.path === CONFIG_FILE) {
       const shapeProblems = checkFileShape(parsed.source, 'config');
       problems.push(...shapeProblems);
@@ -60,7 +88,7 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
     sources.push(parsed.source);
   }
 
-  const resolved = resolveCatalogue(sources);
+  const resolved = resolveCatalogue(sources, { incomplete });
   problems.push(...resolved.problems);
   if (problems.length > 0 || !config) return { ok: false, problems: sortProblems(problems) };
 
