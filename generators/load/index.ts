@@ -1,13 +1,13 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
 import { checkFileShape } from './check-shape.js';
-import { CONTROL_CHARACTERS, type CatalogueProblem, printablePath } from './problem.js';
+import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
-import { type CatalogueSourceFile, hashSources, readCatalogueSources } from './sources.js';
+import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
 import { YamlSource } from './yaml-source.js';
 
 export type { CatalogueProblem } from './problem.js';
 export { formatProblem, PROBLEM_CODES } from './problem.js';
-export type { CatalogueSourceFile } from './sources.js';
+export type { CatalogueSourceFile, SourceReader } from './sources.js';
 export { hashSources, readCatalogueSources } from './sources.js';
 
 /** The catalogue-wide settings file, at the catalogue root. */
@@ -18,9 +18,9 @@ export const ALLOW_LIST_FILE = 'allow-breaking.yaml';
 /** Either the model, or every problem found (never both, never a partial model). */
 export type LoadResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
 
-/** Loads the catalogue in `root` into the model. */
-export function loadCatalogue(root: string): LoadResult {
-  return loadCatalogueFromSources(readCatalogueSources(root));
+/** Loads the catalogue in `root` into the model (`reader` replaces the disk, for tests). */
+export function loadCatalogue(root: string, reader?: SourceReader): LoadResult {
+  return loadCatalogueFromSources(readCatalogueSources(root, reader));
 }
 
 /**

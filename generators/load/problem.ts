@@ -65,5 +65,4 @@ export function printablePath(path: string): string {
 }
 
 /** C0 and C1 controls and the Unicode line separators: characters that must never reach output as they are. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

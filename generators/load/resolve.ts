@@ -438,7 +438,8 @@ export function resolveCatalogue(
     if (/^[A-Z][A-Za-z0-9]*$/.test(raw)) {
       if (shapeDefs.has(raw)) return { kind: 'shape', name: raw };
       if (options.incomplete) return undefined;
-      const builtin = TYPE_ALIASES.get(raw.toLowerCase()) ?? BUILTINS.find((name) => name === raw.toLowerCase());
+      const builtin =
+        TYPE_ALIASES.get(raw.toLowerCase()) ?? BUILTINS.find((name) => name === raw.toLowerCase());
       const guess = builtin ?? suggest(raw, shapeDefs.keys());
       problems.push(
         source.problem(

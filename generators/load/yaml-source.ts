@@ -1,4 +1,5 @@
 import {
+  type CST,
   isAlias,
   isMap,
   isPair,
@@ -7,6 +8,7 @@ import {
   LineCounter,
   type Node,
   type Pair,
+  Parser,
   parseDocument,
   visit,
 } from 'yaml';
@@ -45,6 +47,27 @@ export class YamlSource {
    */
   static parse(source: CatalogueSourceFile): { source?: YamlSource; problems: CatalogueProblem[] } {
     const lines = new LineCounter();
+    const at = (offset: number) => {
+      const pos = lines.linePos(offset);
+      return { file: source.path, line: pos.line, column: pos.col };
+    };
+    // Composing a document recurses once per level (and so does everything after it); yaml's parser does
+    // not, so its syntax tree is where a runaway nesting is found, before it can overflow the stack.
+    const deep = firstTooDeep(source.text);
+    if (deep !== undefined) {
+      lines.addNewLine(0);
+      for (const match of source.text.matchAll(/\n/g)) lines.addNewLine(match.index + 1);
+      return {
+        problems: [
+          {
+            code: 'too-deep',
+            message: `The YAML nests more than ${MAX_DEPTH} levels deep here.`,
+            hint: 'A catalogue file needs a handful of levels; look for runaway brackets or indentation here.',
+            ...at(deep),
+          },
+        ],
+      };
+    }
     // `logLevel: 'error'`: a mapping used as a key is reported as a located problem, not a warning on stderr.
     const doc = parseDocument(source.text, {
       lineCounter: lines,
@@ -52,10 +75,6 @@ export class YamlSource {
       prettyErrors: false,
       logLevel: 'error',
     });
-    const at = (offset: number) => {
-      const pos = lines.linePos(offset);
-      return { file: source.path, line: pos.line, column: pos.col };
-    };
     // After a tab used as indentation, yaml reports every following line as mis-nested: only the tabs count.
     const firstTab = doc.errors.find((error) => error.code === 'TAB_AS_INDENT')?.pos[0] ?? Infinity;
     const errors = doc.errors.filter((error) => error.code === 'TAB_AS_INDENT' || error.pos[0] < firstTab);
@@ -94,19 +113,15 @@ export class YamlSource {
           break;
       }
       return {
-        code: /call stack/i.test(error.message) ? 'too-deep' : 'yaml-syntax',
-        message: /call stack/i.test(error.message)
-          ? `The YAML nests too deeply to read (more than ${MAX_DEPTH} levels).`
-          : firstLine(error.message),
-        hint: /call stack/i.test(error.message)
-          ? 'A catalogue file needs a handful of levels; look for runaway brackets or indentation here.'
-          : 'Check indentation, quoting and brackets around this position.',
+        code: 'yaml-syntax',
+        message: firstLine(error.message),
+        hint: 'Check indentation, quoting and brackets around this position.',
         ...at(error.pos[0]),
       };
     });
     if (problems.some((problem) => problem.code !== 'duplicate-key')) return { problems };
 
-    const structural = checkStructure(doc, source.path, at);
+    const structural = checkStructure(doc, at);
     if (structural.length > 0) return { problems: [...problems, ...structural] };
     let value: unknown;
     try {
@@ -224,21 +239,15 @@ function describeDuplicateKey(
   return message;
 }
 
-/**
- * Problems yaml only finds while converting to JavaScript (where they throw): aliases to no anchor,
- * and nesting deeper than any catalogue file needs (which the loader and emitters walk recursively).
- */
+/** Aliases to no anchor: yaml only finds them while converting to JavaScript, where it throws. */
 function checkStructure(
   doc: ReturnType<typeof parseDocument>,
-  file: string,
   at: (offset: number) => SourceLocation,
 ): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
-  // An explicit stack, not recursion: the point is to survive documents nested thousands deep.
-  const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 1 }];
-  let tooDeep = false;
+  const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
+    const node = stack.pop();
     if (isAlias(node)) {
       if (!node.resolve(doc)) {
         problems.push({
@@ -251,27 +260,32 @@ function checkStructure(
       continue;
     }
     if (!isMap(node) && !isSeq(node)) continue;
-    if (depth > MAX_DEPTH) {
-      if (!tooDeep) {
-        tooDeep = true;
-        problems.push({
-          code: 'too-deep',
-          message: `The YAML nests more than ${MAX_DEPTH} levels deep here.`,
-          hint: 'A catalogue file needs a handful of levels; look for runaway brackets or indentation here.',
-          ...at(node.range?.[0] ?? 0),
-        });
-      }
-      continue;
-    }
-    for (const item of [...node.items].reverse()) {
-      if (isPair(item)) {
-        stack.push({ node: item.value, depth: depth + 1 }, { node: item.key, depth: depth + 1 });
-      } else {
-        stack.push({ node: item, depth: depth + 1 });
-      }
-    }
+    for (const item of node.items) stack.push(...(isPair(item) ? [item.key, item.value] : [item]));
   }
   return problems.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** Offset of the first collection nested deeper than `MAX_DEPTH`, walking yaml's syntax tree without recursion. */
+function firstTooDeep(text: string): number | undefined {
+  let first: number | undefined;
+  const stack: { token: unknown; depth: number }[] = [];
+  for (const token of new Parser().parse(text)) {
+    if (token.type === 'document') stack.push({ token: token.value, depth: 1 });
+  }
+  while (stack.length > 0) {
+    const { token, depth } = stack.pop()!;
+    const node = token as CST.Token | undefined;
+    if (node?.type !== 'block-map' && node?.type !== 'block-seq' && node?.type !== 'flow-collection')
+      continue;
+    if (depth > MAX_DEPTH) {
+      first = Math.min(first ?? node.offset, node.offset);
+      continue;
+    }
+    for (const item of node.items as { key?: unknown; value?: unknown }[]) {
+      stack.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+    }
+  }
+  return first;
 }
 
 function firstAlias(doc: ReturnType<typeof parseDocument>): number | undefined {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   PROBLEM_CODES,
   readCatalogueSources,
 } from '../../../generators/load/index.js';
+import { BAD, badCases, prepareBadCase } from './bad-fixture.js';
 
 /** One problem a bad fixture must produce; `message` and `hint` are substrings where wording matters. */
 interface WantedProblem {
@@ -21,24 +22,20 @@ interface WantedProblem {
   hint?: string;
 }
 
-const BAD = fileURLToPath(new URL('../../fixtures/bad/', import.meta.url));
 const SCHEMAS = fileURLToPath(new URL('../../../generators/load/schema/', import.meta.url));
 
 /** Every folder under test/fixtures/bad is a case: `catalogue/` plus `expected.json`. */
-const cases: [string, WantedProblem[]][] = readdirSync(BAD, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-  .sort()
-  .map((name) => [
-    name,
-    JSON.parse(readFileSync(join(BAD, name, 'expected.json'), 'utf8')) as WantedProblem[],
-  ]);
+const cases: [string, WantedProblem[]][] = badCases.map((name) => [
+  name,
+  JSON.parse(readFileSync(join(BAD, name, 'expected.json'), 'utf8')) as WantedProblem[],
+]);
 
 const where = (p: { code: string; file: string; line: number; column: number }) =>
   `${p.file}:${p.line}:${p.column} ${p.code}`;
 
 function problemsOf(name: string): CatalogueProblem[] {
-  const result = loadCatalogue(join(BAD, name, 'catalogue'));
+  const { root, reader } = prepareBadCase(name);
+  const result = loadCatalogue(root, reader);
   if (result.ok) throw new Error(`bad fixture ${name} loaded without problems`);
   return result.problems;
 }
