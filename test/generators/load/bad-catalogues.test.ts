@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +55,23 @@ describe('bad catalogues: each reports exactly its problems, located', () => {
   it.each(cases)('%s: every problem says what to do (a hint)', (name) => {
     for (const problem of problemsOf(name)) expect(problem.hint, formatProblem(problem)).toMatch(/\S/);
   });
+});
+
+describe('unreadable entries on a real disk', () => {
+  // chmod cannot stop root, so as root the no-permission case is proven through the injected reader
+  // (the `unreadable-no-permission` case above) and this one says why it did not run.
+  const isRoot = process.getuid?.() === 0;
+  it.skipIf(isRoot)(
+    'a file without read permission is an unreadable-file problem, not an EACCES stack trace (skipped as root: root reads any file)',
+    () => {
+      const { root } = prepareBadCase('unreadable-directory-named-yaml');
+      const secret = join(root, 'groups', 'secret.yaml');
+      writeFileSync(secret, 'group: {slug: secret, title: Secret}\n');
+      chmodSync(secret, 0o000);
+      const result = loadCatalogue(root);
+      expect(result.ok ? [] : result.problems.map(where)).toContain('groups/secret.yaml:1:1 unreadable-file');
+    },
+  );
 });
 
 describe('the bad-catalogue corpus', () => {
