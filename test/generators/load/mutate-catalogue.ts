@@ -9,6 +9,7 @@ export type Mutation =
   | { kind: 'tab-indent'; at: number }
   | { kind: 'insert'; at: number; offset: number; text: string }
   | { kind: 'replace-word'; at: number; nth: number; text: string }
+  | { kind: 'replace-key'; at: number; text: string }
   | { kind: 'rename-file'; text: string };
 
 /** Words and fragments that broke the loader or the emitters before, or plausibly could. */
@@ -108,6 +109,11 @@ export function mutationArbitrary(lineCount: number): fc.Arbitrary<Mutation> {
       nth: fc.nat({ max: 4 }),
       text: fc.constantFrom(...HOSTILE_WORDS),
     }),
+    fc.record({
+      kind: fc.constant('replace-key' as const),
+      at: line,
+      text: fc.constantFrom(...HOSTILE_WORDS),
+    }),
     fc.record({ kind: fc.constant('rename-file' as const), text: fc.constantFrom(...FILE_NAME_TAILS) }),
   );
 }
@@ -137,6 +143,16 @@ export function mutate(file: CatalogueSourceFile, mutation: Mutation): Catalogue
     case 'insert': {
       const offset = Math.min(mutation.offset, line.length);
       lines[at] = line.slice(0, offset) + mutation.text + line.slice(offset);
+      break;
+    }
+    case 'replace-key': {
+      // The next mapping key from this line on: field names, event keys, shape names, slugs.
+      const index = lines.findIndex((text, i) => i >= at && /^\s*[\w.-]+:/.test(text));
+      if (index === -1) break;
+      lines[index] = lines[index]!.replace(
+        /^(\s*)[\w.-]+:/,
+        (_, indent: string) => `${indent}${mutation.text}:`,
+      );
       break;
     }
     case 'replace-word': {
