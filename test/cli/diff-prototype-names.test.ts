@@ -47,7 +47,8 @@ describe('OpenAPI component names that are Object.prototype keys', () => {
     writeFileSync(
       after,
       documentText((schemas) => {
-        schemas.toString!.properties.memo = { type: 'string' };
+        // Typed as `string`, the name reads the index signature rather than Object.prototype.toString.
+        schemas[RENAMED.Ledger!]!.properties.memo = { type: 'string' };
         schemas[PROTO]!.properties.zone = { type: 'string' };
       }),
     );

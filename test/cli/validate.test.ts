@@ -29,7 +29,7 @@ const parseLines = (stdout: string) =>
 function writeFile(name: string, text: string | Buffer): string {
   const path = join(tempDir('eventry-validate-'), name);
   const fd = openSync(path, 'w');
-  writeSync(fd, text);
+  writeSync(fd, Buffer.from(text));
   closeSync(fd);
   return path;
 }
