@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../generators/cli/main.js';
 import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
-import { fixturePath, REPO, runCli, tempDir } from '../helpers.js';
+import { fixturePath, REPO, tempDir } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
 
 /**
  * Every command of the CLI with broken arguments: missing required ones, unknown flags, nonexistent
@@ -94,8 +95,8 @@ describe('every command with broken arguments: a message and the documented exit
   const all = Object.entries(cases).flatMap(([command, list]) =>
     list.map(([name, args, status]) => [`${command}: ${name}`, args, status] as const),
   );
-  it.each(all)('%s', (_name, args, status) => {
-    const result = runCli(args(), { input: '' });
+  it.each(all)('%s', async (_name, args, status) => {
+    const result = await runCliInProcess(args(), { input: '' });
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.stderr.trim()).not.toBe('');
     expect(result.status).toBe(status);
@@ -104,16 +105,16 @@ describe('every command with broken arguments: a message and the documented exit
   it.each([
     ['an unknown command', ['nosuchcommand']],
     ['an unknown top-level flag', ['--bogus']],
-  ])('eventry with %s', (_name, args) => {
-    const result = runCli(args);
+  ])('eventry with %s', async (_name, args) => {
+    const result = await runCliInProcess(args);
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.status).toBe(USAGE);
   });
 });
 
 describe('eventry --version and npm run registry -- --help', () => {
-  it('eventry --version prints the toolkit version', () => {
-    const result = runCli(['--version']);
+  it('eventry --version prints the toolkit version', async () => {
+    const result = await runCliInProcess(['--version']);
     expect(result.stdout).toBe('0.1.0\n');
     expect(result.status).toBe(0);
   });

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STAGING_DIR } from '../../generators/write.js';
 import { fixturePath, tempDir } from '../helpers.js';
-import { comparable, emptyFolders, eventryAsync, readTree } from './output-tree.js';
+import { runCliInProcess } from './in-process.js';
+import { comparable, emptyFolders, readTree } from './output-tree.js';
 
 const build = (catalogue: string, out: string) =>
-  eventryAsync(['build', '--catalogue', catalogue, '--out', out]);
+  runCliInProcess(['build', '--catalogue', catalogue, '--out', out]);
 
 describe('eventry build output converges to exactly what the catalogue generates', () => {
   const work = tempDir('eventry-build-output-');
