@@ -53,7 +53,7 @@ const cases: Record<string, Case[]> = {
     ['a file as the catalogue', () => ['diff', 'HEAD', 'HEAD', '--catalogue', aFile], USAGE],
   ],
   check: [
-    ['no --base', () => ['check'], USAGE],
+    ['--base without its value', () => ['check', '--base'], USAGE],
     ['an unknown base', () => ['check', '--base', 'no-such-ref-anywhere'], USAGE],
     ['a nonexistent catalogue', () => ['check', '-b', 'HEAD', '-c', join(scratch, 'nowhere')], USAGE],
     ['a file as the catalogue', () => ['check', '-b', 'HEAD', '-c', aFile], USAGE],
