@@ -3,7 +3,7 @@ import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { closest } from 'fastest-levenshtein';
+import { suggest } from '../load/suggest.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
 import { EXIT_USAGE } from './main.js';
 
@@ -267,8 +267,8 @@ class GroupPackages {
   }
 
   suggest(key: string): string {
-    const keys = [...this.slugByKey.keys()];
-    return keys.length === 0 ? '' : ` Did you mean \`${closest(key, keys)}\`?`;
+    const guess = suggest(key, this.slugByKey.keys());
+    return guess === undefined ? '' : ` Did you mean \`${guess}\`?`;
   }
 }
 

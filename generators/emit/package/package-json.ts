@@ -57,7 +57,7 @@ export function emitPackageJson(
     license: 'UNLICENSED',
     type: 'module',
     sideEffects: false,
-    engines: { node: '>=18' },
+    engines: { node: '>=20' },
     exports: {
       '.': { types: './index.d.ts', default: './index.js' },
       './events/*': { types: './events/*.d.ts', default: './events/*.js' },
