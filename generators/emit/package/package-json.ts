@@ -57,7 +57,7 @@ export function emitPackageJson(
     license: 'UNLICENSED',
     type: 'module',
     sideEffects: false,
-    engines: { node: '>=20' },
+    engines: { node: '>=18' },
     exports: {
       '.': { types: './index.d.ts', default: './index.js' },
       './events/*': { types: './events/*.d.ts', default: './events/*.js' },
