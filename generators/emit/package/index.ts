@@ -78,7 +78,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
     { path: `${slug}/types.d.ts`, contents: await emitGroupTypes(model, group, packageName) },
     { path: `${slug}/index.js`, contents: render('index.js', { note, packageName, usesFormats, events }) },
     { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName }) },
-    { path: `${slug}/matchers.js`, contents: render('matchers.js', { note }) },
+    { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName }) },
     { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note }) },
   ];
   for (const name of RUNTIME_FILES) {

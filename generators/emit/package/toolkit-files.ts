@@ -33,6 +33,12 @@ export function readToolkitFile(path: string): string {
   return text;
 }
 
+/** The absolute path of a file of the toolkit's source, by path below `generators/`. */
+export function toolkitFilePath(path: string): string {
+  sourceRoot ??= findSourceRoot();
+  return join(sourceRoot, path);
+}
+
 let fingerprint: string | undefined;
 
 /** sha256 of the templates and the package run time: the toolkit files packages are made of. */

@@ -221,7 +221,8 @@ describe('validate(key, payload, options)', () => {
     expect(groups.account!.validate('account.created-v9', account)).toEqual({
       valid: false,
       error: {
-        detail: '`account.created-v9` is not an event of @fixture-events/account.',
+        detail:
+          '`account.created-v9` is not an event of @fixture-events/account. Did you mean `account.created-v1`?',
         code: 'unknown_event',
         errors: [],
       },
