@@ -152,6 +152,7 @@ const WRITE_HINTS = new Map([
   ['ENAMETOOLONG', ': the file name is too long for the file system; shorten the event key'],
   ['EACCES', ': permission denied'],
   ['ENOSPC', ': no space left on the device'],
+  ['EISDIR', ': a folder stands where the build writes this file; move it away'],
 ]);
 
 /** The recorded files are there as written, and nothing else is in the folders the build owns. */
