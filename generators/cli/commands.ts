@@ -84,6 +84,21 @@ export function registerCommands(program: Command): void {
     });
 
   program
+    .command('serve')
+    .description(
+      "serve the catalogue's release history as a read-only Confluent Schema Registry (JSON Schema)",
+    )
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '8081')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option('--access-log', 'print one JSON line per request on stdout')
+    .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .action(async (options) => {
+      const { runServe } = await import('./serve.js');
+      process.exitCode = await runServe(options);
+    });
+
+  program
     .command('validate')
     .description(
       'validate payloads with the built group packages: JSON files against one event, or an NDJSON stream',
