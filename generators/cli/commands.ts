@@ -51,6 +51,26 @@ export function registerCommands(program: Command): void {
         .default('breaking'),
     )
     .option('-c, --catalogue <dir>', 'catalogue directory inside a git commit', 'catalogue')
+    .addOption(
+      new Option(
+        '--level <level>',
+        'also give the verdict of a Confluent schema registry at this level',
+      ).choices([
+        'NONE',
+        'BACKWARD',
+        'BACKWARD_TRANSITIVE',
+        'FORWARD',
+        'FORWARD_TRANSITIVE',
+        'FULL',
+        'FULL_TRANSITIVE',
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--policy <policy>',
+        'JSON Schema policy of that registry (with --level; default STRICT)',
+      ).choices(['STRICT', 'LENIENT']),
+    )
     .action(async (old: string, now: string, options) => {
       const { runDiff } = await import('./diff.js');
       process.exitCode = await runDiff(old, now, options);

@@ -28,10 +28,11 @@ import type { SchemaRegistryState, SubjectVersion } from './registry.js';
  *   ADDITIONAL_PROPERTIES_REMOVED (incompatible under STRICT, compatible under LENIENT);
  * - another type: TYPE_CHANGED (incompatible), except integer to number (TYPE_EXTENDED, compatible);
  * - enum values only in W: ENUM_ARRAY_NARROWED/CHANGED (incompatible); only in R: extended (compatible).
- * eventry's own rule goes further than Confluent on one point: a string `format` R adds or changes
- * narrows what R accepts, so it is incompatible here, where Confluent's checker ignores `format`.
- * An eventry "compatible" is therefore always accepted by Confluent; the converse may not hold for
- * format changes. Events' nested shapes are closed; an event's top level is open when it is partial.
+ * Where Confluent's STRICT and LENIENT lists decide, eventry follows them. It adds two checks of its
+ * own, where Confluent's checker lets through data a reader rejects: a string `format` R adds or
+ * changes (Confluent ignores `format`), and a property R requires that an open W did not list
+ * (Confluent only reports PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, which LENIENT accepts). Events' nested
+ * shapes are closed; an event's top level is open when it is partial.
  */
 
 /** The JSON Schema policy (Confluent 7.9+/8). */
@@ -115,8 +116,14 @@ function incompatibleDifference(
       // Whether the reader (R) is the side that has the field.
       const readerHasIt = (change.kind === 'field-added') === backward;
       if (readerHasIt) {
-        if (writerOpen) return lenient ? undefined : 'PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL';
-        return change.field.required ? 'REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL' : undefined;
+        // The reader's copy of the field decides whether it is required (the writer may not have it).
+        const required = change.field.required;
+        if (writerOpen) {
+          // eventry's rule: old data need not carry a field the reader requires, open model or not.
+          if (required) return 'REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL (eventry rule)';
+          return lenient ? undefined : 'PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL';
+        }
+        return required ? 'REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL' : undefined;
       }
       return readerOpen ? undefined : 'PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL';
     }
@@ -209,14 +216,13 @@ export function judgeCatalogues(
 /** A plain-words line for an incompatibility: rule, field, whom it breaks, Confluent's name. */
 export function describeIncompatibility(incompatibility: Incompatibility, against?: number): string {
   const { finding, direction, difference } = incompatibility;
-  const where = finding.attr === null ? 'the event' : `field ${finding.attr}`;
   const reader =
     direction === 'backward'
       ? 'consumers using the new schema cannot read data written with the old one'
       : 'consumers using the old schema cannot read data written with the new one';
   const version = against === undefined ? '' : ` (against version ${against})`;
   const breaks = finding.breaks === 'none' ? '' : `; eventry: breaks ${finding.breaks}`;
-  return `${direction.toUpperCase()} incompatible${version}: [${finding.rule}] ${where}: ${finding.detail.replace(/`/g, '')} — ${reader} (${difference}${breaks}).`;
+  return `${direction.toUpperCase()} incompatible${version}: [${finding.rule}] ${finding.detail.replace(/`/g, '')} — ${reader} (${difference}${breaks}).`;
 }
 
 /** The verdict on a candidate, or why the candidate cannot be read. */
