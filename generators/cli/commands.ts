@@ -119,6 +119,23 @@ export function registerCommands(program: Command): void {
     });
 
   program
+    .command('register')
+    .description('push every released schema version into an existing Confluent-compatible schema registry')
+    .requiredOption(
+      '-r, --registry <url>',
+      'registry URL; credentials from EVENTRY_REGISTRY_AUTH (user:password), EVENTRY_REGISTRY_TOKEN or .npmrc',
+    )
+    .option('-n, --dry-run', 'look everything up and print the plan; change nothing')
+    .option('--json', 'print the plan and the outcome as JSON')
+    .option('--subjects <glob>', 'only subjects matching this glob, e.g. "account.*"')
+    .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .action(async (options) => {
+      const { runRegister } = await import('./register.js');
+      process.exitCode = await runRegister(options);
+    });
+
+  program
     .command('validate')
     .description(
       'validate payloads with the built group packages: JSON files against one event, or an NDJSON stream',

@@ -1,10 +1,10 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TestRepo } from '../generators/diff/git-repo.js';
-import { fixturePath, REPO, tempDir } from '../helpers.js';
+import { REPO, tempDir } from '../helpers.js';
+import { releasedTwice } from '../registry/released-repo.js';
 
 /** A `serve` process of the compiled CLI, once it printed its address. */
 interface Served {
@@ -56,28 +56,6 @@ const getJson = async (url: string) => {
   const response = await fetch(url);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
-
-/** A repository whose catalogue was released twice: 1.0.0, then 1.1.0 with an optional field added. */
-function releasedTwice(): TestRepo {
-  const repo = makeRepo();
-  repo.copy(fixturePath('small'), 'catalogue');
-  repo.commit('release 1.0.0');
-  const groupFile = join(repo.dir, 'catalogue/groups/account.yaml');
-  repo.write(
-    'catalogue/groups/account.yaml',
-    readFileSync(groupFile, 'utf8').replace(
-      '      is_imported: {type: boolean}\n',
-      '      is_imported: {type: boolean}\n      nickname: {type: string}\n',
-    ),
-  );
-  const config = join(repo.dir, 'catalogue/eventry.config.yaml');
-  repo.write(
-    'catalogue/eventry.config.yaml',
-    readFileSync(config, 'utf8').replace('version: 1.0.0', 'version: 1.1.0'),
-  );
-  repo.commit('release 1.1.0');
-  return repo;
-}
 
 describe('eventry serve (compiled CLI)', () => {
   it('versions come from the release history: two releases give versions 1 and 2, both ids resolve; same ids after a restart and on a fresh clone', async () => {
