@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../diff/git.js';
-import { formatProblem } from '../load/index.js';
+import { CONFIG_FILE, formatProblem } from '../load/index.js';
+import { checkCompatibilityOverrides } from '../registry/config-check.js';
 import { type History, loadHistory } from '../registry/history.js';
 import { SchemaRegistryState } from '../registry/registry.js';
 import { createRegistryServer } from '../serve/server.js';
@@ -85,5 +87,12 @@ export function openHistory(cwd: string, catalogue: string, cache: boolean): His
     return undefined;
   }
   for (const warning of result.history.warnings) process.stderr.write(`eventry: ${warning}\n`);
+  const subjects = new Set(result.history.points.flatMap((point) => [...point.schemas.keys()]));
+  const configText = readFileSync(join(resolve(cwd, catalogue), CONFIG_FILE), 'utf8');
+  const problems = checkCompatibilityOverrides(result.history.current, configText, subjects);
+  if (problems.length > 0) {
+    for (const problem of problems) process.stderr.write(`${formatProblem(problem, catalogue)}\n`);
+    return undefined;
+  }
   return result.history;
 }
