@@ -45,9 +45,18 @@ export async function runRegister(options: RegisterCommandOptions): Promise<numb
   const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
   if (!history) return 1;
   const state = new SchemaRegistryState(history);
-  const versions = selectVersions(state, options.subjects);
+  const { versions, unreleased } = selectVersions(state, options.subjects);
+  if (unreleased > 0) {
+    process.stderr.write(
+      `eventry register: ${unreleased} version(s) of the working catalogue are not released yet and are left out (release with \`eventry version\` and commit).\n`,
+    );
+  }
   if (versions.length === 0) {
-    process.stderr.write(`eventry register: no subject matches --subjects ${options.subjects}.\n`);
+    process.stderr.write(
+      options.subjects === undefined
+        ? 'eventry register: nothing released yet (no commit records a catalogue version).\n'
+        : `eventry register: no released subject matches --subjects ${options.subjects}.\n`,
+    );
     return EXIT_USAGE;
   }
   const authorization = registryAuthorization(url, { env: options.env ?? process.env, cwd });

@@ -64,9 +64,19 @@ export interface RegisterOutcome {
   refused?: RegistryRefusal;
 }
 
-/** Subject versions selected by a glob (`account.*`); every one without. */
-export function selectVersions(state: SchemaRegistryState, glob?: string): SubjectVersion[] {
-  return state.historyOrder().filter((version) => glob === undefined || matchesGlob(version.subject, glob));
+/**
+ * Released subject versions selected by a glob (`account.*`; all without one), and how many selected
+ * versions exist only in the working catalogue (pushed once released, never before).
+ */
+export function selectVersions(
+  state: SchemaRegistryState,
+  glob?: string,
+): { versions: SubjectVersion[]; unreleased: number } {
+  const selected = state
+    .historyOrder()
+    .filter((version) => glob === undefined || matchesGlob(version.subject, glob));
+  const versions = selected.filter((version) => version.released);
+  return { versions, unreleased: selected.length - versions.length };
 }
 
 /** A failure to talk to the registry at all (network, TLS, timeout, not a registry). */

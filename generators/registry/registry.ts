@@ -25,6 +25,8 @@ export interface SubjectVersion {
   id: number;
   /** Canonical schema text. */
   schema: string;
+  /** Whether it first appeared in a release (false: only in the working catalogue, not released yet). */
+  released: boolean;
 }
 
 /** A schema by id, and every subject version that has it. */
@@ -68,7 +70,13 @@ export class SchemaRegistryState {
           idOf.set(schema, id);
           this.schemas.set(id, { id, schema, uses: [] });
         }
-        const entry: SubjectVersion = { subject, version: versions.length + 1, id, schema };
+        const entry: SubjectVersion = {
+          subject,
+          version: versions.length + 1,
+          id,
+          schema,
+          released: point.commit !== undefined,
+        };
         versions.push(entry);
         this.created.push(entry);
         this.subjects.set(subject, versions);

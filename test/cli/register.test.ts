@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestRepo } from '../generators/diff/git-repo.js';
@@ -94,6 +94,24 @@ describe('eventry register', { timeout: 60_000 }, () => {
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('8 present, 3 to register');
     expect(target.subjects.get('account.created-v1')).toHaveLength(2);
+  });
+
+  it('pushes released versions only: a change of the working catalogue waits for its release', async () => {
+    const path = join(repo.dir, 'catalogue/groups/billing.yaml');
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8').replace(
+        '  ink.conversation.closed-v1:',
+        '  ink.conversation.closed-v1:\n    description: Unreleased wording.',
+      ),
+    );
+    const result = await register();
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe(
+      'eventry register: 1 version(s) of the working catalogue are not released yet and are left out (release with `eventry version` and commit).\n',
+    );
+    expect(target.subjects.get('ink.conversation.closed-v1')).toHaveLength(1);
+    expect(target.subjects.get('ink.conversation.closed-v1')![0]!.schema).not.toContain('Unreleased wording');
   });
 
   it('--subjects selects subjects by glob', async () => {
