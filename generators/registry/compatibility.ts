@@ -41,17 +41,6 @@ export type Policy = 'STRICT' | 'LENIENT';
 /** One side of a level: whether new consumers read old data, or old consumers new data. */
 export type Direction = 'backward' | 'forward';
 
-/** The levels, in the order help texts list them. */
-export const LEVELS: readonly CompatibilityLevel[] = [
-  'NONE',
-  'BACKWARD',
-  'BACKWARD_TRANSITIVE',
-  'FORWARD',
-  'FORWARD_TRANSITIVE',
-  'FULL',
-  'FULL_TRANSITIVE',
-];
-
 /** The directions a level checks. */
 export function directionsOf(level: CompatibilityLevel): Direction[] {
   if (level === 'NONE') return [];
