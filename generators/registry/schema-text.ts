@@ -61,3 +61,18 @@ export function schemaTextFingerprint(): string {
   }
   return fingerprint;
 }
+
+/** How deep a client's schema may nest: eventry's own are a few levels; the walk over it is recursive. */
+export const MAX_SCHEMA_DEPTH = 64;
+
+/** Whether a parsed JSON value nests deeper than `limit` (measured without recursion). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { checkCandidate } from '../registry/compatibility.js';
 import type { SchemaRegistryState, SubjectVersion } from '../registry/registry.js';
-import { canonicalCandidate } from '../registry/schema-text.js';
+import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
 import {
   ERROR_CODES,
   invalidSchema,
@@ -57,7 +57,9 @@ export function createRegistryServer(
         );
       });
     }
-    const body = req.method === 'GET' && req.url !== undefined ? fast.get(req.url) : undefined;
+    // A request with a body goes the slow way, which reads it first (an unread body breaks keep-alive).
+    const body =
+      req.method === 'GET' && req.url !== undefined && !hasBody(req) ? fast.get(req.url) : undefined;
     if (body) {
       send(res, 200, body);
       return;
@@ -73,8 +75,27 @@ export function createRegistryServer(
         res.destroy();
         return;
       }
+      // The rest of a body too large to read is never read: the connection cannot be reused.
+      if (answer.status === 413) res.setHeader('connection', 'close');
       sendJson(res, answer.status, { error_code: answer.code, message: answer.message });
     });
+  });
+  // Malformed HTTP or a timed-out request: a Confluent error body instead of Node's bare answer.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const body = JSON.stringify(
+      timedOut
+        ? { error_code: 408, message: 'The request took too long to arrive.' }
+        : { error_code: 400, message: 'Malformed HTTP request.' },
+    );
+    socket.end(
+      `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\ncontent-type: ${CONTENT_TYPE}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   // Slow or stalled clients do not hold sockets forever.
   server.requestTimeout = 30_000;
@@ -145,11 +166,12 @@ async function handle(
   if (parts.at(-1) === '' && parts.length > 1) parts.pop();
   const query = url.searchParams;
   const [head, ...rest] = parts;
+  // Every body is read (bounded) before answering, whatever the route: see `hasBody`.
+  const body = hasBody(req) ? await readBody(req, maxBody) : '';
 
   if (method === 'DELETE' || method === 'PUT' || (method === 'POST' && head !== 'compatibility')) {
     // Look-up (`POST /subjects/{s}`) is the one POST that reads.
     if (!(method === 'POST' && head === 'subjects' && rest.length === 1)) {
-      await readBody(req, maxBody); // drain, so the connection can be reused
       if (head === 'subjects' || head === 'config' || head === 'mode' || head === 'schemas') throw readOnly();
       throw notFound();
     }
@@ -193,9 +215,8 @@ async function handle(
     }
   }
 
-  if (method === 'POST' && head === 'subjects') return lookUp(req, res, state, rest[0]!, maxBody);
-  if (method === 'POST' && head === 'compatibility')
-    return compatibility(req, res, state, rest, query, maxBody);
+  if (method === 'POST' && head === 'subjects') return lookUp(body, res, state, rest[0]!);
+  if (method === 'POST' && head === 'compatibility') return compatibility(body, res, state, rest, query);
   throw new RegistryError(405, 405, `HTTP 405 Method Not Allowed: ${method}`);
 }
 
@@ -283,14 +304,8 @@ function pickVersion(subject: string, versions: readonly SubjectVersion[], spec:
 }
 
 /** `POST /subjects/{s}`: the version of that subject whose schema is the one sent (latest first). */
-async function lookUp(
-  req: IncomingMessage,
-  res: ServerResponse,
-  state: SchemaRegistryState,
-  name: string,
-  max: number,
-) {
-  const request = await readSchemaRequest(req, max);
+function lookUp(body: string, res: ServerResponse, state: SchemaRegistryState, name: string) {
+  const request = readSchemaRequest(body);
   const subject = state.resolveSubject(name);
   if (!subject) throw subjectNotFound(name);
   const text = request.schemaType === JSON_TYPE ? canonicalCandidate(request.schema) : undefined;
@@ -300,20 +315,18 @@ async function lookUp(
   return sendJson(res, 200, versionBody(found));
 }
 
-async function compatibility(
-  req: IncomingMessage,
+function compatibility(
+  body: string,
   res: ServerResponse,
   state: SchemaRegistryState,
   rest: string[],
   query: URLSearchParams,
-  max: number,
 ) {
   // /compatibility/subjects/{s}/versions[/{v}]
   if (rest[0] !== 'subjects' || rest[2] !== 'versions' || rest.length < 3 || rest.length > 4) {
-    await readBody(req, max);
     throw notFound();
   }
-  const request = await readSchemaRequest(req, max);
+  const request = readSchemaRequest(body);
   const subject = state.resolveSubject(rest[1]!);
   if (!subject) throw subjectNotFound(rest[1]!);
   const versions = state.subjects.get(subject)!;
@@ -338,8 +351,7 @@ interface SchemaRequest {
 }
 
 /** A `{schema, schemaType?}` body; a missing schemaType means AVRO, as in Confluent. */
-async function readSchemaRequest(req: IncomingMessage, max: number): Promise<SchemaRequest> {
-  const text = await readBody(req, max);
+function readSchemaRequest(text: string): SchemaRequest {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -352,9 +364,24 @@ async function readSchemaRequest(req: IncomingMessage, max: number): Promise<Sch
       'the request body has no `schema` string (send {"schemaType": "JSON", "schema": "..."}).',
     );
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(record.schema);
+  } catch {
+    parsed = undefined; // judged by each route: not found for a look-up, invalid for a check
+  }
+  if (nestsDeeperThan(parsed, MAX_SCHEMA_DEPTH)) {
+    throw invalidSchema(`the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels.`);
+  }
   const schemaType = record.schemaType === undefined ? 'AVRO' : record.schemaType;
   if (typeof schemaType !== 'string') throw invalidSchema('`schemaType` is not a string.');
   return { schema: record.schema, schemaType };
+}
+
+/** Whether the request carries a body (a length above zero, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 function readBody(req: IncomingMessage, max: number): Promise<string> {

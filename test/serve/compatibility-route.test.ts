@@ -107,6 +107,15 @@ describe('POST /compatibility (BACKWARD, the default level)', () => {
       42201,
     ],
     ['an Avro candidate', () => ({ schema: '{"type": "record"}' }), 422, 42201],
+    [
+      'a schema nested 40000 levels deep (a stack overflow before)',
+      () => ({
+        schemaType: 'JSON',
+        schema: `{"type":"object","properties":{"a":${'{"items":'.repeat(40_000)}1${'}'.repeat(40_000)}}}`,
+      }),
+      422,
+      42201,
+    ],
     ['a body without schema', () => ({ schemaType: 'JSON' }), 422, 42201],
   ])('%s is 422 with a Confluent code', async (_name, body, status, code) => {
     const answer = await post(`/compatibility/subjects/${SUBJECT}/versions/latest`, body());
