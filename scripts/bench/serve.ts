@@ -170,7 +170,7 @@ export async function runServeBench(): Promise<string> {
       '',
       `${machineLine()} autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per contender in one run, client and servers on the same loopback (each server its own process); medians of the rounds; ratios are the median of per-round ratios. The target is throughput against the bare \`node:http\` ceiling measured in the same run.`,
       '',
-      '| route | throughput | × ceiling | p99 latency | p99 × ceiling | errors | target |',
+      '| route | throughput | × ceiling | p99 latency | p99 × ceiling (lower is better) | errors | target |',
       '|---|---|---|---|---|---|---|',
       ...rows,
       '',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { REPO, tempDir } from '../helpers.js';
-import { releasedTwice } from '../registry/released-repo.js';
+import { releasedTwice, runCliAsync } from '../registry/released-repo.js';
 
 /** A `serve` process of the compiled CLI, once it printed its address. */
 interface Served {
@@ -112,6 +112,18 @@ describe('eventry serve (compiled CLI)', () => {
       ['GET', '/schemas/ids/notanumber', 404],
     ]);
   }, 30_000);
+
+  it('a catalogue with problems is not served: located problems, exit 1', async () => {
+    const repo = releasedTwice();
+    repo.write(
+      'catalogue/groups/broken.yaml',
+      'group: {slug: broken, title: B}\nevents:\n  broken.thing-v1:\n    fields:\n      x: {type: Nope}\n',
+    );
+    const result = await runCliAsync(['serve', '--port', '0'], { cwd: repo.dir });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/catalogue\/groups\/broken\.yaml:5:\d+: error unknown-shape: Shape `Nope` is not defined/);
+  });
 
   it('a port that is not a number is a usage error (exit 2)', async () => {
     const child = spawn(
