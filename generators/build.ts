@@ -3,13 +3,19 @@ import type { EmitCache, OutputFile } from './emit/context.js';
 import { EMITTERS } from './emit/index.js';
 import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from './load/index.js';
 import type { Catalogue } from './model.js';
-import { readIfExists, type WriteReport, writeOutputs } from './write.js';
+import { type CommitOptions, commitOutputs, readIfExists, WriteFailure, type WriteReport } from './write.js';
 
 /** The outcome of a build: the problems that stopped it, or what it wrote. */
 export type BuildResult =
   | { ok: false; problems: CatalogueProblem[] }
   | { ok: false; emitterError: { emitter: string; error: unknown } }
+  | { ok: false; writeError: WriteFailure }
   | { ok: true; catalogue: Catalogue; files: OutputFile[]; report: WriteReport };
+
+/** Options of `buildCatalogue`: the writer's (last build's files, build state) and the emit cache. */
+export interface BuildCatalogueOptions extends CommitOptions {
+  cache?: EmitCache;
+}
 
 /** Runs every emitter on the model; nothing is written. */
 export async function emitAll(
@@ -33,19 +39,24 @@ export async function emitAll(
 }
 
 /**
- * Loads, emits and writes. Nothing is written unless the whole catalogue loads and every emitter
- * succeeds, so a bad catalogue leaves the last good output in place.
+ * Loads, emits and commits. Nothing in the output changes unless the whole catalogue loads, every
+ * emitter succeeds and every file could be staged; the switch itself is atomic (see write.ts).
  */
 export async function buildCatalogue(
   sources: CatalogueSourceFile[],
   outDir: string,
-  previousFiles: readonly string[] = [],
-  cache?: EmitCache,
+  options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
   const loaded = loadCatalogueFromSources(sources);
   if (!loaded.ok) return loaded;
+  const { cache, ...commit } = options;
   const files = await emitAll(loaded.catalogue, outDir, cache);
   if (!Array.isArray(files)) return { ok: false, emitterError: files };
-  const report = writeOutputs(outDir, files, previousFiles);
-  return { ok: true, catalogue: loaded.catalogue, files, report };
+  try {
+    const report = await commitOutputs(outDir, files, commit);
+    return { ok: true, catalogue: loaded.catalogue, files, report };
+  } catch (error) {
+    if (error instanceof WriteFailure) return { ok: false, writeError: error };
+    throw error;
+  }
 }

@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitCache, OutputFile } from './emit/context.js';
 import { readIfExists } from './write.js';
 
 /**
- * An `EmitCache` on disk (`.eventry/cache/`, git-ignored): one JSON file per unit and key. Entries of
- * a unit other than the current one are pruned on write, so the cache stays one build deep.
+ * An `EmitCache` on disk (the project's `.eventry/cache/`, beside the catalogue, git-ignored): one JSON
+ * file per unit and key. Entries of a unit other than the current one are pruned on write, so the cache
+ * stays one build deep. Entries are written under a unique temporary name and renamed, so two builds
+ * sharing the cache never collide and a killed one leaves no half entry (a stray `*.tmp` is swept).
  */
 export function createDiskCache(dir: string, toolFingerprint: string): EmitCache {
   const fileOf = (unit: string, key: string) => {
@@ -28,9 +30,14 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
       mkdirSync(dir, { recursive: true });
       for (const old of readdirSync(dir))
         if (old.startsWith(prefix) && old !== name) rmSync(join(dir, old), { force: true });
-      const temporary = join(dir, `${name}.tmp`);
+      const temporary = join(dir, `${name}.${randomBytes(4).toString('hex')}.tmp`);
       writeFileSync(temporary, JSON.stringify(files));
-      renameSync(temporary, join(dir, name));
+      try {
+        renameSync(temporary, join(dir, name));
+      } catch (error) {
+        // Another build pruned it mid-write: this entry is simply not memoised; the output is unaffected.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
     },
   };
 }

@@ -2,8 +2,7 @@
 /**
  * `npm run registry`: a local npm registry (Verdaccio) on 127.0.0.1, storage in the git-ignored
  * `.verdaccio/`, so the whole loop (build, publish, install in a consumer, validate) runs on one machine.
- * Options: --port (4873; 0 picks a free one), --host (127.0.0.1), --storage (.verdaccio/storage),
- * --catalogue (catalogue: where the npm scope is read from), --verbose (log every request).
+ * Options: see USAGE below (`npm run registry -- --help`).
  */
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -14,28 +13,67 @@ import { startLocalRegistry } from '../generators/publish/local-registry.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '4873' },
-    host: { type: 'string', default: '127.0.0.1' },
-    storage: { type: 'string', default: join(REPO, '.verdaccio', 'storage') },
-    catalogue: { type: 'string', default: join(REPO, 'catalogue') },
-    verbose: { type: 'boolean', default: false },
-  },
-});
+const USAGE = `Usage: npm run registry -- [options]
+
+A local npm registry (Verdaccio) for trying the publish and install loop on one machine.
+
+Options:
+  --port <n>         port to listen on; 0 picks a free one (default: 4873)
+  --host <address>   address to listen on (default: 127.0.0.1)
+  --storage <dir>    where published packages are kept (default: .verdaccio/storage)
+  --catalogue <dir>  catalogue to read the npm scope from, for the printed .npmrc line (default: catalogue)
+  --verbose          log every request
+  -h, --help         print this help
+`;
+
+let values: {
+  port: string;
+  host: string;
+  storage: string;
+  catalogue: string;
+  verbose: boolean;
+  help: boolean;
+};
+try {
+  ({ values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4873' },
+      host: { type: 'string', default: '127.0.0.1' },
+      storage: { type: 'string', default: join(REPO, '.verdaccio', 'storage') },
+      catalogue: { type: 'string', default: join(REPO, 'catalogue') },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (error) {
+  // parseArgs throws on an unknown option or a missing value: a usage error, not a crash.
+  console.error(`registry: ${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
+if (values.port.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`registry: --port ${values.port} is not a port number`);
   process.exit(2);
 }
 
-const registry = await startLocalRegistry({
-  storage: values.storage,
-  host: values.host,
-  port,
-  logLevel: values.verbose ? 'http' : 'warn',
-});
+let registry: Awaited<ReturnType<typeof startLocalRegistry>>;
+try {
+  registry = await startLocalRegistry({
+    storage: values.storage,
+    host: values.host,
+    port,
+    logLevel: values.verbose ? 'http' : 'warn',
+  });
+} catch (error) {
+  // A port in use or an address that does not resolve: say which, without a stack.
+  console.error(`registry: cannot start on ${values.host}:${port}: ${(error as Error).message}`);
+  process.exit(2);
+}
 const scope = readScope(values.catalogue);
 const hostPath = registry.url.replace(/^http:/, '');
 const storagePath = relative(process.cwd(), resolve(values.storage));

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashSources, readCatalogueSources } from '../load/sources.js';
-import { readIfExists, writeOutputs } from '../write.js';
+import { findOrphans, ownedAreas } from '../sweep.js';
+import { type FileStats, readIfExists, recoverOutput } from '../write.js';
 
 /** Options of `eventry build`. */
 export interface BuildOptions {
@@ -16,10 +17,13 @@ export interface BuildOptions {
 
 interface BuildState {
   inputHash: string;
-  files: Record<string, { size: number; mtimeMs: number }>;
+  files: FileStats;
 }
 
-/** Where the incremental build remembers what it wrote (inside the output root, git-ignored). */
+/**
+ * Where the incremental build remembers what it wrote (inside the output root, git-ignored). It is
+ * committed in the same transaction as the files it describes, so it never disagrees with them.
+ */
 export const STATE_FILE = '.eventry-build-state.json';
 
 /**
@@ -34,11 +38,21 @@ export async function runBuild(options: BuildOptions): Promise<number> {
     console.error(`eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`);
     return 2;
   }
+  const outStat = statSync(outDir, { throwIfNoEntry: false });
+  if (outStat && !outStat.isDirectory()) {
+    console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
+    return 2;
+  }
+  const recovered = recoverOutput(outDir);
+  if (recovered === 'rolled-forward')
+    console.log('eventry: finished moving in the output of an interrupted build.');
+  if (recovered === 'rolled-back')
+    console.log('eventry: discarded the staged files of an interrupted build.');
   const sources = readCatalogueSources(catalogueDir);
   const tool = toolFingerprint();
   const inputHash = hashInputs(sources, tool);
   const state = readState(outDir);
-  if (!options.force && state && state.inputHash === inputHash && outputsIntact(outDir, state)) {
+  if (!options.force && state && state.inputHash === inputHash && outputsExact(outDir, state)) {
     console.log(
       `eventry: nothing to do: catalogue unchanged, ${Object.keys(state.files).length} files up to date (${ms(started)}).`,
     );
@@ -48,30 +62,37 @@ export async function runBuild(options: BuildOptions): Promise<number> {
   const { buildCatalogue } = await import('../build.js');
   const { formatProblem } = await import('../load/index.js');
   const { createDiskCache } = await import('../emit-cache.js');
+  // The project's cache, never beside the output: `--out /tmp/x` must not write /tmp/.eventry.
   const cache =
-    options.cache === false ? undefined : createDiskCache(join(outDir, '..', '.eventry', 'cache'), tool);
-  const result = await buildCatalogue(sources, outDir, state ? Object.keys(state.files) : [], cache);
+    options.cache === false
+      ? undefined
+      : createDiskCache(join(projectRoot(catalogueDir), '.eventry', 'cache'), tool);
+  const result = await buildCatalogue(sources, outDir, {
+    previous: state ? Object.keys(state.files) : [],
+    seal: (files) => ({ path: STATE_FILE, contents: `${JSON.stringify({ inputHash, files })}\n` }),
+    ...(cache ? { cache } : {}),
+  });
   if (!result.ok) {
     if ('problems' in result) {
       for (const problem of result.problems) console.error(formatProblem(problem, options.catalogue));
       console.error(
         `eventry: build failed: ${result.problems.length} problem(s) in the catalogue; nothing was written.`,
       );
+    } else if ('writeError' in result) {
+      const { path, code } = result.writeError;
+      console.error(
+        `eventry: build failed: error write-failed: cannot write ${path} (${code}${WRITE_HINTS.get(code) ?? ''}).`,
+      );
+      console.error('eventry: nothing was written.');
     } else {
       const { emitter, error } = result.emitterError;
       console.error(
-        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? error.stack : String(error)}`,
+        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? (process.env.EVENTRY_DEBUG ? error.stack : error.message) : String(error)}`,
       );
       console.error('eventry: nothing was written.');
     }
     return 1;
   }
-  const files: BuildState['files'] = {};
-  for (const file of result.files) {
-    const stat = statSync(join(outDir, file.path));
-    files[file.path] = { size: stat.size, mtimeMs: stat.mtimeMs };
-  }
-  writeState(outDir, { inputHash, files });
   const { written, unchanged, removed } = result.report;
   const events = Object.keys(result.catalogue.events).length;
   console.log(
@@ -103,6 +124,15 @@ function toolFingerprint(): string {
   return hash.digest('hex');
 }
 
+/**
+ * The project a catalogue belongs to: the nearest folder above it with a package.json (the repository
+ * root in the standard layout), else the catalogue's parent folder.
+ */
+function projectRoot(catalogueDir: string): string {
+  const found = toolRoot(dirname(catalogueDir));
+  return readIfExists(join(found, 'package.json')) === undefined ? dirname(catalogueDir) : found;
+}
+
 /** The toolkit's root: the nearest folder above the generators that has a package.json. */
 function toolRoot(from: string): string {
   let dir = from;
@@ -115,6 +145,22 @@ function listFiles(dir: string): string[] {
     .filter((name) => /\.(js|ts|json|hbs|d\.ts)$/.test(name))
     .sort()
     .map((name) => join(dir, name));
+}
+
+/** Why a file could not be written, for the codes an author can cause. */
+const WRITE_HINTS = new Map([
+  ['ENAMETOOLONG', ': the file name is too long for the file system; shorten the event key'],
+  ['EACCES', ': permission denied'],
+  ['ENOSPC', ': no space left on the device'],
+]);
+
+/** The recorded files are there as written, and nothing else is in the folders the build owns. */
+function outputsExact(outDir: string, state: BuildState): boolean {
+  if (!outputsIntact(outDir, state)) return false;
+  const recorded = new Set(Object.keys(state.files));
+  const areas = ownedAreas(outDir, recorded);
+  const orphans = findOrphans(outDir, recorded, areas, areas);
+  return orphans.files.length === 0 && orphans.emptyDirs.length === 0;
 }
 
 function outputsIntact(outDir: string, state: BuildState): boolean {
@@ -137,11 +183,6 @@ function readState(outDir: string): BuildState | undefined {
   } catch {
     return undefined;
   }
-}
-
-function writeState(outDir: string, state: BuildState): void {
-  // Written last and through the atomic writer's rename, so an interrupted build rebuilds next time.
-  writeOutputs(outDir, [{ path: STATE_FILE, contents: `${JSON.stringify(state)}\n` }]);
 }
 
 function ms(started: number): string {

@@ -1,24 +1,30 @@
+import { posix, relative, resolve, sep } from 'node:path';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
+import { readFiles, repoRoot, resolveCommit } from '../diff/git.js';
 import { compareCatalogues } from '../diff/index.js';
+import { findGateBase, lastRelease } from '../diff/releases.js';
 import { escapeData, escapeProperty } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
-import { directorySource, type ResolvedSource, resolveSource } from '../diff/sources.js';
+import { directorySource, type ResolvedSource, resolveSource, type SourceResult } from '../diff/sources.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
 import { EXIT_USAGE } from './main.js';
 
 /** Options of `eventry check`. */
 export interface CheckCommandOptions {
-  /** Git ref (or catalogue directory) of the last accepted state: `main`, `HEAD~1`. */
-  base: string;
+  /**
+   * Git ref (or catalogue directory) of the last accepted state: `main`, a release tag. Without it:
+   * `EVENTRY_BASE`, else the last release before HEAD (see `findGateBase`).
+   */
+  base?: string;
   catalogue?: string;
   format?: 'text' | 'github';
   cwd?: string;
 }
 
-/** The command line `.ci/run` runs: the gate against the previous commit (passes on a first commit). */
-export const CI_CHECK_COMMAND = 'node dist/scripts/eventry.js check --base HEAD~1';
+/** The command line `.ci/run` runs: the gate against `EVENTRY_BASE` or the last release (passes on a first commit). */
+export const CI_CHECK_COMMAND = 'node dist/scripts/eventry.js check';
 
 /** A line of the gate's output. */
 interface Diagnostic {
@@ -30,10 +36,10 @@ interface Diagnostic {
 }
 
 /**
- * `eventry check --base REF`: the version policy gate. Exit 1 when an existing event version changed in
- * a breaking way that the allow-list does not name, when an allow-list entry matches nothing, or when
- * the catalogue does not load; 0 otherwise, also when the base has no catalogue (a first commit); 2 on
- * a usage error.
+ * `eventry check [--base REF]`: the version policy gate. Exit 1 when an existing event version changed
+ * in a breaking way that the allow-list does not name, when an allow-list entry matches nothing or
+ * outlived a whole release, or when the catalogue does not load; 0 otherwise, also when there is no base
+ * to compare with (a first commit); 2 on a usage error.
  */
 export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const cwd = options.cwd ?? process.cwd();
@@ -44,9 +50,9 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
     return EXIT_USAGE;
   }
   // Usage errors first: a wrong --base is reported as such even when the catalogue has problems too.
-  const base = resolveSource(options.base, sourceOptions);
-  if (!base.ok && base.reason === 'usage') {
-    process.stderr.write(`eventry check: --base ${base.message}\n`);
+  const given = options.base === undefined ? undefined : resolveSource(options.base, sourceOptions);
+  if (given && !given.ok && given.reason === 'usage') {
+    process.stderr.write(`eventry check: --base ${given.message}\n`);
     return EXIT_USAGE;
   }
   const current = directorySource.resolve(catalogueDir, sourceOptions);
@@ -67,6 +73,22 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
     return 1;
   }
 
+  let baseSpec = options.base;
+  let base: SourceResult | undefined = given;
+  if (!base) {
+    const found = findGateBase(cwd, catalogueDir, after.catalogue.config.scope);
+    if (!found) {
+      process.stdout.write('eventry check: no commit before HEAD. Nothing to compare with: passed.\n');
+      return 0;
+    }
+    process.stdout.write(`eventry check: base ${found.ref.slice(0, 12)} (${found.why}).\n`);
+    baseSpec = found.ref;
+    base = resolveSource(found.ref, sourceOptions);
+    if (!base.ok && base.reason === 'usage') {
+      process.stderr.write(`eventry check: base from ${found.why}: ${base.message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   if (!base.ok) {
     if (base.reason === 'absent') {
       process.stdout.write(`eventry check: ${base.message} Nothing to compare with: passed.\n`);
@@ -75,33 +97,52 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
     // The base is broken, not this change: the gate cannot judge, and says so without failing.
     const count = base.reason === 'problems' ? base.problems.length : 0;
     process.stdout.write(
-      `eventry check: the base catalogue at ${options.base} does not load (${count} problem(s)); nothing to compare with: passed.\n`,
+      `eventry check: the base catalogue at ${baseSpec} does not load (${count} problem(s)); nothing to compare with: passed.\n`,
     );
     return 0;
   }
 
-  const outcome = checkVersionPolicy(base.source, after, allowList.entries);
+  const earlier = earlierEntries(cwd, catalogueDir, after.catalogue.config.scope, baseSpec!);
+  const outcome = checkVersionPolicy(base.source, after, allowList.entries, earlier);
   const diagnostics = gateDiagnostics(outcome, base.source.label);
   const print = options.format === 'github' ? githubLine : textLine;
   for (const diagnostic of diagnostics) process.stdout.write(`${print(diagnostic, after.root)}\n`);
-  const errors = outcome.blocked.length + outcome.stale.length;
+  const stale = outcome.stale.length + outcome.expired.length;
+  const errors = outcome.blocked.length + stale;
   process.stdout.write(
     `eventry check: ${outcome.blocked.length} breaking change(s) to existing event versions blocked, ` +
-      `${outcome.allowed.length} allowed by ${ALLOW_LIST_FILE}, ${outcome.stale.length} stale allow-list entr${outcome.stale.length === 1 ? 'y' : 'ies'} ` +
+      `${outcome.allowed.length} allowed by ${ALLOW_LIST_FILE}, ${stale} stale allow-list entr${stale === 1 ? 'y' : 'ies'} ` +
       `(base ${base.source.label}): ${errors > 0 ? 'failed' : 'passed'}.\n`,
   );
   return errors > 0 ? 1 : 0;
 }
 
-/** Runs the gate on two resolved catalogues (the base's allow-list tells consumed entries from stale ones). */
+/**
+ * Runs the gate on two resolved catalogues. The base's allow-list holds the entries a release already
+ * carried; `earlier` those the release before the base carried too.
+ */
 export function checkVersionPolicy(
   base: ResolvedSource,
   current: ResolvedSource,
   entries: readonly AllowEntry[],
+  earlier: readonly AllowEntry[] = [],
 ): GateOutcome {
   const findings = compareCatalogues(base.catalogue, current.catalogue);
-  const baseEntries = readAllowList(base.allowList).entries;
-  return evaluateGate(findings, entries, baseEntries, base.catalogue, current.catalogue);
+  const carried = { base: readAllowList(base.allowList).entries, earlier };
+  return evaluateGate(findings, entries, carried, base.catalogue, current.catalogue);
+}
+
+/** The allow-list of the last release before the base (none when the base is a folder or the first release). */
+function earlierEntries(cwd: string, catalogueDir: string, scope: string, baseSpec: string): AllowEntry[] {
+  const top = repoRoot(cwd);
+  const baseCommit = top ? resolveCommit(cwd, baseSpec) : undefined;
+  const parent = baseCommit ? resolveCommit(cwd, `${baseCommit}^`) : undefined;
+  if (!top || !parent) return [];
+  const release = lastRelease(cwd, top, catalogueDir, scope, parent);
+  if (!release) return [];
+  const path = posix.join(toPosix(relative(top, resolve(cwd, catalogueDir))), ALLOW_LIST_FILE);
+  const text = readFiles(cwd, release.commit, [path]).get(path);
+  return text === undefined ? [] : readAllowList({ path: ALLOW_LIST_FILE, text }).entries;
 }
 
 function gateDiagnostics(outcome: GateOutcome, baseLabel: string): Diagnostic[] {
@@ -129,7 +170,16 @@ function gateDiagnostics(outcome: GateOutcome, baseLabel: string): Diagnostic[] 
     diagnostics.push({
       level: 'warning',
       code: 'consumed-allow-entry',
-      message: `The allow-list entry for \`${entry.event}\` (\`${entry.rule}\`) was used by an earlier change and allows nothing now.`,
+      message: `The allow-list entry for \`${entry.event}\` (\`${entry.rule}\`) was carried by the release ${baseLabel}: its change is released and it allows nothing now.`,
+      hint: 'Delete it before the next release (after that it is an error).',
+      location: entry.location,
+    });
+  }
+  for (const entry of outcome.expired) {
+    diagnostics.push({
+      level: 'error',
+      code: 'expired-allow-entry',
+      message: `The allow-list entry for \`${entry.event}\` (\`${entry.rule}\`) was carried by two releases (the last one ${baseLabel}): it allows nothing.`,
       hint: 'Delete it.',
       location: entry.location,
     });
@@ -169,4 +219,8 @@ function githubLine(diagnostic: Diagnostic, root: string): string {
 
 function prefixed(root: string, file: string): string {
   return root && root !== '.' ? `${root.replace(/\/$/, '')}/${file}` : file;
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join(posix.sep);
 }

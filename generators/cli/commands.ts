@@ -1,10 +1,19 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { parseByteSize } from './lines.js';
 
 /**
  * The one registry of commands. Each entry declares its options here and imports its implementation
  * lazily, so `eventry build` with nothing to do never loads ajv, the emitters or the diff.
  */
 export function registerCommands(program: Command): void {
+  // A command that reads the output first finishes or discards an interrupted build (see write.ts);
+  // `eventry build` does so itself.
+  program.hook('preAction', async (_program, command) => {
+    const out: unknown = command.opts().out;
+    if (command.name() === 'build' || typeof out !== 'string') return;
+    const { recoverOutput } = await import('../write.js');
+    recoverOutput(out);
+  });
   program
     .command('build')
     .description('compile the catalogue into schemas, OpenAPI, AsyncAPI and the group packages')
@@ -71,6 +80,10 @@ export function registerCommands(program: Command): void {
         'JSON Schema policy of that registry (with --level; default STRICT)',
       ).choices(['STRICT', 'LENIENT']),
     )
+    .option(
+      '-r, --registry <url>',
+      'registry of npm: sides (default: the one your npm config names for the scope, as npm install uses)',
+    )
     .action(async (old: string, now: string, options) => {
       const { runDiff } = await import('./diff.js');
       process.exitCode = await runDiff(old, now, options);
@@ -79,11 +92,11 @@ export function registerCommands(program: Command): void {
   program
     .command('check')
     .description(
-      'version policy gate: fail when an existing event version changed in a breaking way since --base',
+      'version policy gate: fail when an existing event version changed in a breaking way since the base',
     )
-    .requiredOption(
+    .option(
       '-b, --base <ref>',
-      'git ref (or catalogue directory) to compare with, e.g. main or HEAD~1',
+      'git ref (or catalogue directory) to compare with, e.g. main; default: $EVENTRY_BASE, else the last release before HEAD',
     )
     .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'github']).default('text'))
@@ -155,9 +168,22 @@ export function registerCommands(program: Command): void {
       ).choices(['json', 'text']),
     )
     .option('-o, --out <dir>', 'packages directory, as built by `eventry build`', 'packages')
+    .option(
+      '--max-bytes <size>',
+      'largest line (--ndjson) or file accepted, e.g. 1048576, 512KiB, 64MiB (default 64MiB)',
+      byteSize,
+    )
     .addHelpText('after', '\nExit status: 0 all valid, 1 some invalid, 2 usage or I/O error.')
     .action(async (key: string | undefined, files: string[], options) => {
       const { runValidate } = await import('./validate.js');
       process.exitCode = await runValidate(key, files, options);
     });
+}
+
+/** Commander parser for a size option: a usage error (exit 2) on anything but a positive size. */
+function byteSize(text: string): number {
+  const bytes = parseByteSize(text);
+  if (bytes === undefined)
+    throw new InvalidArgumentError('give a positive size in bytes, e.g. 65536 or 64MiB.');
+  return bytes;
 }

@@ -28,6 +28,8 @@ export interface DiffCommandOptions {
   level?: CompatibilityLevel;
   /** `--policy`: the JSON Schema policy of that registry (STRICT by default). */
   policy?: Policy;
+  /** Registry for `npm:` sides (default: npm's configuration for the package's scope). */
+  registry?: string;
   cwd?: string;
 }
 
@@ -45,9 +47,11 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   const sourceOptions: SourceOptions = {
     cwd: options.cwd ?? process.cwd(),
     catalogue: options.catalogue ?? 'catalogue',
+    ...(options.registry !== undefined ? { registry: options.registry } : {}),
   };
   // Checked before any source is resolved: an `npm:` or git source costs a fetch or a checkout read.
-  const format = DIFF_FORMATS[options.format ?? 'text'];
+  const name = options.format ?? 'text';
+  const format = Object.hasOwn(DIFF_FORMATS, name) ? DIFF_FORMATS[name] : undefined;
   if (!format) {
     process.stderr.write(
       `eventry diff: unknown --format ${options.format}; use text, markdown, json or github.\n`,
@@ -61,7 +65,12 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   // A published package covers one group: compare the other side on that group only.
   const [before, after] = alignSources(oldSource, newSource);
   const report = buildReport(
-    { label: before.label, catalogue: before.catalogue, packageVersions: before.packageVersions },
+    {
+      label: before.label,
+      catalogue: before.catalogue,
+      packageVersions: before.packageVersions,
+      root: before.root,
+    },
     { label: after.label, catalogue: after.catalogue, root: after.root },
   );
   let output = format(report);

@@ -1,4 +1,5 @@
-import { normaliseRegistry } from '../publish/npm.js';
+import { statSync } from 'node:fs';
+import { maskCredentials, normaliseRegistry } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
 import { EXIT_USAGE } from './main.js';
@@ -18,6 +19,11 @@ export interface PublishCommandOptions {
  * upload (re-run after fixing: only what is missing goes out), 2 on bad usage.
  */
 export async function runPublish(options: PublishCommandOptions): Promise<number> {
+  // Every line printed goes through the mask: the registry URL may carry `user:password@`.
+  const console = {
+    log: (text: string) => process.stdout.write(`${maskCredentials(text, options.registry)}\n`),
+    error: (text: string) => process.stderr.write(`${maskCredentials(text, options.registry)}\n`),
+  };
   let registry: string;
   try {
     registry = normaliseRegistry(options.registry);
@@ -27,6 +33,10 @@ export async function runPublish(options: PublishCommandOptions): Promise<number
   }
   if (options.access !== undefined && options.access !== 'public' && options.access !== 'restricted') {
     console.error(`eventry: --access must be public or restricted, not ${options.access}.`);
+    return EXIT_USAGE;
+  }
+  if (statSync(options.out, { throwIfNoEntry: false })?.isDirectory() === false) {
+    console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
     return EXIT_USAGE;
   }
   const verb = options.dryRun ? 'checking' : 'publishing';
@@ -54,12 +64,12 @@ export async function runPublish(options: PublishCommandOptions): Promise<number
   if (options.json) {
     console.log(JSON.stringify(toJson(outcome), null, 2));
   } else {
-    printOutcome(outcome);
+    printOutcome(outcome, console);
   }
   return outcome.failed.length > 0 || outcome.plan.some((entry) => entry.action === 'conflict') ? 1 : 0;
 }
 
-function printOutcome(outcome: PublishOutcome): void {
+function printOutcome(outcome: PublishOutcome, console: Printer): void {
   const conflicts = outcome.plan.filter((entry) => entry.action === 'conflict');
   for (const entry of outcome.plan) {
     if (entry.action === 'up-to-date') console.log(`up to date  ${label(entry)}`);
@@ -91,6 +101,12 @@ function printOutcome(outcome: PublishOutcome): void {
       `eventry: ${outcome.published.length} published, ${count('up-to-date')} up to date${failed} (${time}).`,
     );
   }
+}
+
+/** Where `eventry publish` prints: stdout and stderr, credentials masked. */
+interface Printer {
+  log(text: string): void;
+  error(text: string): void;
 }
 
 /** A failed upload for want of credentials says where npm looks for them. */

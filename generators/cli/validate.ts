@@ -1,10 +1,17 @@
 import { once } from 'node:events';
-import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { closest } from 'fastest-levenshtein';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
+import {
+  DEFAULT_MAX_BYTES,
+  decodeUtf8,
+  formatBytes,
+  type Line,
+  readFileLimited,
+  readFileLines,
+} from './lines.js';
 import { EXIT_USAGE } from './main.js';
 
 /** Options of `eventry validate`. */
@@ -13,6 +20,8 @@ export interface ValidateCommandOptions {
   mode?: 'strict' | 'tolerant';
   format?: 'json' | 'text';
   out?: string;
+  /** The largest line (`--ndjson`) or file accepted, in bytes. */
+  maxBytes?: number;
 }
 
 /** The outcome of one payload, as printed: the platform's body flattened beside where it came from. */
@@ -54,6 +63,7 @@ export async function runValidate(
     return EXIT_USAGE;
   }
   const validateOptions: ValidateOptions = { mode: options.mode ?? 'strict' };
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const style = new Style(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   const output = new Output();
   try {
@@ -63,6 +73,7 @@ export async function runValidate(
         packages,
         validateOptions,
         options.format ?? 'json',
+        maxBytes,
         output,
         style,
       );
@@ -75,9 +86,15 @@ export async function runValidate(
       validate,
       validateOptions,
       options.format ?? 'text',
+      maxBytes,
       output,
       style,
     );
+  } catch (error) {
+    if (!(error instanceof PackageLoadError)) throw error;
+    await output.flush();
+    process.stderr.write(`eventry validate: ${error.message}\n`);
+    return EXIT_USAGE;
   } finally {
     await output.flush();
   }
@@ -89,29 +106,41 @@ async function validateFiles(
   validate: GroupValidate,
   options: ValidateOptions,
   format: 'json' | 'text',
+  maxBytes: number,
   output: Output,
   style: Style,
 ): Promise<number> {
   let invalid = 0;
-  let ioError = false;
+  let unreadable = 0;
   for (const file of files) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, 'utf8');
+      bytes = await readFileLimited(file, maxBytes);
     } catch (error) {
-      process.stderr.write(`eventry validate: cannot read ${file}: ${(error as Error).message}\n`);
-      ioError = true;
+      const reason = readError(error);
+      process.stderr.write(`eventry validate: cannot read ${file}: ${reason}\n`);
+      unreadable++;
+      if (format === 'json') {
+        output.write(
+          `${JSON.stringify({ file, event: key, ...failure('unreadable_file', `The file cannot be read: ${reason}.`) })}\n`,
+        );
+      }
       continue;
     }
-    const outcome = validateText(text, (payload) => validate(key, payload, options));
+    const text = decodeUtf8(bytes);
+    const outcome =
+      text === undefined
+        ? failure('invalid_encoding', 'The file is not UTF-8 text.')
+        : validateText(text, (payload) => validate(key, payload, options));
     if (!outcome.valid) invalid++;
-    if (format === 'json') await output.write(`${JSON.stringify({ file, event: key, ...outcome })}\n`);
-    else await output.write(describe(file, outcome, style));
+    if (format === 'json') output.write(`${JSON.stringify({ file, event: key, ...outcome })}\n`);
+    else output.write(describe(file, outcome, style));
+    await output.flushIfFull();
   }
   if (format === 'text' && files.length > 1) {
-    await output.write(summary(files.length, invalid, 'files', style));
+    output.write(summary(files.length, invalid, 'files', style, unreadable));
   }
-  return ioError ? EXIT_USAGE : invalid > 0 ? EXIT_INVALID : 0;
+  return unreadable > 0 ? EXIT_USAGE : invalid > 0 ? EXIT_INVALID : 0;
 }
 
 async function validateNdjson(
@@ -119,40 +148,71 @@ async function validateNdjson(
   packages: GroupPackages,
   options: ValidateOptions,
   format: 'json' | 'text',
+  maxBytes: number,
   output: Output,
   style: Style,
 ): Promise<number> {
-  const input = source === '-' ? process.stdin : createReadStream(source);
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const batches = readFileLines(source, maxBytes);
   let count = 0;
   let invalid = 0;
-  let lineNumber = 0;
-  try {
-    for await (const line of lines) {
-      lineNumber++;
-      if (line.trim() === '') continue;
+  for (;;) {
+    let next: IteratorResult<Line[]>;
+    try {
+      const ready = batches.next();
+      // Results wait in the buffer only while more input is at hand: when the next chunk is not
+      // there by the end of this turn of the event loop, the input is idle and what is done is shown
+      // now, so a live pipe sees each result at once and a file is still written in large blocks.
+      if (output.holding && (await Promise.race([ready, nextTurn()])) === IDLE) await output.flush();
+      next = await ready;
+    } catch (error) {
+      await output.flush();
+      process.stderr.write(
+        `eventry validate: cannot read ${source === '-' ? 'stdin' : source}: ${readError(error)}\n`,
+      );
+      return EXIT_USAGE;
+    }
+    if (next.done) break;
+    for (const line of next.value) {
+      if ('text' in line && line.text.trim() === '') continue;
       count++;
-      const { event, outcome } = await validateLine(line, packages, options);
+      const { event, outcome } =
+        'text' in line
+          ? await validateLine(line.text, packages, options)
+          : { event: undefined, outcome: lineProblem(line.problem, maxBytes) };
       if (!outcome.valid) invalid++;
       if (format === 'json') {
-        await output.write(
-          `${JSON.stringify({ line: lineNumber, ...(event === undefined ? {} : { event }), ...outcome })}\n`,
+        output.write(
+          `${JSON.stringify({ line: line.number, ...(event === undefined ? {} : { event }), ...outcome })}\n`,
         );
       } else if (!outcome.valid) {
-        await output.write(
-          describe(`line ${lineNumber}${event === undefined ? '' : ` (${event})`}`, outcome, style),
+        output.write(
+          describe(`line ${line.number}${event === undefined ? '' : ` (${event})`}`, outcome, style),
         );
       }
+      await output.flushIfFull();
     }
-  } catch (error) {
-    await output.flush();
-    process.stderr.write(
-      `eventry validate: cannot read ${source === '-' ? 'stdin' : source}: ${(error as Error).message}\n`,
-    );
-    return EXIT_USAGE;
   }
-  if (format === 'text') await output.write(summary(count, invalid, 'lines', style));
+  if (format === 'text') output.write(summary(count, invalid, 'lines', style));
   return invalid > 0 ? EXIT_INVALID : 0;
+}
+
+const IDLE = Symbol('idle');
+const nextTurn = (): Promise<typeof IDLE> => new Promise((done) => setImmediate(done, IDLE));
+
+function lineProblem(problem: 'too_long' | 'invalid_encoding', maxBytes: number): Outcome {
+  return problem === 'too_long'
+    ? failure(
+        'invalid_line',
+        `The line is longer than ${formatBytes(maxBytes)} (--max-bytes); it was skipped.`,
+      )
+    : failure('invalid_encoding', 'The line is not UTF-8 text.');
+}
+
+/** A read error as a sentence: the system's code and message, never a stack. */
+function readError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR') return 'it is a directory';
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function validateLine(
@@ -176,7 +236,7 @@ async function validateLine(
     };
   }
   const { event, payload } = record as { event: string; payload?: unknown };
-  const validate = await packages.validatorFor(event);
+  const validate = packages.loadedValidatorFor(event) ?? (await packages.validatorFor(event));
   if (!validate) {
     return {
       event,
@@ -218,15 +278,18 @@ function describe(what: string, outcome: Outcome, style: Style): string {
   return `${what}: ${style.red('invalid')}: ${outcome.detail} ${style.dim(`[${outcome.code}]`)}\n${items.join('')}`;
 }
 
-function summary(count: number, invalid: number, what: string, style: Style): string {
-  const text = `${count} ${what}: ${count - invalid} valid, ${invalid} invalid`;
-  return `${invalid > 0 ? style.red(text) : style.green(text)}\n`;
+function summary(count: number, invalid: number, what: string, style: Style, unreadable = 0): string {
+  const text =
+    `${count} ${what}: ${count - invalid - unreadable} valid, ${invalid} invalid` +
+    (unreadable > 0 ? `, ${unreadable} unreadable` : '');
+  return `${invalid + unreadable > 0 ? style.red(text) : style.green(text)}\n`;
 }
 
 /** The built group packages below the output root, by event key; each is imported on first use. */
 class GroupPackages {
   private readonly slugByKey = new Map<string, string>();
   private readonly loaded = new Map<string, Promise<GroupValidate>>();
+  private readonly ready = new Map<string, GroupValidate>();
 
   constructor(private readonly outDir: string) {
     let slugs: string[];
@@ -254,13 +317,29 @@ class GroupPackages {
     return this.slugByKey.size;
   }
 
+  /** The validator of an event whose package is already imported: no await on the hot path. */
+  loadedValidatorFor(key: string): GroupValidate | undefined {
+    const slug = this.slugByKey.get(key);
+    return slug === undefined ? undefined : this.ready.get(slug);
+  }
+
   async validatorFor(key: string): Promise<GroupValidate | undefined> {
     const slug = this.slugByKey.get(key);
     if (slug === undefined) return undefined;
     let group = this.loaded.get(slug);
     if (!group) {
-      const url = pathToFileURL(join(this.outDir, slug, 'index.js')).href;
-      group = import(url).then((module: { validate: GroupValidate }) => module.validate);
+      const path = join(this.outDir, slug, 'index.js');
+      group = import(pathToFileURL(path).href).then(
+        (module: { validate: GroupValidate }) => {
+          this.ready.set(slug, module.validate);
+          return module.validate;
+        },
+        (error: unknown) => {
+          throw new PackageLoadError(
+            `cannot load the group package in \`${join(this.outDir, slug)}\`: ${error instanceof Error ? error.message : String(error)}${hint(error)}`,
+          );
+        },
+      );
       this.loaded.set(slug, group);
     }
     return group;
@@ -272,12 +351,34 @@ class GroupPackages {
   }
 }
 
-/** Buffered stdout that honours back-pressure, so a multi-GB stream runs in constant memory. */
+/** A group package that is there but cannot be imported (missing dependency, broken build). */
+class PackageLoadError extends Error {}
+
+/** What to do when a package's own dependency is missing: packages resolve it like any npm package. */
+function hint(error: unknown): string {
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') return '';
+  return (
+    '. Group packages import their dependencies (ajv-formats) from a node_modules folder above them: ' +
+    'build them inside a project that has those installed, or install them there.'
+  );
+}
+
+/**
+ * Buffered stdout that honours back-pressure, so a multi-GB stream runs in constant memory. The
+ * caller flushes whenever its input is idle, so results are not held back while it waits.
+ */
 class Output {
   private buffer = '';
 
-  async write(text: string): Promise<void> {
+  write(text: string): void {
     this.buffer += text;
+  }
+
+  get holding(): boolean {
+    return this.buffer !== '';
+  }
+
+  async flushIfFull(): Promise<void> {
     if (this.buffer.length >= 65_536) await this.flush();
   }
 

@@ -1,17 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import semverGt from 'semver/functions/gt.js';
-import semverRsort from 'semver/functions/rsort.js';
 import semverValid from 'semver/functions/valid.js';
 import { changelogEntry, prependChangelog } from '../diff/changelog.js';
-import { commitsTouching, listTags, readObjects, repoRoot, resolveCommit } from '../diff/git.js';
+import { repoRoot } from '../diff/git.js';
 import { compareCatalogues } from '../diff/index.js';
+import { findRelease, type Release } from '../diff/releases.js';
 import type { Finding } from '../diff/rule.js';
 import { applyBump, type Bump, bumpFor, maxBump } from '../diff/semver.js';
 import { directorySource, gitSource, packageVersion } from '../diff/sources.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists, writeOutputs } from '../write.js';
+import { STATE_FILE } from './build.js';
 import { EXIT_USAGE } from './main.js';
 
 /** Options of `eventry version`. */
@@ -21,14 +22,6 @@ export interface VersionCommandOptions {
   out?: string;
   dryRun?: boolean;
   cwd?: string;
-}
-
-/** The last released state of one group package. */
-export interface Release {
-  version: string;
-  commit: string;
-  /** `tag @scope/account@1.2.0` or `commit 1a2b3c4`. */
-  via: string;
 }
 
 /** What `eventry version` decided for one package. */
@@ -46,7 +39,9 @@ export interface VersionPlan {
 /**
  * `eventry version`: for each group package, diffs the catalogue at its last release (a git tag
  * `<scope>/<slug>@<version>`, else the commit that last changed the version recorded in its
- * package.json) with the work tree, writes the bumped `version` and prepends a CHANGELOG.md entry.
+ * package.json) with the work tree, writes the bumped `version` and prepends a CHANGELOG.md entry;
+ * then rebuilds the packages folder (when `eventry build` made it), whose documents carry the
+ * catalogue version.
  * The target is computed from the release, not from what is recorded now, so a second run finds
  * everything in place and writes nothing.
  */
@@ -57,6 +52,16 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
   const top = repoRoot(cwd);
   if (!top) {
     process.stderr.write('eventry version: not inside a git repository; releases are found through git.\n');
+    return EXIT_USAGE;
+  }
+  // git reports the repository's real path: compare it with the real path of the packages folder.
+  const outside = relative(top, existsSync(packagesDir) ? realpathSync(packagesDir) : packagesDir);
+  if (outside.startsWith('..') || isAbsolute(outside)) {
+    process.stderr.write(
+      `eventry version: --out ${options.out} is outside the git repository ${top}: a package's last ` +
+        'release is found in the git history of its package.json, so the packages folder must be ' +
+        'inside the repository.\n',
+    );
     return EXIT_USAGE;
   }
   const current = directorySource.resolve(catalogueDir, { cwd, catalogue: catalogueDir });
@@ -143,44 +148,16 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     );
   }
 
-  lines.push(bumpCatalogueVersion(cwd, catalogueDir, plans, baseAt, options.dryRun === true));
+  const catalogueLine = bumpCatalogueVersion(cwd, catalogueDir, plans, baseAt, options.dryRun === true);
+  lines.push(catalogueLine);
   process.stdout.write(`${lines.join('\n')}\n`);
+  // The catalogue version is in the built documents: rebuild now, so that `npm run build` and CI's
+  // freshness check find nothing left to do. Only a folder `eventry build` made is rebuilt.
+  if (!options.dryRun && / → /.test(catalogueLine) && existsSync(join(packagesDir, STATE_FILE))) {
+    const { runBuild } = await import('./build.js');
+    return runBuild({ catalogue: resolve(cwd, catalogueDir), out: packagesDir });
+  }
   return 0;
-}
-
-/**
- * The last release of a package: its highest `<name>@<version>` tag, else the newest commit that changed
- * the version its package.json records (the first commit that recorded one counts as a release).
- */
-export function findRelease(
-  cwd: string,
-  top: string,
-  name: string,
-  manifestPath: string,
-): Release | undefined {
-  const prefix = `${name}@`;
-  const tagged = listTags(cwd, `${prefix}*`)
-    .map((tag) => tag.slice(prefix.length))
-    .filter((version) => semverValid(version) === version);
-  if (tagged.length > 0) {
-    const version = semverRsort(tagged)[0]!;
-    const commit = resolveCommit(cwd, `refs/tags/${prefix}${version}`);
-    if (commit) return { version, commit, via: `tag ${prefix}${version}` };
-  }
-  const commits = commitsTouching(top, manifestPath);
-  if (commits.length === 0) return undefined;
-  const texts = readObjects(
-    top,
-    commits.map((commit) => `${commit}:${manifestPath}`),
-  );
-  const versions = commits.map((commit) => texts.get(`${commit}:${manifestPath}`));
-  for (let i = 0; i < commits.length; i += 1) {
-    const version = packageVersion(versions[i]);
-    if (version && version !== packageVersion(versions[i + 1])) {
-      return { version, commit: commits[i]!, via: `commit ${commits[i]!.slice(0, 7)}` };
-    }
-  }
-  return undefined;
 }
 
 /** Bumps `version` in eventry.config.yaml by the largest package bump, from the released catalogue's. */

@@ -1,4 +1,4 @@
-import { byEvent, countBySeverity, whom } from './report/report.js';
+import { countBySeverity, eventFindings, reachList, shapeChanges, whom } from './report/report.js';
 import type { Finding, Severity } from './rule.js';
 import type { Bump } from './semver.js';
 
@@ -8,7 +8,7 @@ const LABEL: Record<Severity, string> = {
   docs: 'Docs',
 };
 
-/** The changelog entry of one release of a group package: findings grouped by event. */
+/** The changelog entry of one release of a group package: findings by event, shape changes once. */
 export function changelogEntry(version: string, bump: Bump, findings: readonly Finding[]): string {
   const counts = countBySeverity(findings);
   const kind = { major: 'Major', minor: 'Minor', patch: 'Patch', none: 'No' }[bump];
@@ -18,13 +18,16 @@ export function changelogEntry(version: string, bump: Bump, findings: readonly F
     counts.docs > 0 ? plural(counts.docs, 'documentation change') : '',
   ].filter((part) => part !== '');
   const lines = [`## ${version}`, '', `${kind} release: ${parts.join(', ') || 'no changes'}.`];
-  const events = [...byEvent(findings)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const events = [...eventFindings(findings)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [event, list] of events) {
     lines.push('', `### \`${event}\``, '');
-    for (const finding of list) {
-      const breaks = finding.breaks === 'none' ? '' : ` (breaks ${whom(finding.breaks)})`;
-      lines.push(`- ${LABEL[finding.severity]}${breaks}: ${finding.detail} \`${finding.rule}\``);
-    }
+    for (const finding of list) lines.push(line(finding));
+  }
+  let shape: string | undefined;
+  for (const change of shapeChanges(findings)) {
+    if (change.shape !== shape) lines.push('', `### Shape \`${change.shape}\``, '');
+    shape = change.shape;
+    lines.push(`${line(change)} Reaches ${reachList(change.reaches)}.`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -47,6 +50,12 @@ export function prependChangelog(
   const first = /^## /m.exec(existing);
   if (!first) return `${existing.replace(/\n*$/, '')}\n\n${entry}`;
   return `${existing.slice(0, first.index)}${entry}\n${existing.slice(first.index)}`;
+}
+
+/** A consumer's line: what changed and whom it breaks; never the editor's fix (that is for `diff` and `check`). */
+function line(finding: Pick<Finding, 'severity' | 'breaks' | 'detail' | 'rule'>): string {
+  const breaks = finding.breaks === 'none' ? '' : ` (breaks ${whom(finding.breaks)})`;
+  return `- ${LABEL[finding.severity]}${breaks}: ${finding.detail} \`${finding.rule}\``;
 }
 
 function plural(count: number, noun: string): string {

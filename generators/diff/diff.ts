@@ -1,13 +1,14 @@
 import { eventDescription } from '../emit/json-schema.js';
-import type {
-  Catalogue,
-  Deprecation,
-  EventVersion,
-  Field,
-  FieldType,
-  ScalarKind,
-  SourceLocation,
-  StringFormat,
+import {
+  type Catalogue,
+  type Deprecation,
+  type EventVersion,
+  type Field,
+  type FieldType,
+  type ScalarKind,
+  type SourceLocation,
+  type StringFormat,
+  typeNotation,
 } from '../model.js';
 
 /**
@@ -26,6 +27,13 @@ interface ChangeBase {
   attr: string | null;
   /** Where a reader of the new catalogue finds it (the old catalogue's when it is gone). */
   location?: SourceLocation;
+  /** Where it was in the old catalogue, when it was there. */
+  oldLocation?: SourceLocation;
+  /**
+   * The named shape the change is in, when it reaches the event through one (the innermost shape):
+   * `attr` is then the path inside that shape (null for the shape itself).
+   */
+  via?: { shape: string; attr: string | null };
 }
 
 /** Texts that only document. */
@@ -43,6 +51,8 @@ export type ModelChange = ChangeBase &
     | { kind: 'text-changed'; text: TextKind; before?: string; after?: string }
     | { kind: 'field-added'; field: Field }
     | { kind: 'field-removed'; field: Field }
+    /** A field removed and one of the same type added in the same object: likely a rename (`attr` is the old path). */
+    | { kind: 'field-renamed'; field: Field; to: Field; toAttr: string }
     | { kind: 'required-changed'; before: boolean; after: boolean }
     | { kind: 'type-changed'; before: FieldType; after: FieldType }
     | { kind: 'format-changed'; before?: StringFormat; after?: StringFormat }
@@ -100,6 +110,7 @@ function removed(event: EventVersion, after: Catalogue): ModelChange {
     group: event.group,
     attr: null,
     ...(group ? { location: group.source } : {}),
+    oldLocation: event.source,
     before: event,
   };
 }
@@ -116,7 +127,13 @@ function diffEvent(
   differ: ShapeDiffer,
 ): ModelChange[] {
   const changes: ModelChange[] = [];
-  const base = { event: now.key, group: now.group, attr: null, location: now.source };
+  const base = {
+    event: now.key,
+    group: now.group,
+    attr: null,
+    location: now.source,
+    oldLocation: old.source,
+  };
   if (old.group !== now.group) {
     // A move between groups is a move between npm packages: gone from one, new in the other.
     changes.push({ ...removed(old, after), movedTo: now.group } as ModelChange);
@@ -154,7 +171,13 @@ function diffEvent(
     });
   }
   for (const change of differ.diffFields(old.fields, now.fields, '')) {
-    changes.push({ location: now.source, ...change, event: now.key, group: now.group } as ModelChange);
+    changes.push({
+      location: now.source,
+      oldLocation: old.source,
+      ...change,
+      event: now.key,
+      group: now.group,
+    } as ModelChange);
   }
   return changes;
 }
@@ -183,16 +206,39 @@ class ShapeDiffer {
     const changes: RelChange[] = [];
     const oldByName = new Map(old.map((field) => [field.name, field]));
     const nowNames = new Set(now.map((field) => field.name));
+    const gone = old.filter((field) => !nowNames.has(field.name));
+    // A field gone and a new one of the same type beside it is most likely the same field renamed.
+    const renamed = new Map<Field, Field>();
+    for (const field of now) {
+      if (oldByName.has(field.name)) continue;
+      const from = gone.find(
+        (candidate) => !renamed.has(candidate) && typeNotation(candidate.type) === typeNotation(field.type),
+      );
+      if (from) renamed.set(from, field);
+    }
+    const renamedTo = new Set(renamed.values());
     for (const field of now) {
       const attr = join(prefix, field.name);
       const previous = oldByName.get(field.name);
-      if (!previous) changes.push({ kind: 'field-added', attr, location: field.source, field });
-      else changes.push(...this.diffField(previous, field, attr));
+      if (!previous) {
+        if (!renamedTo.has(field)) changes.push({ kind: 'field-added', attr, location: field.source, field });
+      } else changes.push(...this.diffField(previous, field, attr));
     }
-    for (const field of old) {
-      if (!nowNames.has(field.name)) {
-        changes.push({ kind: 'field-removed', attr: join(prefix, field.name), field });
-      }
+    for (const field of gone) {
+      const attr = join(prefix, field.name);
+      const to = renamed.get(field);
+      if (to) {
+        const toAttr = join(prefix, to.name);
+        changes.push({
+          kind: 'field-renamed',
+          attr,
+          location: to.source,
+          oldLocation: field.source,
+          field,
+          to,
+          toAttr,
+        });
+      } else changes.push({ kind: 'field-removed', attr, oldLocation: field.source, field });
     }
     return changes;
   }
@@ -200,8 +246,16 @@ class ShapeDiffer {
   private diffField(old: Field, now: Field, attr: string): RelChange[] {
     const changes: RelChange[] = [];
     const location = now.source;
+    const oldLocation = old.source;
     if (old.required !== now.required) {
-      changes.push({ kind: 'required-changed', attr, location, before: old.required, after: now.required });
+      changes.push({
+        kind: 'required-changed',
+        attr,
+        location,
+        oldLocation,
+        before: old.required,
+        after: now.required,
+      });
     }
     if ((old.description ?? '') !== (now.description ?? '')) {
       changes.push({
@@ -209,17 +263,24 @@ class ShapeDiffer {
         text: 'field-description',
         attr,
         location,
+        oldLocation,
         before: old.description,
         after: now.description,
       });
     }
-    changes.push(...this.diffType(old.type, now.type, attr, location));
+    changes.push(...this.diffType(old.type, now.type, attr, location, oldLocation));
     return changes;
   }
 
-  private diffType(old: FieldType, now: FieldType, attr: string, location: SourceLocation): RelChange[] {
+  private diffType(
+    old: FieldType,
+    now: FieldType,
+    attr: string,
+    location: SourceLocation,
+    oldLocation: SourceLocation,
+  ): RelChange[] {
     if (skeleton(old) !== skeleton(now))
-      return [{ kind: 'type-changed', attr, location, before: old, after: now }];
+      return [{ kind: 'type-changed', attr, location, oldLocation, before: old, after: now }];
     let a = old;
     let b = now;
     let itemAttr = attr;
@@ -229,14 +290,29 @@ class ShapeDiffer {
       itemAttr += '[]';
     }
     if (a.kind === 'shape' && b.kind === 'shape')
-      return this.diffShapes(a.name, b.name, itemAttr, attr, location);
+      return this.diffShapes(a.name, b.name, itemAttr, attr, location, oldLocation);
     if (a.kind === 'object' || b.kind === 'object' || a.kind === 'shape' || b.kind === 'shape') return [];
     if (a.kind === 'array' || b.kind === 'array') return []; // equal skeletons: unreachable
     const changes: RelChange[] = [];
     if (a.format !== b.format)
-      changes.push({ kind: 'format-changed', attr, location, before: a.format, after: b.format });
+      changes.push({
+        kind: 'format-changed',
+        attr,
+        location,
+        oldLocation,
+        before: a.format,
+        after: b.format,
+      });
     if (!sameEnum(a.enum, b.enum)) {
-      changes.push({ kind: 'enum-changed', attr, location, scalar: b.kind, before: a.enum, after: b.enum });
+      changes.push({
+        kind: 'enum-changed',
+        attr,
+        location,
+        oldLocation,
+        scalar: b.kind,
+        before: a.enum,
+        after: b.enum,
+      });
     }
     return changes;
   }
@@ -247,6 +323,7 @@ class ShapeDiffer {
     itemAttr: string,
     attr: string,
     location: SourceLocation,
+    oldLocation: SourceLocation,
   ): RelChange[] {
     const oldShape = this.before.shapes[oldName]!;
     const nowShape = this.after.shapes[nowName]!;
@@ -257,6 +334,8 @@ class ShapeDiffer {
         text: 'shape-description',
         attr,
         location: nowShape.source,
+        oldLocation: oldShape.source,
+        via: { shape: nowName, attr: null },
         before: oldShape.description,
         after: nowShape.description,
       });
@@ -279,7 +358,15 @@ class ShapeDiffer {
       this.cycleHit = this.cycleHit || outerCycle;
     }
     for (const change of relative) {
-      changes.push({ ...change, attr: join(itemAttr, change.attr!), location: change.location ?? location });
+      changes.push({
+        ...change,
+        ...(change.kind === 'field-renamed' ? { toAttr: join(itemAttr, change.toAttr) } : {}),
+        attr: join(itemAttr, change.attr!),
+        location: change.location ?? location,
+        oldLocation: change.oldLocation ?? oldLocation,
+        // The innermost shape: a change inside `Account` reached through `Ledger` is `Account`'s.
+        via: change.via ?? { shape: nowName, attr: change.attr },
+      } as RelChange);
     }
     return changes;
   }

@@ -95,10 +95,40 @@ export function listTags(cwd: string, pattern: string): string[] {
     .filter((tag) => tag !== '');
 }
 
-/** Commits that touched a path, newest first. */
-export function commitsTouching(cwd: string, path: string): string[] {
-  return git(cwd, ['log', '--format=%H', '--', path])
+/** Commits reachable from `from` that touched a path, newest first. */
+export function commitsTouching(cwd: string, path: string, from = 'HEAD'): string[] {
+  return git(cwd, ['log', '--format=%H', '--end-of-options', from, '--', path])
     .toString()
     .split('\n')
     .filter((line) => line !== '');
+}
+
+/** The nearest tag matching a glob reachable from `from` (git describe), or undefined. */
+export function describeTag(cwd: string, pattern: string, from: string): string | undefined {
+  try {
+    return git(cwd, ['describe', '--tags', '--abbrev=0', `--match=${pattern}`, '--end-of-options', from])
+      .toString()
+      .trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether commit `a` is an ancestor of (or equal to) commit `b`. */
+export function isAncestor(cwd: string, a: string, b: string): boolean {
+  try {
+    git(cwd, ['merge-base', '--is-ancestor', a, b]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first root commit reachable from `from` (the oldest one on a merged history). */
+export function rootCommit(cwd: string, from: string): string | undefined {
+  const roots = git(cwd, ['rev-list', '--max-parents=0', '--end-of-options', from])
+    .toString()
+    .split('\n')
+    .filter((line) => line !== '');
+  return roots[roots.length - 1];
 }

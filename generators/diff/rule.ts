@@ -7,16 +7,31 @@ export type Severity = 'breaking' | 'non-breaking' | 'docs';
 /** Whom a change breaks: the code that emits the payload, the code that reads it, both, or nobody. */
 export type Breaks = 'producers' | 'consumers' | 'both' | 'none';
 
-/** Stage two of the diff: one classification, one file under rules/, listed once in rules/index.ts. */
-export interface Rule {
-  /** Kebab-case, stable, never reused. */
+/** The kinds of structural change stage one reports. */
+export type ChangeKind = ModelChange['kind'];
+
+/** The structural change of one kind, as a rule for that kind receives it. */
+export type ChangeOf<K extends ChangeKind> = Extract<ModelChange, { kind: K }>;
+
+/**
+ * Stage two of the diff: one classification of one kind of change, one file under rules/, listed once
+ * under its kind in rules/index.ts.
+ */
+export interface Rule<K extends ChangeKind = ChangeKind> {
+  /** Kebab-case, stable, never reused (a rule taken out goes to RETIRED_RULE_IDS). */
   id: string;
   severity: Severity;
   breaks: Breaks;
   /** One line: what the rule reports and why it matters. */
   description: string;
   /** The finding's detail when the change is one this rule reports, else undefined. */
-  check(change: ModelChange): string | undefined;
+  check(change: ChangeOf<K>): string | undefined;
+}
+
+/** A rule id taken out of use, and why: never given to another rule, and named when an allow-list uses it. */
+export interface RetiredRule {
+  id: string;
+  reason: string;
 }
 
 /** A classified change: what a report, the gate and the version bump work from. */
@@ -24,12 +39,20 @@ export interface Finding {
   event: string;
   group: string;
   attr: string | null;
+  /**
+   * The named shape the change is in when it reaches the event through one: `attr` inside the shape
+   * and the detail said of the shape, the same for every event it reaches (reports list it once).
+   */
+  via?: { shape: string; attr: string | null; detail: string };
   rule: string;
   severity: Severity;
   breaks: Breaks;
   /** Human-readable; wording may change, so no logic may be built on it. */
   detail: string;
+  /** Where it is in the new catalogue (the old one's group when it is gone). */
   location?: SourceLocation;
+  /** Where it was in the old catalogue. */
+  oldLocation?: SourceLocation;
 }
 
 /** Severities from the most to the least serious. */
@@ -38,9 +61,17 @@ export const SEVERITIES: readonly Severity[] = ['breaking', 'non-breaking', 'doc
 /** `code` span for markdown-ish texts (the formatters escape further as their format needs). */
 export const code = (text: string): string => `\`${text}\``;
 
-/** `field \`a.b\`` or `the event` for event-level changes. */
+/** `field \`a.b\``, `field \`a.b\` via shape \`Ledger\``, or `event \`key\`` for event-level changes. */
 export function subject(change: ModelChange): string {
-  return change.attr === null ? `event ${code(change.event)}` : `field ${code(change.attr)}`;
+  if (change.attr === null) return `event ${code(change.event)}`;
+  return change.via
+    ? `field ${code(change.attr)} via shape ${code(change.via.shape)}`
+    : `field ${code(change.attr)}`;
+}
+
+/** ` Note: …` for a deprecation that carries one, '' otherwise. */
+export function deprecationNote(deprecation: { note?: string }): string {
+  return deprecation.note ? ` Note: ${deprecation.note.trim().replace(/\.?$/, '.')}` : '';
 }
 
 /** Upper-cases the first letter, for a subject at the start of a sentence. */

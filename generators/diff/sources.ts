@@ -13,6 +13,7 @@ import {
 } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { fetchPackageFiles } from '../publish/fetch-package.js';
+import { normaliseRegistry, registryFlags, scopeOf } from '../publish/npm.js';
 import { readIfExists } from '../write.js';
 import { GitError, listFiles, readFiles, repoRoot, resolveCommit } from './git.js';
 
@@ -22,6 +23,8 @@ export interface SourceOptions {
   cwd: string;
   /** The catalogue folder relative to `cwd`, used to find the catalogue inside a git commit. */
   catalogue: string;
+  /** Registry for `npm:` sources, instead of the one npm's configuration names for the scope. */
+  registry?: string;
 }
 
 /** A catalogue to compare, whatever it was given as. */
@@ -63,14 +66,15 @@ export interface SourceKind {
 }
 
 /**
- * `npm:<scope>/<pkg>@<version>`: a published group package, fetched with `npm pack` from the registry
- * npm is configured to use for that scope, its bundled schemas read back into the model. It covers one
+ * `npm:<scope>/<pkg>@<version>`: a published group package, fetched with `npm pack` from `--registry`,
+ * else from the registry npm's own configuration names for that scope (`@scope:registry` in the
+ * project's or the user's `.npmrc`), its bundled schemas read back into the model. It covers one
  * group only, so `groups` tells the diff to compare just that group of the other side.
  */
 export const npmSource: SourceKind = {
   name: 'npm',
   claims: (spec) => spec.startsWith('npm:'),
-  resolve(spec, { cwd }) {
+  resolve(spec, { cwd, registry }) {
     const packageSpec = spec.slice('npm:'.length);
     if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(@.+)?$/i.test(packageSpec)) {
       return {
@@ -79,7 +83,16 @@ export const npmSource: SourceKind = {
         message: `\`${spec}\` is not \`npm:<scope>/<package>@<version>\`.`,
       };
     }
-    const fetched = fetchPackageFiles(packageSpec, cwd);
+    let flags: string[] = [];
+    if (registry !== undefined) {
+      try {
+        const name = packageSpec.replace(/(.)@.*$/, '$1');
+        flags = registryFlags(normaliseRegistry(registry), scopeOf(name));
+      } catch {
+        return { ok: false, reason: 'usage', message: `--registry \`${registry}\` is not a URL.` };
+      }
+    }
+    const fetched = fetchPackageFiles(packageSpec, cwd, flags);
     if ('error' in fetched) {
       return { ok: false, reason: 'usage', message: `\`${spec}\`: npm could not fetch it: ${fetched.error}` };
     }

@@ -111,8 +111,9 @@ export function readOpenApiCatalogue(text: string, path: string): LoadResult {
     return fields;
   };
 
-  const shapes: Record<string, Shape> = {};
-  const events: Record<string, EventVersion> = {};
+  // Keyed by the document's component names: `__proto__` or `constructor` must be plain keys.
+  const shapes: Record<string, Shape> = Object.create(null);
+  const events: Record<string, EventVersion> = Object.create(null);
   for (const [name, raw] of Object.entries(schemas)) {
     const schema = asObject(raw) ?? {};
     const source = lines.findNext(name, yaml);

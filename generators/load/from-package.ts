@@ -25,7 +25,8 @@ export function readPackageCatalogue(files: ReadonlyMap<string, string>, label: 
   const slug = name.split('/')[1];
   if (!name.startsWith('@') || !slug) return problem(`\`${name}\` is not a scoped group package name.`);
 
-  const components: Json = {};
+  // Keyed by event and shape names from the package: `__proto__` must stay a plain key.
+  const components: Json = Object.create(null);
   const schemaFiles = [...files.keys()].filter((path) => /^schemas\/[^/]+\.json$/.test(path)).sort();
   if (schemaFiles.length === 0) {
     return problem(

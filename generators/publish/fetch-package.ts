@@ -18,16 +18,25 @@ export interface FetchedPackage {
  * `.npmrc` of `cwd` or the home folder), with its own credentials. Synchronous because diff sources
  * are; the registry must therefore be another process (it always is, outside tests).
  */
-export function fetchPackageFiles(spec: string, cwd: string): FetchedPackage | { error: string } {
+export function fetchPackageFiles(
+  spec: string,
+  cwd: string,
+  /** Extra npm flags (`--registry=…`) on top of the user's configuration. */
+  flags: readonly string[] = [],
+): FetchedPackage | { error: string } {
   const dir = mkdtempSync(join(tmpdir(), 'eventry-npm-source-'));
   try {
     const started = performance.now();
-    const child = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', packSpecArgs(spec, dir), {
-      cwd,
-      encoding: 'utf8',
-      shell: process.platform === 'win32',
-      env: { ...process.env, npm_config_update_notifier: 'false' },
-    });
+    const child = spawnSync(
+      process.platform === 'win32' ? 'npm.cmd' : 'npm',
+      [...packSpecArgs(spec, dir), ...flags],
+      {
+        cwd,
+        encoding: 'utf8',
+        shell: process.platform === 'win32',
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      },
+    );
     const result: NpmResult = {
       code: child.status ?? 1,
       stdout: child.stdout ?? '',

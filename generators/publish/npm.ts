@@ -117,6 +117,31 @@ export function normaliseRegistry(url: string): string {
   return parsed.href.endsWith('/') ? parsed.href : `${parsed.href}/`;
 }
 
+/**
+ * `text` with every credential masked: the `user:password@` of any URL in it, and the registry URL's
+ * own user and password wherever else they appear (npm may print them decoded, or on their own).
+ * Everything `eventry publish` prints goes through this, npm's relayed output included.
+ */
+export function maskCredentials(text: string, registry?: string): string {
+  let masked = text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, '$1***@');
+  if (registry !== undefined && URL.canParse(registry)) {
+    const { username, password } = new URL(registry);
+    const secrets = [password, username].flatMap((part) => [part, safeDecode(part)]);
+    // Short values would mask ordinary words; such a value is only masked inside a URL (above).
+    for (const secret of new Set(secrets.filter((part) => part.length >= 4)))
+      masked = masked.split(secret).join('***');
+  }
+  return masked;
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** The scope of a package name (`@platform-events`), or undefined for an unscoped name. */
 export function scopeOf(name: string): string | undefined {
   return name.startsWith('@') ? name.slice(0, name.indexOf('/')) : undefined;

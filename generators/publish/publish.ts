@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -150,13 +150,22 @@ export async function publishPackages(options: PublishOptions): Promise<PublishO
 export function findGroupPackages(out: string): string[] {
   const root = resolve(out);
   if (!existsSync(root)) throw new Error(`${out} does not exist: run \`eventry build\` first.`);
+  if (!statSync(root).isDirectory()) throw new Error(`${out} is not a directory: give the packages folder.`);
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => join(root, entry.name))
     .filter((dir) => {
       const file = join(dir, 'package.json');
       if (!existsSync(file)) return false;
-      return (JSON.parse(readFileSync(file, 'utf8')) as { private?: boolean }).private !== true;
+      let manifest: { private?: boolean } | null;
+      try {
+        manifest = JSON.parse(readFileSync(file, 'utf8')) as { private?: boolean } | null;
+      } catch (error) {
+        throw new Error(
+          `${file} is not valid JSON (${(error as Error).message}): run \`eventry build\` again.`,
+        );
+      }
+      return manifest?.private !== true;
     })
     .sort();
 }

@@ -174,6 +174,9 @@ export class RegistryClient {
     if (!this.fetch) return undefined;
     try {
       const url = new URL(name.replace('/', '%2f'), this.registry);
+      // Anonymous on purpose (fetch refuses a URL with credentials): only npm ever sends them.
+      url.username = '';
+      url.password = '';
       const response = await this.fetch(url, {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(15_000),

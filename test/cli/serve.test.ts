@@ -122,7 +122,9 @@ describe('eventry serve (compiled CLI)', () => {
     const result = await runCliAsync(['serve', '--port', '0'], { cwd: repo.dir });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/catalogue\/groups\/broken\.yaml:5:\d+: error unknown-shape: Shape `Nope` is not defined/);
+    expect(result.stderr).toMatch(
+      /catalogue\/groups\/broken\.yaml:5:\d+: error unknown-shape: Shape `Nope` is not defined/,
+    );
   });
 
   it('a port that is not a number is a usage error (exit 2)', async () => {

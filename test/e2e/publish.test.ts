@@ -190,15 +190,18 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     const diff = world.eventry(['diff', `npm:${PACKAGE}@1.0.0`, 'HEAD', '--format', 'json'], repo);
     expect(diff.stderr).toBe('');
     expect(diff.status).toBe(0);
-    expect(JSON.parse(diff.stdout)).toEqual({
+    expect(JSON.parse(diff.stdout)).toMatchObject({
       changes: [
         {
+          group: GROUP,
+          package: PACKAGE,
           event: 'account.created-v1',
           attr: 'signup_channel',
           rule: 'optional-field-added',
           severity: 'non-breaking',
           breaks: 'none',
           detail: 'New field `signup_channel` (`string`, optional).',
+          location: { file: 'catalogue/groups/account.yaml' },
         },
       ],
       packages: [{ name: PACKAGE, from: '1.0.0', to: '1.1.0', bump: 'minor' }],
@@ -235,7 +238,6 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
       changes: { event: string; rule: string; severity: string }[];
     };
     expect(report.changes.map(({ event, rule, severity }) => `${severity} ${rule} ${event}`)).toEqual([
-      'breaking event-removed account.created-v1',
       'breaking event-removed-without-deprecation account.created-v1',
       'non-breaking event-added account.created-v2',
     ]);

@@ -1,5 +1,5 @@
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleFor } from '../../generators/emit/package/examples.js';

@@ -1,5 +1,6 @@
+import type { SourceLocation } from '../../model.js';
 import type { Severity } from '../rule.js';
-import { breaksSentence, type DiffReport } from './report.js';
+import { breaksSentence, type DiffReport, reachList, shapeChanges } from './report.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'notice'> = {
   breaking: 'error',
@@ -7,24 +8,42 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'notice'> = {
   docs: 'notice',
 };
 
-/** GitHub Actions workflow commands: one annotation per finding, on the catalogue line it concerns. */
+/**
+ * GitHub Actions workflow commands: one annotation per finding, on the catalogue line it concerns; a
+ * change made in a shape once, on the shape's line, naming the events it reaches.
+ */
 export function formatGithub(report: DiffReport): string {
-  const lines = report.findings.map((finding) => {
-    const properties: string[] = [];
-    if (finding.location) {
-      const file = report.root
-        ? `${report.root.replace(/\/$/, '')}/${finding.location.file}`
-        : finding.location.file;
-      properties.push(
-        `file=${escapeProperty(file)}`,
-        `line=${finding.location.line}`,
-        `col=${finding.location.column}`,
-      );
-    }
-    properties.push(`title=${escapeProperty(`${finding.severity} ${finding.rule}: ${finding.event}`)}`);
-    return `::${LEVEL[finding.severity]} ${properties.join(',')}::${escapeData(`${finding.detail}${breaksSentence(finding.breaks)}`)}`;
-  });
+  const lines: string[] = [];
+  for (const finding of report.findings) {
+    if (finding.via) continue;
+    const title = `${finding.severity} ${finding.rule}: ${finding.event}`;
+    const fix = report.fixes.get(finding);
+    const text = `${finding.detail}${breaksSentence(finding.breaks)}${fix ? `\n${fix}` : ''}`;
+    lines.push(annotation(report.root, finding.severity, finding.location, title, text));
+  }
+  for (const change of shapeChanges(report.findings)) {
+    const title = `${change.severity} ${change.rule}: shape ${change.shape}`;
+    const fix = report.shapeFixes.get(change.key);
+    const text = `${change.detail}${breaksSentence(change.breaks)} Reaches ${reachList(change.reaches)}.${fix ? `\n${fix}` : ''}`;
+    lines.push(annotation(report.root, change.severity, change.first.location, title, text));
+  }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+function annotation(
+  root: string,
+  severity: Severity,
+  location: SourceLocation | undefined,
+  title: string,
+  text: string,
+): string {
+  const properties: string[] = [];
+  if (location) {
+    const file = root ? `${root.replace(/\/$/, '')}/${location.file}` : location.file;
+    properties.push(`file=${escapeProperty(file)}`, `line=${location.line}`, `col=${location.column}`);
+  }
+  properties.push(`title=${escapeProperty(title)}`);
+  return `::${LEVEL[severity]} ${properties.join(',')}::${escapeData(text)}`;
 }
 
 /** Escaping of a workflow command's message. */

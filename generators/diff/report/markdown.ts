@@ -1,6 +1,15 @@
 import type { Finding, Severity } from '../rule.js';
 import { RULES_BY_ID } from '../rules/index.js';
-import { byEvent, changedPackages, countBySeverity, type DiffReport, versionMove, whom } from './report.js';
+import {
+  changedPackages,
+  countBySeverity,
+  type DiffReport,
+  eventFindings,
+  reachList,
+  shapeChanges,
+  versionMove,
+  whom,
+} from './report.js';
 
 const BADGE: Record<Severity, string> = {
   breaking: '🔴 **Breaking**',
@@ -10,7 +19,8 @@ const BADGE: Record<Severity, string> = {
 
 /**
  * A pull-request comment: a summary table with a row per changed group package, then per group and
- * event what changed, whom it breaks and why it matters (the rule's description).
+ * event what changed, whom it breaks, why it matters (the rule's description) and, for what the
+ * version gate blocks, the fix; a change made in a shape once, with the events it reaches.
  */
 export function formatMarkdown(report: DiffReport): string {
   const counts = countBySeverity(report.findings);
@@ -44,19 +54,27 @@ export function formatMarkdown(report: DiffReport): string {
   for (const { pkg, findings } of packages) {
     if (findings.length === 0) continue;
     out.push('', `### ${escapeHtml(report.groupTitles[pkg.slug] ?? pkg.slug)} (${code(pkg.name)})`);
-    for (const [event, list] of byEvent(findings)) {
+    for (const [event, list] of eventFindings(findings)) {
       out.push('', `#### ${code(event)}`, '');
-      for (const finding of list) out.push(...item(finding));
+      for (const finding of list) out.push(...item(finding, report.fixes.get(finding)));
+    }
+    let shape: string | undefined;
+    for (const change of shapeChanges(findings)) {
+      if (change.shape !== shape) out.push('', `#### Via shape ${code(change.shape)}`, '');
+      shape = change.shape;
+      out.push(...item(change, report.shapeFixes.get(change.key)));
+      out.push(`  <sub>Reaches ${escapeHtml(reachList(change.reaches))}.</sub>`);
     }
   }
   return `${out.join('\n')}\n`;
 }
 
-function item(finding: Finding): string[] {
+function item(finding: Pick<Finding, 'rule' | 'severity' | 'breaks' | 'detail'>, fix?: string): string[] {
   const breaks = finding.breaks === 'none' ? '' : ` for ${whom(finding.breaks)}`;
   const why = RULES_BY_ID.get(finding.rule)?.description ?? '';
   return [
     `- ${BADGE[finding.severity]}${breaks}: ${escapeHtml(finding.detail)}`,
+    ...(fix ? [`  <sub>Fix: ${escapeHtml(fix)}</sub>`] : []),
     `  <sub>${code(finding.rule)}: ${escapeHtml(why)}</sub>`,
   ];
 }

@@ -1,4 +1,5 @@
 import type { Catalogue } from '../../model.js';
+import { fixFor, fixForShape, isGated } from '../gate.js';
 import { compareCatalogues } from '../index.js';
 import { type Breaks, type Finding, SEVERITIES, type Severity } from '../rule.js';
 import { type PackageBump, packageBumps } from '../semver.js';
@@ -15,6 +16,12 @@ export interface DiffReport {
   groupTitles: Record<string, string>;
   /** Prefix that makes finding locations relative to the working folder (`catalogue`). */
   root: string;
+  /** The same for locations in the old catalogue (a path inside the old commit, or a package file). */
+  beforeRoot: string;
+  /** What a catalogue editor should do instead of a change the version gate blocks (not for consumers). */
+  fixes: Map<Finding, string>;
+  /** The same for a blocked change made in a shape, by `shapeKey`. */
+  shapeFixes: Map<string, string>;
 }
 
 /** One side of a comparison. */
@@ -32,6 +39,15 @@ export function buildReport(before: ReportSide, after: ReportSide): DiffReport {
   const groupTitles: Record<string, string> = {};
   for (const group of [...before.catalogue.groups, ...after.catalogue.groups])
     groupTitles[group.slug] = group.title;
+  const fixes = new Map<Finding, string>();
+  const shapeFixes = new Map<string, string>();
+  for (const finding of findings.filter(isGated)) {
+    fixes.set(finding, fixFor(finding, before.catalogue, after.catalogue));
+  }
+  for (const change of shapeChanges(findings.filter(isGated))) {
+    const events = [...new Set(change.reaches.map((reach) => reach.event))];
+    shapeFixes.set(change.key, fixForShape(change.shape, events, before.catalogue, after.catalogue));
+  }
   return {
     before: { label: before.label, version: before.catalogue.config.version },
     after: { label: after.label, version: after.catalogue.config.version },
@@ -39,7 +55,62 @@ export function buildReport(before: ReportSide, after: ReportSide): DiffReport {
     packages: packageBumps(findings, before.catalogue, after.catalogue, before.packageVersions ?? {}),
     groupTitles,
     root: after.root ?? '',
+    beforeRoot: before.root ?? '',
+    fixes,
+    shapeFixes,
   };
+}
+
+/** One change made in a named shape, listed once with every event (and path) it reaches. */
+export interface ShapeChange {
+  /** Identifies the change across events: shape, rule and detail. */
+  key: string;
+  shape: string;
+  rule: string;
+  severity: Severity;
+  breaks: Breaks;
+  /** Said of the shape (`Field \`number\` … was removed.`). */
+  detail: string;
+  reaches: { event: string; attr: string | null }[];
+  /** The first of its findings (for its location). */
+  first: Finding;
+}
+
+/** Changes made in shapes, each once, by shape name, then in the order they are first met. */
+export function shapeChanges(findings: readonly Finding[]): ShapeChange[] {
+  const changes = new Map<string, ShapeChange>();
+  for (const finding of findings) {
+    if (!finding.via) continue;
+    const key = `${finding.via.shape}\0${finding.rule}\0${finding.via.detail}`;
+    let change = changes.get(key);
+    if (!change) {
+      change = {
+        key,
+        shape: finding.via.shape,
+        rule: finding.rule,
+        severity: finding.severity,
+        breaks: finding.breaks,
+        detail: finding.via.detail,
+        reaches: [],
+        first: finding,
+      };
+      changes.set(key, change);
+    }
+    change.reaches.push({ event: finding.event, attr: finding.attr });
+  }
+  return [...changes.values()].sort((a, b) => (a.shape < b.shape ? -1 : a.shape > b.shape ? 1 : 0));
+}
+
+/** Findings by event, leaving out those made in a shape (`shapeChanges` lists those once). */
+export function eventFindings(findings: readonly Finding[]): Map<string, Finding[]> {
+  return byEvent(findings.filter((finding) => !finding.via));
+}
+
+/** `\`a-v1\` (\`ledger.number\`), \`b-v1\``: the events a shape change reaches, with the path in each. */
+export function reachList(reaches: ShapeChange['reaches']): string {
+  return reaches
+    .map(({ event, attr }) => (attr === null ? `\`${event}\`` : `\`${event}\` (\`${attr}\`)`))
+    .join(', ');
 }
 
 /** Findings per severity. */

@@ -1,13 +1,17 @@
 import { code, type Rule } from '../rule.js';
 
 /** Versioning: nothing is removed without notice, and a deprecation is that notice. */
-export const eventRemovedWithoutDeprecation: Rule = {
+export const eventRemovedWithoutDeprecation: Rule<'event-removed'> = {
   id: 'event-removed-without-deprecation',
   severity: 'breaking',
-  breaks: 'consumers',
-  description: 'An event version was removed without being deprecated first, so its consumers had no notice.',
+  breaks: 'both',
+  description:
+    'An event version was removed (or moved to another group package) without being deprecated first: its consumers had no notice.',
   check(change) {
-    if (change.kind !== 'event-removed' || change.before.deprecated) return undefined;
-    return `${code(change.event)} was not deprecated before it was removed: mark it \`deprecated\` (with \`replaced_by\`) in a release first.`;
+    if (change.before.deprecated) return undefined;
+    if (change.movedTo) {
+      return `Event ${code(change.event)} moved to group ${code(change.movedTo)} without being deprecated first: it is gone from this group's package.`;
+    }
+    return `Event ${code(change.event)} was removed without being deprecated first.`;
   },
 };

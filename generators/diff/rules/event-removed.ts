@@ -1,18 +1,20 @@
-import { code, type Rule } from '../rule.js';
+import { code, deprecationNote, type Rule } from '../rule.js';
 
-/** An event version gone from the catalogue (or from its group's package). */
-export const eventRemoved: Rule = {
+/** A deprecated event version gone from the catalogue (or from its group's package): the notice was given. */
+export const eventRemoved: Rule<'event-removed'> = {
   id: 'event-removed',
   severity: 'breaking',
   breaks: 'both',
   description:
-    'An event version was removed: consumers subscribed to it never get it again, producers still emitting it emit an undocumented event.',
+    'A deprecated event version was removed: consumers subscribed to it never get it again, producers still emitting it emit an undocumented event.',
   check(change) {
-    if (change.kind !== 'event-removed') return undefined;
+    // One removal is one finding: without notice it is `event-removed-without-deprecation`'s.
+    if (!change.before.deprecated) return undefined;
+    const since = `deprecated since ${change.before.deprecated.since}`;
+    const note = deprecationNote(change.before.deprecated);
     if (change.movedTo) {
-      return `Event ${code(change.event)} moved to group ${code(change.movedTo)}: it is gone from this group's package.`;
+      return `Event ${code(change.event)} (${since}) moved to group ${code(change.movedTo)}: it is gone from this group's package.${note}`;
     }
-    const notice = change.before.deprecated ? ` (deprecated since ${change.before.deprecated.since})` : '';
-    return `Event ${code(change.event)} was removed${notice}.`;
+    return `Event ${code(change.event)} was removed (${since}).${note}`;
   },
 };

@@ -1,24 +1,11 @@
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
+import { interfaceName } from '../../load/event-key.js';
 import type { Catalogue, Group } from '../../model.js';
 import { generatedNote } from '../context.js';
 import { eventSchema, type SchemaOptions, shapeSchema, shapesUsedBy } from '../json-schema.js';
 
-/**
- * The interface name of an event version: `account.created-v1` -> `AccountCreatedV1`,
- * `lifecycle.support-site.sale-1.0.0` -> `LifecycleSupportSiteSale1_0_0` (numbers stay apart).
- */
-export function interfaceName(key: string): string {
-  const parts = key.split(/[^A-Za-z0-9]+/).filter((part) => part !== '');
-  let name = '';
-  parts.forEach((part, i) => {
-    const previous = parts[i - 1];
-    if (previous !== undefined && /^\d/.test(part) && /\d$/.test(previous)) name += '_';
-    name +=
-      part[0]!.toUpperCase() +
-      part.slice(1).replace(/(\d)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
-  });
-  return /^\d/.test(name) ? `Event${name}` : name;
-}
+/** The interface name of an event version (defined with the key's syntax, which the loader checks). */
+export { interfaceName } from '../../load/event-key.js';
 
 /**
  * `types.d.ts` of a group package, by json-schema-to-typescript: one interface per event version and

@@ -16,16 +16,34 @@ describe('changelogEntry', () => {
     expect(entry.split('\n').slice(0, 7)).toEqual([
       '## 2.0.0',
       '',
-      'Major release: 2 breaking changes, 3 non-breaking changes, 1 documentation change.',
+      'Major release: 4 breaking changes, 2 non-breaking changes, 1 documentation change.',
       '',
       '### `order.placed-v1`',
       '',
-      '- Non-breaking: `order.placed-v1` is deprecated since 1.5.0; use `order.placed-v2` instead. `deprecation-added`',
+      '- Non-breaking: `order.placed-v1` is deprecated since 1.5.0; use `order.placed-v2` instead. Note: v2 records the sales channel. `deprecation-added`',
     ]);
     expect(entry).toContain(
-      '- **Breaking** (breaks producers and consumers): Field `note` (`string`, optional) was removed. `field-removed`',
+      '- **Breaking** (breaks producers and consumers): Field `note` (`string`, optional) was removed and `coupon` (`string`, optional) added: likely a rename. `field-renamed`',
     );
     expect(entry.indexOf('### `order.placed-v1`')).toBeLessThan(entry.indexOf('### `order.placed-v2`'));
+  });
+
+  it('lists a shape change once with the events it reaches', () => {
+    const entry = changelogEntry('2.0.0', 'major', findings);
+    expect(entry).toContain(
+      '### Shape `Money`\n\n- **Breaking** (breaks producers): Field `currency` is now restricted to `EUR`, `GBP`. `enum-added` Reaches `order.placed-v1` (`total.currency`), `order.shipped-v1` (`charged.currency`).\n',
+    );
+    expect(entry.match(/`enum-added`/g)).toHaveLength(1);
+  });
+
+  it('keeps editor advice out of a consumer changelog (no fix, no "deprecate it first")', () => {
+    const abrupt = join(REPO, 'test', 'fixtures', 'diff', 'event-removed-without-deprecation');
+    const removal = compareCatalogues(loadValid(join(abrupt, 'before')), loadValid(join(abrupt, 'after')));
+    const entry = changelogEntry('2.0.0', 'major', [...findings, ...removal]);
+    expect(entry).toContain(
+      '- **Breaking** (breaks producers and consumers): Event `order.cancelled-v1` was removed without being deprecated first. `event-removed-without-deprecation`',
+    );
+    expect(entry).not.toMatch(/allow-breaking|fix|mark it|instead \(and deprecate|in a release first/i);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffCatalogues, type ModelChange } from '../../../generators/diff/diff.js';
+import { fixFor } from '../../../generators/diff/gate.js';
 import { compareCatalogues } from '../../../generators/diff/index.js';
 import { loadCatalogueFromSources } from '../../../generators/load/index.js';
 import type { Catalogue } from '../../../generators/model.js';
@@ -164,20 +165,78 @@ events:
     ]);
   });
 
-  it('reports a move between groups as gone from one package and new in the other', () => {
+  it('reports a move between groups as one removal from one package, new in the other, with a fix that fits a move', () => {
     const text = 'events:\n  a.created-v1: {fields: {id: {type: string}}}\n';
-    const changes = diffCatalogues(catalogue(text, 'orders'), catalogue(text, 'billing'));
+    const before = catalogue(text, 'orders');
+    const after = catalogue(text, 'billing');
+    const changes = diffCatalogues(before, after);
     expect(changes.map((change) => [change.kind, change.group])).toEqual([
       ['event-removed', 'orders'],
       ['event-added', 'billing'],
     ]);
-    expect(
-      compareCatalogues(catalogue(text, 'orders'), catalogue(text, 'billing')).map((f) => f.detail),
-    ).toEqual([
-      "Event `a.created-v1` moved to group `billing`: it is gone from this group's package.",
-      '`a.created-v1` was not deprecated before it was removed: mark it `deprecated` (with `replaced_by`) in a release first.',
-      'Event `a.created-v1` moved here from group `orders`.',
+    const findings = compareCatalogues(before, after);
+    expect(findings.map((f) => `${f.rule}: ${f.detail}`)).toEqual([
+      "event-removed-without-deprecation: Event `a.created-v1` moved to group `billing` without being deprecated first: it is gone from this group's package.",
+      'event-added: Event `a.created-v1` moved here from group `orders`.',
     ]);
+    expect(fixFor(findings[0]!, before, after)).toMatch(
+      /^Keep `a\.created-v1` in group `orders` and deprecate it there \(`deprecated: \{since, replaced_by\}`\); give group `billing` the next version `a\.created-v2` instead; remove it in a later release/,
+    );
+  });
+
+  it('one removal is one finding: event-removed only when deprecated, event-removed-without-deprecation otherwise', () => {
+    const kept = 'events:\n  a.created-v1: {fields: {id: {type: string}}}\n';
+    const gone = 'events:\n  b.created-v1: {fields: {id: {type: string}}}\n';
+    const deprecated =
+      'events:\n  a.created-v1:\n    deprecated: {since: 1.0.0, note: Use b.created-v1}\n    fields: {id: {type: string}}\n';
+    const abrupt = compareCatalogues(catalogue(kept), catalogue(gone)).filter(
+      (f) => f.event === 'a.created-v1',
+    );
+    expect(abrupt.map((f) => f.rule)).toEqual(['event-removed-without-deprecation']);
+    const noticed = compareCatalogues(catalogue(deprecated), catalogue(gone)).filter(
+      (f) => f.event === 'a.created-v1',
+    );
+    expect(noticed.map((f) => f.detail)).toEqual([
+      'Event `a.created-v1` was removed (deprecated since 1.0.0). Note: Use b.created-v1.',
+    ]);
+  });
+
+  it('reports a removed field plus an added one of the same type in the same object as one likely rename', () => {
+    const before = catalogue(
+      'events:\n  a.created-v1: {fields: {note: {type: string}, n: {type: integer}}}\n',
+    );
+    const after = catalogue(
+      'events:\n  a.created-v1: {fields: {remark: {type: string}, count: {type: string}}}\n',
+    );
+    expect(compareCatalogues(before, after).map((f) => `${f.rule} ${f.attr}: ${f.detail}`)).toEqual([
+      'optional-field-added count: New field `count` (`string`, optional).',
+      'field-renamed note: Field `note` (`string`, optional) was removed and `remark` (`string`, optional) added: likely a rename.',
+      'field-removed n: Field `n` (`integer`, optional) was removed.',
+    ]);
+  });
+
+  it('names the shape a change reaches an event through (innermost), with the detail said of the shape', () => {
+    const shapes = (inner: string) =>
+      `shapes:\n  Ledger: {fields: {account: {type: Account}}}\n  Account: {fields: {${inner}}}\nevents:\n  a.created-v1: {fields: {ledger: {type: Ledger}}}\n  b.created-v1: {fields: {entries: {type: [Ledger]}}}\n`;
+    const findings = compareCatalogues(
+      catalogue(shapes('number: {type: string}, iban: {type: string}')),
+      catalogue(shapes('number: {type: string}')),
+    );
+    expect(findings.map((f) => [f.event, f.attr, f.via, f.detail])).toEqual([
+      [
+        'a.created-v1',
+        'ledger.account.iban',
+        { shape: 'Account', attr: 'iban', detail: 'Field `iban` (`string`, optional) was removed.' },
+        'Field `ledger.account.iban` via shape `Account` (`string`, optional) was removed.',
+      ],
+      [
+        'b.created-v1',
+        'entries[].account.iban',
+        { shape: 'Account', attr: 'iban', detail: 'Field `iban` (`string`, optional) was removed.' },
+        'Field `entries[].account.iban` via shape `Account` (`string`, optional) was removed.',
+      ],
+    ]);
+    expect(findings[0]!.oldLocation).toEqual({ file: 'group.yaml', line: 6, column: 46 });
   });
 
   it('points each change at the line of the new catalogue that holds it', () => {

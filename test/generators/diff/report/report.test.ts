@@ -17,6 +17,7 @@ function fixtureReport(): DiffReport {
       label: 'main (1a2b3c4)',
       catalogue: loadValid(join(FIXTURE, 'before')),
       packageVersions: { orders: '1.4.2', payments: '1.0.3' },
+      root: 'catalogue',
     },
     { label: 'catalogue', catalogue: loadValid(join(FIXTURE, 'after')), root: 'catalogue' },
   );
@@ -40,31 +41,92 @@ describe('what each format must get right', () => {
   it('json: the documented keys, in order, and a bump per package from the recorded versions', () => {
     const json = JSON.parse(formatJson(report));
     expect(Object.keys(json)).toEqual(['changes', 'packages']);
-    expect(Object.keys(json.changes[0])).toEqual(['event', 'attr', 'rule', 'severity', 'breaks', 'detail']);
+    expect(Object.keys(json.changes[0])).toEqual([
+      'group',
+      'package',
+      'event',
+      'attr',
+      'shape',
+      'rule',
+      'severity',
+      'breaks',
+      'detail',
+      'fix',
+      'location',
+      'oldLocation',
+    ]);
     expect(json.packages).toEqual([
       { name: '@shop-events/orders', from: '1.4.2', to: '2.0.0', bump: 'major' },
-      { name: '@shop-events/payments', from: '1.0.3', to: '1.0.4', bump: 'patch' },
+      { name: '@shop-events/payments', from: '1.0.3', to: '2.0.0', bump: 'major' },
       { name: '@shop-events/returns', from: null, to: '1.0.0', bump: 'minor' },
     ]);
   });
 
+  it('json: each change carries its group, package, shape and both source locations', () => {
+    const shaped = buildReport(
+      { label: 'main', catalogue: loadValid(join(FIXTURE, 'before')), root: 'catalogue' },
+      { label: 'catalogue', catalogue: loadValid(join(FIXTURE, 'after')), root: 'catalogue' },
+    );
+    const changes = JSON.parse(formatJson(shaped)).changes as Record<string, unknown>[];
+    expect(changes.find((change) => change.event === 'payment.captured-v1' && change.shape)).toEqual({
+      group: 'payments',
+      package: '@shop-events/payments',
+      event: 'payment.captured-v1',
+      attr: 'amount.currency',
+      shape: 'Money',
+      rule: 'enum-added',
+      severity: 'breaking',
+      breaks: 'producers',
+      detail: 'Field `amount.currency` via shape `Money` is now restricted to `EUR`, `GBP`.',
+      fix: 'An existing event version only grows by adding optional fields: add `payment.captured-v2` instead (and deprecate `payment.captured-v1`), or, if the break is intended and agreed, list it in `allow-breaking.yaml` (event, rule, reason).',
+      location: { file: 'catalogue/orders.yaml', line: 9, column: 7 },
+      oldLocation: { file: 'catalogue/orders.yaml', line: 9, column: 7 },
+    });
+    const removed = buildReport(
+      { label: 'a', catalogue: loadValid(join(FIXTURE, 'after')), root: 'old' },
+      { label: 'b', catalogue: loadValid(join(FIXTURE, 'before')), root: 'new' },
+    );
+    const gone = JSON.parse(formatJson(removed)).changes.find(
+      (change: { event: string }) => change.event === 'return.requested-v1',
+    );
+    expect(gone).toMatchObject({
+      group: 'returns',
+      package: '@shop-events/returns',
+      rule: 'event-removed-without-deprecation',
+      location: null,
+      oldLocation: { file: 'old/returns.yaml', line: 6, column: 3 },
+    });
+  });
+
   it('markdown: a summary row per changed group, with user text that cannot break the table', () => {
     const markdown = formatMarkdown(report);
-    expect(markdown).toContain('## Event catalogue: 2 breaking changes');
+    expect(markdown).toContain('## Event catalogue: 5 breaking changes');
     expect(markdown).toContain(
-      '| Payments \\| captures and refunds | `@shop-events/payments` | 1.0.3 → 1.0.4 | patch | 0 | 0 | 1 |',
+      '| Payments \\| captures and refunds | `@shop-events/payments` | 1.0.3 → 2.0.0 | **major** | 1 | 0 | 1 |',
     );
     expect(markdown).toContain('- 🔴 **Breaking** for consumers: Field `status` now also allows `refunded`');
-    expect(markdown).toMatch(/<sub>`field-removed`: A field was removed/);
+    expect(markdown).toMatch(/<sub>`field-renamed`: A field was removed and one of the same type added/);
   });
 
   it('github: errors for breaking changes at the file and line of the new catalogue, escaped', () => {
     const lines = formatGithub(report).trimEnd().split('\n');
-    expect(lines).toHaveLength(report.findings.length);
+    // The shape change reaches three events and is annotated once, on the shape's line.
+    expect(lines).toHaveLength(report.findings.length - 2);
     expect(lines).toContain(
-      '::error file=catalogue/orders.yaml,line=11,col=3,title=breaking field-removed%3A order.placed-v1::Field `note` (`string`, optional) was removed. Breaks producers and consumers.',
+      '::error file=catalogue/orders.yaml,line=18,col=7,title=breaking field-renamed%3A order.placed-v1::Field `note` (`string`, optional) was removed and `coupon` (`string`, optional) added: likely a rename. Breaks producers and consumers.%0AAn existing event version only grows by adding optional fields: make the change in `order.placed-v2` instead (and deprecate `order.placed-v1`), or, if the break is intended and agreed, list it in `allow-breaking.yaml` (event, rule, reason).',
     );
-    expect(lines.filter((line) => line.startsWith('::error'))).toHaveLength(2);
+    expect(lines.filter((line) => line.startsWith('::error'))).toHaveLength(3);
+  });
+
+  it('text and markdown list a shape change once per package, with the events it reaches and the path in each', () => {
+    const text = formatText(report);
+    expect(text.match(/\[enum-added\]/g)).toHaveLength(2);
+    expect(text).toContain(
+      '  via shape Money\n    ✖ breaking [enum-added] Field `currency` is now restricted to `EUR`, `GBP`. Breaks producers.\n      reaches `order.placed-v1` (`total.currency`), `order.shipped-v1` (`charged.currency`)\n',
+    );
+    expect(formatMarkdown(report)).toContain(
+      '<sub>Reaches `order.placed-v1` (`total.currency`), `order.shipped-v1` (`charged.currency`).</sub>',
+    );
   });
 
   it('text and markdown say so when nothing changed', () => {

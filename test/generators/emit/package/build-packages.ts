@@ -32,7 +32,13 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
   const result = await buildCatalogue(readCatalogueSources(catalogueDir), out);
   if (!result.ok)
     throw new Error(
-      `build failed: ${JSON.stringify('problems' in result ? result.problems : String(result.emitterError.error))}`,
+      `build failed: ${JSON.stringify(
+        'problems' in result
+          ? result.problems
+          : 'emitterError' in result
+            ? String(result.emitterError.error)
+            : String(result.writeError),
+      )}`,
     );
   const scope = result.catalogue.config.scope;
   mkdirSync(join(root, 'node_modules', scope), { recursive: true });

@@ -250,10 +250,12 @@ describe('isEvent and assertEvent', () => {
       EventValidationError: new (...args: never[]) => Error;
     };
     const payload = { account_number: 1 };
-    expect(() => groups.account!.assertEvent('account.created-v1', account)).not.toThrow();
+    // An assertion signature is callable only through a name declared with its type.
+    const accountGroup: GroupApi<Record<string, unknown>> = groups.account!;
+    expect(() => accountGroup.assertEvent('account.created-v1', account)).not.toThrow();
     let thrown: unknown;
     try {
-      groups.account!.assertEvent('account.created-v1', payload);
+      accountGroup.assertEvent('account.created-v1', payload);
     } catch (error) {
       thrown = error;
     }

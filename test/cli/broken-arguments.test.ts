@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createProgram } from '../../generators/cli/main.js';
+import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
+import { fixturePath, REPO, tempDir } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
+
+/**
+ * Every command of the CLI with broken arguments: missing required ones, unknown flags, nonexistent
+ * files, a directory where a file is expected, a file where a directory is expected, garbage values.
+ * Each must exit with the documented code (2: usage or I/O error) and a message, never a stack trace.
+ */
+let built: BuiltPackages;
+const scratch = tempDir('eventry-broken-');
+const aFile = join(scratch, 'a-file.txt');
+const garbage = join(scratch, 'garbage.json');
+writeFileSync(aFile, 'not a directory\n');
+writeFileSync(garbage, '\u0000\u0001{{{ not json or yaml');
+beforeAll(async () => {
+  built = await buildPackages(fixturePath('small'));
+});
+
+const STACK_FRAME = /^\s+at .+(\(.*:\d+:\d+\)|:\d+:\d+)$/m;
+const USAGE = 2;
+
+type Case = [name: string, args: () => string[], status: number];
+
+/** At least one broken call per command; the list of commands is checked against the program below. */
+const cases: Record<string, Case[]> = {
+  build: [
+    ['an unknown flag', () => ['build', '--bogus'], USAGE],
+    ['a nonexistent catalogue', () => ['build', '--catalogue', join(scratch, 'nowhere')], USAGE],
+    ['a file as the catalogue', () => ['build', '--catalogue', aFile], USAGE],
+    ['a file as --out', () => ['build', '-c', fixturePath('small'), '--out', aFile], USAGE],
+    ['a missing option value', () => ['build', '--out'], USAGE],
+  ],
+  publish: [
+    ['no --registry', () => ['publish'], USAGE],
+    ['a registry that is not a URL', () => ['publish', '--registry', '::::'], USAGE],
+    ['an unknown --access', () => ['publish', '-r', 'http://127.0.0.1:9/', '--access', 'world'], USAGE],
+    ['an unknown flag', () => ['publish', '-r', 'http://127.0.0.1:9/', '--bogus'], USAGE],
+    ['a file as --out', () => ['publish', '-r', 'http://127.0.0.1:9/', '--out', aFile], USAGE],
+  ],
+  diff: [
+    ['no arguments', () => ['diff'], USAGE],
+    ['one argument', () => ['diff', 'HEAD'], USAGE],
+    ['nonexistent sources', () => ['diff', join(scratch, 'a'), join(scratch, 'b')], USAGE],
+    ['garbage files', () => ['diff', garbage, garbage], USAGE],
+    ['an unknown --format', () => ['diff', 'HEAD', 'HEAD', '--format', 'constructor'], USAGE],
+    ['an unknown --fail-on', () => ['diff', 'HEAD', 'HEAD', '--fail-on', 'sometimes'], USAGE],
+    ['a file as the catalogue', () => ['diff', 'HEAD', 'HEAD', '--catalogue', aFile], USAGE],
+  ],
+  check: [
+    ['--base without its value', () => ['check', '--base'], USAGE],
+    ['an unknown base', () => ['check', '--base', 'no-such-ref-anywhere'], USAGE],
+    ['a nonexistent catalogue', () => ['check', '-b', 'HEAD', '-c', join(scratch, 'nowhere')], USAGE],
+    ['a file as the catalogue', () => ['check', '-b', 'HEAD', '-c', aFile], USAGE],
+    ['an unknown --format', () => ['check', '-b', 'HEAD', '--format', 'xml'], USAGE],
+  ],
+  version: [
+    ['an unknown flag', () => ['version', '--bogus'], USAGE],
+    ['a nonexistent catalogue', () => ['version', '-c', join(scratch, 'nowhere')], USAGE],
+    ['a file as the catalogue', () => ['version', '-c', aFile], USAGE],
+    ['--out outside the repository', () => ['version', '-o', scratch, '-n'], USAGE],
+    ['a file as --out outside the repository', () => ['version', '-o', aFile, '-n'], USAGE],
+  ],
+  validate: [
+    ['no arguments', () => ['validate'], USAGE],
+    ['an unknown flag', () => ['validate', '--ndjson', '-', '--bogus'], USAGE],
+    ['a garbage --max-bytes', () => ['validate', '--ndjson', '-', '--max-bytes', '-5'], USAGE],
+    ['nonexistent packages', () => ['validate', '--ndjson', '-', '--out', join(scratch, 'no')], USAGE],
+    ['a file as --out', () => ['validate', '--ndjson', '-', '--out', aFile], USAGE],
+    ['a directory as the file', () => ['validate', 'account.created-v1', scratch, '--out', built.out], USAGE],
+    ['a directory as --ndjson', () => ['validate', '--ndjson', scratch, '--out', built.out], USAGE],
+    [
+      'a nonexistent file',
+      () => ['validate', 'account.created-v1', join(scratch, 'x.json'), '--out', built.out],
+      USAGE,
+    ],
+    ['an unknown event', () => ['validate', 'constructor', aFile, '--out', built.out], USAGE],
+  ],
+};
+
+describe('every command with broken arguments: a message and the documented exit code, no stack trace', () => {
+  it('covers every command of the program', () => {
+    expect(
+      createProgram()
+        .commands.map((command) => command.name())
+        .sort(),
+    ).toEqual(Object.keys(cases).sort());
+  });
+
+  const all = Object.entries(cases).flatMap(([command, list]) =>
+    list.map(([name, args, status]) => [`${command}: ${name}`, args, status] as const),
+  );
+  it.each(all)('%s', async (_name, args, status) => {
+    const result = await runCliInProcess(args(), { input: '' });
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.stderr.trim()).not.toBe('');
+    expect(result.status).toBe(status);
+  });
+
+  it.each([
+    ['an unknown command', ['nosuchcommand']],
+    ['an unknown top-level flag', ['--bogus']],
+  ])('eventry with %s', async (_name, args) => {
+    const result = await runCliInProcess(args);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.status).toBe(USAGE);
+  });
+});
+
+describe('eventry --version and npm run registry -- --help', () => {
+  it('eventry --version prints the toolkit version', async () => {
+    const result = await runCliInProcess(['--version']);
+    expect(result.stdout).toBe('0.1.0\n');
+    expect(result.status).toBe(0);
+  });
+
+  const registry = (args: string[]) =>
+    spawnSync(process.execPath, [join(REPO, 'dist/scripts/registry.js'), ...args], { encoding: 'utf8' });
+
+  it('registry --help prints the options and starts nothing', () => {
+    const result = registry(['--help']);
+    expect(result.stdout).toContain('Usage: npm run registry -- [options]');
+    expect(result.stdout).toContain('--port <n>');
+    expect(result.status).toBe(0);
+  });
+
+  it.each([
+    ['an unknown flag', ['--bogus']],
+    ['a missing value', ['--port']],
+    ['a port that is not one', ['--port', 'http']],
+  ])('registry with %s exits 2 with usage, no stack trace', (_name, args) => {
+    const result = registry(args);
+    expect(result.stderr).toMatch(/^registry: /);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.status).toBe(USAGE);
+  });
+});
