@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { readObjects, repoRoot } from '../diff/git.js';
+import { catalogueVersion } from '../diff/releases.js';
 import { gitSource } from '../diff/sources.js';
 import { type CatalogueProblem, CONFIG_FILE, loadCatalogue } from '../load/index.js';
 import type { Catalogue } from '../model.js';
@@ -104,7 +104,7 @@ export function findReleases(top: string, catalogueInRepo: string): ReleaseCommi
   const releases: ReleaseCommit[] = [];
   let previous: string | undefined;
   for (const commit of commits) {
-    const version = recordedVersion(texts.get(`${commit}:${configPath}`));
+    const version = catalogueVersion(texts.get(`${commit}:${configPath}`));
     if (version !== undefined && version !== previous) releases.push({ commit, version });
     previous = version;
   }
@@ -123,16 +123,6 @@ function firstParentCommitsTouching(top: string, path: string): string[] {
   } catch {
     // A repository without commits yet: no releases.
     return [];
-  }
-}
-
-function recordedVersion(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const version = (parseYaml(text) as { version?: unknown } | null)?.version;
-    return typeof version === 'string' ? version : undefined;
-  } catch {
-    return undefined;
   }
 }
 
