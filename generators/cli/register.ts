@@ -43,7 +43,7 @@ export async function runRegister(options: RegisterCommandOptions): Promise<numb
   }
   const shown = displayUrl(url);
   const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
-  if (!history) return 1;
+  if (typeof history === 'number') return history;
   const state = new SchemaRegistryState(history);
   const { versions, unreleased } = selectVersions(state, options.subjects);
   if (unreleased > 0) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../diff/git.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
@@ -36,7 +36,7 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
   }
   const host = options.host ?? '127.0.0.1';
   const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
-  if (!history) return 1;
+  if (typeof history === 'number') return history;
   const state = new SchemaRegistryState(history);
   const server = createRegistryServer(state, {
     title: history.current.config.title,
@@ -69,8 +69,15 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
   return 0;
 }
 
-/** The release history of the catalogue, its problems printed when the working catalogue does not load. */
-export function openHistory(cwd: string, catalogue: string, cache: boolean): History | undefined {
+/**
+ * The release history of the catalogue, or the exit code after printing why not: 2 when there is no
+ * catalogue folder, 1 with its located problems when the working catalogue does not load.
+ */
+export function openHistory(cwd: string, catalogue: string, cache: boolean): History | number {
+  if (!statSync(resolve(cwd, catalogue), { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(`eventry: no catalogue folder at ${catalogue} (give one with --catalogue <dir>).\n`);
+    return EXIT_USAGE;
+  }
   const top = repoRoot(cwd) ?? cwd;
   const result = loadHistory({
     cwd,
@@ -84,7 +91,7 @@ export function openHistory(cwd: string, catalogue: string, cache: boolean): His
     } else {
       process.stderr.write(`eventry: ${result.message}\n`);
     }
-    return undefined;
+    return 1;
   }
   for (const warning of result.history.warnings) process.stderr.write(`eventry: ${warning}\n`);
   const subjects = new Set(result.history.points.flatMap((point) => [...point.schemas.keys()]));
@@ -92,7 +99,7 @@ export function openHistory(cwd: string, catalogue: string, cache: boolean): His
   const problems = checkCompatibilityOverrides(result.history.current, configText, subjects);
   if (problems.length > 0) {
     for (const problem of problems) process.stderr.write(`${formatProblem(problem, catalogue)}\n`);
-    return undefined;
+    return 1;
   }
   return result.history;
 }

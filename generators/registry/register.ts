@@ -1,4 +1,3 @@
-import { matchesGlob } from 'node:path';
 import type { CompatibilityLevel } from '../model.js';
 import type { SchemaRegistryState, SubjectVersion } from './registry.js';
 
@@ -74,9 +73,22 @@ export function selectVersions(
 ): { versions: SubjectVersion[]; unreleased: number } {
   const selected = state
     .historyOrder()
-    .filter((version) => glob === undefined || matchesGlob(version.subject, glob));
+    .filter((version) => glob === undefined || matchesSubjectGlob(version.subject, glob));
   const versions = selected.filter((version) => version.released);
   return { versions, unreleased: selected.length - versions.length };
+}
+
+/**
+ * Whether a subject matches a `--subjects` glob: `*` any run of characters, `?` one, everything else
+ * literal. Subjects have no path separators, so this is all a glob can mean here (node's
+ * `path.matchesGlob` is still experimental in Node 20 and warns on every use).
+ */
+export function matchesSubjectGlob(subject: string, glob: string): boolean {
+  const pattern = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${pattern}$`).test(subject);
 }
 
 /** A failure to talk to the registry at all (network, TLS, timeout, not a registry). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { standaloneEventSchema } from '../emit/json-schema.js';
 import type { Catalogue } from '../model.js';
@@ -54,8 +55,10 @@ let fingerprint: string | undefined;
 export function schemaTextFingerprint(): string {
   if (fingerprint === undefined) {
     const hash = createHash('sha256');
-    for (const module of ['../emit/json-schema.js', './schema-text.js', '../emit/context.js']) {
-      hash.update(readFileSync(fileURLToPath(new URL(module, import.meta.url))));
+    // `.js` when compiled, `.ts` when the sources run directly (tests).
+    const ext = extname(fileURLToPath(import.meta.url));
+    for (const module of ['../emit/json-schema', './schema-text', '../emit/context']) {
+      hash.update(readFileSync(fileURLToPath(new URL(`${module}${ext}`, import.meta.url))));
     }
     fingerprint = hash.digest('hex');
   }
