@@ -100,6 +100,7 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
         version: config.version,
         scope: config.scope,
         ...(config.description ? { description: config.description } : {}),
+        ...(config.compatibility ? { compatibility: config.compatibility } : {}),
       },
       groups: resolved.groups,
       shapes: resolved.shapes,

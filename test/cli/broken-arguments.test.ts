@@ -81,6 +81,29 @@ const cases: Record<string, Case[]> = {
     ],
     ['an unknown event', () => ['validate', 'constructor', aFile, '--out', built.out], USAGE],
   ],
+  serve: [
+    ['an unknown flag', () => ['serve', '--bogus'], USAGE],
+    ['a port that is not one', () => ['serve', '--port', 'http'], USAGE],
+    ['a missing option value', () => ['serve', '--port'], USAGE],
+    ['a nonexistent catalogue', () => ['serve', '--catalogue', join(scratch, 'nowhere')], USAGE],
+    ['a file as the catalogue', () => ['serve', '--catalogue', aFile], USAGE],
+  ],
+  register: [
+    ['no --registry', () => ['register'], USAGE],
+    ['a registry that is not an http(s) URL', () => ['register', '--registry', '::::'], USAGE],
+    ['an unknown flag', () => ['register', '-r', 'http://127.0.0.1:9/', '--bogus'], USAGE],
+    [
+      'a nonexistent catalogue',
+      () => ['register', '-r', 'http://127.0.0.1:9/', '-c', join(scratch, 'no')],
+      USAGE,
+    ],
+    ['a file as the catalogue', () => ['register', '-r', 'http://127.0.0.1:9/', '-c', aFile], USAGE],
+    [
+      '--subjects matching nothing',
+      () => ['register', '-r', 'http://127.0.0.1:9/', '--subjects', 'nothing.*'],
+      USAGE,
+    ],
+  ],
 };
 
 describe('every command with broken arguments: a message and the documented exit code, no stack trace', () => {
