@@ -4,7 +4,7 @@ import type { History } from './history.js';
 
 /**
  * The registry's state: subjects, versions and ids, computed from the release history alone (no
- * database). The rules, which docs/registry.md states for users:
+ * database). The rules, which generators/registry/README.md states for users:
  *
  * - A subject is an event key (`account.created-v1`); `<key>-value` names the same subject (Confluent's
  *   TopicNameStrategy for a topic named by the event key, as the AsyncAPI document's channels are).

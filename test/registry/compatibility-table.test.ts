@@ -6,7 +6,7 @@ import { judgeCatalogues, type Policy } from '../../generators/registry/compatib
 import { REPO } from '../helpers.js';
 
 /**
- * The change kind x level x policy table of docs/registry.md is the contract: every cell is checked
+ * The change kind x level x policy table of generators/registry/README.md is the contract: every cell is checked
  * against judgeCatalogues, the one implementation behind `/compatibility` and `diff --level`.
  */
 
@@ -138,7 +138,7 @@ const COLUMNS = ['BACKWARD', 'FORWARD', 'FULL'].flatMap((level) =>
 
 /** The documented table: row name -> [rule, cells as booleans]. */
 function documentedTable(): Map<string, { rule: string; cells: boolean[] }> {
-  const doc = readFileSync(join(REPO, 'docs', 'registry.md'), 'utf8');
+  const doc = readFileSync(join(REPO, 'generators', 'registry', 'README.md'), 'utf8');
   const table = /<!-- compatibility-table -->\n([\s\S]*?)<!-- \/compatibility-table -->/.exec(doc)![1]!;
   const rows = new Map<string, { rule: string; cells: boolean[] }>();
   for (const line of table.trim().split('\n').slice(2)) {
@@ -161,7 +161,7 @@ function judge(row: { before?: Edit[]; after: Edit[] }, level: 'BACKWARD' | 'NON
 
 const documented = documentedTable();
 
-describe('docs/registry.md compatibility table', () => {
+describe('generators/registry/README.md compatibility table', () => {
   it('lists exactly the rows the test builds', () => {
     expect([...documented.keys()]).toEqual([...ROWS.keys()]);
   });
