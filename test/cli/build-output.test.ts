@@ -93,7 +93,10 @@ describe('eventry build output converges to exactly what the catalogue generates
     const changed = join(work, 'refused-catalogue', 'catalogue');
     cpSync(catalogue, changed, { recursive: true });
     const account = join(changed, 'groups/account.yaml');
-    writeFileSync(account, readFileSync(account, 'utf8').replace('title: ', 'description: Changed.\n  title: '));
+    writeFileSync(
+      account,
+      readFileSync(account, 'utf8').replace('title: ', 'description: Changed.\n  title: '),
+    );
 
     const failed = await build(changed, out);
     expect(failed.status).toBe(1);
