@@ -10,7 +10,7 @@ export function registerCommands(program: Command): void {
   // `eventry build` does so itself.
   program.hook('preAction', async (_program, command) => {
     const out: unknown = command.opts().out;
-    if (command.name() === 'build' || typeof out !== 'string') return;
+    if (command.name() === 'build' || command.name() === 'docs' || typeof out !== 'string') return;
     const { recoverOutput } = await import('../write.js');
     recoverOutput(out);
   });
@@ -146,6 +146,18 @@ export function registerCommands(program: Command): void {
     .action(async (options) => {
       const { runRegister } = await import('./register.js');
       process.exitCode = await runRegister(options);
+    });
+
+  program
+    .command('docs')
+    .description('write the static docs portal: every event, semantic diffs, field history, a playground')
+    .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option('-o, --out <dir>', 'site folder (replaced as a whole)', '.eventry/site')
+    .option('--packages <dir>', 'group packages built by `eventry build`', 'packages')
+    .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .action(async (options) => {
+      const { runDocs } = await import('./docs.js');
+      process.exitCode = await runDocs(options);
     });
 
   program

@@ -1,0 +1,47 @@
+// Client-side search: MiniSearch (shipped as assets/minisearch.js) over the index built at build time.
+import MiniSearch from './minisearch.js';
+
+const box = document.querySelector('[data-search]');
+if (box) {
+  const input = box.querySelector('[data-search-input]');
+  const status = box.querySelector('[data-search-status]');
+  const list = box.querySelector('[data-search-results]');
+  const root = new URL('../', new URL(box.dataset.index, document.baseURI));
+  const options = JSON.parse(box.dataset.options);
+  const initial = new URLSearchParams(location.search).get('q') ?? '';
+  input.value = initial;
+
+  const response = await fetch(new URL(box.dataset.index, document.baseURI));
+  const index = MiniSearch.loadJSON(await response.text(), options);
+  box.dataset.ready = 'true';
+
+  const search = () => {
+    const query = input.value.trim();
+    list.replaceChildren();
+    if (query === '') {
+      status.textContent = `${index.documentCount} events indexed. Type part of an event key, a field name or a word.`;
+      return;
+    }
+    const hits = index.search(query, {
+      prefix: true,
+      fuzzy: 0.1,
+      combineWith: 'AND',
+      boost: { key: 3, fields: 2 },
+    });
+    status.textContent = `${hits.length} result${hits.length === 1 ? '' : 's'}`;
+    for (const hit of hits.slice(0, 50)) {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = new URL(`events/${hit.key}/index.html`, root).href;
+      link.textContent = hit.key;
+      link.dataset.searchHit = hit.key;
+      const title = document.createElement('span');
+      title.textContent = ` ${hit.title}`;
+      item.append(link, title);
+      list.append(item);
+    }
+  };
+  input.addEventListener('input', search);
+  search();
+  input.focus();
+}

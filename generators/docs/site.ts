@@ -1,0 +1,304 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Finding } from '../diff/index.js';
+import { interfaceName } from '../load/event-key.js';
+import type { Catalogue, EventVersion } from '../model.js';
+import type { History } from '../registry/history.js';
+import { type FieldRow, fieldRows } from './fields.js';
+import { type FieldEvent, type SiteHistory, siteHistory } from './history.js';
+import {
+  type BuiltPackage,
+  type DocsProblem,
+  interfaceText,
+  isProblem,
+  openBuiltPackage,
+  readExamples,
+  readValidatorModule,
+} from './package-files.js';
+import { docsSourceDir, renderPage } from './render.js';
+import { SEARCH_OPTIONS, searchIndexJson } from './search.js';
+import { compareVersions, versionsByType } from './versions.js';
+
+/**
+ * The docs portal: a static site generated from the model, the release history and the built group
+ * packages. Pages are handed to `emit` one by one as they are rendered (never all held at once), so a
+ * 10,000-event catalogue is written in bounded memory.
+ */
+
+/** Where a page or asset goes (path relative to the site root, `/`-separated) and what it holds. */
+export type SiteSink = (path: string, content: string | Buffer) => void;
+
+/** What the site is generated from. */
+export interface SiteInput {
+  catalogue: Catalogue;
+  /** The release history (per-field history and changelogs); none: every event counts as unreleased. */
+  history?: History;
+  /** The folder `eventry build` wrote the group packages into. */
+  packagesDir: string;
+}
+
+/** What was written, or the problems that stopped it (nothing useful was written then). */
+export type SiteResult = { ok: true; pages: number; files: number } | { ok: false; problems: DocsProblem[] };
+
+/** Static assets copied from generators/docs/assets/. */
+const ASSETS = ['site.css', 'site.js', 'playground.js', 'search.js', 'favicon.svg'];
+/** Changelog pages list this many added events; the group pages list them all. */
+const LIST_CAP = 500;
+
+/** Generates the whole site into `emit`. */
+export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
+  const { catalogue } = input;
+  const problems: DocsProblem[] = [];
+  const packages = new Map<string, BuiltPackage>();
+  for (const group of catalogue.groups) {
+    const pkg = openBuiltPackage(input.packagesDir, group);
+    if (isProblem(pkg)) problems.push(pkg);
+    else packages.set(group.slug, pkg);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  // Every validator is checked before the first page is written: a half-built site is never the outcome.
+  const modules = new Map<string, string>();
+  for (const group of catalogue.groups) {
+    for (const key of group.events) {
+      const text = readValidatorModule(packages.get(group.slug)!, key);
+      if (isProblem(text)) problems.push(text);
+      else modules.set(key, text);
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  const history: SiteHistory = input.history
+    ? siteHistory(input.history)
+    : { releases: [], fields: new Map() };
+  const site = catalogue.config.title;
+  let pages = 0;
+  let files = 0;
+  const page = (path: string, html: string) => {
+    emit(path, html);
+    pages++;
+  };
+  const file = (path: string, content: string | Buffer) => {
+    emit(path, content);
+    files++;
+  };
+
+  for (const name of ASSETS) file(`assets/${name}`, readFileSync(join(docsSourceDir(), 'assets', name)));
+  file('assets/minisearch.js', readFileSync(minisearchBrowserBuild()));
+  file('assets/search-index.json', searchIndexJson(catalogue));
+  for (const [slug, pkg] of packages) file(`pkg/${slug}/runtime.js`, pkg.runtime);
+  for (const [key, text] of modules) file(`pkg/${catalogue.events[key]!.group}/events/${key}.js`, text);
+  modules.clear();
+
+  const shapeNames = Object.keys(catalogue.shapes).sort();
+  page(
+    'index.html',
+    renderPage(
+      'home',
+      { root: './', title: 'Groups', siteTitle: site },
+      {
+        title: site,
+        version: catalogue.config.version,
+        description: catalogue.config.description,
+        eventCount: Object.keys(catalogue.events).length,
+        shapeCount: shapeNames.length,
+        shapes: shapeNames,
+        groups: catalogue.groups.map((group) => ({
+          slug: group.slug,
+          title: group.title,
+          packageName: packages.get(group.slug)!.name,
+          events: group.events.length,
+        })),
+      },
+    ),
+  );
+
+  for (const group of catalogue.groups) {
+    const pkg = packages.get(group.slug)!;
+    page(
+      `groups/${group.slug}/index.html`,
+      renderPage(
+        'group',
+        { root: '../../', title: group.title, siteTitle: site },
+        {
+          title: group.title,
+          description: group.description,
+          packageName: pkg.name,
+          packageVersion: packageVersion(pkg),
+          events: group.events.map((key) => {
+            const event = catalogue.events[key]!;
+            return {
+              key,
+              title: event.title,
+              fields: event.fields.length,
+              deprecated: event.deprecated !== undefined,
+              partial: event.partial !== undefined,
+            };
+          }),
+        },
+      ),
+    );
+  }
+
+  const byType = versionsByType(catalogue);
+  const usedBy = new Map<string, string[]>();
+  for (const key of Object.keys(catalogue.events).sort()) {
+    const event = catalogue.events[key]!;
+    const rows = fieldRows(catalogue, event.fields);
+    for (const shape of new Set(rows.flatMap((row) => (row.expands ? [row.expands] : [])))) {
+      const list = usedBy.get(shape);
+      if (list) list.push(key);
+      else usedBy.set(shape, [key]);
+    }
+    const pkg = packages.get(event.group)!;
+    const examples = readExamples(pkg, key);
+    if (isProblem(examples)) {
+      problems.push(examples);
+      continue;
+    }
+    page(
+      `events/${key}/index.html`,
+      renderPage(
+        'event',
+        { root: '../../', title: key, siteTitle: site, scripts: ['playground.js'] },
+        eventPageData(catalogue, event, rows, pkg, examples, byType.get(event.type) ?? [], history),
+      ),
+    );
+  }
+
+  for (const name of shapeNames) {
+    const shape = catalogue.shapes[name]!;
+    const users = usedBy.get(name) ?? [];
+    page(
+      `shapes/${name}/index.html`,
+      renderPage(
+        'shape',
+        { root: '../../', title: `Shape ${name}`, siteTitle: site },
+        {
+          name,
+          description: shape.description,
+          extends: shape.extends,
+          rows: fieldRows(catalogue, shape.fields),
+          usedBy: users.slice(0, LIST_CAP),
+          moreUsers: Math.max(0, users.length - LIST_CAP),
+        },
+      ),
+    );
+  }
+
+  page(
+    'changelog/index.html',
+    renderPage(
+      'changelog-index',
+      { root: '../', title: 'Changelog', siteTitle: site },
+      {
+        releases: [...history.releases].reverse().map((release) => ({
+          version: release.version,
+          slug: release.slug,
+          added: release.added.length,
+          changed: release.changed.size,
+          removed: release.removed.length,
+        })),
+      },
+    ),
+  );
+  for (const release of history.releases) {
+    page(
+      `changelog/${release.slug}/index.html`,
+      renderPage(
+        'changelog',
+        { root: '../../', title: `Release ${release.version}`, siteTitle: site },
+        {
+          version: release.version,
+          commit: release.commit,
+          added: release.added.slice(0, LIST_CAP),
+          addedCount: release.added.length,
+          moreAdded: Math.max(0, release.added.length - LIST_CAP),
+          removed: release.removed,
+          changed: [...release.changed].map(([key, findings]) => ({ key, findings: findingsData(findings) })),
+        },
+      ),
+    );
+  }
+
+  page(
+    'search/index.html',
+    renderPage(
+      'search',
+      { root: '../', title: 'Search', siteTitle: site, scripts: ['search.js'] },
+      { options: JSON.stringify(SEARCH_OPTIONS) },
+    ),
+  );
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, pages, files };
+}
+
+function eventPageData(
+  catalogue: Catalogue,
+  event: EventVersion,
+  rows: FieldRow[],
+  pkg: BuiltPackage,
+  examples: { minimal: unknown; full: unknown },
+  siblings: EventVersion[],
+  history: SiteHistory,
+): object {
+  const group = catalogue.groups.find((g) => g.slug === event.group)!;
+  const fieldHistory = history.fields.get(event.key) ?? new Map<string, FieldEvent[]>();
+  const added = (fieldHistory.get('') ?? []).filter((entry) => entry.what === 'event added').slice(0, 1);
+  return {
+    key: event.key,
+    type: event.type,
+    version: event.version,
+    title: event.title,
+    description: event.description,
+    deprecated: event.deprecated,
+    partial: event.partial,
+    group: { slug: group.slug, title: group.title },
+    packageName: pkg.name,
+    interfaceName: interfaceName(event.key),
+    typescript: interfaceText(pkg, event.key),
+    examples,
+    // A field without entries of its own has been there since the event was added.
+    rows: rows.map((row) => ({ ...row, history: fieldHistory.get(row.path) ?? added })),
+    // Always told from the older version to the newer, whichever page it is on.
+    versions: siblings
+      .filter((other) => other.key !== event.key)
+      .map((other) => {
+        const [from, to] =
+          siblings.indexOf(other) < siblings.indexOf(event) ? [other, event] : [event, other];
+        return {
+          key: other.key,
+          from: from.key,
+          to: to.key,
+          findings: findingsData(compareVersions(catalogue, from, to)),
+        };
+      }),
+    history: [...fieldHistory.values()].flat(),
+  };
+}
+
+function findingsData(findings: readonly Finding[]): object[] {
+  return findings.map((finding) => ({
+    rule: finding.rule,
+    severity: finding.severity,
+    attr: finding.attr,
+    detail: finding.detail,
+  }));
+}
+
+function packageVersion(pkg: BuiltPackage): string {
+  try {
+    return String(
+      (JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as { version?: unknown }).version,
+    );
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** MiniSearch's ES module build, shipped as a local asset (no CDN). */
+function minisearchBrowserBuild(): string {
+  return createRequire(import.meta.url)
+    .resolve('minisearch')
+    .replace(/[/\\]cjs[/\\]index\.cjs$/, '/es/index.js');
+}

@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { siteHistory } from '../../generators/docs/history.js';
+import { generateSite } from '../../generators/docs/site.js';
+import { compareVersions } from '../../generators/docs/versions.js';
+import { SITE_MARKER, writeSiteAtomically } from '../../generators/docs/write-site.js';
+import type { Catalogue } from '../../generators/model.js';
+import { loadHistory } from '../../generators/registry/history.js';
+import { loadValid, REPO, tempDir } from '../helpers.js';
+import { releasedTwice } from '../registry/released-repo.js';
+
+const seed = loadValid(join(REPO, 'catalogue'));
+const PACKAGES = join(REPO, 'packages');
+
+function render(catalogue: Catalogue, packagesDir = PACKAGES) {
+  const files = new Map<string, string>();
+  const result = generateSite({ catalogue, packagesDir }, (path, content) =>
+    files.set(path, String(content)),
+  );
+  return { result, files };
+}
+
+describe('docs site pages', () => {
+  const { result, files } = render(seed);
+
+  it('writes a page per event version, group and shape, and the home page', () => {
+    expect(result.ok).toBe(true);
+    for (const key of Object.keys(seed.events)) expect(files.has(`events/${key}/index.html`)).toBe(true);
+    for (const group of seed.groups) expect(files.has(`groups/${group.slug}/index.html`)).toBe(true);
+    for (const name of Object.keys(seed.shapes)) expect(files.has(`shapes/${name}/index.html`)).toBe(true);
+    const home = files.get('index.html')!;
+    expect(home).toContain(seed.config.title);
+    expect(home.match(/<tr data-group=/g)).toHaveLength(19);
+  });
+
+  it('ships the validator modules of the built packages byte for byte', () => {
+    const key = 'agreement.revoked-v2';
+    expect(files.get(`pkg/agreements/events/${key}.js`)).toBe(
+      readFileSync(join(PACKAGES, 'agreements/events', `${key}.js`), 'utf8'),
+    );
+    expect(files.get('pkg/agreements/runtime.js')).toBe(
+      readFileSync(join(PACKAGES, 'agreements/runtime.js'), 'utf8'),
+    );
+  });
+
+  it('keeps every event page of the seed under 30 KB and free of the whole catalogue', () => {
+    const sizes = Object.keys(seed.events).map((key) =>
+      Buffer.byteLength(files.get(`events/${key}/index.html`)!),
+    );
+    expect(Math.max(...sizes)).toBeLessThan(30 * 1024);
+    expect(files.get('events/agreement.revoked-v2/index.html')).not.toContain('account.created-v1');
+  });
+
+  it('puts no inline script or style on any page (they would break under script-src self)', () => {
+    for (const [path, html] of files) {
+      if (!path.endsWith('.html')) continue;
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html).not.toMatch(/\sstyle=/);
+      expect(html).not.toMatch(/\son[a-z]+=/);
+    }
+  });
+});
+
+describe('docs site escaping', () => {
+  it('escapes hostile catalogue text instead of injecting it', () => {
+    const hostile: Catalogue = structuredClone(seed);
+    const event = hostile.events['agreement.revoked-v2']!;
+    event.description = '<img src=x onerror=alert(1)> & `<b>`';
+    event.fields[0]!.description = '"><script>alert(2)</script>';
+    const { files } = render(hostile);
+    const page = files.get('events/agreement.revoked-v2/index.html')!;
+    expect(page).not.toContain('<img src=x');
+    expect(page).not.toContain('<script>alert(2)');
+    expect(page).toContain('&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
+  });
+});
+
+describe('docs site problems', () => {
+  it('a missing built package is a coded problem, and nothing is written', () => {
+    const out = join(tempDir(), 'site');
+    const empty = tempDir();
+    const result = writeSiteAtomically(out, (emit) =>
+      generateSite({ catalogue: seed, packagesDir: empty }, emit),
+    );
+    expect('problems' in result && result.problems.map((p) => p.code)).toContain('docs-package-missing');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a package older than the catalogue (an event without a validator) is docs-package-stale', () => {
+    const newer: Catalogue = structuredClone(seed);
+    newer.events['agreement.revoked-v3'] = {
+      ...newer.events['agreement.revoked-v2']!,
+      key: 'agreement.revoked-v3',
+      version: 'v3',
+    };
+    newer.groups.find((g) => g.slug === 'agreements')!.events.push('agreement.revoked-v3');
+    const { result } = render(newer);
+    expect(result.ok).toBe(false);
+    expect(
+      !result.ok && result.problems.map((p) => [p.code, p.file.endsWith('agreement.revoked-v3.js')]),
+    ).toEqual([['docs-package-stale', true]]);
+  });
+
+  it('refuses to replace a folder it did not write (docs-out-not-site), and replaces its own', () => {
+    const out = tempDir();
+    writeFileSync(join(out, 'precious.txt'), 'keep');
+    const refused = writeSiteAtomically(out, () => ({ ok: true }));
+    expect(refused).toMatchObject({ code: 'docs-out-not-site' });
+    expect(readFileSync(join(out, 'precious.txt'), 'utf8')).toBe('keep');
+
+    const site = join(tempDir(), 'site');
+    mkdirSync(site);
+    writeSiteAtomically(site, (emit) => {
+      emit('a.html', 'one');
+      return { ok: true };
+    });
+    writeSiteAtomically(site, (emit) => {
+      emit('b.html', 'two');
+      return { ok: true };
+    });
+    expect(existsSync(join(site, 'a.html'))).toBe(false);
+    expect(readFileSync(join(site, 'b.html'), 'utf8')).toBe('two');
+    expect(existsSync(join(site, SITE_MARKER))).toBe(true);
+  });
+});
+
+describe('semantic diff between versions and per-field history', () => {
+  it('names the field agreement.revoked-v2 adds to v1', () => {
+    const findings = compareVersions(
+      seed,
+      seed.events['agreement.revoked-v1']!,
+      seed.events['agreement.revoked-v2']!,
+    );
+    expect(findings.map((f) => [f.rule, f.attr])).toEqual([['required-field-added', 'account_number']]);
+  });
+
+  it('records the release that added a field, from the release history', () => {
+    const repo = releasedTwice();
+    const loaded = loadHistory({ cwd: repo.dir, catalogue: 'catalogue' });
+    if (!loaded.ok) throw new Error('history does not load');
+    const history = siteHistory(loaded.history);
+    expect(history.releases.map((r) => r.version)).toEqual(['1.0.0', '1.1.0']);
+    const fields = history.fields.get('account.created-v1')!;
+    expect(fields.get('')?.map((e) => e.release)).toEqual(['1.0.0']);
+    expect(fields.get('nickname')?.map((e) => [e.release, e.what])).toEqual([
+      ['1.1.0', expect.stringContaining('nickname')],
+    ]);
+    // Events composed from it (`same_as`) gained the field in the same release.
+    const changed = [...history.releases[1]!.changed];
+    expect(changed.map(([key]) => key)).toEqual([
+      'account.created-v1',
+      'account.removed-v1',
+      'account.removed-v2',
+    ]);
+    for (const [, findings] of changed) expect(findings.map((f) => f.attr)).toEqual(['nickname']);
+  });
+});
