@@ -125,6 +125,7 @@ export function registerCommands(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
     .option('--access-log', 'print one JSON line per request on stdout')
+    .option('--docs <dir>', 'docs portal folder served at /docs/ (written by eventry docs)', '.eventry/site')
     .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
     .action(async (options) => {
       const { runServe } = await import('./serve.js');

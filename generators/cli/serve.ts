@@ -17,6 +17,8 @@ export interface ServeCommandOptions {
   accessLog?: boolean;
   /** `--no-cache`: load every release from git, write no cache. */
   cache?: boolean;
+  /** The docs portal folder served at `/docs/` (`.eventry/site`, what `npm run build` writes). */
+  docs?: string;
   cwd?: string;
 }
 
@@ -40,6 +42,7 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
   const state = new SchemaRegistryState(history);
   const server = createRegistryServer(state, {
     title: history.current.config.title,
+    docsDir: resolve(cwd, options.docs ?? join('.eventry', 'site')),
     ...(options.accessLog ? { accessLog: (line: string) => process.stdout.write(`${line}\n`) } : {}),
   });
   const listening = await new Promise<Error | undefined>((done) => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { checkCandidate } from '../registry/compatibility.js';
 import type { SchemaRegistryState, SubjectVersion } from '../registry/registry.js';
 import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
+import { isDocsPath, serveDocs } from './docs-route.js';
 import {
   ERROR_CODES,
   invalidSchema,
@@ -23,6 +24,8 @@ export interface RegistryServerOptions {
   maxBodyBytes?: number;
   /** Title shown on the index page. */
   title?: string;
+  /** The docs portal folder (`eventry docs` output) served at `/docs/`. */
+  docsDir?: string;
 }
 
 const MAX_VERSION = 2 ** 31 - 1;
@@ -56,6 +59,10 @@ export function createRegistryServer(
           }),
         );
       });
+    }
+    if (isDocsPath(req.url) && !hasBody(req)) {
+      serveDocs(req, res, options.docsDir);
+      return;
     }
     // A request with a body goes the slow way, which reads it first (an unread body breaks keep-alive).
     const body =
@@ -419,7 +426,7 @@ function index(req: IncomingMessage, res: ServerResponse, state: SchemaRegistryS
 <body><h1>${escapeHtml(title)}</h1>
 <p>A read-only Confluent Schema Registry API over the eventry catalogue: ${state.subjects.size} subjects, ${state.schemas.size} schemas.</p>
 <ul><li><a href="/subjects">/subjects</a></li><li><a href="/schemas?latestOnly=true">/schemas?latestOnly=true</a></li><li><a href="/config">/config</a></li><li><a href="/healthz">/healthz</a></li></ul>
-<p>The documentation site will be served at <a href="/docs/">/docs/</a>.</p>
+<p>The documentation portal: <a href="/docs/">/docs/</a>.</p>
 </body></html>
 `;
   send(res, 200, Buffer.from(page), 'text/html; charset=utf-8');
