@@ -54,7 +54,7 @@ export async function runDocs(options: DocsCommandOptions = {}): Promise<number>
     return 1;
   }
   for (const warning of loaded.history.warnings) process.stderr.write(`eventry: ${warning}\n`);
-  const result = writeSiteAtomically(resolve(cwd, out), (emit) =>
+  const result = await writeSiteAtomically(resolve(cwd, out), (emit) =>
     generateSite(
       {
         catalogue: loaded.history.current,

@@ -27,7 +27,7 @@ import { compareVersions, versionsByType } from './versions.js';
  */
 
 /** Where a page or asset goes (path relative to the site root, `/`-separated) and what it holds. */
-export type SiteSink = (path: string, content: string | Buffer) => void;
+export type SiteSink = (path: string, content: string | Buffer) => void | Promise<void>;
 
 /** What the site is generated from. */
 export interface SiteInput {
@@ -47,7 +47,7 @@ const ASSETS = ['site.css', 'site.js', 'playground.js', 'search.js', 'favicon.sv
 const LIST_CAP = 500;
 
 /** Generates the whole site into `emit`. */
-export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
+export async function generateSite(input: SiteInput, emit: SiteSink): Promise<SiteResult> {
   const { catalogue } = input;
   const problems: DocsProblem[] = [];
   const packages = new Map<string, BuiltPackage>();
@@ -57,16 +57,6 @@ export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
     else packages.set(group.slug, pkg);
   }
   if (problems.length > 0) return { ok: false, problems };
-  // Every validator is checked before the first page is written: a half-built site is never the outcome.
-  const modules = new Map<string, string>();
-  for (const group of catalogue.groups) {
-    for (const key of group.events) {
-      const text = readValidatorModule(packages.get(group.slug)!, key);
-      if (isProblem(text)) problems.push(text);
-      else modules.set(key, text);
-    }
-  }
-  if (problems.length > 0) return { ok: false, problems };
 
   const history: SiteHistory = input.history
     ? siteHistory(input.history)
@@ -74,24 +64,34 @@ export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
   const site = catalogue.config.title;
   let pages = 0;
   let files = 0;
-  const page = (path: string, html: string) => {
-    emit(path, html);
+  // Awaited: a sink that writes asynchronously holds the generator back while its queue is full.
+  const page = async (path: string, html: string) => {
+    await emit(path, html);
     pages++;
   };
-  const file = (path: string, content: string | Buffer) => {
-    emit(path, content);
+  const file = async (path: string, content: string | Buffer) => {
+    await emit(path, content);
     files++;
   };
 
-  for (const name of ASSETS) file(`assets/${name}`, readFileSync(join(docsSourceDir(), 'assets', name)));
-  file('assets/minisearch.js', readFileSync(minisearchBrowserBuild()));
-  file('assets/search-index.json', searchIndexJson(catalogue));
-  for (const [slug, pkg] of packages) file(`pkg/${slug}/runtime.js`, pkg.runtime);
-  for (const [key, text] of modules) file(`pkg/${catalogue.events[key]!.group}/events/${key}.js`, text);
-  modules.clear();
+  for (const name of ASSETS)
+    await file(`assets/${name}`, readFileSync(join(docsSourceDir(), 'assets', name)));
+  await file('assets/minisearch.js', readFileSync(minisearchBrowserBuild()));
+  await file('assets/search-index.json', searchIndexJson(catalogue));
+  for (const [slug, pkg] of packages) await file(`pkg/${slug}/runtime.js`, pkg.runtime);
+  // Streamed one by one (10,000 validators would not fit in memory at once). A problem found here
+  // still writes nothing: the caller discards the staging folder of a result that is not ok.
+  for (const group of catalogue.groups) {
+    for (const key of group.events) {
+      const text = readValidatorModule(packages.get(group.slug)!, key);
+      if (isProblem(text)) problems.push(text);
+      else await file(`pkg/${group.slug}/events/${key}.js`, text);
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
 
   const shapeNames = Object.keys(catalogue.shapes).sort();
-  page(
+  await page(
     'index.html',
     renderPage(
       'home',
@@ -115,7 +115,7 @@ export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
 
   for (const group of catalogue.groups) {
     const pkg = packages.get(group.slug)!;
-    page(
+    await page(
       `groups/${group.slug}/index.html`,
       renderPage(
         'group',
@@ -156,7 +156,7 @@ export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
       problems.push(examples);
       continue;
     }
-    page(
+    await page(
       `events/${key}/index.html`,
       renderPage(
         'event',
@@ -169,7 +169,7 @@ export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
   for (const name of shapeNames) {
     const shape = catalogue.shapes[name]!;
     const users = usedBy.get(name) ?? [];
-    page(
+    await page(
       `shapes/${name}/index.html`,
       renderPage(
         'shape',
@@ -186,7 +186,7 @@ export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
     );
   }
 
-  page(
+  await page(
     'changelog/index.html',
     renderPage(
       'changelog-index',
@@ -203,7 +203,7 @@ export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
     ),
   );
   for (const release of history.releases) {
-    page(
+    await page(
       `changelog/${release.slug}/index.html`,
       renderPage(
         'changelog',
@@ -221,7 +221,7 @@ export function generateSite(input: SiteInput, emit: SiteSink): SiteResult {
     );
   }
 
-  page(
+  await page(
     'search/index.html',
     renderPage(
       'search',

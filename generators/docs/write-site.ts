@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { SiteSink } from './site.js';
 
@@ -12,14 +13,20 @@ export interface SiteFolderProblem {
 }
 
 /**
+ * Files written at once: the writes run on libuv's thread pool while the next pages render, and the
+ * generator waits when this many are in flight (bounded memory).
+ */
+const IN_FLIGHT = 64;
+
+/**
  * Writes a site atomically: into a staging folder beside `outDir`, then swapped in, so a reader never
  * sees half a site and a failed run leaves the previous one. An existing `outDir` is replaced only when
  * it is empty or eventry wrote it (it holds SITE_MARKER).
  */
-export function writeSiteAtomically<T extends { ok: boolean }>(
+export async function writeSiteAtomically<T extends { ok: boolean }>(
   outDir: string,
-  generate: (emit: SiteSink) => T,
-): T | SiteFolderProblem {
+  generate: (emit: SiteSink) => Promise<T> | T,
+): Promise<T | SiteFolderProblem> {
   const target = resolve(outDir);
   if (existsSync(target) && readdirSync(target).length > 0 && !existsSync(join(target, SITE_MARKER))) {
     return {
@@ -30,17 +37,30 @@ export function writeSiteAtomically<T extends { ok: boolean }>(
   mkdirSync(dirname(target), { recursive: true });
   const staging = join(dirname(target), `.${basename(target)}.staging-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
-  const made = new Set<string>();
+  const folders = new Map<string, Promise<unknown>>();
+  const pending = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  const emit: SiteSink = async (path, content) => {
+    const file = join(staging, path);
+    const folder = dirname(file);
+    let ready = folders.get(folder);
+    if (!ready) {
+      ready = mkdir(folder, { recursive: true });
+      folders.set(folder, ready);
+    }
+    const task: Promise<void> = ready
+      .then(() => writeFile(file, content))
+      .catch((error: unknown) => {
+        failure ??= { error };
+      })
+      .finally(() => pending.delete(task));
+    pending.add(task);
+    if (pending.size >= IN_FLIGHT) await Promise.race(pending);
+  };
   try {
-    const result = generate((path, content) => {
-      const file = join(staging, path);
-      const folder = dirname(file);
-      if (!made.has(folder)) {
-        mkdirSync(folder, { recursive: true });
-        made.add(folder);
-      }
-      writeFileSync(file, content);
-    });
+    const result = await generate(emit);
+    await Promise.all(pending);
+    if (failure) throw failure.error;
     if (!result.ok) {
       rmSync(staging, { recursive: true, force: true });
       return result;
@@ -55,6 +75,7 @@ export function writeSiteAtomically<T extends { ok: boolean }>(
     rmSync(old, { recursive: true, force: true });
     return result;
   } catch (error) {
+    await Promise.allSettled(pending);
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }

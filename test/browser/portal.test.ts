@@ -80,7 +80,7 @@ function portalTests(chromiumPath: string): void {
     const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
     if (!loaded.ok) throw new Error('the seed catalogue does not load');
     catalogue = loaded.history.current;
-    const written = writeSiteAtomically(site, (emit) =>
+    const written = await writeSiteAtomically(site, (emit) =>
       generateSite({ catalogue, history: loaded.history, packagesDir: join(REPO, 'packages') }, emit),
     );
     if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);

@@ -12,7 +12,7 @@ describe('eventry serve at /docs/', () => {
   beforeAll(async () => {
     const history = seedHistory();
     const site = join(tempDir(), 'site');
-    writeSiteAtomically(site, (emit) =>
+    await writeSiteAtomically(site, (emit) =>
       generateSite({ catalogue: history.current, history, packagesDir: join(REPO, 'packages') }, emit),
     );
     registry = await startRegistry(history, { docsDir: site });

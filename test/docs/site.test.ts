@@ -13,16 +13,18 @@ import { releasedTwice } from '../registry/released-repo.js';
 const seed = loadValid(join(REPO, 'catalogue'));
 const PACKAGES = join(REPO, 'packages');
 
-function render(catalogue: Catalogue, packagesDir = PACKAGES) {
+async function render(catalogue: Catalogue, packagesDir = PACKAGES) {
   const files = new Map<string, string>();
-  const result = generateSite({ catalogue, packagesDir }, (path, content) =>
-    files.set(path, String(content)),
-  );
+  const result = await generateSite({ catalogue, packagesDir }, (path, content) => {
+    files.set(path, String(content));
+  });
   return { result, files };
 }
 
+const seedSite = await render(seed);
+
 describe('docs site pages', () => {
-  const { result, files } = render(seed);
+  const { result, files } = seedSite;
 
   it('writes a page per event version, group and shape, and the home page', () => {
     expect(result.ok).toBe(true);
@@ -63,12 +65,12 @@ describe('docs site pages', () => {
 });
 
 describe('docs site escaping', () => {
-  it('escapes hostile catalogue text instead of injecting it', () => {
+  it('escapes hostile catalogue text instead of injecting it', async () => {
     const hostile: Catalogue = structuredClone(seed);
     const event = hostile.events['agreement.revoked-v2']!;
     event.description = '<img src=x onerror=alert(1)> & `<b>`';
     event.fields[0]!.description = '"><script>alert(2)</script>';
-    const { files } = render(hostile);
+    const { files } = await render(hostile);
     const page = files.get('events/agreement.revoked-v2/index.html')!;
     expect(page).not.toContain('<img src=x');
     expect(page).not.toContain('<script>alert(2)');
@@ -77,17 +79,17 @@ describe('docs site escaping', () => {
 });
 
 describe('docs site problems', () => {
-  it('a missing built package is a coded problem, and nothing is written', () => {
+  it('a missing built package is a coded problem, and nothing is written', async () => {
     const out = join(tempDir(), 'site');
     const empty = tempDir();
-    const result = writeSiteAtomically(out, (emit) =>
+    const result = await writeSiteAtomically(out, (emit) =>
       generateSite({ catalogue: seed, packagesDir: empty }, emit),
     );
     expect('problems' in result && result.problems.map((p) => p.code)).toContain('docs-package-missing');
     expect(existsSync(out)).toBe(false);
   });
 
-  it('a package older than the catalogue (an event without a validator) is docs-package-stale', () => {
+  it('a package older than the catalogue (an event without a validator) is docs-package-stale', async () => {
     const newer: Catalogue = structuredClone(seed);
     newer.events['agreement.revoked-v3'] = {
       ...newer.events['agreement.revoked-v2']!,
@@ -95,27 +97,27 @@ describe('docs site problems', () => {
       version: 'v3',
     };
     newer.groups.find((g) => g.slug === 'agreements')!.events.push('agreement.revoked-v3');
-    const { result } = render(newer);
+    const { result } = await render(newer);
     expect(result.ok).toBe(false);
     expect(
       !result.ok && result.problems.map((p) => [p.code, p.file.endsWith('agreement.revoked-v3.js')]),
     ).toEqual([['docs-package-stale', true]]);
   });
 
-  it('refuses to replace a folder it did not write (docs-out-not-site), and replaces its own', () => {
+  it('refuses to replace a folder it did not write (docs-out-not-site), and replaces its own', async () => {
     const out = tempDir();
     writeFileSync(join(out, 'precious.txt'), 'keep');
-    const refused = writeSiteAtomically(out, () => ({ ok: true }));
+    const refused = await writeSiteAtomically(out, () => ({ ok: true }));
     expect(refused).toMatchObject({ code: 'docs-out-not-site' });
     expect(readFileSync(join(out, 'precious.txt'), 'utf8')).toBe('keep');
 
     const site = join(tempDir(), 'site');
     mkdirSync(site);
-    writeSiteAtomically(site, (emit) => {
+    await writeSiteAtomically(site, (emit) => {
       emit('a.html', 'one');
       return { ok: true };
     });
-    writeSiteAtomically(site, (emit) => {
+    await writeSiteAtomically(site, (emit) => {
       emit('b.html', 'two');
       return { ok: true };
     });
