@@ -1,0 +1,162 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import MiniSearch from 'minisearch';
+import { SEARCH_OPTIONS } from '../../generators/docs/search.js';
+import { formatMs, machineLine, median } from './measure.js';
+import { writeSyntheticCatalogue } from './synthetic-catalogue.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = join(REPO, 'dist/scripts/eventry.js');
+
+/** What one `eventry docs` process cost, as /usr/bin/time reports it. */
+interface DocsRun {
+  wallMs: number;
+  cpuMs: number;
+  maxRssMiB: number;
+}
+
+/** Runs `eventry docs` as a child under /usr/bin/time (peak RSS of the child, not of this process). */
+function timeDocs(cwd: string, args: string[]): DocsRun {
+  const started = performance.now();
+  const result = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'rss=%M user=%U sys=%S', process.execPath, CLI, 'docs', ...args],
+    {
+      cwd,
+      encoding: 'utf8',
+    },
+  );
+  const wallMs = performance.now() - started;
+  if (result.status !== 0) throw new Error(`eventry docs failed: ${result.stderr}`);
+  const match = /rss=(\d+) user=([\d.]+) sys=([\d.]+)/.exec(result.stderr);
+  if (!match) throw new Error(`no /usr/bin/time figures in: ${result.stderr}`);
+  return {
+    wallMs,
+    cpuMs: (Number(match[2]) + Number(match[3])) * 1000,
+    maxRssMiB: Number(match[1]) / 1024,
+  };
+}
+
+/** Total bytes and file count below a folder. */
+function folderSize(dir: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+    files++;
+  }
+  return { bytes, files };
+}
+
+/** Sizes of the event pages of a site, sorted. */
+function eventPageSizes(site: string): number[] {
+  return readdirSync(join(site, 'events'))
+    .map((key) => statSync(join(site, 'events', key, 'index.html')).size)
+    .sort((a, b) => a - b);
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/**
+ * The docs portal: seed and 10,000-event site builds as whole `eventry docs` processes (time, CPU, peak
+ * RSS), output and page sizes, and search latency over the serialised 10k index (MiniSearch in Node,
+ * the same library and options the search page uses).
+ */
+export async function runDocsBench(): Promise<string> {
+  const work = mkdtempSync(join(tmpdir(), 'eventry-bench-docs-'));
+  try {
+    // Seed: the repository's catalogue, packages and history, three runs into fresh folders.
+    const seedRuns = [0, 1, 2].map((i) =>
+      timeDocs(REPO, ['--out', join(work, `seed-site-${i}`), '--no-cache']),
+    );
+    const seedSite = join(work, 'seed-site-0');
+    const seedSize = folderSize(seedSite);
+    const seedPages = eventPageSizes(seedSite);
+
+    // 10k: the scale suite's synthetic catalogue, its packages built first (setup, not measured).
+    const scale = join(work, 'scale');
+    const synthetic = writeSyntheticCatalogue(join(REPO, 'catalogue'), join(scale, 'catalogue'), 36);
+    const built = spawnSync(
+      process.execPath,
+      [CLI, 'build', '--catalogue', 'catalogue', '--out', 'packages', '--no-cache'],
+      {
+        cwd: scale,
+        encoding: 'utf8',
+      },
+    );
+    if (built.status !== 0) throw new Error(`building the 10k packages failed: ${built.stderr}`);
+    const load = loadavg()[0]!;
+    const scaleRun = timeDocs(scale, [
+      '--catalogue',
+      'catalogue',
+      '--packages',
+      'packages',
+      '--out',
+      'site',
+      '--no-cache',
+    ]);
+    const scaleSite = join(scale, 'site');
+    const scaleSize = folderSize(scaleSite);
+    const scalePages = eventPageSizes(scaleSite);
+    const indexText = readFileSync(join(scaleSite, 'assets/search-index.json'), 'utf8');
+
+    const loadStarted = performance.now();
+    const index = MiniSearch.loadJSON(indexText, {
+      ...SEARCH_OPTIONS,
+      fields: [...SEARCH_OPTIONS.fields],
+      storeFields: [...SEARCH_OPTIONS.storeFields],
+    });
+    const loadMs = performance.now() - loadStarted;
+    const queries = [
+      'revok',
+      'agreement.revoked',
+      'account_number',
+      'meter',
+      'ledger entry',
+      'c17.billing',
+      'supply_point_id',
+      'reading date',
+      'x',
+      'conv',
+    ];
+    const latencies: number[] = [];
+    const search = { prefix: true, fuzzy: 0.1, combineWith: 'AND', boost: { key: 3, fields: 2 } } as const;
+    for (let round = 0; round < 20; round++) {
+      for (const query of queries) {
+        const started = performance.now();
+        index.search(query, search);
+        latencies.push(performance.now() - started);
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    const p95 = latencies[Math.floor(latencies.length * 0.95)]!;
+    const max = latencies.at(-1)!;
+
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    return [
+      '## Docs portal (`eventry docs`)',
+      '',
+      `${machineLine()} Each build a whole \`node dist/scripts/eventry.js docs\` process into an empty folder, no history cache; peak RSS and CPU from \`/usr/bin/time\` of that process. 1-minute load average before the 10k run: ${load.toFixed(1)} (the machine is shared: wall time grows with it, CPU time much less).`,
+      '',
+      '| run | wall | CPU (user+sys) | peak RSS | output | target | |',
+      '|---|---|---|---|---|---|---|',
+      `| seed (${seedPages.length} events, median of 3) | ${formatMs(median(seedRuns.map((r) => r.wallMs)))} | ${formatMs(median(seedRuns.map((r) => r.cpuMs)))} | ${median(seedRuns.map((r) => r.maxRssMiB)).toFixed(0)} MiB | ${mib(seedSize.bytes)} in ${seedSize.files} files | | |`,
+      `| 10k synthetic (${synthetic.events} events, ${synthetic.groups} groups) | ${formatMs(scaleRun.wallMs)} | ${formatMs(scaleRun.cpuMs)} | ${scaleRun.maxRssMiB.toFixed(0)} MiB | ${mib(scaleSize.bytes)} in ${scaleSize.files} files | < 20 s, < 400 MiB, < 300 MB | time ${verdict(scaleRun.wallMs < 20_000)}, RSS ${verdict(scaleRun.maxRssMiB < 400)}, size ${verdict(scaleSize.bytes < 300e6)} |`,
+      '',
+      '| event pages (HTML, before compression) | median | largest | target | |',
+      '|---|---|---|---|---|',
+      `| seed | ${kib(median(seedPages))} | ${kib(seedPages.at(-1)!)} | < 30 KiB | ${verdict(seedPages.at(-1)! < 30 * 1024)} |`,
+      `| 10k synthetic | ${kib(median(scalePages))} | ${kib(scalePages.at(-1)!)} | | |`,
+      '',
+      `Search over the 10k index (${mib(Buffer.byteLength(indexText))} serialised; loaded with \`MiniSearch.loadJSON\` in ${formatMs(loadMs)}, once per search page): ${latencies.length} queries (${queries.map((q) => `\`${q}\``).join(', ')}; prefix + fuzzy, as the page searches): median ${formatMs(median(latencies))}, p95 ${formatMs(p95)}, max ${formatMs(max)}; target < 50 ms: ${verdict(max < 50)}.`,
+      '',
+    ].join('\n');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
