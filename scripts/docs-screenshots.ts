@@ -1,0 +1,57 @@
+/**
+ * `node dist/scripts/docs-screenshots.js [SITE]`: screenshots of the docs portal for the README (home,
+ * one event page, the playground with an invalid payload), taken with Chromium through playwright-core
+ * from a site `eventry docs` wrote (default `.eventry/site`), served on the loopback.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const site = resolve(process.argv[2] ?? join(REPO, '.eventry/site'));
+const out = join(REPO, 'generators/docs/screenshots');
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
+
+const server = createServer((request, response) => {
+  let path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+  if (path.endsWith('/')) path += 'index.html';
+  const file = resolve(site, `.${path}`);
+  if (!file.startsWith(site) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+  response.end(readFileSync(file));
+});
+await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  await page.goto(`${base}/index.html`);
+  await page.screenshot({ path: join(out, 'home.png') });
+  await page.goto(`${base}/events/agreement.rollover.completed-v1/index.html`);
+  await page.screenshot({ path: join(out, 'event.png') });
+  await page.goto(`${base}/events/agreement.revoked-v2/index.html`);
+  await page.locator('[data-playground-input]').fill('{\n  "agreement_id": "x",\n  "extra": 1\n}');
+  await page.locator('[data-playground-run]').click();
+  await page.waitForSelector('[data-playground-result][data-state="invalid"]');
+  await page.locator('[data-playground]').scrollIntoViewIfNeeded();
+  await page.locator('[data-playground]').screenshot({ path: join(out, 'playground.png') });
+  console.log(`screenshots written into ${out}`);
+} finally {
+  await browser.close();
+  server.close();
+}
