@@ -34,30 +34,41 @@ export function serveDocs(req: IncomingMessage, res: ServerResponse, siteDir: st
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
-  if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'The docs portal is read-only.\n');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    text(405, 'The docs portal is read-only.\n');
+    return;
+  }
   let path: string;
   try {
     path = decodeURIComponent(new URL(req.url ?? '/', 'http://docs.invalid').pathname);
   } catch {
-    return text(400, 'The request path is not a valid URL.\n');
+    text(400, 'The request path is not a valid URL.\n');
+    return;
   }
   if (path === '/docs') {
     res.writeHead(301, { location: '/docs/' }).end();
     return;
   }
   if (siteDir === undefined || !statSync(join(siteDir, 'index.html'), { throwIfNoEntry: false })) {
-    return text(404, 'No docs site to serve: run `npm run build` (or `eventry docs`) first.\n');
+    text(404, 'No docs site to serve: run `npm run build` (or `eventry docs`) first.\n');
+    return;
   }
   const root = resolve(siteDir);
   let file = resolve(root, `.${path.slice('/docs'.length)}`);
-  if (file !== root && !file.startsWith(`${root}${sep}`)) return text(404, 'Not found.\n');
+  if (file !== root && !file.startsWith(`${root}${sep}`)) {
+    text(404, 'Not found.\n');
+    return;
+  }
   let stat = statSync(file, { throwIfNoEntry: false });
   if (stat?.isDirectory()) {
     file = join(file, 'index.html');
     stat = statSync(file, { throwIfNoEntry: false });
   }
   const type = TYPES[extname(file)];
-  if (!stat?.isFile() || type === undefined) return text(404, 'Not found.\n');
+  if (!stat?.isFile() || type === undefined) {
+    text(404, 'Not found.\n');
+    return;
+  }
   res.writeHead(200, {
     'content-type': type,
     'content-length': stat.size,
