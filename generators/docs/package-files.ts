@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { interfaceName } from '../load/event-key.js';
 import type { Group } from '../model.js';
@@ -61,8 +62,29 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
   }
 }
 
-/** The validator module of one event, checked to import only the package's own run time. */
-export function readValidatorModule(pkg: BuiltPackage, key: string): string | DocsProblem {
+/**
+ * Bare imports a generated validator may make, and where the site ships each (a browser resolves
+ * relative URLs only, and an import map would be an inline script `script-src 'self'` forbids).
+ */
+export const VENDORED: ReadonlyMap<string, { asset: string; exports: readonly string[] }> = new Map([
+  [
+    'ajv-formats/dist/formats.js',
+    { asset: 'assets/vendor/ajv-formats.js', exports: ['fullFormats', 'fastFormats', 'formatNames'] },
+  ],
+]);
+
+/** A validator module as the site ships it, and the vendored modules it needs. */
+export interface ValidatorModule {
+  text: string;
+  vendored: string[];
+}
+
+/**
+ * The validator module of one event, as the package ships it. Its code is unchanged; only the
+ * specifier of a vendored import is pointed at the site's copy (`pkg/<group>/events/` is three
+ * levels below the root). Any other import is a problem.
+ */
+export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorModule | DocsProblem {
   const file = join(pkg.dir, 'events', `${key}.js`);
   let text: string;
   try {
@@ -74,17 +96,48 @@ export function readValidatorModule(pkg: BuiltPackage, key: string): string | Do
       message: `the built package has no validator for \`${key}\`: it is older than the catalogue; run \`eventry build\`.`,
     };
   }
-  // The browser resolves relative imports only (no bundler, no import map): anything else would fail there.
+  const vendored: string[] = [];
   for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
-    if (match[1] !== '../runtime.js') {
+    const specifier = match[1]!;
+    if (specifier === '../runtime.js') continue;
+    const shipped = VENDORED.get(specifier);
+    if (!shipped) {
       return {
         code: 'docs-validator-import',
         file,
-        message: `the validator imports \`${match[1]}\`, which the site cannot ship to the browser.`,
+        message: `the validator imports \`${specifier}\`, which the site cannot ship to the browser.`,
       };
     }
+    vendored.push(specifier);
   }
-  return text;
+  for (const specifier of vendored) {
+    const asset = `../../../${VENDORED.get(specifier)!.asset}`;
+    text = text.replaceAll(`'${specifier}'`, `'${asset}'`).replaceAll(`"${specifier}"`, `"${asset}"`);
+  }
+  return { text, vendored };
+}
+
+/**
+ * A CommonJS module of the toolkit's dependencies as an ES module for the browser: its code runs
+ * unchanged inside a function given `module` and `exports`, and its named exports are re-exported.
+ * Only for self-contained files (no `require`), which `vendoredModule` checks.
+ */
+export function vendoredModule(specifier: string): string {
+  const shipped = VENDORED.get(specifier)!;
+  const path = createRequire(import.meta.url).resolve(specifier);
+  const source = readFileSync(path, 'utf8');
+  if (/\brequire\s*\(/.test(source))
+    throw new Error(`eventry: ${specifier} requires other modules; it cannot be vendored as is`);
+  return [
+    `// ${specifier}, wrapped as an ES module for the browser by eventry docs. Its licence: the package's LICENSE.`,
+    'const cjs = { exports: {} };',
+    '(function (module, exports) {',
+    // Its source map is not shipped: a map comment would point devtools at a file that is not there.
+    source.replace(/^\/\/# sourceMappingURL=.*$/m, ''),
+    '})(cjs, cjs.exports);',
+    ...shipped.exports.map((name) => `export const ${name} = cjs.exports.${name};`),
+    '',
+  ].join('\n');
 }
 
 /** The minimal and full examples the package ships for an event. */

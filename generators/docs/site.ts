@@ -15,6 +15,8 @@ import {
   openBuiltPackage,
   readExamples,
   readValidatorModule,
+  VENDORED,
+  vendoredModule,
 } from './package-files.js';
 import { docsSourceDir, renderPage } from './render.js';
 import { SEARCH_OPTIONS, searchIndexJson } from './search.js';
@@ -81,14 +83,20 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
   for (const [slug, pkg] of packages) await file(`pkg/${slug}/runtime.js`, pkg.runtime);
   // Streamed one by one (10,000 validators would not fit in memory at once). A problem found here
   // still writes nothing: the caller discards the staging folder of a result that is not ok.
+  const vendored = new Set<string>();
   for (const group of catalogue.groups) {
     for (const key of group.events) {
-      const text = readValidatorModule(packages.get(group.slug)!, key);
-      if (isProblem(text)) problems.push(text);
-      else await file(`pkg/${group.slug}/events/${key}.js`, text);
+      const module = readValidatorModule(packages.get(group.slug)!, key);
+      if (isProblem(module)) {
+        problems.push(module);
+        continue;
+      }
+      for (const specifier of module.vendored) vendored.add(specifier);
+      await file(`pkg/${group.slug}/events/${key}.js`, module.text);
     }
   }
   if (problems.length > 0) return { ok: false, problems };
+  for (const specifier of vendored) await file(VENDORED.get(specifier)!.asset, vendoredModule(specifier));
 
   const shapeNames = Object.keys(catalogue.shapes).sort();
   await page(

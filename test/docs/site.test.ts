@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { siteHistory } from '../../generators/docs/history.js';
 import { generateSite } from '../../generators/docs/site.js';
@@ -7,7 +8,7 @@ import { compareVersions } from '../../generators/docs/versions.js';
 import { SITE_MARKER, writeSiteAtomically } from '../../generators/docs/write-site.js';
 import type { Catalogue } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
-import { loadValid, REPO, tempDir } from '../helpers.js';
+import { loadValid, REPO, runCli, tempDir } from '../helpers.js';
 import { releasedTwice } from '../registry/released-repo.js';
 
 const seed = loadValid(join(REPO, 'catalogue'));
@@ -157,4 +158,75 @@ describe('semantic diff between versions and per-field history', () => {
     ]);
     for (const [, findings] of changed) expect(findings.map((f) => f.attr)).toEqual(['nickname']);
   });
+});
+
+describe('notices and history on the pages', () => {
+  it('shows the partial notice of a partly documented event', async () => {
+    const key = Object.keys(seed.events).find((k) => seed.events[k]!.partial)!;
+    const page = seedSite.files.get(`events/${key}/index.html`)!;
+    expect(page).toContain('data-partial');
+    expect(page).toContain('Undocumented fields are accepted in every mode');
+  });
+
+  it('shows a deprecation with a link to the replacement', async () => {
+    const deprecated: Catalogue = structuredClone(seed);
+    deprecated.events['agreement.revoked-v1']!.deprecated = {
+      since: '1.1.0',
+      replacedBy: 'agreement.revoked-v2',
+    };
+    const { files } = await render(deprecated);
+    const page = files.get('events/agreement.revoked-v1/index.html')!;
+    expect(page).toMatch(
+      /data-deprecated><strong>Deprecated<\/strong> since 1\.1\.0\. Use <a href="\.\.\/\.\.\/events\/agreement\.revoked-v2\/index\.html">/,
+    );
+  });
+
+  it('links the release that added a field from its row, and lists the change on that release page', async () => {
+    const repo = releasedTwice();
+    const packages = join(repo.dir, 'packages');
+    const built = runCli(['build', '--catalogue', join(repo.dir, 'catalogue'), '--out', packages]);
+    expect(built.status).toBe(0);
+    const loaded = loadHistory({ cwd: repo.dir, catalogue: 'catalogue' });
+    if (!loaded.ok) throw new Error('history does not load');
+    const files = new Map<string, string>();
+    const result = await generateSite(
+      { catalogue: loaded.history.current, history: loaded.history, packagesDir: packages },
+      (path, content) => {
+        files.set(path, String(content));
+      },
+    );
+    expect(result).toMatchObject({ ok: true });
+    const page = files.get('events/account.created-v1/index.html')!;
+    const row = (field: string) => new RegExp(`<tr data-field="${field}"[\\s\\S]*?</tr>`).exec(page)![0];
+    expect(row('nickname')).toContain('href="../../changelog/1.1.0/index.html"');
+    expect(row('account_number')).toContain('href="../../changelog/1.0.0/index.html"');
+    expect(row('account_number')).not.toContain('1.1.0');
+    const release = files.get('changelog/1.1.0/index.html')!;
+    expect(release).toContain('data-attr="nickname"');
+    expect(files.get('changelog/index.html')).toMatch(/1\.1\.0[\s\S]*1\.0\.0/);
+
+    // This catalogue has `format: date` fields: the validators import ajv-formats, which the site
+    // ships as an ES module beside them. The shipped files run as a browser would load them.
+    const site = tempDir();
+    for (const path of [
+      'pkg/account/runtime.js',
+      'pkg/account/events/account.created-v1.js',
+      'assets/vendor/ajv-formats.js',
+    ]) {
+      mkdirSync(dirname(join(site, path)), { recursive: true });
+      writeFileSync(join(site, path), files.get(path)!);
+    }
+    expect(files.get('pkg/account/events/account.created-v1.js')).toContain(
+      "from '../../../assets/vendor/ajv-formats.js'",
+    );
+    const { validate } = (await import(
+      pathToFileURL(join(site, 'pkg/account/events/account.created-v1.js')).href
+    )) as {
+      validate(payload: unknown): { valid: boolean; error?: { errors: { attr: string; code: string }[] } };
+    };
+    const payload = { account_number: 'A-1', account_user_emails: [], opened_on: '2024-01-31' };
+    expect(validate(payload)).toEqual({ valid: true });
+    const invalid = validate({ ...payload, opened_on: '2024-02-31' });
+    expect(invalid.error?.errors.map((e) => `${e.attr}:${e.code}`)).toEqual(['opened_on:invalid_format']);
+  }, 60_000);
 });
