@@ -19,7 +19,7 @@ import {
   vendoredModule,
 } from './package-files.js';
 import { docsSourceDir, renderPage } from './render.js';
-import { SEARCH_OPTIONS, searchIndexJson } from './search.js';
+import { SEARCH_OPTIONS, SEARCH_QUERY, searchIndexJson, TOKEN_SEPARATOR } from './search.js';
 import { compareVersions, versionsByType } from './versions.js';
 
 /**
@@ -234,7 +234,11 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     renderPage(
       'search',
       { root: '../', title: 'Search', siteTitle: site, scripts: ['search.js'] },
-      { options: JSON.stringify(SEARCH_OPTIONS) },
+      {
+        options: JSON.stringify(SEARCH_OPTIONS),
+        query: JSON.stringify(SEARCH_QUERY),
+        tokenize: TOKEN_SEPARATOR,
+      },
     ),
   );
   if (problems.length > 0) return { ok: false, problems };

@@ -1,12 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { siteHistory } from '../../generators/docs/history.js';
+import { SEARCH_QUERY, searchOptions } from '../../generators/docs/search.js';
 import { generateSite } from '../../generators/docs/site.js';
 import { compareVersions } from '../../generators/docs/versions.js';
 import { SITE_MARKER, writeSiteAtomically } from '../../generators/docs/write-site.js';
-import type { Catalogue } from '../../generators/model.js';
+import type { Catalogue, Field } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
 import { loadValid, REPO, runCli, tempDir } from '../helpers.js';
 import { releasedTwice } from '../registry/released-repo.js';
@@ -230,3 +232,28 @@ describe('notices and history on the pages', () => {
     expect(invalid.error?.errors.map((e) => `${e.attr}:${e.code}`)).toEqual(['opened_on:invalid_format']);
   }, 60_000);
 });
+
+describe('search index', () => {
+  it('a field name is one term: searching it finds exactly the events with that field', () => {
+    const index = MiniSearch.loadJSON(seedSite.files.get('assets/search-index.json')!, searchOptions());
+    const hits = index.search('supply_point_id', { ...SEARCH_QUERY, boost: { ...SEARCH_QUERY.boost } });
+    const withField = Object.values(seed.events).filter((event) =>
+      fieldRowsOf(event.fields).some((name) => name.startsWith('supply_point_id')),
+    );
+    expect(withField.length).toBeGreaterThan(1);
+    expect(hits.map((hit) => hit.id).sort()).toEqual(withField.map((event) => event.key).sort());
+  });
+});
+
+/** Field names of an event, nested shape fields included. */
+function fieldRowsOf(fields: readonly Field[], seen: string[] = []): string[] {
+  return fields.flatMap((field) => {
+    let type = field.type;
+    while (type.kind === 'array') type = type.items;
+    const nested =
+      type.kind === 'shape' && !seen.includes(type.name)
+        ? fieldRowsOf(seed.shapes[type.name]!.fields, [...seen, type.name])
+        : [];
+    return [field.name, ...nested];
+  });
+}

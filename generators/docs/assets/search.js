@@ -7,7 +7,13 @@ if (box) {
   const status = box.querySelector('[data-search-status]');
   const list = box.querySelector('[data-search-results]');
   const root = new URL('../', new URL(box.dataset.index, document.baseURI));
-  const options = JSON.parse(box.dataset.options);
+  // The index was built with this tokenizer; loading and querying it need the same one.
+  const separator = new RegExp(box.dataset.tokenize, 'u');
+  const options = {
+    ...JSON.parse(box.dataset.options),
+    tokenize: (text) => text.split(separator).filter((term) => term !== ''),
+  };
+  const query = JSON.parse(box.dataset.query);
   const initial = new URLSearchParams(location.search).get('q') ?? '';
   input.value = initial;
 
@@ -16,18 +22,13 @@ if (box) {
   box.dataset.ready = 'true';
 
   const search = () => {
-    const query = input.value.trim();
+    const text = input.value.trim();
     list.replaceChildren();
-    if (query === '') {
+    if (text === '') {
       status.textContent = `${index.documentCount} events indexed. Type part of an event key, a field name or a word.`;
       return;
     }
-    const hits = index.search(query, {
-      prefix: true,
-      fuzzy: 0.1,
-      combineWith: 'AND',
-      boost: { key: 3, fields: 2 },
-    });
+    const hits = index.search(text, query);
     status.textContent = `${hits.length} result${hits.length === 1 ? '' : 's'}`;
     for (const hit of hits.slice(0, 50)) {
       const item = document.createElement('li');
