@@ -37,6 +37,18 @@ describe('eventry serve at /docs/', () => {
     expect([redirect.status, redirect.headers.get('location')]).toEqual([301, '/docs/']);
   });
 
+  it('answers a revalidation of an unchanged shared asset with 304', async () => {
+    const first = await fetch(`${registry.url}/docs/assets/minisearch.js`);
+    const etag = first.headers.get('etag');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const again = await fetch(`${registry.url}/docs/assets/minisearch.js`, {
+      headers: { 'if-none-match': etag! },
+    });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+
   it('keeps the registry routes beside it', async () => {
     const subjects = await fetch(`${registry.url}/subjects`);
     expect(subjects.status).toBe(200);
