@@ -8,7 +8,15 @@ import { generateSite } from '../../generators/docs/site.js';
 import { writeSiteAtomically } from '../../generators/docs/write-site.js';
 import { type Catalogue, type Field, typeNotation } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
-import { describeWithResource, findChromium, REPO, tempDir } from '../helpers.js';
+import {
+  describeWithResource,
+  findChromium,
+  fixturePath,
+  loadValid,
+  REPO,
+  runCli,
+  tempDir,
+} from '../helpers.js';
 
 // The page functions below run in Chromium; this file is type-checked with Node's globals only.
 interface BrowserElement {
@@ -75,6 +83,7 @@ function portalTests(chromiumPath: string): void {
   let base: string;
   let catalogue: Catalogue;
   const site = join(tempDir('eventry-portal-'), 'site');
+  const smallSite = join(tempDir('eventry-portal-'), 'small');
 
   beforeAll(async () => {
     const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
@@ -84,14 +93,23 @@ function portalTests(chromiumPath: string): void {
       generateSite({ catalogue, history: loaded.history, packagesDir: join(REPO, 'packages') }, emit),
     );
     if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
+    // A second site at /small/: the small fixture, whose date fields make validators import ajv-formats.
+    const packages = join(tempDir(), 'packages');
+    const built = runCli(['build', '--catalogue', fixturePath('small'), '--out', packages]);
+    if (built.status !== 0) throw new Error(`the small fixture does not build: ${built.stderr}`);
+    const small = await writeSiteAtomically(smallSite, (emit) =>
+      generateSite({ catalogue: loadValid(fixturePath('small')), packagesDir: packages }, emit),
+    );
+    if (!('ok' in small) || !small.ok) throw new Error(`small site not written: ${JSON.stringify(small)}`);
     server = createServer((request, response) => {
       let path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
       let file: string | undefined;
       if (path === AXE) file = join(REPO, 'node_modules/axe-core/axe.min.js');
       else {
         if (path.endsWith('/')) path += 'index.html';
-        const candidate = normalize(join(site, path));
-        if (candidate.startsWith(site) && statSync(candidate, { throwIfNoEntry: false })?.isFile())
+        const [folder, rest] = path.startsWith('/small/') ? [smallSite, path.slice(6)] : [site, path];
+        const candidate = normalize(join(folder, rest));
+        if (candidate.startsWith(folder) && statSync(candidate, { throwIfNoEntry: false })?.isFile())
           file = candidate;
       }
       if (!file) {
@@ -226,6 +244,29 @@ function portalTests(chromiumPath: string): void {
       expect(errors).toEqual([]);
       await page.close();
     }
+  });
+
+  it('the playground checks date formats with the ajv-formats code the site ships, under the strict policy', async () => {
+    const { page, errors, requests } = await open('/small/events/account.created-v1/index.html');
+    await settled(page, 'valid');
+    const payload = JSON.parse((await page.locator('[data-playground-input]').inputValue()) ?? '') as Record<
+      string,
+      unknown
+    >;
+    expect(payload.opened_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await page
+      .locator('[data-playground-input]')
+      .fill(JSON.stringify({ ...payload, opened_on: '2024-02-31' }));
+    await page.locator('[data-playground-run]').click();
+    await settled(page, 'invalid');
+    const body = JSON.parse((await page.locator('[data-playground-result]').textContent()) ?? '') as {
+      errors: { code: string; attr: string }[];
+    };
+    expect(body.errors.map((e) => `${e.attr}:${e.code}`)).toEqual(['opened_on:invalid_format']);
+    expect(requests).toContain(`${base}/small/assets/vendor/ajv-formats.js`);
+    expect(requests.filter((url) => !url.startsWith(`${base}/`))).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 
   it('search finds an event by part of its name and by a field name', async () => {
