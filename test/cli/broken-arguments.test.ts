@@ -88,6 +88,25 @@ const cases: Record<string, Case[]> = {
     ['a nonexistent catalogue', () => ['serve', '--catalogue', join(scratch, 'nowhere')], USAGE],
     ['a file as the catalogue', () => ['serve', '--catalogue', aFile], USAGE],
   ],
+  docs: [
+    ['an unknown flag', () => ['docs', '--bogus'], USAGE],
+    ['a nonexistent catalogue', () => ['docs', '--catalogue', join(scratch, 'nowhere')], USAGE],
+    ['a file as the catalogue', () => ['docs', '--catalogue', aFile], USAGE],
+    ['a file as --out', () => ['docs', '--out', aFile], USAGE],
+    ['a folder it did not write as --out', () => ['docs', '--out', scratch, '--no-cache'], USAGE],
+    [
+      'no built packages',
+      () => [
+        'docs',
+        '--packages',
+        join(scratch, 'no-packages'),
+        '--out',
+        join(scratch, 'site'),
+        '--no-cache',
+      ],
+      1,
+    ],
+  ],
   register: [
     ['no --registry', () => ['register'], USAGE],
     ['a registry that is not an http(s) URL', () => ['register', '--registry', '::::'], USAGE],
