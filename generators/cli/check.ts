@@ -9,7 +9,7 @@ import { breaksSentence } from '../diff/report/report.js';
 import { directorySource, type ResolvedSource, resolveSource, type SourceResult } from '../diff/sources.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
-import { EXIT_USAGE } from './main.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry check`. */
 export interface CheckCommandOptions {

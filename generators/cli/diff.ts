@@ -6,7 +6,7 @@ import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
 import { alignSources, type ResolvedSource, resolveSource, type SourceOptions } from '../diff/sources.js';
 import { formatProblem } from '../load/index.js';
-import { EXIT_USAGE } from './main.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** The report formats of `eventry diff`. */
 export const DIFF_FORMATS = {

@@ -13,7 +13,7 @@ import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists, writeOutputs } from '../write.js';
 import { STATE_FILE } from './build.js';
-import { EXIT_USAGE } from './main.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry version`. */
 export interface VersionCommandOptions {
