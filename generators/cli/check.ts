@@ -3,12 +3,12 @@ import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
 import { readFiles, repoRoot, resolveCommit } from '../diff/git.js';
 import { compareCatalogues } from '../diff/index.js';
-import { findGateBase, lastRelease } from '../diff/releases.js';
 import { escapeData, escapeProperty } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
 import { directorySource, type ResolvedSource, resolveSource, type SourceResult } from '../diff/sources.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
+import { findGateBase, lastRelease } from '../release/last-release.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry check`. */
