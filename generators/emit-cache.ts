@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitCache, OutputFile } from './emit/context.js';
-import { readIfExists } from './write.js';
+import { readIfExists } from './shared/fs.js';
 
 /**
  * An `EmitCache` on disk (the project's `.eventry/cache/`, beside the catalogue, git-ignored): one JSON

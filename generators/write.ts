@@ -32,7 +32,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmdirSync,
   rmSync,
@@ -42,6 +41,7 @@ import {
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { OutputFile } from './emit/context.js';
+import { readIfExists } from './shared/fs.js';
 import { findOrphans, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
@@ -303,16 +303,6 @@ export function writeOutputs(root: string, files: readonly OutputFile[]): WriteR
     report.written.push(file.path);
   }
   return report;
-}
-
-/** A file's text, or undefined when it does not exist. */
-export function readIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 function writeDurably(path: string, contents: string): void {

@@ -3,8 +3,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashSources, readCatalogueSources } from '../load/sources.js';
+import { readIfExists } from '../shared/fs.js';
 import { findOrphans, ownedAreas } from '../sweep.js';
-import { type FileStats, readIfExists, recoverOutput } from '../write.js';
+import { type FileStats, recoverOutput } from '../write.js';
 
 /** Options of `eventry build`. */
 export interface BuildOptions {

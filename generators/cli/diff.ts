@@ -4,8 +4,8 @@ import { formatMarkdown } from '../diff/report/markdown.js';
 import { buildReport, type DiffReport } from '../diff/report/report.js';
 import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
-import { alignSources, type ResolvedSource, resolveSource, type SourceOptions } from '../diff/sources.js';
 import { formatProblem } from '../load/index.js';
+import { alignSources, type ResolvedSource, resolveSource, type SourceOptions } from '../sources/index.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
 /** The report formats of `eventry diff`. */

@@ -2,6 +2,7 @@ import { posix, relative, resolve, sep } from 'node:path';
 import semverRsort from 'semver/functions/rsort.js';
 import semverValid from 'semver/functions/valid.js';
 import { parse as parseYaml } from 'yaml';
+import { CONFIG_FILE } from '../load/index.js';
 import {
   commitsTouching,
   describeTag,
@@ -11,9 +12,8 @@ import {
   repoRoot,
   resolveCommit,
   rootCommit,
-} from '../diff/git.js';
-import { packageVersion } from '../diff/sources.js';
-import { CONFIG_FILE } from '../load/index.js';
+} from '../sources/git.js';
+import { packageVersion } from '../sources/source.js';
 
 /**
  * Where releases are found, for `eventry version` (per group package) and `eventry check` (the

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CI_CHECK_COMMAND } from '../../generators/cli/check.js';
-import { makeRepo, type TestRepo } from '../generators/diff/git-repo.js';
+import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
 import { REPO, runCli } from '../helpers.js';
 
 const BEFORE = join(REPO, 'test', 'fixtures', 'diff', 'field-removed', 'before');
