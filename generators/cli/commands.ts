@@ -11,7 +11,7 @@ export function registerCommands(program: Command): void {
   program.hook('preAction', async (_program, command) => {
     const out: unknown = command.opts().out;
     if (command.name() === 'build' || typeof out !== 'string') return;
-    const { recoverOutput } = await import('../write.js');
+    const { recoverOutput } = await import('../build/write.js');
     recoverOutput(out);
   });
   program

@@ -2,6 +2,8 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import semverGt from 'semver/functions/gt.js';
 import semverValid from 'semver/functions/valid.js';
+import { STATE_FILE } from '../build/state.js';
+import { writeOutputs } from '../build/write.js';
 import { compareCatalogues } from '../diff/index.js';
 import type { Finding } from '../diff/rule.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
@@ -13,8 +15,6 @@ import { readIfExists } from '../shared/fs.js';
 import { directorySource } from '../sources/folder.js';
 import { gitSource, repoRoot } from '../sources/git.js';
 import { packageVersion } from '../sources/source.js';
-import { writeOutputs } from '../write.js';
-import { STATE_FILE } from './build.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry version`. */

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildCatalogue } from '../../../../generators/build.js';
+import { buildCatalogue } from '../../../../generators/build/build.js';
 import { readCatalogueSources } from '../../../../generators/load/index.js';
 import type { Catalogue } from '../../../../generators/model.js';
 import type { EventApi, GroupApi } from '../../../../generators/runtime/runtime.js';

@@ -40,8 +40,8 @@ import {
 } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
-import type { OutputFile } from './emit/context.js';
-import { readIfExists } from './shared/fs.js';
+import type { OutputFile } from '../emit/context.js';
+import { readIfExists } from '../shared/fs.js';
 import { findOrphans, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
