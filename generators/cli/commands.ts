@@ -6,7 +6,7 @@ import { parseByteSize } from './lines.js';
  * lazily, so `eventry build` with nothing to do never loads ajv, the emitters or the diff.
  */
 export function registerCommands(program: Command): void {
-  // A command that reads the output first finishes or discards an interrupted build (see write.ts);
+  // A command that reads the output first finishes or discards an interrupted build (see build/write.ts);
   // `eventry build` does so itself.
   program.hook('preAction', async (_program, command) => {
     const out: unknown = command.opts().out;
