@@ -16,11 +16,11 @@ export function hashInputs(sources: CatalogueSourceFile[], tool: string): string
 /**
  * Fingerprint of the toolkit itself: the code that runs (compiled, in `dist/generators/`), the source
  * folder's templates and package run time (read from `generators/` at build time, never compiled), and
- * the exact dependency versions.
+ * the exact dependency versions. `running` is the generators folder the code runs from (a test gives
+ * another).
  */
-export function toolFingerprint(): string {
+export function toolFingerprint(running = dirname(dirname(fileURLToPath(import.meta.url)))): string {
   const hash = createHash('sha256');
-  const running = dirname(dirname(fileURLToPath(import.meta.url)));
   const root = toolRoot(running);
   const source = join(root, 'generators');
   for (const dir of running === source ? [running] : [running, source]) {
