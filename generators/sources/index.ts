@@ -3,8 +3,13 @@ import { directorySource } from './folder.js';
 import { gitSource } from './git.js';
 import { npmSource } from './npm-package.js';
 import { openApiSource } from './openapi.js';
-import type { ResolvedSource, SourceKind, SourceOptions, SourceResult } from './source.js';
-import { unknownSpec } from './source.js';
+import {
+  type ResolvedSource,
+  type SourceKind,
+  type SourceOptions,
+  type SourceResult,
+  unknownSpec,
+} from './source.js';
 
 export type { ResolvedSource, SourceKind, SourceOptions, SourceResult } from './source.js';
 
