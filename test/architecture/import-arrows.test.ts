@@ -32,8 +32,11 @@ type Layer =
   | 'scripts'
   | 'scripts-entry';
 
-/** The folders beside the pipeline: they read the model, never the emitters, the build or the CLI. */
-const BESIDE = ['diff', 'release', 'publish', 'sources', 'serve'];
+/**
+ * The folders beside the pipeline: they read the model, never the emitters, the build or the CLI.
+ * (`registry` is where the schema-registry server's client side lands, beside `serve`.)
+ */
+const BESIDE = ['diff', 'release', 'publish', 'sources', 'serve', 'registry'];
 
 /** What each layer may import. Everything not listed is an arrow running back. */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
