@@ -107,6 +107,26 @@ export interface CatalogueConfig {
   /** npm scope of the group packages, with its `@`. */
   scope: string;
   description?: string;
+  /** Schema registry compatibility settings (`compatibility:`), as written; see generators/registry/. */
+  compatibility?: CompatibilityConfig;
+}
+
+/** A Confluent compatibility level. */
+export type CompatibilityLevel =
+  | 'NONE'
+  | 'BACKWARD'
+  | 'BACKWARD_TRANSITIVE'
+  | 'FORWARD'
+  | 'FORWARD_TRANSITIVE'
+  | 'FULL'
+  | 'FULL_TRANSITIVE';
+
+/** `compatibility:` of eventry.config.yaml: a catalogue-wide level, overridden per group slug or event key. */
+export interface CompatibilityConfig {
+  level?: CompatibilityLevel;
+  policy?: 'STRICT' | 'LENIENT';
+  groups?: Record<string, CompatibilityLevel>;
+  events?: Record<string, CompatibilityLevel>;
 }
 
 /** The whole catalogue: the single model every consumer reads. */

@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   validate: async () => (await import(`./bench/${'validate'}.js`)).runValidateBench,
   diff: async () => (await import(`./bench/${'diff'}.js`)).runDiffBench,
   publish: async () => (await import(`./bench/${'publish'}.js`)).runPublishBench,
+  serve: async () => (await import(`./bench/${'serve'}.js`)).runServeBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));

@@ -104,7 +104,7 @@ export async function commitOutputs(
   let put: string[];
   try {
     // Inside the try: reading a target whose name the file system rejects fails like writing it.
-    changed = files.filter((file) => readIfExists(join(root, file.path)) !== file.contents);
+    changed = files.filter((file) => readTarget(join(root, file.path)) !== file.contents);
     put = changed.map((file) => file.path);
     await stageFiles(staging, changed);
     if (options.seal) put.push(...(await stageSeal(root, staging, files, new Set(put), options.seal)));
@@ -303,6 +303,17 @@ export function writeOutputs(root: string, files: readonly OutputFile[]): WriteR
     report.written.push(file.path);
   }
   return report;
+}
+
+/** An output file's text (undefined when absent); an error always names the path (EISDIR does not by itself). */
+function readTarget(path: string): string | undefined {
+  try {
+    return readIfExists(path);
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (typeof failure.code === 'string' && failure.path === undefined) failure.path = path;
+    throw failure;
+  }
 }
 
 function writeDurably(path: string, contents: string): void {

@@ -87,6 +87,7 @@ const WRITE_HINTS = new Map([
   ['ENAMETOOLONG', ': the file name is too long for the file system; shorten the event key'],
   ['EACCES', ': permission denied'],
   ['ENOSPC', ': no space left on the device'],
+  ['EISDIR', ': a folder stands where the build writes this file; move it away'],
 ]);
 
 function ms(started: number): string {

@@ -60,6 +60,26 @@ export function registerCommands(program: Command): void {
         .default('breaking'),
     )
     .option('-c, --catalogue <dir>', 'catalogue directory inside a git commit', 'catalogue')
+    .addOption(
+      new Option(
+        '--level <level>',
+        'also give the verdict of a Confluent schema registry at this level',
+      ).choices([
+        'NONE',
+        'BACKWARD',
+        'BACKWARD_TRANSITIVE',
+        'FORWARD',
+        'FORWARD_TRANSITIVE',
+        'FULL',
+        'FULL_TRANSITIVE',
+      ]),
+    )
+    .addOption(
+      new Option(
+        '--policy <policy>',
+        'JSON Schema policy of that registry (with --level; default STRICT)',
+      ).choices(['STRICT', 'LENIENT']),
+    )
     .option(
       '-r, --registry <url>',
       'registry of npm: sides (default: the one your npm config names for the scope, as npm install uses)',
@@ -94,6 +114,38 @@ export function registerCommands(program: Command): void {
     .action(async (options) => {
       const { runVersion } = await import('./version.js');
       process.exitCode = await runVersion(options);
+    });
+
+  program
+    .command('serve')
+    .description(
+      "serve the catalogue's release history as a read-only Confluent Schema Registry (JSON Schema)",
+    )
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '8081')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option('--access-log', 'print one JSON line per request on stdout')
+    .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .action(async (options) => {
+      const { runServe } = await import('./serve.js');
+      process.exitCode = await runServe(options);
+    });
+
+  program
+    .command('register')
+    .description('push every released schema version into an existing Confluent-compatible schema registry')
+    .requiredOption(
+      '-r, --registry <url>',
+      'registry URL; credentials from EVENTRY_REGISTRY_AUTH (user:password), EVENTRY_REGISTRY_TOKEN or .npmrc',
+    )
+    .option('-n, --dry-run', 'look everything up and print the plan; change nothing')
+    .option('--json', 'print the plan and the outcome as JSON')
+    .option('--subjects <glob>', 'only subjects matching this glob, e.g. "account.*"')
+    .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .action(async (options) => {
+      const { runRegister } = await import('./register.js');
+      process.exitCode = await runRegister(options);
     });
 
   program

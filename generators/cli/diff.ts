@@ -5,6 +5,9 @@ import { buildReport, type DiffReport } from '../diff/report/report.js';
 import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
 import { formatProblem } from '../load/index.js';
+import type { CompatibilityLevel } from '../model.js';
+import { judgeCatalogues, type Policy } from '../registry/compatibility.js';
+import { formatVerdicts, verdictsJson } from '../registry/verdict-report.js';
 import { alignSources, type ResolvedSource, resolveSource, type SourceOptions } from '../sources/index.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
@@ -21,6 +24,10 @@ export interface DiffCommandOptions {
   format?: keyof typeof DIFF_FORMATS;
   failOn?: 'breaking' | 'non-breaking' | 'never';
   catalogue?: string;
+  /** `--level`: also report whether a Confluent registry at this level would accept each change. */
+  level?: CompatibilityLevel;
+  /** `--policy`: the JSON Schema policy of that registry (STRICT by default). */
+  policy?: Policy;
   /** Registry for `npm:` sides (default: npm's configuration for the package's scope). */
   registry?: string;
   cwd?: string;
@@ -66,7 +73,17 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
     },
     { label: after.label, catalogue: after.catalogue, root: after.root },
   );
-  process.stdout.write(format(report));
+  let output = format(report);
+  if (options.level || options.policy) {
+    const level = options.level ?? 'BACKWARD';
+    const policy = options.policy ?? 'STRICT';
+    const verdicts = judgeCatalogues(before.catalogue, after.catalogue, level, policy);
+    output =
+      options.format === 'json'
+        ? `${JSON.stringify({ ...JSON.parse(output), registry: verdictsJson(verdicts, level, policy) }, null, 2)}\n`
+        : `${output}${formatVerdicts(verdicts, level, policy)}`;
+  }
+  process.stdout.write(output);
   const failing = FAILING[options.failOn ?? 'breaking'];
   return report.findings.some((finding) => failing.includes(finding.severity)) ? 1 : 0;
 }

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { closest } from 'fastest-levenshtein';
+import { suggest } from '../load/suggest.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import {
@@ -346,8 +346,8 @@ class GroupPackages {
   }
 
   suggest(key: string): string {
-    const keys = [...this.slugByKey.keys()];
-    return keys.length === 0 ? '' : ` Did you mean \`${closest(key, keys)}\`?`;
+    const guess = suggest(key, this.slugByKey.keys());
+    return guess === undefined ? '' : ` Did you mean \`${guess}\`?`;
   }
 }
 

@@ -4,7 +4,8 @@ import allowListSchema from '../load/schema/allow-list.schema.json' with { type:
 import { suggest } from '../load/suggest.js';
 import { fromPointer, YamlSource } from '../load/yaml-source.js';
 import type { SourceLocation } from '../model.js';
-import type { Finding } from './rule.js';
+import type { Finding, RetiredRule } from './rule.js';
+import { RETIRED_RULE_IDS } from './rules/index.js';
 
 /** One reviewed, intentional breaking change, from `catalogue/allow-breaking.yaml`. */
 export interface AllowEntry {
@@ -27,8 +28,14 @@ export const ALLOWABLE_RULES: readonly string[] = allowListSchema.$defs.entry.pr
 
 let validate: ReturnType<Ajv2020['compile']> | undefined;
 
-/** Reads and checks the allow-list file (absent means empty) against its JSON Schema. */
-export function readAllowList(file: CatalogueSourceFile | undefined): AllowList {
+/**
+ * Reads and checks the allow-list file (absent means empty) against its JSON Schema. An entry naming a
+ * retired rule (`retired`, the registry's by default) is told so, with the reason.
+ */
+export function readAllowList(
+  file: CatalogueSourceFile | undefined,
+  retired: readonly RetiredRule[] = RETIRED_RULE_IDS,
+): AllowList {
   if (!file) return { entries: [], problems: [] };
   const parsed = YamlSource.parse(file);
   if (!parsed.source) return { entries: [], problems: parsed.problems };
@@ -36,7 +43,7 @@ export function readAllowList(file: CatalogueSourceFile | undefined): AllowList 
   if (source.value === null || source.value === undefined) return { entries: [], problems: [] };
   validate ??= new Ajv2020({ allErrors: true, strict: true, verbose: true }).compile(allowListSchema);
   if (!validate(source.value)) {
-    const problems = (validate.errors ?? []).map((error) => toProblem(source, error));
+    const problems = (validate.errors ?? []).map((error) => toProblem(source, error, retired));
     return { entries: [], problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
   }
   const raw = (source.value as { allow: Omit<AllowEntry, 'location'>[] }).allow;
@@ -67,7 +74,11 @@ export function sameEntry(
   return a.event === b.event && a.rule === b.rule && a.attr === b.attr;
 }
 
-function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem {
+function toProblem(
+  source: YamlSource,
+  error: ErrorObject,
+  retired: readonly RetiredRule[],
+): CatalogueProblem {
   const path = fromPointer(error.instancePath);
   if (error.keyword === 'additionalProperties') {
     const key = String((error.params as { additionalProperty: string }).additionalProperty);
@@ -91,6 +102,14 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem {
   }
   if (error.keyword === 'enum' && path[path.length - 1] === 'rule') {
     const value = String(error.data ?? '');
+    const gone = retired.find((rule) => rule.id === value);
+    if (gone)
+      return source.problem(
+        'invalid-value',
+        path,
+        `\`${value}\` is a retired rule: ${gone.reason}`,
+        'No finding carries this rule id any more: remove the entry.',
+      );
     const guess = suggest(value, ALLOWABLE_RULES);
     return source.problem(
       'invalid-value',

@@ -7,16 +7,31 @@ export type Severity = 'breaking' | 'non-breaking' | 'docs';
 /** Whom a change breaks: the code that emits the payload, the code that reads it, both, or nobody. */
 export type Breaks = 'producers' | 'consumers' | 'both' | 'none';
 
-/** Stage two of the diff: one classification, one file under rules/, listed once in rules/index.ts. */
-export interface Rule {
-  /** Kebab-case, stable, never reused. */
+/** The kinds of structural change stage one reports. */
+export type ChangeKind = ModelChange['kind'];
+
+/** The structural change of one kind, as a rule for that kind receives it. */
+export type ChangeOf<K extends ChangeKind> = Extract<ModelChange, { kind: K }>;
+
+/**
+ * Stage two of the diff: one classification of one kind of change, one file under rules/, listed once
+ * under its kind in rules/index.ts.
+ */
+export interface Rule<K extends ChangeKind = ChangeKind> {
+  /** Kebab-case, stable, never reused (a rule taken out goes to RETIRED_RULE_IDS). */
   id: string;
   severity: Severity;
   breaks: Breaks;
   /** One line: what the rule reports and why it matters. */
   description: string;
   /** The finding's detail when the change is one this rule reports, else undefined. */
-  check(change: ModelChange): string | undefined;
+  check(change: ChangeOf<K>): string | undefined;
+}
+
+/** A rule id taken out of use, and why: never given to another rule, and named when an allow-list uses it. */
+export interface RetiredRule {
+  id: string;
+  reason: string;
 }
 
 /** A classified change: what a report, the gate and the version bump work from. */

@@ -49,10 +49,16 @@ export function typeSchema(type: FieldType, options: SchemaOptions): Record<stri
 export function objectSchema(fields: Field[], options: SchemaOptions, open = false): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const field of fields) {
-    properties[field.name] = {
-      ...(field.description ? { description: field.description } : {}),
-      ...typeSchema(field.type, options),
-    };
+    // Defined, not assigned: a field called `__proto__` is a key, not the object's prototype.
+    Object.defineProperty(properties, field.name, {
+      value: {
+        ...(field.description ? { description: field.description } : {}),
+        ...typeSchema(field.type, options),
+      },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   const required = fields.filter((field) => field.required).map((field) => field.name);
   return {

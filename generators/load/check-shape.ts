@@ -116,6 +116,18 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
         'Use `extends` to take the fields of another event and add more.',
         true,
       );
+    case 'uniqueItems': {
+      // ajv names the later copy first: locate the problem there, and point back at the first one.
+      const { i, j } = error.params as { i: number; j: number };
+      const first = source.at([...path, Math.min(i, j)]);
+      const value = (error.data as unknown[])[Math.max(i, j)];
+      return source.problem(
+        'duplicate-enum-value',
+        [...path, Math.max(i, j)],
+        `Enum value \`${JSON.stringify(value)}\` is listed twice; it is first listed at line ${first.line}, column ${first.column}.`,
+        'List each allowed value once.',
+      );
+    }
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
       return source.problem(

@@ -16,3 +16,21 @@ export function parseEventKey(key: string): { type: string; version: string } | 
   }
   return undefined;
 }
+
+/**
+ * The interface name of an event version: `account.created-v1` -> `AccountCreatedV1`,
+ * `lifecycle.support-site.sale-1.0.0` -> `LifecycleSupportSiteSale1_0_0` (numbers stay apart). It
+ * lives with the key's syntax because the loader refuses two keys that would share one.
+ */
+export function interfaceName(key: string): string {
+  const parts = key.split(/[^A-Za-z0-9]+/).filter((part) => part !== '');
+  let name = '';
+  parts.forEach((part, i) => {
+    const previous = parts[i - 1];
+    if (previous !== undefined && /^\d/.test(part) && /\d$/.test(previous)) name += '_';
+    name +=
+      part[0]!.toUpperCase() +
+      part.slice(1).replace(/(\d)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
+  });
+  return /^\d/.test(name) ? `Event${name}` : name;
+}

@@ -1,13 +1,13 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
 import { checkFileShape } from './check-shape.js';
-import type { CatalogueProblem } from './problem.js';
+import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
-import { type CatalogueSourceFile, hashSources, readCatalogueSources } from './sources.js';
+import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
 import { YamlSource } from './yaml-source.js';
 
 export type { CatalogueProblem } from './problem.js';
 export { formatProblem, PROBLEM_CODES } from './problem.js';
-export type { CatalogueSourceFile } from './sources.js';
+export type { CatalogueSourceFile, SourceReader } from './sources.js';
 export { hashSources, readCatalogueSources } from './sources.js';
 
 /** The catalogue-wide settings file, at the catalogue root. */
@@ -18,9 +18,9 @@ export const ALLOW_LIST_FILE = 'allow-breaking.yaml';
 /** Either the model, or every problem found (never both, never a partial model). */
 export type LoadResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
 
-/** Loads the catalogue in `root` into the model. */
-export function loadCatalogue(root: string): LoadResult {
-  return loadCatalogueFromSources(readCatalogueSources(root));
+/** Loads the catalogue in `root` into the model (`reader` replaces the disk, for tests). */
+export function loadCatalogue(root: string, reader?: SourceReader): LoadResult {
+  return loadCatalogueFromSources(readCatalogueSources(root, reader));
 }
 
 /**
@@ -45,11 +45,39 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
     });
   }
 
+  // Definitions in a file that cannot be read may be what other files refer to: while one is missing,
+  // "not defined" would be a guess, so those references go unchecked (one problem, not a cascade).
+  let incomplete = false;
   for (const file of sorted) {
     if (file.path === ALLOW_LIST_FILE) continue;
+    if (CONTROL_CHARACTERS.test(file.path)) {
+      problems.push({
+        code: 'invalid-file-name',
+        message: `The file name \`${printablePath(file.path)}\` contains a control character.`,
+        hint: 'Rename the file with letters, digits, `-`, `_` and `.` only; file names end up in generated comments.',
+        file: file.path,
+        line: 1,
+        column: 1,
+      });
+    }
+    if (file.unreadable !== undefined) {
+      problems.push({
+        code: 'unreadable-file',
+        message: `\`${printablePath(file.path)}\` cannot be read: ${file.unreadable}.`,
+        hint: 'Make it a readable YAML file, or move it out of the catalogue folder.',
+        file: file.path,
+        line: 1,
+        column: 1,
+      });
+      incomplete = true;
+      continue;
+    }
     const parsed = YamlSource.parse(file);
     problems.push(...parsed.problems);
-    if (!parsed.source) continue;
+    if (!parsed.source) {
+      incomplete = true;
+      continue;
+    }
     if (file.path === CONFIG_FILE) {
       const shapeProblems = checkFileShape(parsed.source, 'config');
       problems.push(...shapeProblems);
@@ -60,7 +88,7 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
     sources.push(parsed.source);
   }
 
-  const resolved = resolveCatalogue(sources);
+  const resolved = resolveCatalogue(sources, { incomplete });
   problems.push(...resolved.problems);
   if (problems.length > 0 || !config) return { ok: false, problems: sortProblems(problems) };
 
@@ -72,6 +100,7 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
         version: config.version,
         scope: config.scope,
         ...(config.description ? { description: config.description } : {}),
+        ...(config.compatibility ? { compatibility: config.compatibility } : {}),
       },
       groups: resolved.groups,
       shapes: resolved.shapes,

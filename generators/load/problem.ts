@@ -35,12 +35,34 @@ export const PROBLEM_CODES = {
   'empty-group': 'A group with no events.',
   'invalid-format': '`format` or `enum` on a field whose type cannot carry it.',
   'missing-config': 'The catalogue has no readable `eventry.config.yaml`.',
+  'yaml-tab': 'A tab used as indentation (YAML indents with spaces only).',
+  'unresolved-alias': 'A YAML alias (`*name`) with no anchor (`&name`) before it.',
+  'too-many-aliases': 'YAML aliases that would expand too many times (an alias bomb).',
+  'too-deep': 'YAML nested deeper than any catalogue file needs.',
+  'unreadable-file': 'An entry of the catalogue folder that cannot be read as a file.',
+  'invalid-file-name': 'A catalogue file name with a control character in it.',
+  'reserved-name': 'A name the generated code cannot use (`__proto__`, a group called `catalogue`, ...).',
+  'name-too-long': 'An event key or group slug too long to become a file name.',
+  'type-name-collision': 'Two definitions that would become the same TypeScript name.',
+  'array-too-deep': 'An array type nested deeper than the generated code supports.',
+  'duplicate-enum-value': 'The same value listed twice in one `enum`.',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
 
 /** Formats a problem the way compilers do: `file:line:column: code: message (hint)`. */
 export function formatProblem(problem: CatalogueProblem, root = ''): string {
-  const where = `${root ? `${root.replace(/\/$/, '')}/` : ''}${problem.file}:${problem.line}:${problem.column}`;
+  const where = `${root ? `${root.replace(/\/$/, '')}/` : ''}${printablePath(problem.file)}:${problem.line}:${problem.column}`;
   return `${where}: error ${problem.code}: ${problem.message}${problem.hint ? `\n    hint: ${problem.hint}` : ''}`;
 }
+
+/** A path with its control characters escaped (`\n`, `\u0007`), so a hostile file name cannot forge output lines. */
+export function printablePath(path: string): string {
+  return path.replace(new RegExp(CONTROL_CHARACTERS.source, 'g'), (char) => {
+    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    return named[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** C0 and C1 controls and the Unicode line separators: characters that must never reach output as they are. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

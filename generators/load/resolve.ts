@@ -8,7 +8,7 @@ import {
   type Shape,
   typeNotation,
 } from '../model.js';
-import { parseEventKey } from './event-key.js';
+import { interfaceName, parseEventKey } from './event-key.js';
 import type { CatalogueProblem } from './problem.js';
 import { suggest } from './suggest.js';
 import { toPointer, type YamlSource } from './yaml-source.js';
@@ -29,8 +29,38 @@ interface Definition {
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
 const BUILTINS = ['string', 'integer', 'number', 'boolean', 'object'];
 
+/** Type names from other languages, too far from ours for an edit-distance guess. */
+const TYPE_ALIASES = new Map([
+  ['bool', 'boolean'],
+  ['int', 'integer'],
+  ['long', 'integer'],
+  ['float', 'number'],
+  ['double', 'number'],
+  ['decimal', 'number'],
+  ['str', 'string'],
+  ['text', 'string'],
+  ['map', 'object'],
+  ['dict', 'object'],
+  ['json', 'object'],
+  ['any', 'object'],
+]);
+
+/** Longest event key and group slug: they become file names (`<slug>/events/<key>.d.ts`), at most 255 bytes. */
+export const MAX_NAME_LENGTH = { event: 200, group: 64 } as const;
+/** Deepest array type (`[[[T]]]` is 3): beyond this the generated types and examples stop being useful. */
+export const MAX_ARRAY_DEPTH = 8;
+/** Names every generated types file declares itself; a shape of the same name would collide. */
+const GENERATED_TYPE_NAMES = new Set(['EventPayloadMap', 'EventKey']);
+/** Field names a JavaScript object already has: as payload keys they break generated code and validators. */
+const RESERVED_FIELD_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+/** Group slugs that name something else in the output (`packages/catalogue/` is the compiled catalogue). */
+const RESERVED_SLUGS = new Set(['catalogue']);
+
 /** Turns the parsed files into groups, shapes and events with every composition resolved. */
-export function resolveCatalogue(sources: YamlSource[]): {
+export function resolveCatalogue(
+  sources: YamlSource[],
+  options: { incomplete?: boolean } = {},
+): {
   groups: Group[];
   shapes: Record<string, Shape>;
   events: Record<string, EventVersion>;
@@ -47,7 +77,7 @@ export function resolveCatalogue(sources: YamlSource[]): {
   const visiting: Definition[] = [];
   const inCycle = new Set<Definition>();
 
-  const shapes: Record<string, Shape> = {};
+  const shapes: Record<string, Shape> = Object.create(null);
   for (const def of shapeDefs.values()) {
     const fields = fieldsOf(def);
     shapes[def.name] = {
@@ -59,7 +89,7 @@ export function resolveCatalogue(sources: YamlSource[]): {
     };
   }
 
-  const events: Record<string, EventVersion> = {};
+  const events: Record<string, EventVersion> = Object.create(null);
   for (const def of eventDefs.values()) {
     const parsed = parseEventKey(def.name);
     if (!parsed) continue;
@@ -79,8 +109,49 @@ export function resolveCatalogue(sources: YamlSource[]): {
     };
   }
 
+  checkTypeNames();
   const sortedGroups = [...groups.values()].sort((a, b) => a.slug.localeCompare(b.slug));
   return { groups: sortedGroups, shapes, events, problems };
+
+  /** Every event and shape becomes a TypeScript interface; two of one name would not compile. */
+  function checkTypeNames(): void {
+    const owners = new Map<string, Definition>();
+    for (const def of shapeDefs.values()) {
+      if (GENERATED_TYPE_NAMES.has(def.name)) {
+        problems.push(
+          def.source.problem(
+            'type-name-collision',
+            def.path,
+            `Shape \`${def.name}\` has the name of a type every generated package declares.`,
+            `Rename the shape; ${[...GENERATED_TYPE_NAMES].join(' and ')} are taken.`,
+            true,
+          ),
+        );
+        continue;
+      }
+      owners.set(def.name, def);
+    }
+    for (const def of eventDefs.values()) {
+      const name = interfaceName(def.name);
+      const other = owners.get(name);
+      if (!other) {
+        owners.set(name, def);
+        continue;
+      }
+      const at = other.source.keyAt(other.path);
+      problems.push(
+        def.source.problem(
+          'type-name-collision',
+          def.path,
+          `Event \`${def.name}\` would become the TypeScript type \`${name}\`, as ${other.kind} \`${other.name}\` (${at.file}:${at.line}:${at.column}) does.`,
+          other.kind === 'event'
+            ? 'Punctuation is dropped in type names (`a.b` and `a_b` both give `AB`): rename one of the events.'
+            : 'Rename the shape, or the event.',
+          true,
+        ),
+      );
+    }
+  }
 
   function collect(source: YamlSource): void {
     const root = asMap(source.value);
@@ -98,6 +169,26 @@ export function resolveCatalogue(sources: YamlSource[]): {
     const groupRaw = asMap(root.group);
     if (!groupRaw || typeof groupRaw.slug !== 'string' || typeof groupRaw.title !== 'string') return;
     const slug = groupRaw.slug;
+    if (RESERVED_SLUGS.has(slug)) {
+      problems.push(
+        source.problem(
+          'reserved-name',
+          ['group', 'slug'],
+          `A group cannot be called \`${slug}\`: \`packages/${slug}/\` holds the compiled catalogue.`,
+          'Choose another slug for this group.',
+        ),
+      );
+    }
+    if (slug.length > MAX_NAME_LENGTH.group) {
+      problems.push(
+        source.problem(
+          'name-too-long',
+          ['group', 'slug'],
+          `The group slug is ${slug.length} characters long; at most ${MAX_NAME_LENGTH.group} fit a package and folder name.`,
+          'Use a short kebab-case slug; the title can say the rest.',
+        ),
+      );
+    }
     const other = groups.get(slug);
     if (other) {
       problems.push(
@@ -139,6 +230,18 @@ export function resolveCatalogue(sources: YamlSource[]): {
             path,
             `\`${key}\` is not an event key of the form \`<event_type>-<version>\`.`,
             'The type is dot-separated lowercase words (`a-z 0-9 _ -`), the version `vN` (`v1`, `v2`) or semver (`1.0.0`): `account.created-v1`.',
+            true,
+          ),
+        );
+        continue;
+      }
+      if (key.length > MAX_NAME_LENGTH.event) {
+        problems.push(
+          source.problem(
+            'name-too-long',
+            path,
+            `The event key is ${key.length} characters long; at most ${MAX_NAME_LENGTH.event} fit a file name.`,
+            'Shorten the event type; a description can say the rest.',
             true,
           ),
         );
@@ -220,7 +323,7 @@ export function resolveCatalogue(sources: YamlSource[]): {
     const name = def.raw[via] as string;
     const wantsShape = def.kind === 'shape' || (via === 'extends' && /^[A-Z]/.test(name));
     const target = wantsShape ? shapeDefs.get(name) : eventDefs.get(name);
-    if (target) return target;
+    if (target || options.incomplete) return target;
     const pool = wantsShape ? shapeDefs.keys() : eventDefs.keys();
     const guess = suggest(name, pool);
     problems.push(
@@ -240,6 +343,18 @@ export function resolveCatalogue(sources: YamlSource[]): {
       const path = [...def.path, 'fields', name];
       const spec = asMap(raw);
       if (!spec) continue;
+      if (RESERVED_FIELD_NAMES.has(name)) {
+        problems.push(
+          def.source.problem(
+            'reserved-name',
+            path,
+            `\`${name}\` cannot be a field name: every JavaScript object already has it.`,
+            'Rename the field (the platform sends no such field); names like `__proto__` and `hasOwnProperty` break generated code.',
+            true,
+          ),
+        );
+        continue;
+      }
       const type = parseType(def.source, spec.type, [...path, 'type']);
       if (!type) continue;
       const withFacets = applyFacets(def.source, type, spec, path);
@@ -280,8 +395,19 @@ export function resolveCatalogue(sources: YamlSource[]): {
     return merged;
   }
 
-  function parseType(source: YamlSource, raw: unknown, path: Path): FieldType | undefined {
+  function parseType(source: YamlSource, raw: unknown, path: Path, depth = 0): FieldType | undefined {
     if (Array.isArray(raw)) {
+      if (depth >= MAX_ARRAY_DEPTH) {
+        problems.push(
+          source.problem(
+            'array-too-deep',
+            path,
+            `Arrays nest more than ${MAX_ARRAY_DEPTH} levels deep here.`,
+            'Nest fewer arrays, or give the inner items a named shape.',
+          ),
+        );
+        return undefined;
+      }
       if (raw.length !== 1) {
         problems.push(
           source.problem(
@@ -293,7 +419,7 @@ export function resolveCatalogue(sources: YamlSource[]): {
         );
         return undefined;
       }
-      const items = parseType(source, raw[0], [...path, 0]);
+      const items = parseType(source, raw[0], [...path, 0], depth + 1);
       return items ? { kind: 'array', items } : undefined;
     }
     if (typeof raw !== 'string') {
@@ -311,7 +437,10 @@ export function resolveCatalogue(sources: YamlSource[]): {
     if (SCALARS.has(raw)) return { kind: raw as 'string' };
     if (/^[A-Z][A-Za-z0-9]*$/.test(raw)) {
       if (shapeDefs.has(raw)) return { kind: 'shape', name: raw };
-      const guess = suggest(raw, shapeDefs.keys());
+      if (options.incomplete) return undefined;
+      const builtin =
+        TYPE_ALIASES.get(raw.toLowerCase()) ?? BUILTINS.find((name) => name === raw.toLowerCase());
+      const guess = builtin ?? suggest(raw, shapeDefs.keys());
       problems.push(
         source.problem(
           'unknown-shape',
@@ -322,7 +451,7 @@ export function resolveCatalogue(sources: YamlSource[]): {
       );
       return undefined;
     }
-    const guess = suggest(raw, [...BUILTINS, ...shapeDefs.keys()]);
+    const guess = TYPE_ALIASES.get(raw.toLowerCase()) ?? suggest(raw, [...BUILTINS, ...shapeDefs.keys()]);
     problems.push(
       source.problem(
         'unknown-type',
@@ -403,7 +532,7 @@ export function resolveCatalogue(sources: YamlSource[]): {
     const raw = asMap(def.raw.deprecated);
     if (!raw || typeof raw.since !== 'string') return undefined;
     const replacedBy = typeof raw.replaced_by === 'string' ? raw.replaced_by : undefined;
-    if (replacedBy && !eventDefs.has(replacedBy)) {
+    if (replacedBy && !eventDefs.has(replacedBy) && !options.incomplete) {
       const guess = suggest(replacedBy, eventDefs.keys());
       problems.push(
         def.source.problem(

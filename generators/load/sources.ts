@@ -1,29 +1,88 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** One catalogue file as text, with its path relative to the catalogue root. */
 export interface CatalogueSourceFile {
   path: string;
   text: string;
+  /**
+   * Why the entry could not be read (`EISDIR: a directory named like a catalogue file`, ...); `text`
+   * is empty then, and the loader reports it as a located problem instead of throwing.
+   */
+  unreadable?: string;
 }
+
+/** The two file-system calls the reader makes; injectable so tests can fail them (tests run as root). */
+export interface SourceReader {
+  readdir(dir: string): Dirent[];
+  readFile(path: string): string;
+}
+
+const DISK: SourceReader = {
+  readdir: (dir) => readdirSync(dir, { withFileTypes: true }),
+  readFile: (path) => readFileSync(path, 'utf8'),
+};
+
+/** Why reading failed, by the errno codes a catalogue folder can produce. */
+const REASONS: Record<string, string> = {
+  EISDIR: 'it is a directory, not a file',
+  ELOOP: 'it is a symbolic link that loops back on itself',
+  ENOENT: 'it is a symbolic link to nothing',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
 
 // Kept free of the parser and validator imports: `eventry build` reads and hashes the sources on its
 // no-op fast path, before deciding whether anything needs loading at all.
 
-/** Reads every catalogue file below `root` (sorted by path, paths `/`-separated and relative). */
-export function readCatalogueSources(root: string): CatalogueSourceFile[] {
-  const names = readdirSync(root, { recursive: true, encoding: 'utf8' });
-  return names
-    .filter((name) => /\.ya?ml$/.test(name) && !name.split(sep).some((part) => part.startsWith('.')))
-    .map((name) => relative(root, join(root, name)).split(sep).join('/'))
-    .sort()
-    .map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+/**
+ * Reads every catalogue file below `root` (sorted by path, paths `/`-separated and relative). Never
+ * throws for what is in the folder: an entry that cannot be read comes back with `unreadable` set.
+ * Symbolic links to folders are not followed (a link loop cannot make the walk endless).
+ */
+export function readCatalogueSources(root: string, reader: SourceReader = DISK): CatalogueSourceFile[] {
+  const files: CatalogueSourceFile[] = [];
+  const walk = (relative: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = reader.readdir(relative === '' ? root : join(root, relative));
+    } catch (error) {
+      if (relative === '') throw error; // no catalogue at all: the caller's to report
+      files.push({ path: `${relative}/`, text: '', unreadable: reasonOf(error) });
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      const yaml = /\.ya?ml$/.test(entry.name);
+      // A folder named like a catalogue file is almost certainly a mistake: say so rather than walk it.
+      if (entry.isDirectory() && !yaml) walk(path);
+      else if (yaml) files.push(read(path));
+    }
+  };
+  const read = (path: string): CatalogueSourceFile => {
+    try {
+      return { path, text: reader.readFile(join(root, path)) };
+    } catch (error) {
+      return { path, text: '', unreadable: reasonOf(error) };
+    }
+  };
+  walk('');
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === undefined) throw error; // not a file-system error: a bug, let it surface
+  return REASONS[code] ?? `${code}: ${(error as Error).message}`;
 }
 
 /** sha256 over paths and contents, so the same catalogue always has the same hash. */
 export function hashSources(files: CatalogueSourceFile[]): string {
   const hash = createHash('sha256');
-  for (const file of files) hash.update(`${file.path}\0${file.text}\0`);
+  for (const file of files) {
+    hash.update(file.unreadable ? `${file.path}\0!${file.unreadable}\0` : `${file.path}\0${file.text}\0`);
+  }
   return hash.digest('hex');
 }

@@ -1,4 +1,6 @@
 import {
+  type CST,
+  isAlias,
   isMap,
   isPair,
   isScalar,
@@ -6,12 +8,18 @@ import {
   LineCounter,
   type Node,
   type Pair,
+  Parser,
   parseDocument,
   visit,
 } from 'yaml';
 import type { SourceLocation } from '../model.js';
 import type { CatalogueProblem, ProblemCode } from './problem.js';
 import type { CatalogueSourceFile } from './sources.js';
+
+/** Deeper than any catalogue file needs (a field's type sits at depth 6), shallow enough to walk recursively. */
+export const MAX_DEPTH = 64;
+/** yaml's guard against alias bombs ("billion laughs"): how many times aliases may be expanded. */
+const MAX_ALIAS_COUNT = 100;
 
 /** A parsed YAML file that can turn any JSON path inside it into a `file:line:column`. */
 export class YamlSource {
@@ -20,33 +28,120 @@ export class YamlSource {
   private readonly doc: ReturnType<typeof parseDocument>;
   private readonly lines: LineCounter;
 
-  private constructor(file: string, doc: ReturnType<typeof parseDocument>, lines: LineCounter) {
+  private constructor(
+    file: string,
+    doc: ReturnType<typeof parseDocument>,
+    lines: LineCounter,
+    value: unknown,
+  ) {
     this.file = file;
     this.doc = doc;
     this.lines = lines;
-    this.value = doc.toJS({ maxAliasCount: 100 });
+    this.value = value;
   }
 
-  /** Parses a file; YAML errors (syntax, duplicate keys) come back as problems and no source. */
+  /**
+   * Parses a file; YAML errors come back as located problems. A file with syntax errors, aliases
+   * that cannot be expanded or nesting too deep to walk has no source; duplicate keys still give one
+   * (the rest of the file is well formed), so its other problems are reported in the same run.
+   */
   static parse(source: CatalogueSourceFile): { source?: YamlSource; problems: CatalogueProblem[] } {
     const lines = new LineCounter();
-    const doc = parseDocument(source.text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
-    const problems = doc.errors.map((error): CatalogueProblem => {
-      const pos = lines.linePos(error.pos[0]);
-      const duplicate = error.code === 'DUPLICATE_KEY';
+    const at = (offset: number) => {
+      const pos = lines.linePos(offset);
+      return { file: source.path, line: pos.line, column: pos.col };
+    };
+    // Composing a document recurses once per level (and so does everything after it); yaml's parser does
+    // not, so its syntax tree is where a runaway nesting is found, before it can overflow the stack.
+    const deep = firstTooDeep(source.text);
+    if (deep !== undefined) {
+      lines.addNewLine(0);
+      for (const match of source.text.matchAll(/\n/g)) lines.addNewLine(match.index + 1);
       return {
-        code: duplicate ? 'duplicate-key' : 'yaml-syntax',
-        message: (duplicate && describeDuplicateKey(doc, lines, error.pos[0])) || firstLine(error.message),
-        hint: duplicate
-          ? 'Each key may appear once in a mapping; merge the two entries or rename one.'
-          : 'Check indentation, quoting and brackets around this position.',
-        file: source.path,
-        line: pos.line,
-        column: pos.col,
+        problems: [
+          {
+            code: 'too-deep',
+            message: `The YAML nests more than ${MAX_DEPTH} levels deep here.`,
+            hint: 'A catalogue file needs a handful of levels; look for runaway brackets or indentation here.',
+            ...at(deep),
+          },
+        ],
+      };
+    }
+    // `logLevel: 'error'`: a mapping used as a key is reported as a located problem, not a warning on stderr.
+    const doc = parseDocument(source.text, {
+      lineCounter: lines,
+      uniqueKeys: true,
+      prettyErrors: false,
+      logLevel: 'error',
+    });
+    // After a tab used as indentation, yaml reports every following line as mis-nested: only the tabs count.
+    const firstTab = doc.errors.find((error) => error.code === 'TAB_AS_INDENT')?.pos[0] ?? Infinity;
+    const errors = doc.errors.filter((error) => error.code === 'TAB_AS_INDENT' || error.pos[0] < firstTab);
+    const problems = errors.map((error): CatalogueProblem => {
+      switch (error.code) {
+        case 'DUPLICATE_KEY':
+          return {
+            code: 'duplicate-key',
+            message: describeDuplicateKey(doc, lines, error.pos[0]) ?? firstLine(error.message),
+            hint: 'Each key may appear once in a mapping; merge the two entries or rename one.',
+            ...at(error.pos[0]),
+          };
+        case 'TAB_AS_INDENT':
+          return {
+            code: 'yaml-tab',
+            message: 'A tab indents this line; YAML indents with spaces only.',
+            hint: 'Replace the tab with spaces, as many as the sibling lines use (set your editor to insert spaces in .yaml files).',
+            ...at(error.pos[0]),
+          };
+        case 'MULTIPLE_DOCS':
+          return {
+            code: 'yaml-syntax',
+            message: 'A second YAML document starts here; a catalogue file holds exactly one.',
+            hint: 'Remove the `---` line, or move what follows into a file of its own.',
+            ...at(error.pos[0]),
+          };
+        case 'BAD_INDENT':
+          if (error.message.startsWith('All mapping items must start at the same column')) {
+            return {
+              code: 'yaml-syntax',
+              message: 'This key is not aligned with the other keys of its mapping.',
+              hint: 'Indent it with exactly as many spaces as the keys above it.',
+              ...at(firstNonBlank(source.text, error.pos[0])),
+            };
+          }
+          break;
+      }
+      return {
+        code: 'yaml-syntax',
+        message: firstLine(error.message),
+        hint: 'Check indentation, quoting and brackets around this position.',
+        ...at(error.pos[0]),
       };
     });
-    if (problems.length > 0) return { problems };
-    return { source: new YamlSource(source.path, doc, lines), problems: [] };
+    if (problems.some((problem) => problem.code !== 'duplicate-key')) return { problems };
+
+    const structural = checkStructure(doc, at);
+    if (structural.length > 0) return { problems: [...problems, ...structural] };
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      // The expansion counts aliases as it goes; a bomb is only known once the count is exceeded.
+      if (!(error instanceof ReferenceError) || !/alias count/i.test(error.message)) throw error;
+      return {
+        problems: [
+          ...problems,
+          {
+            code: 'too-many-aliases',
+            message: `Expanding this file's aliases would copy values more than ${MAX_ALIAS_COUNT} times.`,
+            hint: 'Write the values out, or use fewer nested aliases (`*name`); this limit stops alias bombs.',
+            ...at(firstAlias(doc) ?? 0),
+          },
+        ],
+      };
+    }
+    return { source: new YamlSource(source.path, doc, lines, value), problems };
   }
 
   /** Location of the value at `path` (or of the nearest ancestor that exists). */
@@ -142,6 +237,73 @@ function describeDuplicateKey(
     },
   });
   return message;
+}
+
+/** Aliases to no anchor: yaml only finds them while converting to JavaScript, where it throws. */
+function checkStructure(
+  doc: ReturnType<typeof parseDocument>,
+  at: (offset: number) => SourceLocation,
+): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isAlias(node)) {
+      if (!node.resolve(doc)) {
+        problems.push({
+          code: 'unresolved-alias',
+          message: `Alias \`*${node.source}\` refers to no anchor \`&${node.source}\` defined before it.`,
+          hint: 'Define the anchor earlier in the same file (`&name value`), or write the value out.',
+          ...at(node.range?.[0] ?? 0),
+        });
+      }
+      continue;
+    }
+    if (!isMap(node) && !isSeq(node)) continue;
+    for (const item of node.items) stack.push(...(isPair(item) ? [item.key, item.value] : [item]));
+  }
+  return problems.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** Offset of the first collection nested deeper than `MAX_DEPTH`, walking yaml's syntax tree without recursion. */
+function firstTooDeep(text: string): number | undefined {
+  let first: number | undefined;
+  const stack: { token: unknown; depth: number }[] = [];
+  for (const token of new Parser().parse(text)) {
+    if (token.type === 'document') stack.push({ token: token.value, depth: 1 });
+  }
+  while (stack.length > 0) {
+    const { token, depth } = stack.pop()!;
+    const node = token as CST.Token | undefined;
+    if (node?.type !== 'block-map' && node?.type !== 'block-seq' && node?.type !== 'flow-collection')
+      continue;
+    if (depth > MAX_DEPTH) {
+      first = Math.min(first ?? node.offset, node.offset);
+      continue;
+    }
+    for (const item of node.items as { key?: unknown; value?: unknown }[]) {
+      stack.push({ token: item.key, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+    }
+  }
+  return first;
+}
+
+function firstAlias(doc: ReturnType<typeof parseDocument>): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Alias(_, alias) {
+      offset = alias.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  return offset;
+}
+
+/** The first non-blank character at or after `offset` on its line (yaml points at the indentation). */
+function firstNonBlank(text: string, offset: number): number {
+  let i = offset;
+  while (text[i] === ' ') i++;
+  return text[i] === '\n' || i >= text.length ? offset : i;
 }
 
 function firstLine(text: string): string {

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -46,6 +50,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 const _errs8 = errors;
 for(const key1 in data1){
 if(!(((key1 === "requires_postal_comms") || (key1 === "preferred_language_for_comms")) || (key1 === "document_accessibility"))){
@@ -178,6 +186,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -202,6 +214,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.requires_postal_comms !== undefined){
 let data2 = data1.requires_postal_comms;
 const _errs7 = errors;
@@ -319,7 +335,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -327,38 +343,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "account_number") || (key0 === "changes"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err3 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
 if(data.changes !== undefined){
 let data1 = data.changes;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!(((key1 === "requires_postal_comms") || (key1 === "preferred_language_for_comms")) || (key1 === "document_accessibility"))){
 const err4 = {instancePath:instancePath+"/changes",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data1.requires_postal_comms !== undefined){
@@ -369,6 +402,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "boolean"){
 const err5 = {instancePath:instancePath+"/changes/requires_postal_comms/" + i0,keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -376,6 +410,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/changes/requires_postal_comms",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -387,6 +422,7 @@ for(let i1=0; i1<len1; i1++){
 if(typeof data4[i1] !== "string"){
 const err7 = {instancePath:instancePath+"/changes/preferred_language_for_comms/" + i1,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -394,6 +430,7 @@ errors++;
 else {
 const err8 = {instancePath:instancePath+"/changes/preferred_language_for_comms",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -405,6 +442,7 @@ for(let i2=0; i2<len2; i2++){
 if(typeof data6[i2] !== "string"){
 const err9 = {instancePath:instancePath+"/changes/document_accessibility/" + i2,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -412,6 +450,7 @@ errors++;
 else {
 const err10 = {instancePath:instancePath+"/changes/document_accessibility",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -419,6 +458,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -426,6 +466,7 @@ errors++;
 else {
 const err12 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 validate0.errors = vErrors;
@@ -448,6 +489,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.account_user_emails === undefined) && (missing0 = "account_user_emails"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -537,6 +582,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.account_user_emails === undefined) && (missing0 = "account_user_emails"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -612,7 +661,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -620,27 +669,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_emails === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_emails"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "account_user_emails")) || (key0 === "is_imported"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err3 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -652,6 +711,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
 const err4 = {instancePath:instancePath+"/account_user_emails/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -659,6 +719,7 @@ errors++;
 else {
 const err5 = {instancePath:instancePath+"/account_user_emails",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -666,6 +727,7 @@ if(data.is_imported !== undefined){
 if(typeof data.is_imported !== "boolean"){
 const err6 = {instancePath:instancePath+"/is_imported",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -673,6 +735,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -695,6 +758,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.account_number === undefined) && (missing0 = "account_number")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -735,6 +802,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.account_number === undefined) && (missing0 = "account_number")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -761,7 +832,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -769,22 +840,31 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "account_number")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err2 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -792,6 +872,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -814,6 +895,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.previous_status === undefined) && (missing0 = "previous_status"))) || ((data.reactivation_source === undefined) && (missing0 = "reactivation_source"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -885,6 +970,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.previous_status === undefined) && (missing0 = "previous_status"))) || ((data.reactivation_source === undefined) && (missing0 = "reactivation_source"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -942,7 +1031,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -950,32 +1039,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.previous_status === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "previous_status"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reactivation_source === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reactivation_source"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "previous_status")) || (key0 === "reactivation_source"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -983,6 +1083,7 @@ if(data.previous_status !== undefined){
 if(typeof data.previous_status !== "string"){
 const err5 = {instancePath:instancePath+"/previous_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -990,6 +1091,7 @@ if(data.reactivation_source !== undefined){
 if(typeof data.reactivation_source !== "string"){
 const err6 = {instancePath:instancePath+"/reactivation_source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -997,6 +1099,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1019,6 +1122,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.old_permission === undefined) && (missing0 = "old_permission"))) || ((data.new_permission === undefined) && (missing0 = "new_permission"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.changed_by_id === undefined) && (missing0 = "changed_by_id"))) || ((data.changed_by_type === undefined) && (missing0 = "changed_by_type"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1129,6 +1236,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.old_permission === undefined) && (missing0 = "old_permission"))) || ((data.new_permission === undefined) && (missing0 = "new_permission"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.changed_by_id === undefined) && (missing0 = "changed_by_id"))) || ((data.changed_by_type === undefined) && (missing0 = "changed_by_type"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1225,7 +1336,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1233,47 +1344,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.old_permission === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "old_permission"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.new_permission === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "new_permission"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.effective_from === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.changed_by_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "changed_by_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.changed_by_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "changed_by_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "old_permission")) || (key0 === "new_permission")) || (key0 === "effective_from")) || (key0 === "changed_by_id")) || (key0 === "changed_by_type"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1281,6 +1406,7 @@ if(data.old_permission !== undefined){
 if(typeof data.old_permission !== "string"){
 const err8 = {instancePath:instancePath+"/old_permission",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1288,6 +1414,7 @@ if(data.new_permission !== undefined){
 if(typeof data.new_permission !== "string"){
 const err9 = {instancePath:instancePath+"/new_permission",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1295,6 +1422,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err10 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1302,6 +1430,7 @@ if(data.changed_by_id !== undefined){
 if(typeof data.changed_by_id !== "string"){
 const err11 = {instancePath:instancePath+"/changed_by_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1309,6 +1438,7 @@ if(data.changed_by_type !== undefined){
 if(typeof data.changed_by_type !== "string"){
 const err12 = {instancePath:instancePath+"/changed_by_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1316,6 +1446,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1338,6 +1469,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.account_user_emails === undefined) && (missing0 = "account_user_emails"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1441,6 +1576,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.account_user_emails === undefined) && (missing0 = "account_user_emails"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1530,7 +1669,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1538,32 +1677,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_emails === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_emails"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.changes === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "account_user_emails")) || (key0 === "changes")) || (key0 === "is_override"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1575,6 +1725,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
 const err5 = {instancePath:instancePath+"/account_user_emails/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1582,6 +1733,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/account_user_emails",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1590,6 +1742,7 @@ let data3 = data.changes;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
 const err7 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1597,6 +1750,7 @@ if(data.is_override !== undefined){
 if(typeof data.is_override !== "boolean"){
 const err8 = {instancePath:instancePath+"/is_override",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1604,6 +1758,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1626,6 +1781,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1697,6 +1856,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1754,7 +1917,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1762,32 +1925,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.value === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "key")) || (key0 === "value"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1795,6 +1969,7 @@ if(data.key !== undefined){
 if(typeof data.key !== "string"){
 const err5 = {instancePath:instancePath+"/key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1802,6 +1977,7 @@ if(data.value !== undefined){
 if(typeof data.value !== "string"){
 const err6 = {instancePath:instancePath+"/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1809,6 +1985,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1831,6 +2008,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1902,6 +2083,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1959,7 +2144,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1967,32 +2152,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.value === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "key")) || (key0 === "value"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2000,6 +2196,7 @@ if(data.key !== undefined){
 if(typeof data.key !== "string"){
 const err5 = {instancePath:instancePath+"/key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2007,6 +2204,7 @@ if(data.value !== undefined){
 if(typeof data.value !== "string"){
 const err6 = {instancePath:instancePath+"/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2014,6 +2212,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2036,6 +2235,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2095,6 +2298,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2140,7 +2347,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2148,27 +2355,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "account_number") || (key0 === "changes"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err3 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -2177,6 +2394,7 @@ let data1 = data.changes;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err4 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2184,6 +2402,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2206,6 +2425,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_property_effective_period_id === undefined) && (missing0 = "account_property_effective_period_id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2278,6 +2501,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_property_effective_period_id === undefined) && (missing0 = "account_property_effective_period_id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2336,7 +2563,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2344,26 +2571,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_property_effective_period_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_property_effective_period_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.value === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_property_effective_period_id") || (key0 === "key")) || (key0 === "value"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_property_effective_period_id !== undefined){
@@ -2371,6 +2608,7 @@ let data0 = data.account_property_effective_period_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/account_property_effective_period_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2378,6 +2616,7 @@ if(data.key !== undefined){
 if(typeof data.key !== "string"){
 const err5 = {instancePath:instancePath+"/key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2385,6 +2624,7 @@ if(data.value !== undefined){
 if(typeof data.value !== "string"){
 const err6 = {instancePath:instancePath+"/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2392,6 +2632,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2414,6 +2655,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_property_effective_period_id === undefined) && (missing0 = "account_property_effective_period_id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2486,6 +2731,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_property_effective_period_id === undefined) && (missing0 = "account_property_effective_period_id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2544,7 +2793,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2552,26 +2801,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_property_effective_period_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_property_effective_period_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.value === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_property_effective_period_id") || (key0 === "key")) || (key0 === "value"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_property_effective_period_id !== undefined){
@@ -2579,6 +2838,7 @@ let data0 = data.account_property_effective_period_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/account_property_effective_period_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2586,6 +2846,7 @@ if(data.key !== undefined){
 if(typeof data.key !== "string"){
 const err5 = {instancePath:instancePath+"/key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2593,6 +2854,7 @@ if(data.value !== undefined){
 if(typeof data.value !== "string"){
 const err6 = {instancePath:instancePath+"/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2600,6 +2862,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2622,6 +2885,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_property_effective_period_id === undefined) && (missing0 = "account_property_effective_period_id")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2682,6 +2949,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_property_effective_period_id === undefined) && (missing0 = "account_property_effective_period_id")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2728,7 +2999,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2736,21 +3007,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_property_effective_period_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_property_effective_period_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "account_property_effective_period_id") || (key0 === "changes"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_property_effective_period_id !== undefined){
@@ -2758,6 +3038,7 @@ let data0 = data.account_property_effective_period_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/account_property_effective_period_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -2766,6 +3047,7 @@ let data1 = data.changes;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err4 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2773,6 +3055,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2795,6 +3078,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2939,6 +3226,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3069,7 +3360,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3077,31 +3368,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.user_email === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "user_email"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.user_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "user_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.linked_accounts === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "linked_accounts"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "user_id") || (key0 === "user_email")) || (key0 === "user_number")) || (key0 === "linked_accounts")) || (key0 === "user_identifiers")) || (key0 === "initiator_type")) || (key0 === "is_customer_initiated"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -3109,6 +3411,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3116,6 +3419,7 @@ if(data.user_email !== undefined){
 if(typeof data.user_email !== "string"){
 const err6 = {instancePath:instancePath+"/user_email",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3123,6 +3427,7 @@ if(data.user_number !== undefined){
 if(typeof data.user_number !== "string"){
 const err7 = {instancePath:instancePath+"/user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -3135,6 +3440,7 @@ let data4 = data3[i0];
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err8 = {instancePath:instancePath+"/linked_accounts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -3142,6 +3448,7 @@ errors++;
 else {
 const err9 = {instancePath:instancePath+"/linked_accounts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -3150,6 +3457,7 @@ let data5 = data.user_identifiers;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 const err10 = {instancePath:instancePath+"/user_identifiers",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -3157,6 +3465,7 @@ if(data.initiator_type !== undefined){
 if(typeof data.initiator_type !== "string"){
 const err11 = {instancePath:instancePath+"/initiator_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -3164,6 +3473,7 @@ if(data.is_customer_initiated !== undefined){
 if(typeof data.is_customer_initiated !== "boolean"){
 const err12 = {instancePath:instancePath+"/is_customer_initiated",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3171,6 +3481,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3193,6 +3504,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3337,6 +3652,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3467,7 +3786,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3475,31 +3794,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.user_email === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "user_email"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.user_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "user_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.linked_accounts === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "linked_accounts"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "user_id") || (key0 === "user_email")) || (key0 === "user_number")) || (key0 === "linked_accounts")) || (key0 === "user_identifiers")) || (key0 === "initiator_type")) || (key0 === "is_customer_initiated"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -3507,6 +3837,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3514,6 +3845,7 @@ if(data.user_email !== undefined){
 if(typeof data.user_email !== "string"){
 const err6 = {instancePath:instancePath+"/user_email",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3521,6 +3853,7 @@ if(data.user_number !== undefined){
 if(typeof data.user_number !== "string"){
 const err7 = {instancePath:instancePath+"/user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -3533,6 +3866,7 @@ let data4 = data3[i0];
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err8 = {instancePath:instancePath+"/linked_accounts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -3540,6 +3874,7 @@ errors++;
 else {
 const err9 = {instancePath:instancePath+"/linked_accounts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -3548,6 +3883,7 @@ let data5 = data.user_identifiers;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 const err10 = {instancePath:instancePath+"/user_identifiers",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -3555,6 +3891,7 @@ if(data.initiator_type !== undefined){
 if(typeof data.initiator_type !== "string"){
 const err11 = {instancePath:instancePath+"/initiator_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -3562,6 +3899,7 @@ if(data.is_customer_initiated !== undefined){
 if(typeof data.is_customer_initiated !== "boolean"){
 const err12 = {instancePath:instancePath+"/is_customer_initiated",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3569,6 +3907,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3591,6 +3930,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3762,6 +4105,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3919,7 +4266,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3927,36 +4274,48 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.user_email === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "user_email"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.user_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "user_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.linked_accounts === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "linked_accounts"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.changes === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "user_id") || (key0 === "user_email")) || (key0 === "user_number")) || (key0 === "linked_accounts")) || (key0 === "user_identifiers")) || (key0 === "initiator_type")) || (key0 === "is_customer_initiated")) || (key0 === "changes")) || (key0 === "is_override"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -3964,6 +4323,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err6 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3971,6 +4331,7 @@ if(data.user_email !== undefined){
 if(typeof data.user_email !== "string"){
 const err7 = {instancePath:instancePath+"/user_email",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -3978,6 +4339,7 @@ if(data.user_number !== undefined){
 if(typeof data.user_number !== "string"){
 const err8 = {instancePath:instancePath+"/user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -3990,6 +4352,7 @@ let data4 = data3[i0];
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err9 = {instancePath:instancePath+"/linked_accounts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -3997,6 +4360,7 @@ errors++;
 else {
 const err10 = {instancePath:instancePath+"/linked_accounts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -4005,6 +4369,7 @@ let data5 = data.user_identifiers;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 const err11 = {instancePath:instancePath+"/user_identifiers",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -4012,6 +4377,7 @@ if(data.initiator_type !== undefined){
 if(typeof data.initiator_type !== "string"){
 const err12 = {instancePath:instancePath+"/initiator_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4019,6 +4385,7 @@ if(data.is_customer_initiated !== undefined){
 if(typeof data.is_customer_initiated !== "boolean"){
 const err13 = {instancePath:instancePath+"/is_customer_initiated",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4027,6 +4394,7 @@ let data8 = data.changes;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
 const err14 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4034,6 +4402,7 @@ if(data.is_override !== undefined){
 if(typeof data.is_override !== "boolean"){
 const err15 = {instancePath:instancePath+"/is_override",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -4041,6 +4410,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4063,6 +4433,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.user_id === undefined) && (missing0 = "user_id")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4104,6 +4478,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.user_id === undefined) && (missing0 = "user_id")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4131,7 +4509,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4139,16 +4517,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "user_id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -4156,6 +4542,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -4163,6 +4550,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4185,6 +4573,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4244,6 +4636,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4289,7 +4685,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4297,21 +4693,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "account_user_id") || (key0 === "account_user_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_user_id !== undefined){
@@ -4319,6 +4724,7 @@ let data0 = data.account_user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/account_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -4326,6 +4732,7 @@ if(data.account_user_number !== undefined){
 if(typeof data.account_user_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -4333,6 +4740,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4355,6 +4763,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.created_records === undefined) && (missing0 = "created_records"))) || ((data.updated_records === undefined) && (missing0 = "updated_records"))) || ((data.deleted_records === undefined) && (missing0 = "deleted_records"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4396,6 +4808,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.description === undefined) && (missing1 = "description")) || ((data2.electricity_industry_code === undefined) && (missing1 = "electricity_industry_code"))) || ((data2.gas_industry_code === undefined) && (missing1 = "gas_industry_code"))){
 validate0.errors = [{instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4486,6 +4902,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if((((data7.description === undefined) && (missing2 = "description")) || ((data7.electricity_industry_code === undefined) && (missing2 = "electricity_industry_code"))) || ((data7.gas_industry_code === undefined) && (missing2 = "gas_industry_code"))){
 validate0.errors = [{instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -4576,6 +4996,10 @@ const _errs31 = errors;
 const _errs32 = errors;
 if(errors === _errs32){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 let missing3;
 if((((data12.description === undefined) && (missing3 = "description")) || ((data12.electricity_industry_code === undefined) && (missing3 = "electricity_industry_code"))) || ((data12.gas_industry_code === undefined) && (missing3 = "gas_industry_code"))){
 validate0.errors = [{instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: missing3}}];
@@ -4674,6 +5098,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.created_records === undefined) && (missing0 = "created_records"))) || ((data.updated_records === undefined) && (missing0 = "updated_records"))) || ((data.deleted_records === undefined) && (missing0 = "deleted_records"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4706,6 +5134,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.description === undefined) && (missing1 = "description")) || ((data2.electricity_industry_code === undefined) && (missing1 = "electricity_industry_code"))) || ((data2.gas_industry_code === undefined) && (missing1 = "gas_industry_code"))){
 validate1.errors = [{instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4786,6 +5218,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if((((data7.description === undefined) && (missing2 = "description")) || ((data7.electricity_industry_code === undefined) && (missing2 = "electricity_industry_code"))) || ((data7.gas_industry_code === undefined) && (missing2 = "gas_industry_code"))){
 validate1.errors = [{instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -4866,6 +5302,10 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 let missing3;
 if((((data12.description === undefined) && (missing3 = "description")) || ((data12.electricity_industry_code === undefined) && (missing3 = "electricity_industry_code"))) || ((data12.gas_industry_code === undefined) && (missing3 = "gas_industry_code"))){
 validate1.errors = [{instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: missing3}}];
@@ -4949,7 +5389,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4957,31 +5397,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.created_records === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "created_records"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.updated_records === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "updated_records"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.deleted_records === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "deleted_records"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "user_id") || (key0 === "created_records")) || (key0 === "updated_records")) || (key0 === "deleted_records"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -4989,6 +5440,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -4999,32 +5451,43 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.description === undefined){
 const err6 = {instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.electricity_industry_code === undefined){
 const err7 = {instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: "electricity_industry_code"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.gas_industry_code === undefined){
 const err8 = {instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: "gas_industry_code"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "description") || (key1 === "electricity_industry_code")) || (key1 === "gas_industry_code"))){
 const err9 = {instancePath:instancePath+"/created_records/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data2.description !== undefined){
 if(typeof data2.description !== "string"){
 const err10 = {instancePath:instancePath+"/created_records/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -5032,6 +5495,7 @@ if(data2.electricity_industry_code !== undefined){
 if(typeof data2.electricity_industry_code !== "string"){
 const err11 = {instancePath:instancePath+"/created_records/" + i0+"/electricity_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -5039,6 +5503,7 @@ if(data2.gas_industry_code !== undefined){
 if(typeof data2.gas_industry_code !== "string"){
 const err12 = {instancePath:instancePath+"/created_records/" + i0+"/gas_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -5046,6 +5511,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/created_records/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -5053,6 +5519,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/created_records",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -5063,32 +5530,43 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.description === undefined){
 const err15 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data7.electricity_industry_code === undefined){
 const err16 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: "electricity_industry_code"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data7.gas_industry_code === undefined){
 const err17 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: "gas_industry_code"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!(((key2 === "description") || (key2 === "electricity_industry_code")) || (key2 === "gas_industry_code"))){
 const err18 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
+}
 }
 }
 if(data7.description !== undefined){
 if(typeof data7.description !== "string"){
 const err19 = {instancePath:instancePath+"/updated_records/" + i1+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -5096,6 +5574,7 @@ if(data7.electricity_industry_code !== undefined){
 if(typeof data7.electricity_industry_code !== "string"){
 const err20 = {instancePath:instancePath+"/updated_records/" + i1+"/electricity_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -5103,6 +5582,7 @@ if(data7.gas_industry_code !== undefined){
 if(typeof data7.gas_industry_code !== "string"){
 const err21 = {instancePath:instancePath+"/updated_records/" + i1+"/gas_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -5110,6 +5590,7 @@ errors++;
 else {
 const err22 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -5117,6 +5598,7 @@ errors++;
 else {
 const err23 = {instancePath:instancePath+"/updated_records",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -5127,32 +5609,43 @@ const len2 = data11.length;
 for(let i2=0; i2<len2; i2++){
 let data12 = data11[i2];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 if(data12.description === undefined){
 const err24 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 if(data12.electricity_industry_code === undefined){
 const err25 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: "electricity_industry_code"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 if(data12.gas_industry_code === undefined){
 const err26 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: "gas_industry_code"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key3 in data12){
 if(!(((key3 === "description") || (key3 === "electricity_industry_code")) || (key3 === "gas_industry_code"))){
 const err27 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
+}
 }
 }
 if(data12.description !== undefined){
 if(typeof data12.description !== "string"){
 const err28 = {instancePath:instancePath+"/deleted_records/" + i2+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -5160,6 +5653,7 @@ if(data12.electricity_industry_code !== undefined){
 if(typeof data12.electricity_industry_code !== "string"){
 const err29 = {instancePath:instancePath+"/deleted_records/" + i2+"/electricity_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -5167,6 +5661,7 @@ if(data12.gas_industry_code !== undefined){
 if(typeof data12.gas_industry_code !== "string"){
 const err30 = {instancePath:instancePath+"/deleted_records/" + i2+"/gas_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -5174,6 +5669,7 @@ errors++;
 else {
 const err31 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -5181,6 +5677,7 @@ errors++;
 else {
 const err32 = {instancePath:instancePath+"/deleted_records",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -5188,6 +5685,7 @@ errors++;
 else {
 const err33 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5210,6 +5708,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.user_number === undefined) && (missing0 = "user_number")) || ((data.verification_id === undefined) && (missing0 = "verification_id"))) || ((data.verification_type === undefined) && (missing0 = "verification_type"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5282,6 +5784,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.user_number === undefined) && (missing0 = "user_number")) || ((data.verification_id === undefined) && (missing0 = "verification_id"))) || ((data.verification_type === undefined) && (missing0 = "verification_type"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5340,7 +5846,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5348,32 +5854,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.verification_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "verification_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.verification_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "verification_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "user_number") || (key0 === "verification_id")) || (key0 === "verification_type"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.user_number !== undefined){
 if(typeof data.user_number !== "string"){
 const err4 = {instancePath:instancePath+"/user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5382,6 +5899,7 @@ let data1 = data.verification_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err5 = {instancePath:instancePath+"/verification_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -5389,6 +5907,7 @@ if(data.verification_type !== undefined){
 if(typeof data.verification_type !== "string"){
 const err6 = {instancePath:instancePath+"/verification_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -5396,6 +5915,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5418,6 +5938,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.user_number === undefined) && (missing0 = "user_number")) || ((data.verification_id === undefined) && (missing0 = "verification_id"))) || ((data.verification_type === undefined) && (missing0 = "verification_type"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5490,6 +6014,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.user_number === undefined) && (missing0 = "user_number")) || ((data.verification_id === undefined) && (missing0 = "verification_id"))) || ((data.verification_type === undefined) && (missing0 = "verification_type"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5548,7 +6076,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5556,32 +6084,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.verification_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "verification_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.verification_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "verification_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "user_number") || (key0 === "verification_id")) || (key0 === "verification_type"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.user_number !== undefined){
 if(typeof data.user_number !== "string"){
 const err4 = {instancePath:instancePath+"/user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5590,6 +6129,7 @@ let data1 = data.verification_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err5 = {instancePath:instancePath+"/verification_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -5597,6 +6137,7 @@ if(data.verification_type !== undefined){
 if(typeof data.verification_type !== "string"){
 const err6 = {instancePath:instancePath+"/verification_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -5604,6 +6145,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5626,6 +6168,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5698,6 +6244,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5756,7 +6306,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5764,26 +6314,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.value === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "user_id") || (key0 === "key")) || (key0 === "value"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -5791,6 +6351,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5798,6 +6359,7 @@ if(data.key !== undefined){
 if(typeof data.key !== "string"){
 const err5 = {instancePath:instancePath+"/key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -5805,6 +6367,7 @@ if(data.value !== undefined){
 if(typeof data.value !== "string"){
 const err6 = {instancePath:instancePath+"/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -5812,6 +6375,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5834,6 +6398,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5906,6 +6474,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.key === undefined) && (missing0 = "key"))) || ((data.value === undefined) && (missing0 = "value"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5964,7 +6536,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5972,26 +6544,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.value === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "user_id") || (key0 === "key")) || (key0 === "value"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -5999,6 +6581,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -6006,6 +6589,7 @@ if(data.key !== undefined){
 if(typeof data.key !== "string"){
 const err5 = {instancePath:instancePath+"/key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -6013,6 +6597,7 @@ if(data.value !== undefined){
 if(typeof data.value !== "string"){
 const err6 = {instancePath:instancePath+"/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6020,6 +6605,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6042,6 +6628,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.user_id === undefined) && (missing0 = "user_id")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6102,6 +6692,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.user_id === undefined) && (missing0 = "user_id")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6148,7 +6742,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6156,21 +6750,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "user_id") || (key0 === "changes"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -6178,6 +6781,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -6186,6 +6790,7 @@ let data1 = data.changes;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err4 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -6193,6 +6798,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6215,6 +6821,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.alert_id === undefined) && (missing0 = "alert_id")) || ((data.alert_type === undefined) && (missing0 = "alert_type"))) || ((data.detected_from === undefined) && (missing0 = "detected_from"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.meter_id === undefined) && (missing0 = "meter_id"))) || ((data.source === undefined) && (missing0 = "source"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6341,6 +6951,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.alert_id === undefined) && (missing0 = "alert_id")) || ((data.alert_type === undefined) && (missing0 = "alert_type"))) || ((data.detected_from === undefined) && (missing0 = "detected_from"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.meter_id === undefined) && (missing0 = "meter_id"))) || ((data.source === undefined) && (missing0 = "source"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6453,7 +7067,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6461,41 +7075,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.alert_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "alert_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.alert_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "alert_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.detected_from === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "detected_from"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.account_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.meter_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.source === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "alert_id") || (key0 === "alert_type")) || (key0 === "detected_from")) || (key0 === "account_number")) || (key0 === "meter_id")) || (key0 === "source")) || (key0 === "extras"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.alert_id !== undefined){
@@ -6503,6 +7130,7 @@ let data0 = data.alert_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/alert_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -6510,6 +7138,7 @@ if(data.alert_type !== undefined){
 if(typeof data.alert_type !== "string"){
 const err8 = {instancePath:instancePath+"/alert_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -6517,6 +7146,7 @@ if(data.detected_from !== undefined){
 if(typeof data.detected_from !== "string"){
 const err9 = {instancePath:instancePath+"/detected_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -6524,6 +7154,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -6532,6 +7163,7 @@ let data4 = data.meter_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err11 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -6539,6 +7171,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err12 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -6547,6 +7180,7 @@ let data6 = data.extras;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
 const err13 = {instancePath:instancePath+"/extras",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -6554,6 +7188,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6576,6 +7211,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.installed_at === undefined) && (missing0 = "installed_at"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.property_id === undefined) && (missing0 = "property_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6701,6 +7340,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.installed_at === undefined) && (missing0 = "installed_at"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.property_id === undefined) && (missing0 = "property_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6812,7 +7455,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6820,46 +7463,60 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.installed_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "installed_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.serial_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.meter_point_reference === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_reference"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.capability_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "capability_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.property_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "property_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "meter_id") || (key0 === "installed_at")) || (key0 === "account_number")) || (key0 === "serial_number")) || (key0 === "meter_point_reference")) || (key0 === "capability_type")) || (key0 === "property_id"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -6867,6 +7524,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err8 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -6874,6 +7532,7 @@ if(data.installed_at !== undefined){
 if(typeof data.installed_at !== "string"){
 const err9 = {instancePath:instancePath+"/installed_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -6881,6 +7540,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -6888,6 +7548,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err11 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -6895,6 +7556,7 @@ if(data.meter_point_reference !== undefined){
 if(typeof data.meter_point_reference !== "string"){
 const err12 = {instancePath:instancePath+"/meter_point_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -6902,6 +7564,7 @@ if(data.capability_type !== undefined){
 if(typeof data.capability_type !== "string"){
 const err13 = {instancePath:instancePath+"/capability_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -6910,6 +7573,7 @@ let data6 = data.property_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err14 = {instancePath:instancePath+"/property_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -6917,6 +7581,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6939,6 +7604,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.updated_at === undefined) && (missing0 = "updated_at"))) || ((data.changes === undefined) && (missing0 = "changes"))) || ((data.property_id === undefined) && (missing0 = "property_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7091,6 +7760,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.updated_at === undefined) && (missing0 = "updated_at"))) || ((data.changes === undefined) && (missing0 = "changes"))) || ((data.property_id === undefined) && (missing0 = "property_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7229,7 +7902,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7237,56 +7910,72 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.serial_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_point_reference === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_reference"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.capability_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "capability_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.source === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.updated_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "updated_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.changes === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.property_id === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "property_id"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "meter_id") || (key0 === "account_number")) || (key0 === "serial_number")) || (key0 === "meter_point_reference")) || (key0 === "capability_type")) || (key0 === "source")) || (key0 === "updated_at")) || (key0 === "changes")) || (key0 === "property_id"))){
 const err9 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -7294,6 +7983,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err10 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -7301,6 +7991,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err11 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7308,6 +7999,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err12 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7315,6 +8007,7 @@ if(data.meter_point_reference !== undefined){
 if(typeof data.meter_point_reference !== "string"){
 const err13 = {instancePath:instancePath+"/meter_point_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7322,6 +8015,7 @@ if(data.capability_type !== undefined){
 if(typeof data.capability_type !== "string"){
 const err14 = {instancePath:instancePath+"/capability_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7329,6 +8023,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err15 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -7336,6 +8031,7 @@ if(data.updated_at !== undefined){
 if(typeof data.updated_at !== "string"){
 const err16 = {instancePath:instancePath+"/updated_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -7344,6 +8040,7 @@ let data7 = data.changes;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
 const err17 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -7352,6 +8049,7 @@ let data8 = data.property_id;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err18 = {instancePath:instancePath+"/property_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -7359,6 +8057,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7381,6 +8080,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.affiliate_account_contract_id === undefined) && (missing0 = "affiliate_account_contract_id")) || ((data.affiliate_contract_id === undefined) && (missing0 = "affiliate_contract_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fuel === undefined) && (missing0 = "fuel"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7467,6 +8170,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.affiliate_account_contract_id === undefined) && (missing0 = "affiliate_account_contract_id")) || ((data.affiliate_contract_id === undefined) && (missing0 = "affiliate_contract_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fuel === undefined) && (missing0 = "fuel"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7539,7 +8246,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7547,31 +8254,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.affiliate_account_contract_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "affiliate_account_contract_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.affiliate_contract_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "affiliate_contract_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.fuel === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "fuel"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "affiliate_account_contract_id") || (key0 === "affiliate_contract_id")) || (key0 === "account_number")) || (key0 === "fuel"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.affiliate_account_contract_id !== undefined){
@@ -7579,6 +8297,7 @@ let data0 = data.affiliate_account_contract_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/affiliate_account_contract_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -7587,6 +8306,7 @@ let data1 = data.affiliate_contract_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/affiliate_contract_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -7594,6 +8314,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -7601,6 +8322,7 @@ if(data.fuel !== undefined){
 if(typeof data.fuel !== "string"){
 const err8 = {instancePath:instancePath+"/fuel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -7608,6 +8330,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7630,6 +8353,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.campaign_name === undefined) && (missing0 = "campaign_name"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7727,6 +8454,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.campaign_name === undefined) && (missing0 = "campaign_name"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7810,7 +8541,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7818,27 +8549,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.campaign_name === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "campaign_name"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "campaign_name")) || (key0 === "campaign_slug")) || (key0 === "campaign_expiry_date")) || (key0 === "campaign_account_expiry_date"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err3 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -7846,6 +8587,7 @@ if(data.campaign_name !== undefined){
 if(typeof data.campaign_name !== "string"){
 const err4 = {instancePath:instancePath+"/campaign_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -7853,6 +8595,7 @@ if(data.campaign_slug !== undefined){
 if(typeof data.campaign_slug !== "string"){
 const err5 = {instancePath:instancePath+"/campaign_slug",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -7860,6 +8603,7 @@ if(data.campaign_expiry_date !== undefined){
 if(typeof data.campaign_expiry_date !== "string"){
 const err6 = {instancePath:instancePath+"/campaign_expiry_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -7867,6 +8611,7 @@ if(data.campaign_account_expiry_date !== undefined){
 if(typeof data.campaign_account_expiry_date !== "string"){
 const err7 = {instancePath:instancePath+"/campaign_account_expiry_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -7874,6 +8619,7 @@ errors++;
 else {
 const err8 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7896,6 +8642,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.campaign_name === undefined) && (missing0 = "campaign_name"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7967,6 +8717,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.campaign_name === undefined) && (missing0 = "campaign_name"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8024,7 +8778,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8032,27 +8786,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.campaign_name === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "campaign_name"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "campaign_name")) || (key0 === "campaign_slug"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err3 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -8060,6 +8824,7 @@ if(data.campaign_name !== undefined){
 if(typeof data.campaign_name !== "string"){
 const err4 = {instancePath:instancePath+"/campaign_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8067,6 +8832,7 @@ if(data.campaign_slug !== undefined){
 if(typeof data.campaign_slug !== "string"){
 const err5 = {instancePath:instancePath+"/campaign_slug",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -8074,6 +8840,7 @@ errors++;
 else {
 const err6 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8096,6 +8863,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.campaign_name === undefined) && (missing0 = "campaign_name"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8181,6 +8952,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.campaign_name === undefined) && (missing0 = "campaign_name"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8252,7 +9027,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8260,32 +9035,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.campaign_name === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "campaign_name"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.changes === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "campaign_name")) || (key0 === "campaign_slug")) || (key0 === "changes"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8293,6 +9079,7 @@ if(data.campaign_name !== undefined){
 if(typeof data.campaign_name !== "string"){
 const err5 = {instancePath:instancePath+"/campaign_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -8300,6 +9087,7 @@ if(data.campaign_slug !== undefined){
 if(typeof data.campaign_slug !== "string"){
 const err6 = {instancePath:instancePath+"/campaign_slug",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -8308,6 +9096,7 @@ let data3 = data.changes;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
 const err7 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -8315,6 +9104,7 @@ errors++;
 else {
 const err8 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8337,6 +9127,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.user_id === undefined) && (missing0 = "user_id")) || ((data.account_id === undefined) && (missing0 = "account_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8397,6 +9191,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.user_id === undefined) && (missing0 = "user_id")) || ((data.account_id === undefined) && (missing0 = "account_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8443,7 +9241,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8451,21 +9249,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "user_id") || (key0 === "account_id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -8473,6 +9280,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -8481,6 +9289,7 @@ let data1 = data.account_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/account_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8488,6 +9297,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;

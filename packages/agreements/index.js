@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.valid_from === undefined) && (missing0 = "valid_from"))) || ((data.product_code === undefined) && (missing0 = "product_code"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.valid_from === undefined) && (missing0 = "valid_from"))) || ((data.product_code === undefined) && (missing0 = "product_code"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,31 +237,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.agreement_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.valid_from === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.product_code === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "product_code"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "agreement_id") || (key0 === "account_number")) || (key0 === "valid_from")) || (key0 === "product_code")) || (key0 === "account_contract_identifier")) || (key0 === "business_contract_identifier"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.agreement_id !== undefined){
@@ -261,6 +280,7 @@ let data0 = data.agreement_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -268,6 +288,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -275,6 +296,7 @@ if(data.valid_from !== undefined){
 if(typeof data.valid_from !== "string"){
 const err7 = {instancePath:instancePath+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -282,6 +304,7 @@ if(data.product_code !== undefined){
 if(typeof data.product_code !== "string"){
 const err8 = {instancePath:instancePath+"/product_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -289,6 +312,7 @@ if(data.account_contract_identifier !== undefined){
 if(typeof data.account_contract_identifier !== "string"){
 const err9 = {instancePath:instancePath+"/account_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -296,6 +320,7 @@ if(data.business_contract_identifier !== undefined){
 if(typeof data.business_contract_identifier !== "string"){
 const err10 = {instancePath:instancePath+"/business_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -303,6 +328,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -325,6 +351,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.agreement_id === undefined) && (missing0 = "agreement_id")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -366,6 +396,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.agreement_id === undefined) && (missing0 = "agreement_id")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -393,7 +427,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -401,16 +435,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.agreement_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "agreement_id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.agreement_id !== undefined){
@@ -418,6 +460,7 @@ let data0 = data.agreement_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -425,6 +468,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -447,6 +491,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -506,6 +554,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -551,7 +603,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -559,21 +611,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.agreement_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "agreement_id") || (key0 === "account_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.agreement_id !== undefined){
@@ -581,6 +642,7 @@ let data0 = data.agreement_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -588,6 +650,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -595,6 +658,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -617,6 +681,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.agreement_id === undefined) && (missing0 = "agreement_id")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -658,6 +726,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.agreement_id === undefined) && (missing0 = "agreement_id")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -685,7 +757,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -693,16 +765,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.agreement_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "agreement_id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.agreement_id !== undefined){
@@ -710,6 +790,7 @@ let data0 = data.agreement_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -717,6 +798,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -739,6 +821,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -798,6 +884,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -843,7 +933,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -851,21 +941,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.agreement_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "agreement_id") || (key0 === "account_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.agreement_id !== undefined){
@@ -873,6 +972,7 @@ let data0 = data.agreement_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -880,6 +980,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -887,6 +988,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -909,6 +1011,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -982,6 +1088,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1041,7 +1151,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1049,21 +1159,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.agreement_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "agreement_id") || (key0 === "changes")) || (key0 === "is_override"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.agreement_id !== undefined){
@@ -1071,6 +1190,7 @@ let data0 = data.agreement_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -1079,6 +1199,7 @@ let data1 = data.changes;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err4 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1086,6 +1207,7 @@ if(data.is_override !== undefined){
 if(typeof data.is_override !== "boolean"){
 const err5 = {instancePath:instancePath+"/is_override",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1093,6 +1215,7 @@ errors++;
 else {
 const err6 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1115,6 +1238,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.changes === undefined) && (missing0 = "changes"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1201,6 +1328,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.changes === undefined) && (missing0 = "changes"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1273,7 +1404,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1281,26 +1412,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.agreement_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "agreement_id") || (key0 === "changes")) || (key0 === "is_override")) || (key0 === "account_number"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.agreement_id !== undefined){
@@ -1308,6 +1449,7 @@ let data0 = data.agreement_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1316,6 +1458,7 @@ let data1 = data.changes;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err5 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1323,6 +1466,7 @@ if(data.is_override !== undefined){
 if(typeof data.is_override !== "boolean"){
 const err6 = {instancePath:instancePath+"/is_override",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1330,6 +1474,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1337,6 +1482,7 @@ errors++;
 else {
 const err8 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1359,6 +1505,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.supply_point_id === undefined) && (missing0 = "supply_point_id"))) || ((data.expiring_agreement_id === undefined) && (missing0 = "expiring_agreement_id"))) || ((data.rolled_on_to_agreement_id === undefined) && (missing0 = "rolled_on_to_agreement_id"))) || ((data.new_product === undefined) && (missing0 = "new_product"))) || ((data.rolled_on_to_agreement_valid_from === undefined) && (missing0 = "rolled_on_to_agreement_valid_from"))) || ((data.rolled_on_to_agreement_valid_to === undefined) && (missing0 = "rolled_on_to_agreement_valid_to"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1430,6 +1580,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.code === undefined) && (missing1 = "code")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.brand_code === undefined) && (missing1 = "brand_code"))){
 validate0.errors = [{instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: missing1}}];
@@ -1544,6 +1698,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.supply_point_id === undefined) && (missing0 = "supply_point_id"))) || ((data.expiring_agreement_id === undefined) && (missing0 = "expiring_agreement_id"))) || ((data.rolled_on_to_agreement_id === undefined) && (missing0 = "rolled_on_to_agreement_id"))) || ((data.new_product === undefined) && (missing0 = "new_product"))) || ((data.rolled_on_to_agreement_valid_from === undefined) && (missing0 = "rolled_on_to_agreement_valid_from"))) || ((data.rolled_on_to_agreement_valid_to === undefined) && (missing0 = "rolled_on_to_agreement_valid_to"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1606,6 +1764,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.code === undefined) && (missing1 = "code")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.brand_code === undefined) && (missing1 = "brand_code"))){
 validate1.errors = [{instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: missing1}}];
@@ -1705,7 +1867,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1713,52 +1875,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_point_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_point_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.expiring_agreement_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "expiring_agreement_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.rolled_on_to_agreement_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "rolled_on_to_agreement_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.new_product === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "new_product"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.rolled_on_to_agreement_valid_from === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "rolled_on_to_agreement_valid_from"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.rolled_on_to_agreement_valid_to === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "rolled_on_to_agreement_valid_to"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "account_number") || (key0 === "supply_point_id")) || (key0 === "expiring_agreement_id")) || (key0 === "rolled_on_to_agreement_id")) || (key0 === "new_product")) || (key0 === "rolled_on_to_agreement_valid_from")) || (key0 === "rolled_on_to_agreement_valid_to"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1766,6 +1943,7 @@ if(data.supply_point_id !== undefined){
 if(typeof data.supply_point_id !== "string"){
 const err9 = {instancePath:instancePath+"/supply_point_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1774,6 +1952,7 @@ let data2 = data.expiring_agreement_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err10 = {instancePath:instancePath+"/expiring_agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1782,38 +1961,50 @@ let data3 = data.rolled_on_to_agreement_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err11 = {instancePath:instancePath+"/rolled_on_to_agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
 if(data.new_product !== undefined){
 let data4 = data.new_product;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.code === undefined){
 const err12 = {instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data4.market_name === undefined){
 const err13 = {instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data4.brand_code === undefined){
 const err14 = {instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: "brand_code"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "code") || (key1 === "market_name")) || (key1 === "brand_code"))){
 const err15 = {instancePath:instancePath+"/new_product",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
+}
 }
 }
 if(data4.code !== undefined){
 if(typeof data4.code !== "string"){
 const err16 = {instancePath:instancePath+"/new_product/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -1821,6 +2012,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err17 = {instancePath:instancePath+"/new_product/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -1828,6 +2020,7 @@ if(data4.brand_code !== undefined){
 if(typeof data4.brand_code !== "string"){
 const err18 = {instancePath:instancePath+"/new_product/brand_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -1835,6 +2028,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/new_product",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -1842,6 +2036,7 @@ if(data.rolled_on_to_agreement_valid_from !== undefined){
 if(typeof data.rolled_on_to_agreement_valid_from !== "string"){
 const err20 = {instancePath:instancePath+"/rolled_on_to_agreement_valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -1849,6 +2044,7 @@ if(data.rolled_on_to_agreement_valid_to !== undefined){
 if(typeof data.rolled_on_to_agreement_valid_to !== "string"){
 const err21 = {instancePath:instancePath+"/rolled_on_to_agreement_valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -1856,6 +2052,7 @@ errors++;
 else {
 const err22 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 validate0.errors = vErrors;

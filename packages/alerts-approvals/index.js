@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.alert_id === undefined) && (missing0 = "alert_id")) || ((data.alert_type === undefined) && (missing0 = "alert_type"))) || ((data.meter_ref === undefined) && (missing0 = "meter_ref"))) || ((data.meter_point_ref === undefined) && (missing0 = "meter_point_ref"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.detected_from === undefined) && (missing0 = "detected_from"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -138,6 +142,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.alert_id === undefined) && (missing0 = "alert_id")) || ((data.alert_type === undefined) && (missing0 = "alert_type"))) || ((data.meter_ref === undefined) && (missing0 = "meter_ref"))) || ((data.meter_point_ref === undefined) && (missing0 = "meter_point_ref"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.detected_from === undefined) && (missing0 = "detected_from"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -249,7 +257,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -257,41 +265,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.alert_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "alert_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.alert_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "alert_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.meter_ref === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "meter_ref"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_point_ref === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_ref"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.source === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.detected_from === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "detected_from"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "alert_id") || (key0 === "alert_type")) || (key0 === "meter_ref")) || (key0 === "meter_point_ref")) || (key0 === "source")) || (key0 === "detected_from")) || (key0 === "extras"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.alert_id !== undefined){
@@ -299,6 +320,7 @@ let data0 = data.alert_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/alert_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -306,6 +328,7 @@ if(data.alert_type !== undefined){
 if(typeof data.alert_type !== "string"){
 const err8 = {instancePath:instancePath+"/alert_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -313,6 +336,7 @@ if(data.meter_ref !== undefined){
 if(typeof data.meter_ref !== "string"){
 const err9 = {instancePath:instancePath+"/meter_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -320,6 +344,7 @@ if(data.meter_point_ref !== undefined){
 if(typeof data.meter_point_ref !== "string"){
 const err10 = {instancePath:instancePath+"/meter_point_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -327,6 +352,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err11 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -334,6 +360,7 @@ if(data.detected_from !== undefined){
 if(typeof data.detected_from !== "string"){
 const err12 = {instancePath:instancePath+"/detected_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -342,6 +369,7 @@ let data6 = data.extras;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
 const err13 = {instancePath:instancePath+"/extras",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -349,6 +377,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;
@@ -371,6 +400,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.alert_id === undefined) && (missing0 = "alert_id")) || ((data.alert_type === undefined) && (missing0 = "alert_type"))) || ((data.meter_ref === undefined) && (missing0 = "meter_ref"))) || ((data.meter_point_ref === undefined) && (missing0 = "meter_point_ref"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.detected_to === undefined) && (missing0 = "detected_to"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -482,6 +515,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.alert_id === undefined) && (missing0 = "alert_id")) || ((data.alert_type === undefined) && (missing0 = "alert_type"))) || ((data.meter_ref === undefined) && (missing0 = "meter_ref"))) || ((data.meter_point_ref === undefined) && (missing0 = "meter_point_ref"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.detected_to === undefined) && (missing0 = "detected_to"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -579,7 +616,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -587,41 +624,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.alert_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "alert_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.alert_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "alert_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.meter_ref === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "meter_ref"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_point_ref === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_ref"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.source === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.detected_to === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "detected_to"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "alert_id") || (key0 === "alert_type")) || (key0 === "meter_ref")) || (key0 === "meter_point_ref")) || (key0 === "source")) || (key0 === "detected_to"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.alert_id !== undefined){
@@ -629,6 +679,7 @@ let data0 = data.alert_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/alert_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -636,6 +687,7 @@ if(data.alert_type !== undefined){
 if(typeof data.alert_type !== "string"){
 const err8 = {instancePath:instancePath+"/alert_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -643,6 +695,7 @@ if(data.meter_ref !== undefined){
 if(typeof data.meter_ref !== "string"){
 const err9 = {instancePath:instancePath+"/meter_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -650,6 +703,7 @@ if(data.meter_point_ref !== undefined){
 if(typeof data.meter_point_ref !== "string"){
 const err10 = {instancePath:instancePath+"/meter_point_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -657,6 +711,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err11 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -664,6 +719,7 @@ if(data.detected_to !== undefined){
 if(typeof data.detected_to !== "string"){
 const err12 = {instancePath:instancePath+"/detected_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -671,6 +727,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -693,6 +750,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_identifier === undefined) && (missing0 = "external_identifier")) || ((data.previous_context_id === undefined) && (missing0 = "previous_context_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -752,6 +813,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_identifier === undefined) && (missing0 = "external_identifier")) || ((data.previous_context_id === undefined) && (missing0 = "previous_context_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -797,7 +862,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -805,27 +870,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.external_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.previous_context_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "previous_context_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "external_identifier") || (key0 === "previous_context_id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -834,6 +909,7 @@ let data1 = data.previous_context_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/previous_context_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -841,6 +917,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -863,6 +940,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_identifier === undefined) && (missing0 = "external_identifier")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -935,6 +1016,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_identifier === undefined) && (missing0 = "external_identifier")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -993,7 +1078,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1001,27 +1086,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.external_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "external_identifier") || (key0 === "changes")) || (key0 === "account_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -1030,6 +1125,7 @@ let data1 = data.changes;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err4 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1037,6 +1133,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1044,6 +1141,7 @@ errors++;
 else {
 const err6 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1066,6 +1164,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.assigned_to_id === undefined) && (missing0 = "assigned_to_id"))) || ((data.requested_by_id === undefined) && (missing0 = "requested_by_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1165,6 +1267,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.assigned_to_id === undefined) && (missing0 = "assigned_to_id"))) || ((data.requested_by_id === undefined) && (missing0 = "requested_by_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1250,7 +1356,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1258,42 +1364,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.requested_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.assigned_to_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "assigned_to_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.requested_by_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "requested_by_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "requested_at")) || (key0 === "assigned_to_id")) || (key0 === "requested_by_id"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err6 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1301,6 +1420,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err7 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1308,6 +1428,7 @@ if(data.requested_at !== undefined){
 if(typeof data.requested_at !== "string"){
 const err8 = {instancePath:instancePath+"/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1316,6 +1437,7 @@ let data3 = data.assigned_to_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/assigned_to_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1324,6 +1446,7 @@ let data4 = data.requested_by_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err10 = {instancePath:instancePath+"/requested_by_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1331,6 +1454,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1353,6 +1477,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.process_data === undefined) && (missing0 = "process_data"))) || ((data.approved_at === undefined) && (missing0 = "approved_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1438,6 +1566,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.process_data === undefined) && (missing0 = "process_data"))) || ((data.approved_at === undefined) && (missing0 = "approved_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1509,7 +1641,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1517,37 +1649,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.process_data === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "process_data"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.approved_at === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "approved_at"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "process_data")) || (key0 === "approved_at"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err5 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1555,6 +1699,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err6 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1563,6 +1708,7 @@ let data2 = data.process_data;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 const err7 = {instancePath:instancePath+"/process_data",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1570,6 +1716,7 @@ if(data.approved_at !== undefined){
 if(typeof data.approved_at !== "string"){
 const err8 = {instancePath:instancePath+"/approved_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1577,6 +1724,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1599,6 +1747,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.process_data === undefined) && (missing0 = "process_data"))) || ((data.rejected_at === undefined) && (missing0 = "rejected_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1684,6 +1836,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.process_data === undefined) && (missing0 = "process_data"))) || ((data.rejected_at === undefined) && (missing0 = "rejected_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1755,7 +1911,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1763,37 +1919,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.process_data === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "process_data"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.rejected_at === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "rejected_at"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "process_data")) || (key0 === "rejected_at"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err5 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1801,6 +1969,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err6 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1809,6 +1978,7 @@ let data2 = data.process_data;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 const err7 = {instancePath:instancePath+"/process_data",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1816,6 +1986,7 @@ if(data.rejected_at !== undefined){
 if(typeof data.rejected_at !== "string"){
 const err8 = {instancePath:instancePath+"/rejected_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1823,6 +1994,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1845,6 +2017,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.request_id === undefined) && (missing0 = "request_id"))) || ((data.approved_by_id === undefined) && (missing0 = "approved_by_id"))) || ((data.approved_at === undefined) && (missing0 = "approved_at"))) || ((data.approval_reason === undefined) && (missing0 = "approval_reason"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1956,6 +2132,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.request_id === undefined) && (missing0 = "request_id"))) || ((data.approved_by_id === undefined) && (missing0 = "approved_by_id"))) || ((data.approved_at === undefined) && (missing0 = "approved_at"))) || ((data.approval_reason === undefined) && (missing0 = "approval_reason"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2053,7 +2233,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2061,47 +2241,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.request_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "request_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.approved_by_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "approved_by_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.approved_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "approved_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.approval_reason === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "approval_reason"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "request_id")) || (key0 === "approved_by_id")) || (key0 === "approved_at")) || (key0 === "approval_reason"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err7 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2109,6 +2303,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err8 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2116,6 +2311,7 @@ if(data.request_id !== undefined){
 if(typeof data.request_id !== "string"){
 const err9 = {instancePath:instancePath+"/request_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2124,6 +2320,7 @@ let data3 = data.approved_by_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/approved_by_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2131,6 +2328,7 @@ if(data.approved_at !== undefined){
 if(typeof data.approved_at !== "string"){
 const err11 = {instancePath:instancePath+"/approved_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -2138,6 +2336,7 @@ if(data.approval_reason !== undefined){
 if(typeof data.approval_reason !== "string"){
 const err12 = {instancePath:instancePath+"/approval_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2145,6 +2344,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2167,6 +2367,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.request_id === undefined) && (missing0 = "request_id"))) || ((data.assigned_to_id === undefined) && (missing0 = "assigned_to_id"))) || ((data.assigned_at === undefined) && (missing0 = "assigned_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2265,6 +2469,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.request_id === undefined) && (missing0 = "request_id"))) || ((data.assigned_to_id === undefined) && (missing0 = "assigned_to_id"))) || ((data.assigned_at === undefined) && (missing0 = "assigned_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2349,7 +2557,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2357,42 +2565,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.request_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "request_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.assigned_to_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "assigned_to_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.assigned_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "assigned_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "request_id")) || (key0 === "assigned_to_id")) || (key0 === "assigned_at"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err6 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2400,6 +2621,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err7 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2407,6 +2629,7 @@ if(data.request_id !== undefined){
 if(typeof data.request_id !== "string"){
 const err8 = {instancePath:instancePath+"/request_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2415,6 +2638,7 @@ let data3 = data.assigned_to_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/assigned_to_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2422,6 +2646,7 @@ if(data.assigned_at !== undefined){
 if(typeof data.assigned_at !== "string"){
 const err10 = {instancePath:instancePath+"/assigned_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2429,6 +2654,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2451,6 +2677,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.request_id === undefined) && (missing0 = "request_id"))) || ((data.rejected_by_id === undefined) && (missing0 = "rejected_by_id"))) || ((data.rejection_reason === undefined) && (missing0 = "rejection_reason"))) || ((data.rejected_at === undefined) && (missing0 = "rejected_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2562,6 +2792,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.request_id === undefined) && (missing0 = "request_id"))) || ((data.rejected_by_id === undefined) && (missing0 = "rejected_by_id"))) || ((data.rejection_reason === undefined) && (missing0 = "rejection_reason"))) || ((data.rejected_at === undefined) && (missing0 = "rejected_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2659,7 +2893,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2667,47 +2901,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.request_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "request_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.rejected_by_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "rejected_by_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.rejection_reason === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "rejection_reason"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.rejected_at === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "rejected_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "request_id")) || (key0 === "rejected_by_id")) || (key0 === "rejection_reason")) || (key0 === "rejected_at"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err7 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2715,6 +2963,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err8 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2722,6 +2971,7 @@ if(data.request_id !== undefined){
 if(typeof data.request_id !== "string"){
 const err9 = {instancePath:instancePath+"/request_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2730,6 +2980,7 @@ let data3 = data.rejected_by_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/rejected_by_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2737,6 +2988,7 @@ if(data.rejection_reason !== undefined){
 if(typeof data.rejection_reason !== "string"){
 const err11 = {instancePath:instancePath+"/rejection_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -2744,6 +2996,7 @@ if(data.rejected_at !== undefined){
 if(typeof data.rejected_at !== "string"){
 const err12 = {instancePath:instancePath+"/rejected_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2751,6 +3004,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.delegate === undefined) && (missing0 = "delegate")) || ((data.viewer === undefined) && (missing0 = "viewer"))) || ((data.viewer_id === undefined) && (missing0 = "viewer_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -85,6 +89,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.delegate === undefined) && (missing0 = "delegate")) || ((data.viewer === undefined) && (missing0 = "viewer"))) || ((data.viewer_id === undefined) && (missing0 = "viewer_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -143,7 +151,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -151,32 +159,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.delegate === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "delegate"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.viewer === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "viewer"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.viewer_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "viewer_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "delegate") || (key0 === "viewer")) || (key0 === "viewer_id"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.delegate !== undefined){
 if(typeof data.delegate !== "string"){
 const err4 = {instancePath:instancePath+"/delegate",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -184,6 +203,7 @@ if(data.viewer !== undefined){
 if(typeof data.viewer !== "string"){
 const err5 = {instancePath:instancePath+"/viewer",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -192,6 +212,7 @@ let data2 = data.viewer_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/viewer_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -199,6 +220,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -221,6 +243,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.device === undefined) && (missing0 = "device"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -293,6 +319,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.device === undefined) && (missing0 = "device"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -351,7 +381,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -359,26 +389,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.device === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "device"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_user_id") || (key0 === "account_user_number")) || (key0 === "device"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_user_id !== undefined){
@@ -386,6 +426,7 @@ let data0 = data.account_user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/account_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -393,6 +434,7 @@ if(data.account_user_number !== undefined){
 if(typeof data.account_user_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -400,6 +442,7 @@ if(data.device !== undefined){
 if(typeof data.device !== "string"){
 const err6 = {instancePath:instancePath+"/device",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -407,6 +450,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -429,6 +473,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.login_method === undefined) && (missing0 = "login_method"))) || ((data.mfa_device_type === undefined) && (missing0 = "mfa_device_type"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -514,6 +562,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.login_method === undefined) && (missing0 = "login_method"))) || ((data.mfa_device_type === undefined) && (missing0 = "mfa_device_type"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -585,7 +637,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -593,31 +645,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.login_method === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "login_method"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.mfa_device_type === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "mfa_device_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_user_id") || (key0 === "account_user_number")) || (key0 === "login_method")) || (key0 === "mfa_device_type"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_user_id !== undefined){
@@ -625,6 +688,7 @@ let data0 = data.account_user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/account_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -632,6 +696,7 @@ if(data.account_user_number !== undefined){
 if(typeof data.account_user_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -639,6 +704,7 @@ if(data.login_method !== undefined){
 if(typeof data.login_method !== "string"){
 const err7 = {instancePath:instancePath+"/login_method",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -646,6 +712,7 @@ if(data.mfa_device_type !== undefined){
 if(typeof data.mfa_device_type !== "string"){
 const err8 = {instancePath:instancePath+"/mfa_device_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -653,6 +720,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -675,6 +743,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.enforced_security_rule_ids === undefined) && (missing0 = "enforced_security_rule_ids"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -766,6 +838,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.enforced_security_rule_ids === undefined) && (missing0 = "enforced_security_rule_ids"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -843,7 +919,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -851,26 +927,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.enforced_security_rule_ids === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "enforced_security_rule_ids"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_user_id") || (key0 === "account_user_number")) || (key0 === "enforced_security_rule_ids"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_user_id !== undefined){
@@ -878,6 +964,7 @@ let data0 = data.account_user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/account_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -885,6 +972,7 @@ if(data.account_user_number !== undefined){
 if(typeof data.account_user_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -897,6 +985,7 @@ let data3 = data2[i0];
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err6 = {instancePath:instancePath+"/enforced_security_rule_ids/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -904,6 +993,7 @@ errors++;
 else {
 const err7 = {instancePath:instancePath+"/enforced_security_rule_ids",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -911,6 +1001,7 @@ errors++;
 else {
 const err8 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 validate0.errors = vErrors;
@@ -933,6 +1024,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.failure_reason === undefined) && (missing0 = "failure_reason"))) || ((data.brand === undefined) && (missing0 = "brand"))) || ((data.user_brands === undefined) && (missing0 = "user_brands"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1062,6 +1157,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.failure_reason === undefined) && (missing0 = "failure_reason"))) || ((data.brand === undefined) && (missing0 = "brand"))) || ((data.user_brands === undefined) && (missing0 = "user_brands"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1177,7 +1276,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1185,41 +1284,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.step === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "step"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.failure_reason === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "failure_reason"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.brand === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "brand"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.user_brands === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "user_brands"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_user_id") || (key0 === "account_user_number")) || (key0 === "step")) || (key0 === "failure_reason")) || (key0 === "brand")) || (key0 === "user_brands"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_user_id !== undefined){
@@ -1227,6 +1339,7 @@ let data0 = data.account_user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/account_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1234,6 +1347,7 @@ if(data.account_user_number !== undefined){
 if(typeof data.account_user_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1241,6 +1355,7 @@ if(data.step !== undefined){
 if(typeof data.step !== "string"){
 const err9 = {instancePath:instancePath+"/step",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1248,6 +1363,7 @@ if(data.failure_reason !== undefined){
 if(typeof data.failure_reason !== "string"){
 const err10 = {instancePath:instancePath+"/failure_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1255,6 +1371,7 @@ if(data.brand !== undefined){
 if(typeof data.brand !== "string"){
 const err11 = {instancePath:instancePath+"/brand",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1266,6 +1383,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data5[i0] !== "string"){
 const err12 = {instancePath:instancePath+"/user_brands/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1273,6 +1391,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/user_brands",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1280,6 +1399,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1302,6 +1422,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.mfa_device_type === undefined) && (missing0 = "mfa_device_type"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1387,6 +1511,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.mfa_device_type === undefined) && (missing0 = "mfa_device_type"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1458,7 +1586,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1466,31 +1594,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.step === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "step"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.mfa_device_type === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "mfa_device_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_user_id") || (key0 === "account_user_number")) || (key0 === "step")) || (key0 === "mfa_device_type"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_user_id !== undefined){
@@ -1498,6 +1637,7 @@ let data0 = data.account_user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/account_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1505,6 +1645,7 @@ if(data.account_user_number !== undefined){
 if(typeof data.account_user_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1512,6 +1653,7 @@ if(data.step !== undefined){
 if(typeof data.step !== "string"){
 const err7 = {instancePath:instancePath+"/step",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1519,6 +1661,7 @@ if(data.mfa_device_type !== undefined){
 if(typeof data.mfa_device_type !== "string"){
 const err8 = {instancePath:instancePath+"/mfa_device_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1526,6 +1669,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

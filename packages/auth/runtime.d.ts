@@ -4,10 +4,15 @@
 /** `strict` (producers, the default): undocumented fields are errors. `tolerant` (consumers): accepted. */
 export type ValidationMode = 'strict' | 'tolerant';
 
-/** Options of `validate`, `isEvent` and `assertEvent`. */
+/** Options of `validate`, `isEvent` and `assertEvent`; any other `mode` throws a `TypeError`. */
 export interface ValidateOptions {
   mode?: ValidationMode;
+  /** How many problems a result lists (default 100); a final `too_many_problems` item counts the rest. */
+  maxErrors?: number;
 }
+
+/** How many problems a result lists unless `maxErrors` says otherwise. */
+export declare const DEFAULT_MAX_ERRORS: number;
 
 /** Stable machine-readable codes of one problem. */
 export type ErrorItemCode =
@@ -16,9 +21,14 @@ export type ErrorItemCode =
   | 'invalid_type'
   | 'invalid_format'
   | 'invalid_value'
-  | 'unreadable_payload';
+  | 'unreadable_payload'
+  | 'too_many_problems';
 
-/** One problem: `attr` is the dot path of the offending field (`""` is the payload itself). */
+/**
+ * One problem: `attr` is the dot path of the offending field (`""` is the payload itself); numeric
+ * parts are array indexes, and a key that is empty, all digits, contains a `.` or starts with `"` is
+ * written as a JSON string (`meta."a.b"`).
+ */
 export interface ErrorItem {
   detail: string;
   code: ErrorItemCode;
@@ -72,10 +82,13 @@ export interface MatcherResult {
   message(): string;
 }
 
-/** The matchers for `expect.extend`. */
-export interface EventMatchers {
+/**
+ * The matchers for `expect.extend`: a type alias, not an interface, so that it fits the index signature
+ * of vitest's and jest's `expect.extend` parameter.
+ */
+export type EventMatchers = {
   toBeValidEvent(received: unknown, key: string, options?: ValidateOptions): MatcherResult;
-}
+};
 
 /** A generated ajv standalone validator. */
 export interface CompiledValidator {
@@ -95,7 +108,10 @@ export declare function defineEvent<T, K extends string>(
   compileFast: (
     exports: object,
   ) => (payload: unknown, tolerant: boolean, context: { instancePath: string }) => boolean,
-  compileFull: (exports: object) => CompiledValidator,
+  compileFull: (
+    exports: object,
+    run: { readonly tolerant: boolean; report(error: AjvError): void },
+  ) => CompiledValidator,
 ): EventApi<T, K>;
 
 export declare function defineGroup<M>(
@@ -103,9 +119,18 @@ export declare function defineGroup<M>(
   events: readonly EventApi<unknown>[],
 ): GroupApi<M>;
 
-export declare function createMatchers(
-  validate: (key: string, payload: unknown, options?: ValidateOptions) => ValidationResult,
-): EventMatchers;
+/** One group package, as its matchers make it known to the matchers of the others. */
+export interface MatcherGroup {
+  packageName: string;
+  eventKeys: readonly string[];
+  validate(key: string, payload: unknown, options?: ValidateOptions): ValidationResult;
+}
+
+/** Matchers over the events of `group` and of every other group whose matchers are loaded. */
+export declare function createMatchers(group: MatcherGroup): EventMatchers;
+
+/** The closest candidate to a mistyped name, if close enough to be the likely intent (shared with the loader). */
+export declare function suggest(name: string, candidates: Iterable<string>): string | undefined;
 
 export declare function toErrorItems(
   ajvErrors: readonly AjvError[],

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.reading_period_start_date === undefined) && (missing0 = "reading_period_start_date"))) || ((data.reading_period_end_date === undefined) && (missing0 = "reading_period_end_date"))) || ((data.error_message === undefined) && (missing0 = "error_message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -111,6 +115,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.reading_period_start_date === undefined) && (missing0 = "reading_period_start_date"))) || ((data.reading_period_end_date === undefined) && (missing0 = "reading_period_end_date"))) || ((data.error_message === undefined) && (missing0 = "error_message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -195,7 +203,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -203,36 +211,48 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reading_period_start_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reading_period_start_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.reading_period_end_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "reading_period_end_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.error_message === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "error_message"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "meter_id") || (key0 === "meter_serial_number")) || (key0 === "reading_period_start_date")) || (key0 === "reading_period_end_date")) || (key0 === "error_message"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -240,6 +260,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err6 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -247,6 +268,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err7 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -254,6 +276,7 @@ if(data.reading_period_start_date !== undefined){
 if(typeof data.reading_period_start_date !== "string"){
 const err8 = {instancePath:instancePath+"/reading_period_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -261,6 +284,7 @@ if(data.reading_period_end_date !== undefined){
 if(typeof data.reading_period_end_date !== "string"){
 const err9 = {instancePath:instancePath+"/reading_period_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -268,6 +292,7 @@ if(data.error_message !== undefined){
 if(typeof data.error_message !== "string"){
 const err10 = {instancePath:instancePath+"/error_message",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -275,6 +300,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -297,6 +323,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.document_type === undefined) && (missing0 = "document_type"))) || ((data.document_id === undefined) && (missing0 = "document_id"))) || ((data.document_identifier === undefined) && (missing0 = "document_identifier"))) || ((data.document_uuid === undefined) && (missing0 = "document_uuid"))) || ((data.hold_code === undefined) && (missing0 = "hold_code"))) || ((data.is_strict === undefined) && (missing0 = "is_strict"))) || ((data.held_at === undefined) && (missing0 = "held_at"))) || ((data.held_by_id === undefined) && (missing0 = "held_by_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -448,6 +478,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.document_type === undefined) && (missing0 = "document_type"))) || ((data.document_id === undefined) && (missing0 = "document_id"))) || ((data.document_identifier === undefined) && (missing0 = "document_identifier"))) || ((data.document_uuid === undefined) && (missing0 = "document_uuid"))) || ((data.hold_code === undefined) && (missing0 = "hold_code"))) || ((data.is_strict === undefined) && (missing0 = "is_strict"))) || ((data.held_at === undefined) && (missing0 = "held_at"))) || ((data.held_by_id === undefined) && (missing0 = "held_by_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -585,7 +619,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -593,62 +627,79 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.document_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "document_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.document_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "document_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.document_identifier === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "document_identifier"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.document_uuid === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "document_uuid"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.hold_code === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "hold_code"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.is_strict === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "is_strict"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.held_at === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "held_at"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.held_by_id === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "held_by_id"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "account_number") || (key0 === "document_type")) || (key0 === "document_id")) || (key0 === "document_identifier")) || (key0 === "document_uuid")) || (key0 === "hold_code")) || (key0 === "is_strict")) || (key0 === "held_at")) || (key0 === "held_by_id"))){
 const err9 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -656,6 +707,7 @@ if(data.document_type !== undefined){
 if(typeof data.document_type !== "string"){
 const err11 = {instancePath:instancePath+"/document_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -664,6 +716,7 @@ let data2 = data.document_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err12 = {instancePath:instancePath+"/document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -671,6 +724,7 @@ if(data.document_identifier !== undefined){
 if(typeof data.document_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -678,6 +732,7 @@ if(data.document_uuid !== undefined){
 if(typeof data.document_uuid !== "string"){
 const err14 = {instancePath:instancePath+"/document_uuid",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -685,6 +740,7 @@ if(data.hold_code !== undefined){
 if(typeof data.hold_code !== "string"){
 const err15 = {instancePath:instancePath+"/hold_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -692,6 +748,7 @@ if(data.is_strict !== undefined){
 if(typeof data.is_strict !== "boolean"){
 const err16 = {instancePath:instancePath+"/is_strict",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -699,6 +756,7 @@ if(data.held_at !== undefined){
 if(typeof data.held_at !== "string"){
 const err17 = {instancePath:instancePath+"/held_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -707,6 +765,7 @@ let data8 = data.held_by_id;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err18 = {instancePath:instancePath+"/held_by_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -714,6 +773,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;
@@ -736,6 +796,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -808,6 +872,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -866,7 +934,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -874,32 +942,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.billing_document_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.billing_document_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "billing_document_id")) || (key0 === "billing_document_identifier"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -908,6 +987,7 @@ let data1 = data.billing_document_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err5 = {instancePath:instancePath+"/billing_document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -915,6 +995,7 @@ if(data.billing_document_identifier !== undefined){
 if(typeof data.billing_document_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/billing_document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -922,6 +1003,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -944,6 +1026,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_uuid === undefined) && (missing0 = "billing_document_uuid"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1029,6 +1115,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_uuid === undefined) && (missing0 = "billing_document_uuid"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1100,7 +1190,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1108,37 +1198,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.billing_document_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.billing_document_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.billing_document_uuid === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_uuid"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "billing_document_id")) || (key0 === "billing_document_identifier")) || (key0 === "billing_document_uuid"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1147,6 +1249,7 @@ let data1 = data.billing_document_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/billing_document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1154,6 +1257,7 @@ if(data.billing_document_identifier !== undefined){
 if(typeof data.billing_document_identifier !== "string"){
 const err7 = {instancePath:instancePath+"/billing_document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1161,6 +1265,7 @@ if(data.billing_document_uuid !== undefined){
 if(typeof data.billing_document_uuid !== "string"){
 const err8 = {instancePath:instancePath+"/billing_document_uuid",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1168,6 +1273,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1190,6 +1296,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1262,6 +1372,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1320,7 +1434,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1328,32 +1442,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.billing_document_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.billing_document_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "billing_document_id")) || (key0 === "billing_document_identifier"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1362,6 +1487,7 @@ let data1 = data.billing_document_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err5 = {instancePath:instancePath+"/billing_document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1369,6 +1495,7 @@ if(data.billing_document_identifier !== undefined){
 if(typeof data.billing_document_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/billing_document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1376,6 +1503,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1398,6 +1526,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_representation_dispatch_id === undefined) && (missing0 = "billing_document_representation_dispatch_id"))) || ((data.billing_document_representations_id === undefined) && (missing0 = "billing_document_representations_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1516,6 +1648,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_representation_dispatch_id === undefined) && (missing0 = "billing_document_representation_dispatch_id"))) || ((data.billing_document_representations_id === undefined) && (missing0 = "billing_document_representations_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1620,7 +1756,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1628,42 +1764,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.billing_document_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.billing_document_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.billing_document_representation_dispatch_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_representation_dispatch_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.billing_document_representations_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_representations_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "billing_document_id")) || (key0 === "billing_document_identifier")) || (key0 === "billing_document_representation_dispatch_id")) || (key0 === "billing_document_representations_id"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1672,6 +1821,7 @@ let data1 = data.billing_document_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/billing_document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1679,6 +1829,7 @@ if(data.billing_document_identifier !== undefined){
 if(typeof data.billing_document_identifier !== "string"){
 const err8 = {instancePath:instancePath+"/billing_document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1687,6 +1838,7 @@ let data3 = data.billing_document_representation_dispatch_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/billing_document_representation_dispatch_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1699,6 +1851,7 @@ let data5 = data4[i0];
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err10 = {instancePath:instancePath+"/billing_document_representations_id/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1706,6 +1859,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/billing_document_representations_id",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1713,6 +1867,7 @@ errors++;
 else {
 const err12 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1735,6 +1890,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_representation_dispatch_id === undefined) && (missing0 = "billing_document_representation_dispatch_id"))) || ((data.billing_document_representations_id === undefined) && (missing0 = "billing_document_representations_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1867,6 +2026,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_representation_dispatch_id === undefined) && (missing0 = "billing_document_representation_dispatch_id"))) || ((data.billing_document_representations_id === undefined) && (missing0 = "billing_document_representations_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1985,7 +2148,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1993,47 +2156,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.billing_document_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.billing_document_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.billing_document_representation_dispatch_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_representation_dispatch_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.billing_document_representations_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_representations_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "billing_document_id")) || (key0 === "billing_document_identifier")) || (key0 === "billing_document_representation_dispatch_id")) || (key0 === "billing_document_representations_id")) || (key0 === "support_user_id"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2042,6 +2219,7 @@ let data1 = data.billing_document_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err8 = {instancePath:instancePath+"/billing_document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2049,6 +2227,7 @@ if(data.billing_document_identifier !== undefined){
 if(typeof data.billing_document_identifier !== "string"){
 const err9 = {instancePath:instancePath+"/billing_document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2057,6 +2236,7 @@ let data3 = data.billing_document_representation_dispatch_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/billing_document_representation_dispatch_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2069,6 +2249,7 @@ let data5 = data4[i0];
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err11 = {instancePath:instancePath+"/billing_document_representations_id/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -2076,6 +2257,7 @@ errors++;
 else {
 const err12 = {instancePath:instancePath+"/billing_document_representations_id",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2084,6 +2266,7 @@ let data6 = data.support_user_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err13 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -2091,6 +2274,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2113,6 +2297,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.previous_billing_options_id === undefined) && (missing0 = "previous_billing_options_id"))) || ((data.new_billing_options_id === undefined) && (missing0 = "new_billing_options_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2200,6 +2388,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.previous_billing_options_id === undefined) && (missing0 = "previous_billing_options_id"))) || ((data.new_billing_options_id === undefined) && (missing0 = "new_billing_options_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2273,7 +2465,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2281,37 +2473,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.previous_billing_options_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "previous_billing_options_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.new_billing_options_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "new_billing_options_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "previous_billing_options_id")) || (key0 === "new_billing_options_id")) || (key0 === "support_user_id"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2320,6 +2524,7 @@ let data1 = data.previous_billing_options_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/previous_billing_options_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2328,6 +2533,7 @@ let data2 = data.new_billing_options_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err7 = {instancePath:instancePath+"/new_billing_options_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2336,6 +2542,7 @@ let data3 = data.support_user_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2343,6 +2550,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2365,6 +2573,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.ledger_number === undefined) && (missing0 = "ledger_number")) || ((data.agreement_id === undefined) && (missing0 = "agreement_id"))) || ((data.assigned_at === undefined) && (missing0 = "assigned_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2437,6 +2649,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.ledger_number === undefined) && (missing0 = "ledger_number")) || ((data.agreement_id === undefined) && (missing0 = "agreement_id"))) || ((data.assigned_at === undefined) && (missing0 = "assigned_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2495,7 +2711,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2503,32 +2719,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.ledger_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "ledger_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.agreement_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.assigned_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "assigned_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "ledger_number") || (key0 === "agreement_id")) || (key0 === "assigned_at"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.ledger_number !== undefined){
 if(typeof data.ledger_number !== "string"){
 const err4 = {instancePath:instancePath+"/ledger_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2537,6 +2764,7 @@ let data1 = data.agreement_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err5 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2544,6 +2772,7 @@ if(data.assigned_at !== undefined){
 if(typeof data.assigned_at !== "string"){
 const err6 = {instancePath:instancePath+"/assigned_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2551,6 +2780,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2573,6 +2803,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.supply_point_id === undefined) && (missing0 = "supply_point_id")) || ((data.charge_period === undefined) && (missing0 = "charge_period"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2607,6 +2841,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start_at === undefined) && (missing1 = "start_at")) || ((data1.end_at === undefined) && (missing1 = "end_at"))){
 validate0.errors = [{instancePath:instancePath+"/charge_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -2679,6 +2917,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.supply_point_id === undefined) && (missing0 = "supply_point_id")) || ((data.charge_period === undefined) && (missing0 = "charge_period"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2704,6 +2946,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start_at === undefined) && (missing1 = "start_at")) || ((data1.end_at === undefined) && (missing1 = "end_at"))){
 validate1.errors = [{instancePath:instancePath+"/charge_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -2761,7 +3007,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2769,21 +3015,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.supply_point_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "supply_point_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.charge_period === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "charge_period"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "supply_point_id") || (key0 === "charge_period"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.supply_point_id !== undefined){
@@ -2791,33 +3046,44 @@ let data0 = data.supply_point_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/supply_point_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
 if(data.charge_period !== undefined){
 let data1 = data.charge_period;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.start_at === undefined){
 const err4 = {instancePath:instancePath+"/charge_period",keyword:"required",params:{missingProperty: "start_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data1.end_at === undefined){
 const err5 = {instancePath:instancePath+"/charge_period",keyword:"required",params:{missingProperty: "end_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!((key1 === "start_at") || (key1 === "end_at"))){
 const err6 = {instancePath:instancePath+"/charge_period",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data1.start_at !== undefined){
 if(typeof data1.start_at !== "string"){
 const err7 = {instancePath:instancePath+"/charge_period/start_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2825,6 +3091,7 @@ if(data1.end_at !== undefined){
 if(typeof data1.end_at !== "string"){
 const err8 = {instancePath:instancePath+"/charge_period/end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2832,6 +3099,7 @@ errors++;
 else {
 const err9 = {instancePath:instancePath+"/charge_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2839,6 +3107,7 @@ errors++;
 else {
 const err10 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2861,6 +3130,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.invoice_event_id === undefined) && (missing0 = "invoice_event_id")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2902,6 +3175,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.invoice_event_id === undefined) && (missing0 = "invoice_event_id")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2929,7 +3206,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2937,16 +3214,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.invoice_event_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "invoice_event_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "invoice_event_id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.invoice_event_id !== undefined){
@@ -2954,6 +3239,7 @@ let data0 = data.invoice_event_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/invoice_event_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -2961,6 +3247,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2983,6 +3270,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.invoice_event_id === undefined) && (missing0 = "invoice_event_id")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3024,6 +3315,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.invoice_event_id === undefined) && (missing0 = "invoice_event_id")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3051,7 +3346,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3059,16 +3354,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.invoice_event_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "invoice_event_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "invoice_event_id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.invoice_event_id !== undefined){
@@ -3076,6 +3379,7 @@ let data0 = data.invoice_event_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/invoice_event_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -3083,6 +3387,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3105,6 +3410,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.invoice_event_id === undefined) && (missing0 = "invoice_event_id")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3146,6 +3455,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.invoice_event_id === undefined) && (missing0 = "invoice_event_id")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3173,7 +3486,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3181,16 +3494,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.invoice_event_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "invoice_event_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "invoice_event_id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.invoice_event_id !== undefined){
@@ -3198,6 +3519,7 @@ let data0 = data.invoice_event_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/invoice_event_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -3205,6 +3527,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3227,6 +3550,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.account_user_emails === undefined) && (missing0 = "account_user_emails"))) || ((data.statement_id === undefined) && (missing0 = "statement_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3317,6 +3644,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.account_user_emails === undefined) && (missing0 = "account_user_emails"))) || ((data.statement_id === undefined) && (missing0 = "statement_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3393,7 +3724,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3401,32 +3732,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_emails === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_emails"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.statement_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "statement_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "account_user_emails")) || (key0 === "statement_id"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -3438,6 +3780,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
 const err5 = {instancePath:instancePath+"/account_user_emails/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3445,6 +3788,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/account_user_emails",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3453,6 +3797,7 @@ let data3 = data.statement_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err7 = {instancePath:instancePath+"/statement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -3460,6 +3805,7 @@ errors++;
 else {
 const err8 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3482,6 +3828,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.status_code === undefined) && (missing0 = "status_code"))) || ((data.external_status_id === undefined) && (missing0 = "external_status_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3567,6 +3917,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.status_code === undefined) && (missing0 = "status_code"))) || ((data.external_status_id === undefined) && (missing0 = "external_status_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3638,7 +3992,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3646,37 +4000,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.billing_document_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.status === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.status_code === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "status_code"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.external_status_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "external_status_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "billing_document_identifier") || (key0 === "status")) || (key0 === "status_code")) || (key0 === "external_status_id"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.billing_document_identifier !== undefined){
 if(typeof data.billing_document_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/billing_document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3684,6 +4050,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err6 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3691,6 +4058,7 @@ if(data.status_code !== undefined){
 if(typeof data.status_code !== "string"){
 const err7 = {instancePath:instancePath+"/status_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -3699,6 +4067,7 @@ let data3 = data.external_status_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/external_status_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -3706,6 +4075,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3728,6 +4098,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.statement_id === undefined) && (missing0 = "statement_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3787,6 +4161,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.statement_id === undefined) && (missing0 = "statement_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3832,7 +4210,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3840,27 +4218,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.statement_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "statement_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "account_number") || (key0 === "statement_id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err3 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -3869,6 +4257,7 @@ let data1 = data.statement_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/statement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -3876,6 +4265,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3898,6 +4288,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3919,6 +4313,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -3997,6 +4395,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.ledger === undefined) && (missing0 = "ledger")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4037,6 +4439,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4049,6 +4455,10 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate4.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -4116,6 +4526,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.ledger === undefined) && (missing0 = "ledger")){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4142,7 +4556,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4150,42 +4564,60 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account") || (key0 === "number")) || (key0 === "id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err3 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(key1 === "number")){
 const err4 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err5 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -4193,6 +4625,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -4200,6 +4633,7 @@ if(data.number !== undefined){
 if(typeof data.number !== "string"){
 const err7 = {instancePath:instancePath+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -4207,6 +4641,7 @@ if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err8 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -4214,6 +4649,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate1.errors = vErrors;
@@ -4225,16 +4661,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.ledger === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "ledger"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "ledger")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.ledger !== undefined){
@@ -4247,6 +4691,7 @@ errors = vErrors.length;
 else {
 const err2 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4269,6 +4714,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4290,6 +4739,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -4368,6 +4821,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.ledger === undefined) && (missing0 = "ledger")) || ((data.entry === undefined) && (missing0 = "entry"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4401,6 +4858,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((((data1.id === undefined) && (missing1 = "id")) || ((data1.is_charge === undefined) && (missing1 = "is_charge"))) || ((data1.is_credit === undefined) && (missing1 = "is_credit"))) || ((data1.is_payment === undefined) && (missing1 = "is_payment"))) || ((data1.is_repayment === undefined) && (missing1 = "is_repayment"))) || ((data1.is_reversal === undefined) && (missing1 = "is_reversal"))) || ((data1.is_reversed === undefined) && (missing1 = "is_reversed"))){
 validate0.errors = [{instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: missing1}}];
@@ -4566,6 +5027,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4578,6 +5043,10 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate4.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -4645,6 +5114,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.ledger === undefined) && (missing0 = "ledger")) || ((data.entry === undefined) && (missing0 = "entry"))){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4669,6 +5142,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((((data1.id === undefined) && (missing1 = "id")) || ((data1.is_charge === undefined) && (missing1 = "is_charge"))) || ((data1.is_credit === undefined) && (missing1 = "is_credit"))) || ((data1.is_payment === undefined) && (missing1 = "is_payment"))) || ((data1.is_repayment === undefined) && (missing1 = "is_repayment"))) || ((data1.is_reversal === undefined) && (missing1 = "is_reversal"))) || ((data1.is_reversed === undefined) && (missing1 = "is_reversed"))){
 validate3.errors = [{instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: missing1}}];
@@ -4819,7 +5296,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4827,42 +5304,60 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account") || (key0 === "number")) || (key0 === "id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err3 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(key1 === "number")){
 const err4 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err5 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -4870,6 +5365,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -4877,6 +5373,7 @@ if(data.number !== undefined){
 if(typeof data.number !== "string"){
 const err7 = {instancePath:instancePath+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -4884,6 +5381,7 @@ if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err8 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -4891,6 +5389,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate1.errors = vErrors;
@@ -4902,21 +5401,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.ledger === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "ledger"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.entry === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "entry"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "ledger") || (key0 === "entry"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.ledger !== undefined){
@@ -4928,46 +5436,60 @@ errors = vErrors.length;
 if(data.entry !== undefined){
 let data1 = data.entry;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.id === undefined){
 const err3 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data1.is_charge === undefined){
 const err4 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_charge"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data1.is_credit === undefined){
 const err5 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_credit"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data1.is_payment === undefined){
 const err6 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_payment"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.is_repayment === undefined){
 const err7 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_repayment"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data1.is_reversal === undefined){
 const err8 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_reversal"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data1.is_reversed === undefined){
 const err9 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_reversed"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!(((((((((key1 === "id") || (key1 === "is_charge")) || (key1 === "is_credit")) || (key1 === "is_payment")) || (key1 === "is_repayment")) || (key1 === "is_reversal")) || (key1 === "is_reversed")) || (key1 === "source_id")) || (key1 === "source_type"))){
 const err10 = {instancePath:instancePath+"/entry",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data1.id !== undefined){
@@ -4975,6 +5497,7 @@ let data2 = data1.id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err11 = {instancePath:instancePath+"/entry/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -4982,6 +5505,7 @@ if(data1.is_charge !== undefined){
 if(typeof data1.is_charge !== "boolean"){
 const err12 = {instancePath:instancePath+"/entry/is_charge",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4989,6 +5513,7 @@ if(data1.is_credit !== undefined){
 if(typeof data1.is_credit !== "boolean"){
 const err13 = {instancePath:instancePath+"/entry/is_credit",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4996,6 +5521,7 @@ if(data1.is_payment !== undefined){
 if(typeof data1.is_payment !== "boolean"){
 const err14 = {instancePath:instancePath+"/entry/is_payment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -5003,6 +5529,7 @@ if(data1.is_repayment !== undefined){
 if(typeof data1.is_repayment !== "boolean"){
 const err15 = {instancePath:instancePath+"/entry/is_repayment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -5010,6 +5537,7 @@ if(data1.is_reversal !== undefined){
 if(typeof data1.is_reversal !== "boolean"){
 const err16 = {instancePath:instancePath+"/entry/is_reversal",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -5017,6 +5545,7 @@ if(data1.is_reversed !== undefined){
 if(typeof data1.is_reversed !== "boolean"){
 const err17 = {instancePath:instancePath+"/entry/is_reversed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -5025,6 +5554,7 @@ let data9 = data1.source_id;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err18 = {instancePath:instancePath+"/entry/source_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -5032,6 +5562,7 @@ if(data1.source_type !== undefined){
 if(typeof data1.source_type !== "string"){
 const err19 = {instancePath:instancePath+"/entry/source_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -5039,6 +5570,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/entry",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -5046,6 +5578,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5068,6 +5601,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5089,6 +5626,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -5167,6 +5708,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.ledger === undefined) && (missing0 = "ledger")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5207,6 +5752,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5219,6 +5768,10 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate4.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -5286,6 +5839,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.ledger === undefined) && (missing0 = "ledger")){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5312,7 +5869,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5320,42 +5877,60 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account") || (key0 === "number")) || (key0 === "id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err3 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(key1 === "number")){
 const err4 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err5 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -5363,6 +5938,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -5370,6 +5946,7 @@ if(data.number !== undefined){
 if(typeof data.number !== "string"){
 const err7 = {instancePath:instancePath+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -5377,6 +5954,7 @@ if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err8 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -5384,6 +5962,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate1.errors = vErrors;
@@ -5395,16 +5974,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.ledger === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "ledger"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "ledger")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.ledger !== undefined){
@@ -5417,6 +6004,7 @@ errors = vErrors.length;
 else {
 const err2 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5439,6 +6027,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5460,6 +6052,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -5538,6 +6134,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.ledger === undefined) && (missing0 = "ledger")) || ((data.entry === undefined) && (missing0 = "entry"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5571,6 +6171,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((((((data1.id === undefined) && (missing1 = "id")) || ((data1.amount === undefined) && (missing1 = "amount"))) || ((data1.is_charge === undefined) && (missing1 = "is_charge"))) || ((data1.is_credit === undefined) && (missing1 = "is_credit"))) || ((data1.is_payment === undefined) && (missing1 = "is_payment"))) || ((data1.is_repayment === undefined) && (missing1 = "is_repayment"))) || ((data1.is_reversal === undefined) && (missing1 = "is_reversal"))) || ((data1.is_reversed === undefined) && (missing1 = "is_reversed"))) || ((data1.source_reason === undefined) && (missing1 = "source_reason"))){
 validate0.errors = [{instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: missing1}}];
@@ -5736,6 +6340,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5748,6 +6356,10 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate4.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -5815,6 +6427,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.ledger === undefined) && (missing0 = "ledger")) || ((data.entry === undefined) && (missing0 = "entry"))){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5839,6 +6455,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((((((data1.id === undefined) && (missing1 = "id")) || ((data1.amount === undefined) && (missing1 = "amount"))) || ((data1.is_charge === undefined) && (missing1 = "is_charge"))) || ((data1.is_credit === undefined) && (missing1 = "is_credit"))) || ((data1.is_payment === undefined) && (missing1 = "is_payment"))) || ((data1.is_repayment === undefined) && (missing1 = "is_repayment"))) || ((data1.is_reversal === undefined) && (missing1 = "is_reversal"))) || ((data1.is_reversed === undefined) && (missing1 = "is_reversed"))) || ((data1.source_reason === undefined) && (missing1 = "source_reason"))){
 validate3.errors = [{instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: missing1}}];
@@ -5989,7 +6609,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5997,42 +6617,60 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account") || (key0 === "number")) || (key0 === "id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err3 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(key1 === "number")){
 const err4 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err5 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -6040,6 +6678,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6047,6 +6686,7 @@ if(data.number !== undefined){
 if(typeof data.number !== "string"){
 const err7 = {instancePath:instancePath+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -6054,6 +6694,7 @@ if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err8 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -6061,6 +6702,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate1.errors = vErrors;
@@ -6072,21 +6714,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.ledger === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "ledger"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.entry === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "entry"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "ledger") || (key0 === "entry"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.ledger !== undefined){
@@ -6098,56 +6749,72 @@ errors = vErrors.length;
 if(data.entry !== undefined){
 let data1 = data.entry;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.id === undefined){
 const err3 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data1.amount === undefined){
 const err4 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "amount"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data1.is_charge === undefined){
 const err5 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_charge"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data1.is_credit === undefined){
 const err6 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_credit"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.is_payment === undefined){
 const err7 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_payment"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data1.is_repayment === undefined){
 const err8 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_repayment"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data1.is_reversal === undefined){
 const err9 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_reversal"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data1.is_reversed === undefined){
 const err10 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_reversed"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data1.source_reason === undefined){
 const err11 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "source_reason"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!(((((((((key1 === "id") || (key1 === "amount")) || (key1 === "is_charge")) || (key1 === "is_credit")) || (key1 === "is_payment")) || (key1 === "is_repayment")) || (key1 === "is_reversal")) || (key1 === "is_reversed")) || (key1 === "source_reason"))){
 const err12 = {instancePath:instancePath+"/entry",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data1.id !== undefined){
@@ -6155,6 +6822,7 @@ let data2 = data1.id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err13 = {instancePath:instancePath+"/entry/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -6163,6 +6831,7 @@ let data3 = data1.amount;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err14 = {instancePath:instancePath+"/entry/amount",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -6170,6 +6839,7 @@ if(data1.is_charge !== undefined){
 if(typeof data1.is_charge !== "boolean"){
 const err15 = {instancePath:instancePath+"/entry/is_charge",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -6177,6 +6847,7 @@ if(data1.is_credit !== undefined){
 if(typeof data1.is_credit !== "boolean"){
 const err16 = {instancePath:instancePath+"/entry/is_credit",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -6184,6 +6855,7 @@ if(data1.is_payment !== undefined){
 if(typeof data1.is_payment !== "boolean"){
 const err17 = {instancePath:instancePath+"/entry/is_payment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -6191,6 +6863,7 @@ if(data1.is_repayment !== undefined){
 if(typeof data1.is_repayment !== "boolean"){
 const err18 = {instancePath:instancePath+"/entry/is_repayment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -6198,6 +6871,7 @@ if(data1.is_reversal !== undefined){
 if(typeof data1.is_reversal !== "boolean"){
 const err19 = {instancePath:instancePath+"/entry/is_reversal",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -6205,6 +6879,7 @@ if(data1.is_reversed !== undefined){
 if(typeof data1.is_reversed !== "boolean"){
 const err20 = {instancePath:instancePath+"/entry/is_reversed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -6212,6 +6887,7 @@ if(data1.source_reason !== undefined){
 if(typeof data1.source_reason !== "string"){
 const err21 = {instancePath:instancePath+"/entry/source_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -6219,6 +6895,7 @@ errors++;
 else {
 const err22 = {instancePath:instancePath+"/entry",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -6226,6 +6903,7 @@ errors++;
 else {
 const err23 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6248,6 +6926,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.pathway_id === undefined) && (missing0 = "pathway_id")) || ((data.traversal_attempt_id === undefined) && (missing0 = "traversal_attempt_id"))) || ((data.traversal_attempt_context === undefined) && (missing0 = "traversal_attempt_context"))) || ((data.trigger_id === undefined) && (missing0 = "trigger_id"))) || ((data.failed_action_name === undefined) && (missing0 = "failed_action_name"))) || ((data.failed_action_error === undefined) && (missing0 = "failed_action_error"))) || ((data.failed_at === undefined) && (missing0 = "failed_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6374,6 +7056,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.pathway_id === undefined) && (missing0 = "pathway_id")) || ((data.traversal_attempt_id === undefined) && (missing0 = "traversal_attempt_id"))) || ((data.traversal_attempt_context === undefined) && (missing0 = "traversal_attempt_context"))) || ((data.trigger_id === undefined) && (missing0 = "trigger_id"))) || ((data.failed_action_name === undefined) && (missing0 = "failed_action_name"))) || ((data.failed_action_error === undefined) && (missing0 = "failed_action_error"))) || ((data.failed_at === undefined) && (missing0 = "failed_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6486,7 +7172,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6494,52 +7180,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.pathway_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "pathway_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.traversal_attempt_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "traversal_attempt_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.traversal_attempt_context === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "traversal_attempt_context"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.trigger_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "trigger_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.failed_action_name === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "failed_action_name"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.failed_action_error === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "failed_action_error"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.failed_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "failed_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "pathway_id") || (key0 === "traversal_attempt_id")) || (key0 === "traversal_attempt_context")) || (key0 === "trigger_id")) || (key0 === "failed_action_name")) || (key0 === "failed_action_error")) || (key0 === "failed_at"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.pathway_id !== undefined){
 if(typeof data.pathway_id !== "string"){
 const err8 = {instancePath:instancePath+"/pathway_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -6548,6 +7249,7 @@ let data1 = data.traversal_attempt_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err9 = {instancePath:instancePath+"/traversal_attempt_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -6556,6 +7258,7 @@ let data2 = data.traversal_attempt_context;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 const err10 = {instancePath:instancePath+"/traversal_attempt_context",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -6564,6 +7267,7 @@ let data3 = data.trigger_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err11 = {instancePath:instancePath+"/trigger_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -6571,6 +7275,7 @@ if(data.failed_action_name !== undefined){
 if(typeof data.failed_action_name !== "string"){
 const err12 = {instancePath:instancePath+"/failed_action_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -6578,6 +7283,7 @@ if(data.failed_action_error !== undefined){
 if(typeof data.failed_action_error !== "string"){
 const err13 = {instancePath:instancePath+"/failed_action_error",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -6585,6 +7291,7 @@ if(data.failed_at !== undefined){
 if(typeof data.failed_at !== "string"){
 const err14 = {instancePath:instancePath+"/failed_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -6592,6 +7299,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6614,6 +7322,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.pathway_id === undefined) && (missing0 = "pathway_id")) || ((data.traversal_attempt_id === undefined) && (missing0 = "traversal_attempt_id"))) || ((data.trigger_id === undefined) && (missing0 = "trigger_id"))) || ((data.succeeded_at === undefined) && (missing0 = "succeeded_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6700,6 +7412,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.pathway_id === undefined) && (missing0 = "pathway_id")) || ((data.traversal_attempt_id === undefined) && (missing0 = "traversal_attempt_id"))) || ((data.trigger_id === undefined) && (missing0 = "trigger_id"))) || ((data.succeeded_at === undefined) && (missing0 = "succeeded_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6772,7 +7488,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6780,37 +7496,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.pathway_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "pathway_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.traversal_attempt_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "traversal_attempt_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.trigger_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "trigger_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.succeeded_at === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "succeeded_at"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "pathway_id") || (key0 === "traversal_attempt_id")) || (key0 === "trigger_id")) || (key0 === "succeeded_at"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.pathway_id !== undefined){
 if(typeof data.pathway_id !== "string"){
 const err5 = {instancePath:instancePath+"/pathway_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -6819,6 +7547,7 @@ let data1 = data.traversal_attempt_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/traversal_attempt_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6827,6 +7556,7 @@ let data2 = data.trigger_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err7 = {instancePath:instancePath+"/trigger_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -6834,6 +7564,7 @@ if(data.succeeded_at !== undefined){
 if(typeof data.succeeded_at !== "string"){
 const err8 = {instancePath:instancePath+"/succeeded_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -6841,6 +7572,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6863,6 +7595,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6961,6 +7697,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7045,7 +7785,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7053,42 +7793,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.rebate_period_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "rebate_period_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.rebate_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "rebate_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.effective_from === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.effective_to === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "rebate_period_id")) || (key0 === "rebate_type")) || (key0 === "effective_from")) || (key0 === "effective_to"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -7097,6 +7850,7 @@ let data1 = data.rebate_period_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/rebate_period_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -7104,6 +7858,7 @@ if(data.rebate_type !== undefined){
 if(typeof data.rebate_type !== "string"){
 const err8 = {instancePath:instancePath+"/rebate_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -7111,6 +7866,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err9 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -7118,6 +7874,7 @@ if(data.effective_to !== undefined){
 if(typeof data.effective_to !== "string"){
 const err10 = {instancePath:instancePath+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -7125,6 +7882,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7147,6 +7905,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))) || ((data.is_application_accepted === undefined) && (missing0 = "is_application_accepted"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7258,6 +8020,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))) || ((data.is_application_accepted === undefined) && (missing0 = "is_application_accepted"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7355,7 +8121,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7363,47 +8129,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.rebate_period_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "rebate_period_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.rebate_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "rebate_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.effective_from === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.effective_to === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.is_application_accepted === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "is_application_accepted"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "rebate_period_id")) || (key0 === "rebate_type")) || (key0 === "effective_from")) || (key0 === "effective_to")) || (key0 === "is_application_accepted"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -7412,6 +8192,7 @@ let data1 = data.rebate_period_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err8 = {instancePath:instancePath+"/rebate_period_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -7419,6 +8200,7 @@ if(data.rebate_type !== undefined){
 if(typeof data.rebate_type !== "string"){
 const err9 = {instancePath:instancePath+"/rebate_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -7426,6 +8208,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err10 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -7433,6 +8216,7 @@ if(data.effective_to !== undefined){
 if(typeof data.effective_to !== "string"){
 const err11 = {instancePath:instancePath+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7440,6 +8224,7 @@ if(data.is_application_accepted !== undefined){
 if(typeof data.is_application_accepted !== "boolean"){
 const err12 = {instancePath:instancePath+"/is_application_accepted",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7447,6 +8232,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7469,6 +8255,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))) || ((data.decline_reason === undefined) && (missing0 = "decline_reason"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7580,6 +8370,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))) || ((data.decline_reason === undefined) && (missing0 = "decline_reason"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7677,7 +8471,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7685,47 +8479,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.rebate_period_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "rebate_period_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.rebate_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "rebate_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.effective_from === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.effective_to === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.decline_reason === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "decline_reason"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "rebate_period_id")) || (key0 === "rebate_type")) || (key0 === "effective_from")) || (key0 === "effective_to")) || (key0 === "decline_reason"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -7734,6 +8542,7 @@ let data1 = data.rebate_period_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err8 = {instancePath:instancePath+"/rebate_period_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -7741,6 +8550,7 @@ if(data.rebate_type !== undefined){
 if(typeof data.rebate_type !== "string"){
 const err9 = {instancePath:instancePath+"/rebate_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -7748,6 +8558,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err10 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -7755,6 +8566,7 @@ if(data.effective_to !== undefined){
 if(typeof data.effective_to !== "string"){
 const err11 = {instancePath:instancePath+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7762,6 +8574,7 @@ if(data.decline_reason !== undefined){
 if(typeof data.decline_reason !== "string"){
 const err12 = {instancePath:instancePath+"/decline_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7769,6 +8582,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7791,6 +8605,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))) || ((data.is_application_accepted === undefined) && (missing0 = "is_application_accepted"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7902,6 +8720,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))) || ((data.is_application_accepted === undefined) && (missing0 = "is_application_accepted"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7999,7 +8821,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8007,47 +8829,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.rebate_period_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "rebate_period_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.rebate_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "rebate_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.effective_from === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.effective_to === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.is_application_accepted === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "is_application_accepted"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "rebate_period_id")) || (key0 === "rebate_type")) || (key0 === "effective_from")) || (key0 === "effective_to")) || (key0 === "is_application_accepted"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -8056,6 +8892,7 @@ let data1 = data.rebate_period_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err8 = {instancePath:instancePath+"/rebate_period_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -8063,6 +8900,7 @@ if(data.rebate_type !== undefined){
 if(typeof data.rebate_type !== "string"){
 const err9 = {instancePath:instancePath+"/rebate_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -8070,6 +8908,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err10 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -8077,6 +8916,7 @@ if(data.effective_to !== undefined){
 if(typeof data.effective_to !== "string"){
 const err11 = {instancePath:instancePath+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -8084,6 +8924,7 @@ if(data.is_application_accepted !== undefined){
 if(typeof data.is_application_accepted !== "boolean"){
 const err12 = {instancePath:instancePath+"/is_application_accepted",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -8091,6 +8932,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8113,6 +8955,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.errors === undefined) && (missing0 = "errors")) || ((data.supply_point_id === undefined) && (missing0 = "supply_point_id"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8215,6 +9061,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.errors === undefined) && (missing0 = "errors")) || ((data.supply_point_id === undefined) && (missing0 = "supply_point_id"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8303,7 +9153,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8311,31 +9161,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.errors === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "errors"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_point_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_point_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.period_start === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "period_start"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.period_end === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "period_end"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "errors") || (key0 === "supply_point_id")) || (key0 === "period_start")) || (key0 === "period_end"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.errors !== undefined){
@@ -8346,6 +9207,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
 const err5 = {instancePath:instancePath+"/errors/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -8353,6 +9215,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/errors",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -8360,6 +9223,7 @@ if(data.supply_point_id !== undefined){
 if(typeof data.supply_point_id !== "string"){
 const err7 = {instancePath:instancePath+"/supply_point_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -8367,6 +9231,7 @@ if(data.period_start !== undefined){
 if(typeof data.period_start !== "string"){
 const err8 = {instancePath:instancePath+"/period_start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -8374,6 +9239,7 @@ if(data.period_end !== undefined){
 if(typeof data.period_end !== "string"){
 const err9 = {instancePath:instancePath+"/period_end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -8381,6 +9247,7 @@ errors++;
 else {
 const err10 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8403,6 +9270,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8461,6 +9332,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8505,7 +9380,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8513,27 +9388,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "run_id") || (key0 === "account_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err3 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -8541,6 +9426,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8548,6 +9434,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8570,6 +9457,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fee_amount === undefined) && (missing0 = "fee_amount"))) || ((data.fee_date === undefined) && (missing0 = "fee_date"))) || ((data.charge_id === undefined) && (missing0 = "charge_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8681,6 +9572,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fee_amount === undefined) && (missing0 = "fee_amount"))) || ((data.fee_date === undefined) && (missing0 = "fee_date"))) || ((data.charge_id === undefined) && (missing0 = "charge_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8778,7 +9673,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8786,42 +9681,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.fee_amount === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "fee_amount"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.fee_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "fee_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.charge_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "charge_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "run_id") || (key0 === "account_number")) || (key0 === "fee_amount")) || (key0 === "fee_date")) || (key0 === "fee_type")) || (key0 === "charge_id"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err6 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -8829,6 +9737,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -8837,6 +9746,7 @@ let data2 = data.fee_amount;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err8 = {instancePath:instancePath+"/fee_amount",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -8844,6 +9754,7 @@ if(data.fee_date !== undefined){
 if(typeof data.fee_date !== "string"){
 const err9 = {instancePath:instancePath+"/fee_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -8851,6 +9762,7 @@ if(data.fee_type !== undefined){
 if(typeof data.fee_type !== "string"){
 const err10 = {instancePath:instancePath+"/fee_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -8858,6 +9770,7 @@ if(data.charge_id !== undefined){
 if(typeof data.charge_id !== "string"){
 const err11 = {instancePath:instancePath+"/charge_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -8865,6 +9778,7 @@ errors++;
 else {
 const err12 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8887,6 +9801,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fees_applied_count === undefined) && (missing0 = "fees_applied_count"))) || ((data.fees_unapplied_count === undefined) && (missing0 = "fees_unapplied_count"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8973,6 +9891,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fees_applied_count === undefined) && (missing0 = "fees_applied_count"))) || ((data.fees_unapplied_count === undefined) && (missing0 = "fees_unapplied_count"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9045,7 +9967,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -9053,37 +9975,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.fees_applied_count === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "fees_applied_count"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.fees_unapplied_count === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "fees_unapplied_count"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "run_id") || (key0 === "account_number")) || (key0 === "fees_applied_count")) || (key0 === "fees_unapplied_count"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err5 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -9091,6 +10025,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -9099,6 +10034,7 @@ let data2 = data.fees_applied_count;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err7 = {instancePath:instancePath+"/fees_applied_count",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -9107,6 +10043,7 @@ let data3 = data.fees_unapplied_count;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/fees_unapplied_count",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -9114,6 +10051,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -9136,6 +10074,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9194,6 +10136,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9238,7 +10184,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -9246,27 +10192,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "run_id") || (key0 === "account_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err3 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -9274,6 +10230,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -9281,6 +10238,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -9303,6 +10261,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fees_calculated_count === undefined) && (missing0 = "fees_calculated_count"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9375,6 +10337,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fees_calculated_count === undefined) && (missing0 = "fees_calculated_count"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9433,7 +10399,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -9441,32 +10407,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.fees_calculated_count === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "fees_calculated_count"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "run_id") || (key0 === "account_number")) || (key0 === "fees_calculated_count"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err4 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -9474,6 +10451,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -9482,6 +10460,7 @@ let data2 = data.fees_calculated_count;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/fees_calculated_count",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -9489,6 +10468,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -9511,6 +10491,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9569,6 +10553,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9613,7 +10601,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -9621,27 +10609,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "run_id") || (key0 === "account_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err3 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -9649,6 +10647,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -9656,6 +10655,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -9678,6 +10678,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.charge_id === undefined) && (missing0 = "charge_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9749,6 +10753,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.charge_id === undefined) && (missing0 = "charge_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9806,7 +10814,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -9814,32 +10822,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.charge_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "charge_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "run_id") || (key0 === "account_number")) || (key0 === "charge_id"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err4 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -9847,6 +10866,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -9854,6 +10874,7 @@ if(data.charge_id !== undefined){
 if(typeof data.charge_id !== "string"){
 const err6 = {instancePath:instancePath+"/charge_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -9861,6 +10882,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -9883,6 +10905,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fees_applied_count === undefined) && (missing0 = "fees_applied_count"))) || ((data.fees_unapplied_count === undefined) && (missing0 = "fees_unapplied_count"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9969,6 +10995,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fees_applied_count === undefined) && (missing0 = "fees_applied_count"))) || ((data.fees_unapplied_count === undefined) && (missing0 = "fees_unapplied_count"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -10041,7 +11071,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -10049,37 +11079,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.fees_applied_count === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "fees_applied_count"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.fees_unapplied_count === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "fees_unapplied_count"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "run_id") || (key0 === "account_number")) || (key0 === "fees_applied_count")) || (key0 === "fees_unapplied_count"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err5 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -10087,6 +11129,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -10095,6 +11138,7 @@ let data2 = data.fees_applied_count;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err7 = {instancePath:instancePath+"/fees_applied_count",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -10103,6 +11147,7 @@ let data3 = data.fees_unapplied_count;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/fees_unapplied_count",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -10110,6 +11155,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -10132,6 +11178,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.fee_id === undefined) && (missing0 = "fee_id")) || ((data.waived_at === undefined) && (missing0 = "waived_at"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -10205,6 +11255,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.fee_id === undefined) && (missing0 = "fee_id")) || ((data.waived_at === undefined) && (missing0 = "waived_at"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -10264,7 +11318,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -10272,26 +11326,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.fee_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "fee_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.waived_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "waived_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "fee_id") || (key0 === "waived_at")) || (key0 === "support_user_id"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.fee_id !== undefined){
@@ -10299,6 +11363,7 @@ let data0 = data.fee_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/fee_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -10306,6 +11371,7 @@ if(data.waived_at !== undefined){
 if(typeof data.waived_at !== "string"){
 const err5 = {instancePath:instancePath+"/waived_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -10314,6 +11380,7 @@ let data2 = data.support_user_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -10321,6 +11388,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.id === undefined) && (missing0 = "id")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -54,6 +58,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.id === undefined) && (missing0 = "id")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -81,7 +89,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -89,16 +97,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.id !== undefined){
@@ -106,6 +122,7 @@ let data0 = data.id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -113,6 +130,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -135,6 +153,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -195,6 +217,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -241,7 +267,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -249,21 +275,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "id") || (key0 === "changes"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.id !== undefined){
@@ -271,6 +306,7 @@ let data0 = data.id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -279,6 +315,7 @@ let data1 = data.changes;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err4 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -286,6 +323,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -308,6 +346,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.operations_team_id === undefined) && (missing0 = "operations_team_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -368,6 +410,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.operations_team_id === undefined) && (missing0 = "operations_team_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -414,7 +460,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -422,21 +468,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.operations_team_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "operations_team_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "id") || (key0 === "operations_team_id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.id !== undefined){
@@ -444,6 +499,7 @@ let data0 = data.id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -452,6 +508,7 @@ let data1 = data.operations_team_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/operations_team_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -459,6 +516,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -481,6 +539,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.id === undefined) && (missing0 = "id")) || ((data.actor === undefined) && (missing0 = "actor"))) || ((data.displayable_number === undefined) && (missing0 = "displayable_number"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.primary_registration_number === undefined) && (missing0 = "primary_registration_number"))) || ((data.secondary_registration_number === undefined) && (missing0 = "secondary_registration_number"))) || ((data.primary_tax_identifier_number === undefined) && (missing0 = "primary_tax_identifier_number"))) || ((data.legal_address === undefined) && (missing0 = "legal_address"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -619,6 +681,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.id === undefined) && (missing0 = "id")) || ((data.actor === undefined) && (missing0 = "actor"))) || ((data.displayable_number === undefined) && (missing0 = "displayable_number"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.primary_registration_number === undefined) && (missing0 = "primary_registration_number"))) || ((data.secondary_registration_number === undefined) && (missing0 = "secondary_registration_number"))) || ((data.primary_tax_identifier_number === undefined) && (missing0 = "primary_tax_identifier_number"))) || ((data.legal_address === undefined) && (missing0 = "legal_address"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -743,7 +809,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -751,57 +817,73 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.actor === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "actor"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.displayable_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "displayable_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.name === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "name"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.primary_registration_number === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "primary_registration_number"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.secondary_registration_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "secondary_registration_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.primary_tax_identifier_number === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "primary_tax_identifier_number"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.legal_address === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "legal_address"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "actor")) || (key0 === "displayable_number")) || (key0 === "name")) || (key0 === "primary_registration_number")) || (key0 === "secondary_registration_number")) || (key0 === "primary_tax_identifier_number")) || (key0 === "legal_address"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err9 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -810,6 +892,7 @@ let data1 = data.actor;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err10 = {instancePath:instancePath+"/actor",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -817,6 +900,7 @@ if(data.displayable_number !== undefined){
 if(typeof data.displayable_number !== "string"){
 const err11 = {instancePath:instancePath+"/displayable_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -824,6 +908,7 @@ if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err12 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -831,6 +916,7 @@ if(data.primary_registration_number !== undefined){
 if(typeof data.primary_registration_number !== "string"){
 const err13 = {instancePath:instancePath+"/primary_registration_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -838,6 +924,7 @@ if(data.secondary_registration_number !== undefined){
 if(typeof data.secondary_registration_number !== "string"){
 const err14 = {instancePath:instancePath+"/secondary_registration_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -845,6 +932,7 @@ if(data.primary_tax_identifier_number !== undefined){
 if(typeof data.primary_tax_identifier_number !== "string"){
 const err15 = {instancePath:instancePath+"/primary_tax_identifier_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -853,6 +941,7 @@ let data7 = data.legal_address;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
 const err16 = {instancePath:instancePath+"/legal_address",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -860,6 +949,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.call_id === undefined) && (missing0 = "call_id"))) || ((data.call_key === undefined) && (missing0 = "call_key"))) || ((data.transcript_key === undefined) && (missing0 = "transcript_key"))) || ((data.redacted_transcript_key === undefined) && (missing0 = "redacted_transcript_key"))) || ((data.bucket === undefined) && (missing0 = "bucket"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -138,6 +142,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.call_id === undefined) && (missing0 = "call_id"))) || ((data.call_key === undefined) && (missing0 = "call_key"))) || ((data.transcript_key === undefined) && (missing0 = "transcript_key"))) || ((data.redacted_transcript_key === undefined) && (missing0 = "redacted_transcript_key"))) || ((data.bucket === undefined) && (missing0 = "bucket"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -249,7 +257,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -257,52 +265,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.call_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "call_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.call_key === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "call_key"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.transcript_key === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "transcript_key"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.redacted_transcript_key === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "redacted_transcript_key"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.bucket === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "bucket"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.changes === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "account_number") || (key0 === "call_id")) || (key0 === "call_key")) || (key0 === "transcript_key")) || (key0 === "redacted_transcript_key")) || (key0 === "bucket")) || (key0 === "changes"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -311,6 +334,7 @@ let data1 = data.call_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err9 = {instancePath:instancePath+"/call_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -318,6 +342,7 @@ if(data.call_key !== undefined){
 if(typeof data.call_key !== "string"){
 const err10 = {instancePath:instancePath+"/call_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -325,6 +350,7 @@ if(data.transcript_key !== undefined){
 if(typeof data.transcript_key !== "string"){
 const err11 = {instancePath:instancePath+"/transcript_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -332,6 +358,7 @@ if(data.redacted_transcript_key !== undefined){
 if(typeof data.redacted_transcript_key !== "string"){
 const err12 = {instancePath:instancePath+"/redacted_transcript_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -339,6 +366,7 @@ if(data.bucket !== undefined){
 if(typeof data.bucket !== "string"){
 const err13 = {instancePath:instancePath+"/bucket",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -347,6 +375,7 @@ let data6 = data.changes;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
 const err14 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -354,6 +383,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;
@@ -376,6 +406,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.user_id === undefined) && (missing0 = "user_id"))) || ((data.message_id === undefined) && (missing0 = "message_id"))) || ((data.template_code === undefined) && (missing0 = "template_code"))) || ((data.bounced_at === undefined) && (missing0 = "bounced_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -475,6 +509,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.user_id === undefined) && (missing0 = "user_id"))) || ((data.message_id === undefined) && (missing0 = "message_id"))) || ((data.template_code === undefined) && (missing0 = "template_code"))) || ((data.bounced_at === undefined) && (missing0 = "bounced_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -560,7 +598,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -568,42 +606,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.user_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.template_code === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "template_code"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.bounced_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "bounced_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "user_id")) || (key0 === "message_id")) || (key0 === "template_code")) || (key0 === "bounced_at"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -612,6 +663,7 @@ let data1 = data.user_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -620,6 +672,7 @@ let data2 = data.message_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err8 = {instancePath:instancePath+"/message_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -627,6 +680,7 @@ if(data.template_code !== undefined){
 if(typeof data.template_code !== "string"){
 const err9 = {instancePath:instancePath+"/template_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -634,6 +688,7 @@ if(data.bounced_at !== undefined){
 if(typeof data.bounced_at !== "string"){
 const err10 = {instancePath:instancePath+"/bounced_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -641,6 +696,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -663,6 +719,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.push_notification_binding_id === undefined) && (missing0 = "push_notification_binding_id")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -704,6 +764,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.push_notification_binding_id === undefined) && (missing0 = "push_notification_binding_id")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -731,7 +795,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -739,16 +803,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.push_notification_binding_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "push_notification_binding_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "push_notification_binding_id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.push_notification_binding_id !== undefined){
@@ -756,6 +828,7 @@ let data0 = data.push_notification_binding_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/push_notification_binding_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -763,6 +836,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -785,6 +859,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.call_id === undefined) && (missing0 = "call_id"))) || ((data.call_key === undefined) && (missing0 = "call_key"))) || ((data.transcript_key === undefined) && (missing0 = "transcript_key"))) || ((data.redacted_transcript_key === undefined) && (missing0 = "redacted_transcript_key"))) || ((data.bucket === undefined) && (missing0 = "bucket"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -896,6 +974,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.call_id === undefined) && (missing0 = "call_id"))) || ((data.call_key === undefined) && (missing0 = "call_key"))) || ((data.transcript_key === undefined) && (missing0 = "transcript_key"))) || ((data.redacted_transcript_key === undefined) && (missing0 = "redacted_transcript_key"))) || ((data.bucket === undefined) && (missing0 = "bucket"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -993,7 +1075,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1001,47 +1083,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.call_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "call_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.call_key === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "call_key"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.transcript_key === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "transcript_key"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.redacted_transcript_key === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "redacted_transcript_key"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.bucket === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "bucket"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "call_id")) || (key0 === "call_key")) || (key0 === "transcript_key")) || (key0 === "redacted_transcript_key")) || (key0 === "bucket"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1050,6 +1146,7 @@ let data1 = data.call_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err8 = {instancePath:instancePath+"/call_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1057,6 +1154,7 @@ if(data.call_key !== undefined){
 if(typeof data.call_key !== "string"){
 const err9 = {instancePath:instancePath+"/call_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1064,6 +1162,7 @@ if(data.transcript_key !== undefined){
 if(typeof data.transcript_key !== "string"){
 const err10 = {instancePath:instancePath+"/transcript_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1071,6 +1170,7 @@ if(data.redacted_transcript_key !== undefined){
 if(typeof data.redacted_transcript_key !== "string"){
 const err11 = {instancePath:instancePath+"/redacted_transcript_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1078,6 +1178,7 @@ if(data.bucket !== undefined){
 if(typeof data.bucket !== "string"){
 const err12 = {instancePath:instancePath+"/bucket",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1085,6 +1186,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1107,6 +1209,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.signing_identity === undefined) && (missing0 = "signing_identity")) || ((data.consent === undefined) && (missing0 = "consent"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1128,6 +1234,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.identity_type === undefined) && (missing1 = "identity_type")) || ((data0.identity === undefined) && (missing1 = "identity"))){
 validate0.errors = [{instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: missing1}}];
@@ -1187,6 +1297,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing2;
 if(((((data3.id === undefined) && (missing2 = "id")) || ((data3.consent_type_code === undefined) && (missing2 = "consent_type_code"))) || ((data3.value === undefined) && (missing2 = "value"))) || ((data3.signed_at === undefined) && (missing2 = "signed_at"))){
 validate0.errors = [{instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: missing2}}];
@@ -1286,6 +1400,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.signing_identity === undefined) && (missing0 = "signing_identity")) || ((data.consent === undefined) && (missing0 = "consent"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1298,6 +1416,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.identity_type === undefined) && (missing1 = "identity_type")) || ((data0.identity === undefined) && (missing1 = "identity"))){
 validate1.errors = [{instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: missing1}}];
@@ -1347,6 +1469,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing2;
 if(((((data3.id === undefined) && (missing2 = "id")) || ((data3.consent_type_code === undefined) && (missing2 = "consent_type_code"))) || ((data3.value === undefined) && (missing2 = "value"))) || ((data3.signed_at === undefined) && (missing2 = "signed_at"))){
 validate1.errors = [{instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: missing2}}];
@@ -1431,7 +1557,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1439,47 +1565,66 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.signing_identity === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "signing_identity"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.consent === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "consent"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "signing_identity") || (key0 === "consent"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.signing_identity !== undefined){
 let data0 = data.signing_identity;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.identity_type === undefined){
 const err3 = {instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: "identity_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data0.identity === undefined){
 const err4 = {instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: "identity"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!((key1 === "identity_type") || (key1 === "identity"))){
 const err5 = {instancePath:instancePath+"/signing_identity",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data0.identity_type !== undefined){
 if(typeof data0.identity_type !== "string"){
 const err6 = {instancePath:instancePath+"/signing_identity/identity_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1487,6 +1632,7 @@ if(data0.identity !== undefined){
 if(typeof data0.identity !== "string"){
 const err7 = {instancePath:instancePath+"/signing_identity/identity",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1494,37 +1640,49 @@ errors++;
 else {
 const err8 = {instancePath:instancePath+"/signing_identity",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
 if(data.consent !== undefined){
 let data3 = data.consent;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.id === undefined){
 const err9 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.consent_type_code === undefined){
 const err10 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "consent_type_code"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data3.value === undefined){
 const err11 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data3.signed_at === undefined){
 const err12 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "signed_at"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data3){
 if(!((((key2 === "id") || (key2 === "consent_type_code")) || (key2 === "value")) || (key2 === "signed_at"))){
 const err13 = {instancePath:instancePath+"/consent",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data3.id !== undefined){
@@ -1532,6 +1690,7 @@ let data4 = data3.id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err14 = {instancePath:instancePath+"/consent/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1539,6 +1698,7 @@ if(data3.consent_type_code !== undefined){
 if(typeof data3.consent_type_code !== "string"){
 const err15 = {instancePath:instancePath+"/consent/consent_type_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1546,6 +1706,7 @@ if(data3.value !== undefined){
 if(typeof data3.value !== "string"){
 const err16 = {instancePath:instancePath+"/consent/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -1553,6 +1714,7 @@ if(data3.signed_at !== undefined){
 if(typeof data3.signed_at !== "string"){
 const err17 = {instancePath:instancePath+"/consent/signed_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -1560,6 +1722,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/consent",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -1567,6 +1730,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1589,6 +1753,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.signing_identity === undefined) && (missing0 = "signing_identity")) || ((data.consent === undefined) && (missing0 = "consent"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1610,6 +1778,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.identity_type === undefined) && (missing1 = "identity_type")) || ((data0.identity === undefined) && (missing1 = "identity"))){
 validate0.errors = [{instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: missing1}}];
@@ -1669,6 +1841,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing2;
 if(((((data3.id === undefined) && (missing2 = "id")) || ((data3.consent_type_code === undefined) && (missing2 = "consent_type_code"))) || ((data3.value === undefined) && (missing2 = "value"))) || ((data3.signed_at === undefined) && (missing2 = "signed_at"))){
 validate0.errors = [{instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: missing2}}];
@@ -1768,6 +1944,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.signing_identity === undefined) && (missing0 = "signing_identity")) || ((data.consent === undefined) && (missing0 = "consent"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1780,6 +1960,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.identity_type === undefined) && (missing1 = "identity_type")) || ((data0.identity === undefined) && (missing1 = "identity"))){
 validate1.errors = [{instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: missing1}}];
@@ -1829,6 +2013,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing2;
 if(((((data3.id === undefined) && (missing2 = "id")) || ((data3.consent_type_code === undefined) && (missing2 = "consent_type_code"))) || ((data3.value === undefined) && (missing2 = "value"))) || ((data3.signed_at === undefined) && (missing2 = "signed_at"))){
 validate1.errors = [{instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: missing2}}];
@@ -1913,7 +2101,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1921,47 +2109,66 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.signing_identity === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "signing_identity"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.consent === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "consent"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "signing_identity") || (key0 === "consent"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.signing_identity !== undefined){
 let data0 = data.signing_identity;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.identity_type === undefined){
 const err3 = {instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: "identity_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data0.identity === undefined){
 const err4 = {instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: "identity"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!((key1 === "identity_type") || (key1 === "identity"))){
 const err5 = {instancePath:instancePath+"/signing_identity",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data0.identity_type !== undefined){
 if(typeof data0.identity_type !== "string"){
 const err6 = {instancePath:instancePath+"/signing_identity/identity_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1969,6 +2176,7 @@ if(data0.identity !== undefined){
 if(typeof data0.identity !== "string"){
 const err7 = {instancePath:instancePath+"/signing_identity/identity",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1976,37 +2184,49 @@ errors++;
 else {
 const err8 = {instancePath:instancePath+"/signing_identity",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
 if(data.consent !== undefined){
 let data3 = data.consent;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.id === undefined){
 const err9 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.consent_type_code === undefined){
 const err10 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "consent_type_code"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data3.value === undefined){
 const err11 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data3.signed_at === undefined){
 const err12 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "signed_at"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data3){
 if(!((((key2 === "id") || (key2 === "consent_type_code")) || (key2 === "value")) || (key2 === "signed_at"))){
 const err13 = {instancePath:instancePath+"/consent",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data3.id !== undefined){
@@ -2014,6 +2234,7 @@ let data4 = data3.id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err14 = {instancePath:instancePath+"/consent/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -2021,6 +2242,7 @@ if(data3.consent_type_code !== undefined){
 if(typeof data3.consent_type_code !== "string"){
 const err15 = {instancePath:instancePath+"/consent/consent_type_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2028,6 +2250,7 @@ if(data3.value !== undefined){
 if(typeof data3.value !== "string"){
 const err16 = {instancePath:instancePath+"/consent/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2035,6 +2258,7 @@ if(data3.signed_at !== undefined){
 if(typeof data3.signed_at !== "string"){
 const err17 = {instancePath:instancePath+"/consent/signed_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -2042,6 +2266,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/consent",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -2049,6 +2274,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2071,6 +2297,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.token === undefined) && (missing0 = "token")) || ((data.external_provider === undefined) && (missing0 = "external_provider"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2129,6 +2359,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.token === undefined) && (missing0 = "token")) || ((data.external_provider === undefined) && (missing0 = "external_provider"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2173,7 +2407,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2181,27 +2415,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.token === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "token"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.external_provider === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "external_provider"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "token") || (key0 === "external_provider"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.token !== undefined){
 if(typeof data.token !== "string"){
 const err3 = {instancePath:instancePath+"/token",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -2209,6 +2453,7 @@ if(data.external_provider !== undefined){
 if(typeof data.external_provider !== "string"){
 const err4 = {instancePath:instancePath+"/external_provider",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2216,6 +2461,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2238,6 +2484,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.file_reference === undefined) && (missing0 = "file_reference")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2278,6 +2528,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.file_reference === undefined) && (missing0 = "file_reference")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2304,7 +2558,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2312,22 +2566,31 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.file_reference === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "file_reference"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "file_reference")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.file_reference !== undefined){
 if(typeof data.file_reference !== "string"){
 const err2 = {instancePath:instancePath+"/file_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -2335,6 +2598,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2357,6 +2621,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.file_reference === undefined) && (missing0 = "file_reference")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2397,6 +2665,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.file_reference === undefined) && (missing0 = "file_reference")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2423,7 +2695,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2431,22 +2703,31 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.file_reference === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "file_reference"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "file_reference")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.file_reference !== undefined){
 if(typeof data.file_reference !== "string"){
 const err2 = {instancePath:instancePath+"/file_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -2454,6 +2735,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2476,6 +2758,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.quote_configuration_number === undefined) && (missing0 = "quote_configuration_number")) || ((data.succeeded === undefined) && (missing0 = "succeeded"))) || ((data.triggered_by_id === undefined) && (missing0 = "triggered_by_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2548,6 +2834,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.quote_configuration_number === undefined) && (missing0 = "quote_configuration_number")) || ((data.succeeded === undefined) && (missing0 = "succeeded"))) || ((data.triggered_by_id === undefined) && (missing0 = "triggered_by_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2606,7 +2896,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2614,32 +2904,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.quote_configuration_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "quote_configuration_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.succeeded === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "succeeded"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.triggered_by_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "triggered_by_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "quote_configuration_number") || (key0 === "succeeded")) || (key0 === "triggered_by_id"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.quote_configuration_number !== undefined){
 if(typeof data.quote_configuration_number !== "string"){
 const err4 = {instancePath:instancePath+"/quote_configuration_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2647,6 +2948,7 @@ if(data.succeeded !== undefined){
 if(typeof data.succeeded !== "boolean"){
 const err5 = {instancePath:instancePath+"/succeeded",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2655,6 +2957,7 @@ let data2 = data.triggered_by_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/triggered_by_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2662,6 +2965,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.group_type === undefined) && (missing0 = "group_type"))) || ((data.valid_from === undefined) && (missing0 = "valid_from"))) || ((data.memberships === undefined) && (missing0 = "memberships"))) || ((data.traits === undefined) && (missing0 = "traits"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -125,6 +129,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto1 = Object.getPrototypeOf(data8);
+if(proto1 !== Object.prototype && proto1 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing1;
 if(((data8.contract_identifier === undefined) && (missing1 = "contract_identifier")) || ((data8.valid_from === undefined) && (missing1 = "valid_from"))){
 validate0.errors = [{instancePath:instancePath+"/memberships/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -215,6 +223,10 @@ const _errs31 = errors;
 const _errs32 = errors;
 if(errors === _errs32){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+const proto2 = Object.getPrototypeOf(data13);
+if(proto2 !== Object.prototype && proto2 !== null){
+data13 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data13));
+}
 let missing2;
 if((((data13.identifier === undefined) && (missing2 = "identifier")) || ((data13.type === undefined) && (missing2 = "type"))) || ((data13.data === undefined) && (missing2 = "data"))){
 validate0.errors = [{instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -319,6 +331,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.group_type === undefined) && (missing0 = "group_type"))) || ((data.valid_from === undefined) && (missing0 = "valid_from"))) || ((data.memberships === undefined) && (missing0 = "memberships"))) || ((data.traits === undefined) && (missing0 = "traits"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -422,6 +438,10 @@ const _errs18 = errors;
 const _errs19 = errors;
 if(errors === _errs19){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto1 = Object.getPrototypeOf(data8);
+if(proto1 !== Object.prototype && proto1 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing1;
 if(((data8.contract_identifier === undefined) && (missing1 = "contract_identifier")) || ((data8.valid_from === undefined) && (missing1 = "valid_from"))){
 validate1.errors = [{instancePath:instancePath+"/memberships/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -502,6 +522,10 @@ const _errs29 = errors;
 const _errs30 = errors;
 if(errors === _errs30){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+const proto2 = Object.getPrototypeOf(data13);
+if(proto2 !== Object.prototype && proto2 !== null){
+data13 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data13));
+}
 let missing2;
 if((((data13.identifier === undefined) && (missing2 = "identifier")) || ((data13.type === undefined) && (missing2 = "type"))) || ((data13.data === undefined) && (missing2 = "data"))){
 validate1.errors = [{instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -591,7 +615,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -599,42 +623,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_group_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_group_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.group_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "group_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.valid_from === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.memberships === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "memberships"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.traits === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "traits"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "contract_group_identifier") || (key0 === "group_type")) || (key0 === "valid_from")) || (key0 === "valid_to")) || (key0 === "managing_party_identifier")) || (key0 === "external_identifier")) || (key0 === "name")) || (key0 === "memberships")) || (key0 === "traits"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.contract_group_identifier !== undefined){
 if(typeof data.contract_group_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/contract_group_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -642,6 +679,7 @@ if(data.group_type !== undefined){
 if(typeof data.group_type !== "string"){
 const err7 = {instancePath:instancePath+"/group_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -649,6 +687,7 @@ if(data.valid_from !== undefined){
 if(typeof data.valid_from !== "string"){
 const err8 = {instancePath:instancePath+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -656,6 +695,7 @@ if(data.valid_to !== undefined){
 if(typeof data.valid_to !== "string"){
 const err9 = {instancePath:instancePath+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -663,6 +703,7 @@ if(data.managing_party_identifier !== undefined){
 if(typeof data.managing_party_identifier !== "string"){
 const err10 = {instancePath:instancePath+"/managing_party_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -670,6 +711,7 @@ if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -677,6 +719,7 @@ if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err12 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -687,27 +730,37 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto1 = Object.getPrototypeOf(data8);
+if(proto1 !== Object.prototype && proto1 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 if(data8.contract_identifier === undefined){
 const err13 = {instancePath:instancePath+"/memberships/" + i0,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data8.valid_from === undefined){
 const err14 = {instancePath:instancePath+"/memberships/" + i0,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data8){
 if(!(((key1 === "contract_identifier") || (key1 === "valid_from")) || (key1 === "valid_to"))){
 const err15 = {instancePath:instancePath+"/memberships/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
+}
 }
 }
 if(data8.contract_identifier !== undefined){
 if(typeof data8.contract_identifier !== "string"){
 const err16 = {instancePath:instancePath+"/memberships/" + i0+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -715,6 +768,7 @@ if(data8.valid_from !== undefined){
 if(typeof data8.valid_from !== "string"){
 const err17 = {instancePath:instancePath+"/memberships/" + i0+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -722,6 +776,7 @@ if(data8.valid_to !== undefined){
 if(typeof data8.valid_to !== "string"){
 const err18 = {instancePath:instancePath+"/memberships/" + i0+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -729,6 +784,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/memberships/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -736,6 +792,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/memberships",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -746,32 +803,43 @@ const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
 let data13 = data12[i1];
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+const proto2 = Object.getPrototypeOf(data13);
+if(proto2 !== Object.prototype && proto2 !== null){
+data13 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data13));
+}
 if(data13.identifier === undefined){
 const err21 = {instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 if(data13.type === undefined){
 const err22 = {instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 if(data13.data === undefined){
 const err23 = {instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: "data"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data13){
 if(!(((key2 === "identifier") || (key2 === "type")) || (key2 === "data"))){
 const err24 = {instancePath:instancePath+"/traits/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
+}
 }
 }
 if(data13.identifier !== undefined){
 if(typeof data13.identifier !== "string"){
 const err25 = {instancePath:instancePath+"/traits/" + i1+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -779,6 +847,7 @@ if(data13.type !== undefined){
 if(typeof data13.type !== "string"){
 const err26 = {instancePath:instancePath+"/traits/" + i1+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -787,6 +856,7 @@ let data16 = data13.data;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
 const err27 = {instancePath:instancePath+"/traits/" + i1+"/data",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -794,6 +864,7 @@ errors++;
 else {
 const err28 = {instancePath:instancePath+"/traits/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -801,6 +872,7 @@ errors++;
 else {
 const err29 = {instancePath:instancePath+"/traits",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -808,6 +880,7 @@ errors++;
 else {
 const err30 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 validate0.errors = vErrors;
@@ -830,6 +903,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.effective_at === undefined) && (missing0 = "effective_at"))) || ((data.memberships_started === undefined) && (missing0 = "memberships_started"))) || ((data.memberships_ended === undefined) && (missing0 = "memberships_ended"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -882,6 +959,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.contract_identifier === undefined) && (missing1 = "contract_identifier")) || ((data3.valid_from === undefined) && (missing1 = "valid_from"))) || ((data3.valid_to === undefined) && (missing1 = "valid_to"))){
 validate0.errors = [{instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -972,6 +1053,10 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto2 = Object.getPrototypeOf(data8);
+if(proto2 !== Object.prototype && proto2 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing2;
 if((((data8.contract_identifier === undefined) && (missing2 = "contract_identifier")) || ((data8.valid_from === undefined) && (missing2 = "valid_from"))) || ((data8.valid_to === undefined) && (missing2 = "valid_to"))){
 validate0.errors = [{instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -1070,6 +1155,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.effective_at === undefined) && (missing0 = "effective_at"))) || ((data.memberships_started === undefined) && (missing0 = "memberships_started"))) || ((data.memberships_ended === undefined) && (missing0 = "memberships_ended"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1113,6 +1202,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.contract_identifier === undefined) && (missing1 = "contract_identifier")) || ((data3.valid_from === undefined) && (missing1 = "valid_from"))) || ((data3.valid_to === undefined) && (missing1 = "valid_to"))){
 validate1.errors = [{instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -1193,6 +1286,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto2 = Object.getPrototypeOf(data8);
+if(proto2 !== Object.prototype && proto2 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing2;
 if((((data8.contract_identifier === undefined) && (missing2 = "contract_identifier")) || ((data8.valid_from === undefined) && (missing2 = "valid_from"))) || ((data8.valid_to === undefined) && (missing2 = "valid_to"))){
 validate1.errors = [{instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -1276,7 +1373,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1284,37 +1381,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_group_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_group_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.effective_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "effective_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.memberships_started === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "memberships_started"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.memberships_ended === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "memberships_ended"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_group_identifier") || (key0 === "effective_at")) || (key0 === "memberships_started")) || (key0 === "memberships_ended"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_group_identifier !== undefined){
 if(typeof data.contract_group_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/contract_group_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1322,6 +1431,7 @@ if(data.effective_at !== undefined){
 if(typeof data.effective_at !== "string"){
 const err6 = {instancePath:instancePath+"/effective_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1332,32 +1442,43 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.contract_identifier === undefined){
 const err7 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data3.valid_from === undefined){
 const err8 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data3.valid_to === undefined){
 const err9 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: "valid_to"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!(((key1 === "contract_identifier") || (key1 === "valid_from")) || (key1 === "valid_to"))){
 const err10 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data3.contract_identifier !== undefined){
 if(typeof data3.contract_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/memberships_started/" + i0+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1365,6 +1486,7 @@ if(data3.valid_from !== undefined){
 if(typeof data3.valid_from !== "string"){
 const err12 = {instancePath:instancePath+"/memberships_started/" + i0+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1372,6 +1494,7 @@ if(data3.valid_to !== undefined){
 if(typeof data3.valid_to !== "string"){
 const err13 = {instancePath:instancePath+"/memberships_started/" + i0+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1379,6 +1502,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1386,6 +1510,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/memberships_started",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1396,32 +1521,43 @@ const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto2 = Object.getPrototypeOf(data8);
+if(proto2 !== Object.prototype && proto2 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 if(data8.contract_identifier === undefined){
 const err16 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data8.valid_from === undefined){
 const err17 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data8.valid_to === undefined){
 const err18 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: "valid_to"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data8){
 if(!(((key2 === "contract_identifier") || (key2 === "valid_from")) || (key2 === "valid_to"))){
 const err19 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
+}
 }
 }
 if(data8.contract_identifier !== undefined){
 if(typeof data8.contract_identifier !== "string"){
 const err20 = {instancePath:instancePath+"/memberships_ended/" + i1+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -1429,6 +1565,7 @@ if(data8.valid_from !== undefined){
 if(typeof data8.valid_from !== "string"){
 const err21 = {instancePath:instancePath+"/memberships_ended/" + i1+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -1436,6 +1573,7 @@ if(data8.valid_to !== undefined){
 if(typeof data8.valid_to !== "string"){
 const err22 = {instancePath:instancePath+"/memberships_ended/" + i1+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -1443,6 +1581,7 @@ errors++;
 else {
 const err23 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -1450,6 +1589,7 @@ errors++;
 else {
 const err24 = {instancePath:instancePath+"/memberships_ended",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -1457,6 +1597,7 @@ errors++;
 else {
 const err25 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1479,6 +1620,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.identifier === undefined) && (missing0 = "identifier")) || ((data.effective_period === undefined) && (missing0 = "effective_period"))) || ((data.system_period === undefined) && (missing0 = "system_period"))) || ((data.traits === undefined) && (missing0 = "traits"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1512,6 +1657,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start === undefined) && (missing1 = "start")) || ((data1.end === undefined) && (missing1 = "end"))){
 validate1.errors = [{instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -1571,6 +1720,10 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto2 = Object.getPrototypeOf(data4);
+if(proto2 !== Object.prototype && proto2 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing2;
 if(((data4.start === undefined) && (missing2 = "start")) || ((data4.end === undefined) && (missing2 = "end"))){
 validate1.errors = [{instancePath:instancePath+"/system_period",keyword:"required",params:{missingProperty: missing2}}];
@@ -1637,6 +1790,10 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto3 = Object.getPrototypeOf(data8);
+if(proto3 !== Object.prototype && proto3 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing3;
 if((((data8.identifier === undefined) && (missing3 = "identifier")) || ((data8.type === undefined) && (missing3 = "type"))) || ((data8.data === undefined) && (missing3 = "data"))){
 validate1.errors = [{instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: missing3}}];
@@ -1735,6 +1892,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.effective_period === undefined) && (missing0 = "effective_period"))) || ((data.superseded_versions === undefined) && (missing0 = "superseded_versions"))) || ((data.created_versions === undefined) && (missing0 = "created_versions"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1768,6 +1929,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start === undefined) && (missing1 = "start")) || ((data1.end === undefined) && (missing1 = "end"))){
 validate0.errors = [{instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -1902,6 +2067,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.identifier === undefined) && (missing0 = "identifier")) || ((data.effective_period === undefined) && (missing0 = "effective_period"))) || ((data.system_period === undefined) && (missing0 = "system_period"))) || ((data.traits === undefined) && (missing0 = "traits"))){
 validate5.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1926,6 +2095,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start === undefined) && (missing1 = "start")) || ((data1.end === undefined) && (missing1 = "end"))){
 validate5.errors = [{instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -1975,6 +2148,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto2 = Object.getPrototypeOf(data4);
+if(proto2 !== Object.prototype && proto2 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing2;
 if(((data4.start === undefined) && (missing2 = "start")) || ((data4.end === undefined) && (missing2 = "end"))){
 validate5.errors = [{instancePath:instancePath+"/system_period",keyword:"required",params:{missingProperty: missing2}}];
@@ -2031,6 +2208,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto3 = Object.getPrototypeOf(data8);
+if(proto3 !== Object.prototype && proto3 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing3;
 if((((data8.identifier === undefined) && (missing3 = "identifier")) || ((data8.type === undefined) && (missing3 = "type"))) || ((data8.data === undefined) && (missing3 = "data"))){
 validate5.errors = [{instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: missing3}}];
@@ -2118,6 +2299,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.effective_period === undefined) && (missing0 = "effective_period"))) || ((data.superseded_versions === undefined) && (missing0 = "superseded_versions"))) || ((data.created_versions === undefined) && (missing0 = "created_versions"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2142,6 +2327,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start === undefined) && (missing1 = "start")) || ((data1.end === undefined) && (missing1 = "end"))){
 validate4.errors = [{instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -2261,7 +2450,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2269,64 +2458,86 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.effective_period === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "effective_period"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.system_period === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "system_period"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.traits === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "traits"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "identifier") || (key0 === "effective_period")) || (key0 === "system_period")) || (key0 === "traits"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.identifier !== undefined){
 if(typeof data.identifier !== "string"){
 const err5 = {instancePath:instancePath+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.effective_period !== undefined){
 let data1 = data.effective_period;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.start === undefined){
 const err6 = {instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: "start"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.end === undefined){
 const err7 = {instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: "end"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!((key1 === "start") || (key1 === "end"))){
 const err8 = {instancePath:instancePath+"/effective_period",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data1.start !== undefined){
 if(typeof data1.start !== "string"){
 const err9 = {instancePath:instancePath+"/effective_period/start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2334,6 +2545,7 @@ if(data1.end !== undefined){
 if(typeof data1.end !== "string"){
 const err10 = {instancePath:instancePath+"/effective_period/end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2341,33 +2553,44 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/effective_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
 if(data.system_period !== undefined){
 let data4 = data.system_period;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto2 = Object.getPrototypeOf(data4);
+if(proto2 !== Object.prototype && proto2 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.start === undefined){
 const err12 = {instancePath:instancePath+"/system_period",keyword:"required",params:{missingProperty: "start"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data4.end === undefined){
 const err13 = {instancePath:instancePath+"/system_period",keyword:"required",params:{missingProperty: "end"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data4){
 if(!((key2 === "start") || (key2 === "end"))){
 const err14 = {instancePath:instancePath+"/system_period",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
+}
 }
 }
 if(data4.start !== undefined){
 if(typeof data4.start !== "string"){
 const err15 = {instancePath:instancePath+"/system_period/start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2375,6 +2598,7 @@ if(data4.end !== undefined){
 if(typeof data4.end !== "string"){
 const err16 = {instancePath:instancePath+"/system_period/end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2382,6 +2606,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/system_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -2392,32 +2617,43 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto3 = Object.getPrototypeOf(data8);
+if(proto3 !== Object.prototype && proto3 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 if(data8.identifier === undefined){
 const err18 = {instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data8.type === undefined){
 const err19 = {instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data8.data === undefined){
 const err20 = {instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: "data"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key3 in data8){
 if(!(((key3 === "identifier") || (key3 === "type")) || (key3 === "data"))){
 const err21 = {instancePath:instancePath+"/traits/" + i0,keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
+}
 }
 }
 if(data8.identifier !== undefined){
 if(typeof data8.identifier !== "string"){
 const err22 = {instancePath:instancePath+"/traits/" + i0+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -2425,6 +2661,7 @@ if(data8.type !== undefined){
 if(typeof data8.type !== "string"){
 const err23 = {instancePath:instancePath+"/traits/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -2433,6 +2670,7 @@ let data11 = data8.data;
 if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))){
 const err24 = {instancePath:instancePath+"/traits/" + i0+"/data",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -2440,6 +2678,7 @@ errors++;
 else {
 const err25 = {instancePath:instancePath+"/traits/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -2447,6 +2686,7 @@ errors++;
 else {
 const err26 = {instancePath:instancePath+"/traits",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -2454,6 +2694,7 @@ errors++;
 else {
 const err27 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 validate1.errors = vErrors;
@@ -2465,64 +2706,86 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_group_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_group_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.effective_period === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "effective_period"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.superseded_versions === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "superseded_versions"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.created_versions === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "created_versions"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_group_identifier") || (key0 === "effective_period")) || (key0 === "superseded_versions")) || (key0 === "created_versions"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_group_identifier !== undefined){
 if(typeof data.contract_group_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/contract_group_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.effective_period !== undefined){
 let data1 = data.effective_period;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.start === undefined){
 const err6 = {instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: "start"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.end === undefined){
 const err7 = {instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: "end"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!((key1 === "start") || (key1 === "end"))){
 const err8 = {instancePath:instancePath+"/effective_period",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data1.start !== undefined){
 if(typeof data1.start !== "string"){
 const err9 = {instancePath:instancePath+"/effective_period/start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2530,6 +2793,7 @@ if(data1.end !== undefined){
 if(typeof data1.end !== "string"){
 const err10 = {instancePath:instancePath+"/effective_period/end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2537,6 +2801,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/effective_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -2554,6 +2819,7 @@ errors = vErrors.length;
 else {
 const err12 = {instancePath:instancePath+"/superseded_versions",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2571,6 +2837,7 @@ errors = vErrors.length;
 else {
 const err13 = {instancePath:instancePath+"/created_versions",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -2578,6 +2845,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2600,6 +2868,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.version_reference === undefined) && (missing0 = "version_reference"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.for_subjects === undefined) && (missing0 = "for_subjects"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2703,6 +2975,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.version_reference === undefined) && (missing0 = "version_reference"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.for_subjects === undefined) && (missing0 = "for_subjects"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2792,7 +3068,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2800,37 +3076,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.version_reference === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "version_reference"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.for_subjects === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "for_subjects"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_identifier") || (key0 === "version_reference")) || (key0 === "occurred_at")) || (key0 === "for_subjects"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2839,6 +3127,7 @@ let data1 = data.version_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/version_reference",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2846,6 +3135,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err7 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2857,6 +3147,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data3[i0] !== "string"){
 const err8 = {instancePath:instancePath+"/for_subjects/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2864,6 +3155,7 @@ errors++;
 else {
 const err9 = {instancePath:instancePath+"/for_subjects",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2871,6 +3163,7 @@ errors++;
 else {
 const err10 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2893,6 +3186,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2964,6 +3261,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3021,7 +3322,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3029,27 +3330,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "contract_identifier") || (key0 === "occurred_at")) || (key0 === "sales_record_identifier"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -3057,6 +3368,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err4 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -3064,6 +3376,7 @@ if(data.sales_record_identifier !== undefined){
 if(typeof data.sales_record_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/sales_record_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3071,6 +3384,7 @@ errors++;
 else {
 const err6 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3093,6 +3407,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.valid_to === undefined) && (missing0 = "valid_to"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3164,6 +3482,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.valid_to === undefined) && (missing0 = "valid_to"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3221,7 +3543,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3229,32 +3551,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.valid_to === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "valid_to"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "contract_identifier") || (key0 === "occurred_at")) || (key0 === "valid_to"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err4 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -3262,6 +3595,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err5 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3269,6 +3603,7 @@ if(data.valid_to !== undefined){
 if(typeof data.valid_to !== "string"){
 const err6 = {instancePath:instancePath+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3276,6 +3611,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3298,6 +3634,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.days_before_expiry === undefined) && (missing0 = "days_before_expiry"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3370,6 +3710,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.days_before_expiry === undefined) && (missing0 = "days_before_expiry"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3428,7 +3772,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3436,32 +3780,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.days_before_expiry === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "days_before_expiry"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "contract_identifier") || (key0 === "occurred_at")) || (key0 === "days_before_expiry"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err4 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -3469,6 +3824,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err5 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3477,6 +3833,7 @@ let data2 = data.days_before_expiry;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/days_before_expiry",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3484,6 +3841,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3506,6 +3864,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.subject_contract_journeys === undefined) && (missing0 = "subject_contract_journeys"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3527,6 +3889,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate0.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -3630,6 +3996,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((data7.number === undefined) && (missing2 = "number")) || ((data7.subject_number === undefined) && (missing2 = "subject_number"))){
 validate0.errors = [{instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -3715,6 +4085,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.subject_contract_journeys === undefined) && (missing0 = "subject_contract_journeys"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3727,6 +4101,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate1.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -3820,6 +4198,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((data7.number === undefined) && (missing2 = "number")) || ((data7.subject_number === undefined) && (missing2 = "subject_number"))){
 validate1.errors = [{instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -3890,7 +4272,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3898,62 +4280,84 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_journey === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_journey"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.contract_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.subject_contract_journeys === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "subject_contract_journeys"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_journey") || (key0 === "contract_identifier")) || (key0 === "occurred_at")) || (key0 === "subject_contract_journeys"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_journey !== undefined){
 let data0 = data.contract_journey;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err5 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data0.type === undefined){
 const err6 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data0.requested_at === undefined){
 const err7 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(((key1 === "number") || (key1 === "type")) || (key1 === "requested_at"))){
 const err8 = {instancePath:instancePath+"/contract_journey",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err9 = {instancePath:instancePath+"/contract_journey/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -3961,6 +4365,7 @@ if(data0.type !== undefined){
 if(typeof data0.type !== "string"){
 const err10 = {instancePath:instancePath+"/contract_journey/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -3968,6 +4373,7 @@ if(data0.requested_at !== undefined){
 if(typeof data0.requested_at !== "string"){
 const err11 = {instancePath:instancePath+"/contract_journey/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -3975,6 +4381,7 @@ errors++;
 else {
 const err12 = {instancePath:instancePath+"/contract_journey",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3982,6 +4389,7 @@ if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -3989,6 +4397,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -3999,27 +4408,37 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.number === undefined){
 const err15 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data7.subject_number === undefined){
 const err16 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: "subject_number"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!((key2 === "number") || (key2 === "subject_number"))){
 const err17 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
+}
 }
 }
 if(data7.number !== undefined){
 if(typeof data7.number !== "string"){
 const err18 = {instancePath:instancePath+"/subject_contract_journeys/" + i0+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -4027,6 +4446,7 @@ if(data7.subject_number !== undefined){
 if(typeof data7.subject_number !== "string"){
 const err19 = {instancePath:instancePath+"/subject_contract_journeys/" + i0+"/subject_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -4034,6 +4454,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -4041,6 +4462,7 @@ errors++;
 else {
 const err21 = {instancePath:instancePath+"/subject_contract_journeys",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -4048,6 +4470,7 @@ errors++;
 else {
 const err22 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4070,6 +4493,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.subject_contract_journeys === undefined) && (missing0 = "subject_contract_journeys"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4091,6 +4518,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate0.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -4194,6 +4625,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((data7.number === undefined) && (missing2 = "number")) || ((data7.subject_number === undefined) && (missing2 = "subject_number"))){
 validate0.errors = [{instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -4279,6 +4714,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.subject_contract_journeys === undefined) && (missing0 = "subject_contract_journeys"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4291,6 +4730,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate1.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -4384,6 +4827,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((data7.number === undefined) && (missing2 = "number")) || ((data7.subject_number === undefined) && (missing2 = "subject_number"))){
 validate1.errors = [{instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -4454,7 +4901,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4462,62 +4909,84 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_journey === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_journey"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.contract_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.subject_contract_journeys === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "subject_contract_journeys"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_journey") || (key0 === "contract_identifier")) || (key0 === "occurred_at")) || (key0 === "subject_contract_journeys"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_journey !== undefined){
 let data0 = data.contract_journey;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err5 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data0.type === undefined){
 const err6 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data0.requested_at === undefined){
 const err7 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(((key1 === "number") || (key1 === "type")) || (key1 === "requested_at"))){
 const err8 = {instancePath:instancePath+"/contract_journey",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err9 = {instancePath:instancePath+"/contract_journey/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -4525,6 +4994,7 @@ if(data0.type !== undefined){
 if(typeof data0.type !== "string"){
 const err10 = {instancePath:instancePath+"/contract_journey/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -4532,6 +5002,7 @@ if(data0.requested_at !== undefined){
 if(typeof data0.requested_at !== "string"){
 const err11 = {instancePath:instancePath+"/contract_journey/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -4539,6 +5010,7 @@ errors++;
 else {
 const err12 = {instancePath:instancePath+"/contract_journey",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4546,6 +5018,7 @@ if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4553,6 +5026,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4563,27 +5037,37 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.number === undefined){
 const err15 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data7.subject_number === undefined){
 const err16 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: "subject_number"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!((key2 === "number") || (key2 === "subject_number"))){
 const err17 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
+}
 }
 }
 if(data7.number !== undefined){
 if(typeof data7.number !== "string"){
 const err18 = {instancePath:instancePath+"/subject_contract_journeys/" + i0+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -4591,6 +5075,7 @@ if(data7.subject_number !== undefined){
 if(typeof data7.subject_number !== "string"){
 const err19 = {instancePath:instancePath+"/subject_contract_journeys/" + i0+"/subject_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -4598,6 +5083,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -4605,6 +5091,7 @@ errors++;
 else {
 const err21 = {instancePath:instancePath+"/subject_contract_journeys",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -4612,6 +5099,7 @@ errors++;
 else {
 const err22 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4634,6 +5122,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4655,6 +5147,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate0.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -4765,6 +5261,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4777,6 +5277,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate1.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -4872,7 +5376,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4880,57 +5384,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_journey === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_journey"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.contract_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "contract_journey") || (key0 === "contract_identifier")) || (key0 === "occurred_at"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.contract_journey !== undefined){
 let data0 = data.contract_journey;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err4 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data0.type === undefined){
 const err5 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data0.requested_at === undefined){
 const err6 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(((key1 === "number") || (key1 === "type")) || (key1 === "requested_at"))){
 const err7 = {instancePath:instancePath+"/contract_journey",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err8 = {instancePath:instancePath+"/contract_journey/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -4938,6 +5463,7 @@ if(data0.type !== undefined){
 if(typeof data0.type !== "string"){
 const err9 = {instancePath:instancePath+"/contract_journey/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -4945,6 +5471,7 @@ if(data0.requested_at !== undefined){
 if(typeof data0.requested_at !== "string"){
 const err10 = {instancePath:instancePath+"/contract_journey/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -4952,6 +5479,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/contract_journey",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -4959,6 +5487,7 @@ if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4966,6 +5495,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err13 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4973,6 +5503,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4995,6 +5526,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5053,6 +5588,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5097,7 +5636,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5105,27 +5644,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "contract_identifier") || (key0 === "occurred_at"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -5133,6 +5682,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err4 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5140,6 +5690,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5162,6 +5713,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5220,6 +5775,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5264,7 +5823,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5272,27 +5831,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "contract_identifier") || (key0 === "occurred_at"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -5300,6 +5869,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err4 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5307,6 +5877,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5329,6 +5900,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5387,6 +5962,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5431,7 +6010,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5439,27 +6018,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "contract_identifier") || (key0 === "occurred_at"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -5467,6 +6056,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err4 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5474,6 +6064,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5496,6 +6087,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5554,6 +6149,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5598,7 +6197,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5606,27 +6205,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "contract_identifier") || (key0 === "occurred_at"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -5634,6 +6243,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err4 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5641,6 +6251,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5663,6 +6274,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.added === undefined) && (missing0 = "added"))) || ((data.updated === undefined) && (missing0 = "updated"))) || ((data.removed === undefined) && (missing0 = "removed"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5715,6 +6330,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if(((((data3.type === undefined) && (missing1 = "type")) || ((data3.identifier === undefined) && (missing1 = "identifier"))) || ((data3.effective_from === undefined) && (missing1 = "effective_from"))) || ((data3.effective_to === undefined) && (missing1 = "effective_to"))){
 validate0.errors = [{instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -5818,6 +6437,10 @@ const _errs23 = errors;
 const _errs24 = errors;
 if(errors === _errs24){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 let missing2;
 if(((((data9.type === undefined) && (missing2 = "type")) || ((data9.identifier === undefined) && (missing2 = "identifier"))) || ((data9.effective_from === undefined) && (missing2 = "effective_from"))) || ((data9.effective_to === undefined) && (missing2 = "effective_to"))){
 validate0.errors = [{instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -5921,6 +6544,10 @@ const _errs37 = errors;
 const _errs38 = errors;
 if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+const proto3 = Object.getPrototypeOf(data15);
+if(proto3 !== Object.prototype && proto3 !== null){
+data15 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data15));
+}
 let missing3;
 if(((((data15.type === undefined) && (missing3 = "type")) || ((data15.identifier === undefined) && (missing3 = "identifier"))) || ((data15.effective_from === undefined) && (missing3 = "effective_from"))) || ((data15.effective_to === undefined) && (missing3 = "effective_to"))){
 validate0.errors = [{instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: missing3}}];
@@ -6033,6 +6660,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.added === undefined) && (missing0 = "added"))) || ((data.updated === undefined) && (missing0 = "updated"))) || ((data.removed === undefined) && (missing0 = "removed"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6076,6 +6707,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if(((((data3.type === undefined) && (missing1 = "type")) || ((data3.identifier === undefined) && (missing1 = "identifier"))) || ((data3.effective_from === undefined) && (missing1 = "effective_from"))) || ((data3.effective_to === undefined) && (missing1 = "effective_to"))){
 validate1.errors = [{instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -6169,6 +6804,10 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 let missing2;
 if(((((data9.type === undefined) && (missing2 = "type")) || ((data9.identifier === undefined) && (missing2 = "identifier"))) || ((data9.effective_from === undefined) && (missing2 = "effective_from"))) || ((data9.effective_to === undefined) && (missing2 = "effective_to"))){
 validate1.errors = [{instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -6262,6 +6901,10 @@ const _errs34 = errors;
 const _errs35 = errors;
 if(errors === _errs35){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+const proto3 = Object.getPrototypeOf(data15);
+if(proto3 !== Object.prototype && proto3 !== null){
+data15 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data15));
+}
 let missing3;
 if(((((data15.type === undefined) && (missing3 = "type")) || ((data15.identifier === undefined) && (missing3 = "identifier"))) || ((data15.effective_from === undefined) && (missing3 = "effective_from"))) || ((data15.effective_to === undefined) && (missing3 = "effective_to"))){
 validate1.errors = [{instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: missing3}}];
@@ -6359,7 +7002,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6367,42 +7010,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.added === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "added"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.updated === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "updated"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.removed === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "removed"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "contract_identifier") || (key0 === "occurred_at")) || (key0 === "added")) || (key0 === "updated")) || (key0 === "removed"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6410,6 +7066,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err7 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -6420,37 +7077,49 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.type === undefined){
 const err8 = {instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data3.identifier === undefined){
 const err9 = {instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.effective_from === undefined){
 const err10 = {instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data3.effective_to === undefined){
 const err11 = {instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!((((key1 === "type") || (key1 === "identifier")) || (key1 === "effective_from")) || (key1 === "effective_to"))){
 const err12 = {instancePath:instancePath+"/added/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data3.type !== undefined){
 if(typeof data3.type !== "string"){
 const err13 = {instancePath:instancePath+"/added/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -6458,6 +7127,7 @@ if(data3.identifier !== undefined){
 if(typeof data3.identifier !== "string"){
 const err14 = {instancePath:instancePath+"/added/" + i0+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -6465,6 +7135,7 @@ if(data3.effective_from !== undefined){
 if(typeof data3.effective_from !== "string"){
 const err15 = {instancePath:instancePath+"/added/" + i0+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -6472,6 +7143,7 @@ if(data3.effective_to !== undefined){
 if(typeof data3.effective_to !== "string"){
 const err16 = {instancePath:instancePath+"/added/" + i0+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -6479,6 +7151,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/added/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -6486,6 +7159,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/added",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -6496,37 +7170,49 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 if(data9.type === undefined){
 const err19 = {instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data9.identifier === undefined){
 const err20 = {instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data9.effective_from === undefined){
 const err21 = {instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 if(data9.effective_to === undefined){
 const err22 = {instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data9){
 if(!((((key2 === "type") || (key2 === "identifier")) || (key2 === "effective_from")) || (key2 === "effective_to"))){
 const err23 = {instancePath:instancePath+"/updated/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
+}
 }
 }
 if(data9.type !== undefined){
 if(typeof data9.type !== "string"){
 const err24 = {instancePath:instancePath+"/updated/" + i1+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -6534,6 +7220,7 @@ if(data9.identifier !== undefined){
 if(typeof data9.identifier !== "string"){
 const err25 = {instancePath:instancePath+"/updated/" + i1+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -6541,6 +7228,7 @@ if(data9.effective_from !== undefined){
 if(typeof data9.effective_from !== "string"){
 const err26 = {instancePath:instancePath+"/updated/" + i1+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -6548,6 +7236,7 @@ if(data9.effective_to !== undefined){
 if(typeof data9.effective_to !== "string"){
 const err27 = {instancePath:instancePath+"/updated/" + i1+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -6555,6 +7244,7 @@ errors++;
 else {
 const err28 = {instancePath:instancePath+"/updated/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -6562,6 +7252,7 @@ errors++;
 else {
 const err29 = {instancePath:instancePath+"/updated",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -6572,37 +7263,49 @@ const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
 let data15 = data14[i2];
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+const proto3 = Object.getPrototypeOf(data15);
+if(proto3 !== Object.prototype && proto3 !== null){
+data15 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data15));
+}
 if(data15.type === undefined){
 const err30 = {instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 if(data15.identifier === undefined){
 const err31 = {instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 if(data15.effective_from === undefined){
 const err32 = {instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 if(data15.effective_to === undefined){
 const err33 = {instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key3 in data15){
 if(!((((key3 === "type") || (key3 === "identifier")) || (key3 === "effective_from")) || (key3 === "effective_to"))){
 const err34 = {instancePath:instancePath+"/removed/" + i2,keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
+}
 }
 }
 if(data15.type !== undefined){
 if(typeof data15.type !== "string"){
 const err35 = {instancePath:instancePath+"/removed/" + i2+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -6610,6 +7313,7 @@ if(data15.identifier !== undefined){
 if(typeof data15.identifier !== "string"){
 const err36 = {instancePath:instancePath+"/removed/" + i2+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -6617,6 +7321,7 @@ if(data15.effective_from !== undefined){
 if(typeof data15.effective_from !== "string"){
 const err37 = {instancePath:instancePath+"/removed/" + i2+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -6624,6 +7329,7 @@ if(data15.effective_to !== undefined){
 if(typeof data15.effective_to !== "string"){
 const err38 = {instancePath:instancePath+"/removed/" + i2+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -6631,6 +7337,7 @@ errors++;
 else {
 const err39 = {instancePath:instancePath+"/removed/" + i2,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -6638,6 +7345,7 @@ errors++;
 else {
 const err40 = {instancePath:instancePath+"/removed",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -6645,6 +7353,7 @@ errors++;
 else {
 const err41 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))) || ((data.actions_results === undefined) && (missing0 = "actions_results"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -65,6 +69,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.code === undefined) && (missing1 = "code")) || ((data3.succeeded === undefined) && (missing1 = "succeeded"))) || ((data3.stop_further_evaluation === undefined) && (missing1 = "stop_further_evaluation"))){
 validate0.errors = [{instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -162,6 +170,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))) || ((data.actions_results === undefined) && (missing0 = "actions_results"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -205,6 +217,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.code === undefined) && (missing1 = "code")) || ((data3.succeeded === undefined) && (missing1 = "succeeded"))) || ((data3.stop_further_evaluation === undefined) && (missing1 = "stop_further_evaluation"))){
 validate1.errors = [{instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -287,7 +303,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -295,32 +311,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.message_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "message_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.actions_results === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "actions_results"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "message_relay_id")) || (key0 === "actions_results"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -328,6 +355,7 @@ if(data.message_relay_id !== undefined){
 if(typeof data.message_relay_id !== "string"){
 const err5 = {instancePath:instancePath+"/message_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -338,32 +366,43 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.code === undefined){
 const err6 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data3.succeeded === undefined){
 const err7 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: "succeeded"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data3.stop_further_evaluation === undefined){
 const err8 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: "stop_further_evaluation"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!(((key1 === "code") || (key1 === "succeeded")) || (key1 === "stop_further_evaluation"))){
 const err9 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data3.code !== undefined){
 if(typeof data3.code !== "string"){
 const err10 = {instancePath:instancePath+"/actions_results/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -371,6 +410,7 @@ if(data3.succeeded !== undefined){
 if(typeof data3.succeeded !== "boolean"){
 const err11 = {instancePath:instancePath+"/actions_results/" + i0+"/succeeded",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -378,6 +418,7 @@ if(data3.stop_further_evaluation !== undefined){
 if(typeof data3.stop_further_evaluation !== "boolean"){
 const err12 = {instancePath:instancePath+"/actions_results/" + i0+"/stop_further_evaluation",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -385,6 +426,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -392,6 +434,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/actions_results",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -399,6 +442,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;
@@ -421,6 +465,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.message_id === undefined) && (missing0 = "message_id")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.channel === undefined) && (missing0 = "channel"))) || ((data.content === undefined) && (missing0 = "content"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -479,6 +527,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((data3.tags === undefined) && (missing1 = "tags")){
 validate1.errors = [{instancePath:instancePath+"/content",keyword:"required",params:{missingProperty: missing1}}];
@@ -614,6 +666,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -699,6 +755,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.message_id === undefined) && (missing0 = "message_id")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.channel === undefined) && (missing0 = "channel"))) || ((data.content === undefined) && (missing0 = "content"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -748,6 +808,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((data3.tags === undefined) && (missing1 = "tags")){
 validate4.errors = [{instancePath:instancePath+"/content",keyword:"required",params:{missingProperty: missing1}}];
@@ -872,6 +936,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -943,7 +1011,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -951,31 +1019,42 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.message_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "message_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.channel === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.content === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "content"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "message_id") || (key0 === "occurred_at")) || (key0 === "channel")) || (key0 === "content"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.message_id !== undefined){
@@ -983,6 +1062,7 @@ let data0 = data.message_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/message_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -990,6 +1070,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err6 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -997,28 +1078,38 @@ if(data.channel !== undefined){
 if(typeof data.channel !== "string"){
 const err7 = {instancePath:instancePath+"/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
 if(data.content !== undefined){
 let data3 = data.content;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.tags === undefined){
 const err8 = {instancePath:instancePath+"/content",keyword:"required",params:{missingProperty: "tags"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!((((key1 === "from_address") || (key1 === "subject")) || (key1 === "to_addresses")) || (key1 === "tags"))){
 const err9 = {instancePath:instancePath+"/content",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data3.from_address !== undefined){
 if(typeof data3.from_address !== "string"){
 const err10 = {instancePath:instancePath+"/content/from_address",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1026,6 +1117,7 @@ if(data3.subject !== undefined){
 if(typeof data3.subject !== "string"){
 const err11 = {instancePath:instancePath+"/content/subject",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1037,6 +1129,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data6[i0] !== "string"){
 const err12 = {instancePath:instancePath+"/content/to_addresses/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1044,6 +1137,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/content/to_addresses",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1055,6 +1149,7 @@ for(let i1=0; i1<len1; i1++){
 if(typeof data8[i1] !== "string"){
 const err14 = {instancePath:instancePath+"/content/tags/" + i1,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1062,6 +1157,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/content/tags",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1069,6 +1165,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/content",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -1076,6 +1173,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate1.errors = vErrors;
@@ -1087,31 +1185,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.message === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "message"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -1119,6 +1228,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1126,6 +1236,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err6 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1133,6 +1244,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1146,6 +1258,7 @@ errors = vErrors.length;
 else {
 const err8 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1168,6 +1281,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.bucket_relay_id === undefined) && (missing0 = "bucket_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1281,6 +1398,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.bucket_relay_id === undefined) && (missing0 = "bucket_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1380,7 +1501,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1388,47 +1509,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.bucket_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "bucket_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.actor_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_id === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "conversation_relay_id") || (key0 === "bucket_relay_id")) || (key0 === "support_user_id")) || (key0 === "organisation_id")) || (key0 === "actor_type")) || (key0 === "actor_id"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err7 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1436,6 +1571,7 @@ if(data.bucket_relay_id !== undefined){
 if(typeof data.bucket_relay_id !== "string"){
 const err8 = {instancePath:instancePath+"/bucket_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1444,6 +1580,7 @@ let data2 = data.support_user_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1452,6 +1589,7 @@ let data3 = data.organisation_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1459,6 +1597,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err11 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1467,6 +1606,7 @@ let data5 = data.actor_id;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err12 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1474,6 +1614,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1496,6 +1637,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.bucket_relay_id === undefined) && (missing0 = "bucket_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1609,6 +1754,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.bucket_relay_id === undefined) && (missing0 = "bucket_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1708,7 +1857,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1716,47 +1865,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.bucket_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "bucket_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.actor_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_id === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "conversation_relay_id") || (key0 === "bucket_relay_id")) || (key0 === "support_user_id")) || (key0 === "organisation_id")) || (key0 === "actor_type")) || (key0 === "actor_id"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err7 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1764,6 +1927,7 @@ if(data.bucket_relay_id !== undefined){
 if(typeof data.bucket_relay_id !== "string"){
 const err8 = {instancePath:instancePath+"/bucket_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1772,6 +1936,7 @@ let data2 = data.support_user_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1780,6 +1945,7 @@ let data3 = data.organisation_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1787,6 +1953,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err11 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1795,6 +1962,7 @@ let data5 = data.actor_id;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err12 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1802,6 +1970,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1824,6 +1993,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.timeline_relay_id === undefined) && (missing0 = "timeline_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1896,6 +2069,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.timeline_relay_id === undefined) && (missing0 = "timeline_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1954,7 +2131,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1962,32 +2139,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.timeline_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "timeline_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "timeline_relay_id")) || (key0 === "support_user_id"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1995,6 +2183,7 @@ if(data.timeline_relay_id !== undefined){
 if(typeof data.timeline_relay_id !== "string"){
 const err5 = {instancePath:instancePath+"/timeline_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2003,6 +2192,7 @@ let data2 = data.support_user_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2010,6 +2200,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2032,6 +2223,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.timeline_relay_id === undefined) && (missing0 = "timeline_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2104,6 +2299,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.timeline_relay_id === undefined) && (missing0 = "timeline_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2162,7 +2361,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2170,32 +2369,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.timeline_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "timeline_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "timeline_relay_id")) || (key0 === "support_user_id"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2203,6 +2413,7 @@ if(data.timeline_relay_id !== undefined){
 if(typeof data.timeline_relay_id !== "string"){
 const err5 = {instancePath:instancePath+"/timeline_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2211,6 +2422,7 @@ let data2 = data.support_user_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err6 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2218,6 +2430,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2240,6 +2453,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2380,6 +2597,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2506,7 +2727,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2514,51 +2735,66 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.actor_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "actor_type")) || (key0 === "actor_id")) || (key0 === "organisation_id"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -2566,6 +2802,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err9 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2573,6 +2810,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err10 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2580,6 +2818,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err11 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -2587,6 +2826,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err12 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2595,6 +2835,7 @@ let data4 = data.support_user_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err13 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -2602,6 +2843,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err14 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -2610,6 +2852,7 @@ let data6 = data.actor_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err15 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2618,6 +2861,7 @@ let data7 = data.organisation_id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err16 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2625,6 +2869,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2647,6 +2892,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2787,6 +3036,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2913,7 +3166,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2921,51 +3174,66 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.actor_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "actor_type")) || (key0 === "actor_id")) || (key0 === "organisation_id"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -2973,6 +3241,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err9 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2980,6 +3249,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err10 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2987,6 +3257,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err11 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -2994,6 +3265,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err12 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3002,6 +3274,7 @@ let data4 = data.support_user_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err13 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -3009,6 +3282,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err14 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -3017,6 +3291,7 @@ let data6 = data.actor_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err15 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -3025,6 +3300,7 @@ let data7 = data.organisation_id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err16 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -3032,6 +3308,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3054,6 +3331,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.closed_at === undefined) && (missing0 = "closed_at"))) || ((data.reason === undefined) && (missing0 = "reason"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3220,6 +3501,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.closed_at === undefined) && (missing0 = "closed_at"))) || ((data.reason === undefined) && (missing0 = "reason"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3372,7 +3657,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3380,61 +3665,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.actor_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.closed_at === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "closed_at"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.reason === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "reason"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "actor_type")) || (key0 === "actor_id")) || (key0 === "organisation_id")) || (key0 === "closed_at")) || (key0 === "reason"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -3442,6 +3744,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -3449,6 +3752,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err12 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3456,6 +3760,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err13 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -3463,6 +3768,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err14 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -3471,6 +3777,7 @@ let data4 = data.support_user_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err15 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -3478,6 +3785,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err16 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -3486,6 +3794,7 @@ let data6 = data.actor_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err17 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -3494,6 +3803,7 @@ let data7 = data.organisation_id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err18 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -3501,6 +3811,7 @@ if(data.closed_at !== undefined){
 if(typeof data.closed_at !== "string"){
 const err19 = {instancePath:instancePath+"/closed_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -3508,6 +3819,7 @@ if(data.reason !== undefined){
 if(typeof data.reason !== "string"){
 const err20 = {instancePath:instancePath+"/reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -3515,6 +3827,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3537,6 +3850,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.new_status === undefined) && (missing0 = "new_status"))) || ((data.previous_status === undefined) && (missing0 = "previous_status"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3703,6 +4020,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.new_status === undefined) && (missing0 = "new_status"))) || ((data.previous_status === undefined) && (missing0 = "previous_status"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3855,7 +4176,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3863,61 +4184,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.actor_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.new_status === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "new_status"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.previous_status === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "previous_status"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "actor_type")) || (key0 === "actor_id")) || (key0 === "organisation_id")) || (key0 === "new_status")) || (key0 === "previous_status"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -3925,6 +4263,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -3932,6 +4271,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err12 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3939,6 +4279,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err13 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -3946,6 +4287,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err14 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -3954,6 +4296,7 @@ let data4 = data.support_user_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err15 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -3961,6 +4304,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err16 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -3969,6 +4313,7 @@ let data6 = data.actor_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err17 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -3977,6 +4322,7 @@ let data7 = data.organisation_id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err18 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -3984,6 +4330,7 @@ if(data.new_status !== undefined){
 if(typeof data.new_status !== "string"){
 const err19 = {instancePath:instancePath+"/new_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -3991,6 +4338,7 @@ if(data.previous_status !== undefined){
 if(typeof data.previous_status !== "string"){
 const err20 = {instancePath:instancePath+"/previous_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -3998,6 +4346,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4020,6 +4369,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.snoozed_to === undefined) && (missing0 = "snoozed_to"))) || ((data.ink_note_relay_id === undefined) && (missing0 = "ink_note_relay_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4186,6 +4539,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.snoozed_to === undefined) && (missing0 = "snoozed_to"))) || ((data.ink_note_relay_id === undefined) && (missing0 = "ink_note_relay_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4338,7 +4695,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4346,61 +4703,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.actor_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.snoozed_to === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "snoozed_to"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.ink_note_relay_id === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "ink_note_relay_id"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "actor_type")) || (key0 === "actor_id")) || (key0 === "organisation_id")) || (key0 === "snoozed_to")) || (key0 === "ink_note_relay_id"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -4408,6 +4782,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -4415,6 +4790,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err12 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4422,6 +4798,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err13 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4429,6 +4806,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err14 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4437,6 +4815,7 @@ let data4 = data.support_user_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err15 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -4444,6 +4823,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err16 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -4452,6 +4832,7 @@ let data6 = data.actor_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err17 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -4460,6 +4841,7 @@ let data7 = data.organisation_id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err18 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -4467,6 +4849,7 @@ if(data.snoozed_to !== undefined){
 if(typeof data.snoozed_to !== "string"){
 const err19 = {instancePath:instancePath+"/snoozed_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -4474,6 +4857,7 @@ if(data.ink_note_relay_id !== undefined){
 if(typeof data.ink_note_relay_id !== "string"){
 const err20 = {instancePath:instancePath+"/ink_note_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -4481,6 +4865,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4503,6 +4888,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.old_priority === undefined) && (missing0 = "old_priority"))) || ((data.new_priority === undefined) && (missing0 = "new_priority"))) || ((data.prioritized_at === undefined) && (missing0 = "prioritized_at"))) || ((data.message_id === undefined) && (missing0 = "message_id"))) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4684,6 +5073,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.old_priority === undefined) && (missing0 = "old_priority"))) || ((data.new_priority === undefined) && (missing0 = "new_priority"))) || ((data.prioritized_at === undefined) && (missing0 = "prioritized_at"))) || ((data.message_id === undefined) && (missing0 = "message_id"))) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4851,7 +5244,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4859,66 +5252,84 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.old_priority === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "old_priority"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.new_priority === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "new_priority"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.prioritized_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "prioritized_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.message_id === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "message_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.message_relay_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "message_relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.account_number === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "old_priority")) || (key0 === "new_priority")) || (key0 === "prioritized_at")) || (key0 === "message_id")) || (key0 === "message_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "organisation_id"))){
 const err11 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -4926,6 +5337,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err12 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4933,6 +5345,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err13 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4941,6 +5354,7 @@ let data2 = data.old_priority;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
 const err14 = {instancePath:instancePath+"/old_priority",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4949,6 +5363,7 @@ let data3 = data.new_priority;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
 const err15 = {instancePath:instancePath+"/new_priority",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -4956,6 +5371,7 @@ if(data.prioritized_at !== undefined){
 if(typeof data.prioritized_at !== "string"){
 const err16 = {instancePath:instancePath+"/prioritized_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -4964,6 +5380,7 @@ let data5 = data.message_id;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err17 = {instancePath:instancePath+"/message_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -4971,6 +5388,7 @@ if(data.message_relay_id !== undefined){
 if(typeof data.message_relay_id !== "string"){
 const err18 = {instancePath:instancePath+"/message_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -4978,6 +5396,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err19 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -4985,6 +5404,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err20 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -4993,6 +5413,7 @@ let data9 = data.support_user_id;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err21 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -5001,6 +5422,7 @@ let data10 = data.organisation_id;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
 const err22 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -5008,6 +5430,7 @@ errors++;
 else {
 const err23 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5030,6 +5453,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.live_chat_conversation_relay_id === undefined) && (missing0 = "live_chat_conversation_relay_id")) || ((data.close_reason === undefined) && (missing0 = "close_reason"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5101,6 +5528,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.live_chat_conversation_relay_id === undefined) && (missing0 = "live_chat_conversation_relay_id")) || ((data.close_reason === undefined) && (missing0 = "close_reason"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5158,7 +5589,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5166,27 +5597,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.live_chat_conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "live_chat_conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.close_reason === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "close_reason"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "live_chat_conversation_relay_id") || (key0 === "close_reason")) || (key0 === "account_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.live_chat_conversation_relay_id !== undefined){
 if(typeof data.live_chat_conversation_relay_id !== "string"){
 const err3 = {instancePath:instancePath+"/live_chat_conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -5194,6 +5635,7 @@ if(data.close_reason !== undefined){
 if(typeof data.close_reason !== "string"){
 const err4 = {instancePath:instancePath+"/close_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5201,6 +5643,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -5208,6 +5651,7 @@ errors++;
 else {
 const err6 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5230,6 +5674,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5275,6 +5723,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -5373,6 +5825,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.live_chat_conversation === undefined) && (missing0 = "live_chat_conversation")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5413,6 +5869,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5449,6 +5909,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate4.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -5536,6 +6000,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.live_chat_conversation === undefined) && (missing0 = "live_chat_conversation")){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5562,7 +6030,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5570,32 +6038,43 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -5603,43 +6082,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -5647,6 +6139,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -5654,6 +6147,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -5661,6 +6155,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -5668,6 +6163,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -5675,6 +6171,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate1.errors = vErrors;
@@ -5686,16 +6183,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.live_chat_conversation === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "live_chat_conversation"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "live_chat_conversation")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.live_chat_conversation !== undefined){
@@ -5708,6 +6213,7 @@ errors = vErrors.length;
 else {
 const err2 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5730,6 +6236,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5775,6 +6285,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -5873,6 +6387,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.live_chat_conversation === undefined) && (missing0 = "live_chat_conversation")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5913,6 +6431,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5949,6 +6471,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate4.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -6036,6 +6562,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.live_chat_conversation === undefined) && (missing0 = "live_chat_conversation")){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6062,7 +6592,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6070,32 +6600,43 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -6103,43 +6644,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -6147,6 +6701,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -6154,6 +6709,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -6161,6 +6717,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -6168,6 +6725,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -6175,6 +6733,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate1.errors = vErrors;
@@ -6186,16 +6745,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.live_chat_conversation === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "live_chat_conversation"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "live_chat_conversation")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.live_chat_conversation !== undefined){
@@ -6208,6 +6775,7 @@ errors = vErrors.length;
 else {
 const err2 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6230,6 +6798,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.filename === undefined) && (missing0 = "filename")) || ((data.s3_key === undefined) && (missing0 = "s3_key"))) || ((data.s3_bucket === undefined) && (missing0 = "s3_bucket"))) || ((data.size_in_bytes === undefined) && (missing0 = "size_in_bytes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6315,6 +6887,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.filename === undefined) && (missing0 = "filename")) || ((data.s3_key === undefined) && (missing0 = "s3_key"))) || ((data.s3_bucket === undefined) && (missing0 = "s3_bucket"))) || ((data.size_in_bytes === undefined) && (missing0 = "size_in_bytes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6386,7 +6962,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6394,37 +6970,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.filename === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "filename"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.s3_key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "s3_key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.s3_bucket === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "s3_bucket"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.size_in_bytes === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "size_in_bytes"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "filename") || (key0 === "s3_key")) || (key0 === "s3_bucket")) || (key0 === "size_in_bytes"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.filename !== undefined){
 if(typeof data.filename !== "string"){
 const err5 = {instancePath:instancePath+"/filename",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -6432,6 +7020,7 @@ if(data.s3_key !== undefined){
 if(typeof data.s3_key !== "string"){
 const err6 = {instancePath:instancePath+"/s3_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6439,6 +7028,7 @@ if(data.s3_bucket !== undefined){
 if(typeof data.s3_bucket !== "string"){
 const err7 = {instancePath:instancePath+"/s3_bucket",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -6447,6 +7037,7 @@ let data3 = data.size_in_bytes;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/size_in_bytes",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -6454,6 +7045,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6476,6 +7068,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.filename === undefined) && (missing0 = "filename")) || ((data.s3_key === undefined) && (missing0 = "s3_key"))) || ((data.s3_bucket === undefined) && (missing0 = "s3_bucket"))) || ((data.size_in_bytes === undefined) && (missing0 = "size_in_bytes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6561,6 +7157,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.filename === undefined) && (missing0 = "filename")) || ((data.s3_key === undefined) && (missing0 = "s3_key"))) || ((data.s3_bucket === undefined) && (missing0 = "s3_bucket"))) || ((data.size_in_bytes === undefined) && (missing0 = "size_in_bytes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6632,7 +7232,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6640,37 +7240,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.filename === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "filename"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.s3_key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "s3_key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.s3_bucket === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "s3_bucket"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.size_in_bytes === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "size_in_bytes"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "filename") || (key0 === "s3_key")) || (key0 === "s3_bucket")) || (key0 === "size_in_bytes"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.filename !== undefined){
 if(typeof data.filename !== "string"){
 const err5 = {instancePath:instancePath+"/filename",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -6678,6 +7290,7 @@ if(data.s3_key !== undefined){
 if(typeof data.s3_key !== "string"){
 const err6 = {instancePath:instancePath+"/s3_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6685,6 +7298,7 @@ if(data.s3_bucket !== undefined){
 if(typeof data.s3_bucket !== "string"){
 const err7 = {instancePath:instancePath+"/s3_bucket",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -6693,6 +7307,7 @@ let data3 = data.size_in_bytes;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/size_in_bytes",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -6700,6 +7315,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6722,6 +7338,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.message_id === undefined) && (missing0 = "message_id")) || ((data.s3_key === undefined) && (missing0 = "s3_key"))) || ((data.s3_bucket === undefined) && (missing0 = "s3_bucket"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6793,6 +7413,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.message_id === undefined) && (missing0 = "message_id")) || ((data.s3_key === undefined) && (missing0 = "s3_key"))) || ((data.s3_bucket === undefined) && (missing0 = "s3_bucket"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6850,7 +7474,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6858,32 +7482,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.message_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "message_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.s3_key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "s3_key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.s3_bucket === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "s3_bucket"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "message_id") || (key0 === "s3_key")) || (key0 === "s3_bucket"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.message_id !== undefined){
 if(typeof data.message_id !== "string"){
 const err4 = {instancePath:instancePath+"/message_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -6891,6 +7526,7 @@ if(data.s3_key !== undefined){
 if(typeof data.s3_key !== "string"){
 const err5 = {instancePath:instancePath+"/s3_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -6898,6 +7534,7 @@ if(data.s3_bucket !== undefined){
 if(typeof data.s3_bucket !== "string"){
 const err6 = {instancePath:instancePath+"/s3_bucket",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6905,6 +7542,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6927,6 +7565,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6972,6 +7614,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -7071,6 +7717,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7107,6 +7757,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -7191,7 +7845,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7199,32 +7853,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -7232,43 +7897,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7276,6 +7954,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7283,6 +7962,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7290,6 +7970,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7297,6 +7978,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -7304,6 +7986,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7326,6 +8009,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.channel === undefined) && (missing0 = "channel")) || ((data.vendor === undefined) && (missing0 = "vendor"))) || ((data.vendor_id === undefined) && (missing0 = "vendor_id"))) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7410,6 +8097,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.channel === undefined) && (missing0 = "channel")) || ((data.vendor === undefined) && (missing0 = "vendor"))) || ((data.vendor_id === undefined) && (missing0 = "vendor_id"))) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7480,7 +8171,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7488,37 +8179,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.channel === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.vendor === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "vendor"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.vendor_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.message_relay_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "message_relay_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "channel") || (key0 === "vendor")) || (key0 === "vendor_id")) || (key0 === "message_relay_id"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.channel !== undefined){
 if(typeof data.channel !== "string"){
 const err5 = {instancePath:instancePath+"/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -7526,6 +8229,7 @@ if(data.vendor !== undefined){
 if(typeof data.vendor !== "string"){
 const err6 = {instancePath:instancePath+"/vendor",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -7533,6 +8237,7 @@ if(data.vendor_id !== undefined){
 if(typeof data.vendor_id !== "string"){
 const err7 = {instancePath:instancePath+"/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -7540,6 +8245,7 @@ if(data.message_relay_id !== undefined){
 if(typeof data.message_relay_id !== "string"){
 const err8 = {instancePath:instancePath+"/message_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -7547,6 +8253,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7569,6 +8276,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7614,6 +8325,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -7713,6 +8428,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7749,6 +8468,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -7833,7 +8556,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7841,32 +8564,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -7874,43 +8608,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7918,6 +8665,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7925,6 +8673,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7932,6 +8681,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7939,6 +8689,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -7946,6 +8697,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7968,6 +8720,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.message === undefined) && (missing0 = "message"))) || ((data.failure === undefined) && (missing0 = "failure"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8001,6 +8757,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((data1.relay_id === undefined) && (missing1 = "relay_id")) || ((data1.vendor === undefined) && (missing1 = "vendor"))) || ((data1.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data1.channel === undefined) && (missing1 = "channel"))) || ((data1.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -8099,6 +8859,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if((((data7.type === undefined) && (missing2 = "type")) || ((data7.reason === undefined) && (missing2 = "reason"))) || ((data7.occurred_at === undefined) && (missing2 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: missing2}}];
@@ -8185,6 +8949,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.message === undefined) && (missing0 = "message"))) || ((data.failure === undefined) && (missing0 = "failure"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8209,6 +8977,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((data1.relay_id === undefined) && (missing1 = "relay_id")) || ((data1.vendor === undefined) && (missing1 = "vendor"))) || ((data1.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data1.channel === undefined) && (missing1 = "channel"))) || ((data1.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -8297,6 +9069,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if((((data7.type === undefined) && (missing2 = "type")) || ((data7.reason === undefined) && (missing2 = "reason"))) || ((data7.occurred_at === undefined) && (missing2 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: missing2}}];
@@ -8368,7 +9144,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8376,74 +9152,98 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.message === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.failure === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "failure"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "message")) || (key0 === "failure"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data1 = data.message;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.relay_id === undefined){
 const err5 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data1.vendor === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data1.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data1.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!(((((key1 === "relay_id") || (key1 === "vendor")) || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data1.relay_id !== undefined){
 if(typeof data1.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -8451,6 +9251,7 @@ if(data1.vendor !== undefined){
 if(typeof data1.vendor !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -8458,6 +9259,7 @@ if(data1.vendor_id !== undefined){
 if(typeof data1.vendor_id !== "string"){
 const err13 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -8465,6 +9267,7 @@ if(data1.channel !== undefined){
 if(typeof data1.channel !== "string"){
 const err14 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -8472,6 +9275,7 @@ if(data1.occurred_at !== undefined){
 if(typeof data1.occurred_at !== "string"){
 const err15 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -8479,38 +9283,50 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
 if(data.failure !== undefined){
 let data7 = data.failure;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.type === undefined){
 const err17 = {instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data7.reason === undefined){
 const err18 = {instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: "reason"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data7.occurred_at === undefined){
 const err19 = {instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!(((key2 === "type") || (key2 === "reason")) || (key2 === "occurred_at"))){
 const err20 = {instancePath:instancePath+"/failure",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
+}
 }
 }
 if(data7.type !== undefined){
 if(typeof data7.type !== "string"){
 const err21 = {instancePath:instancePath+"/failure/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -8518,6 +9334,7 @@ if(data7.reason !== undefined){
 if(typeof data7.reason !== "string"){
 const err22 = {instancePath:instancePath+"/failure/reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -8525,6 +9342,7 @@ if(data7.occurred_at !== undefined){
 if(typeof data7.occurred_at !== "string"){
 const err23 = {instancePath:instancePath+"/failure/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -8532,6 +9350,7 @@ errors++;
 else {
 const err24 = {instancePath:instancePath+"/failure",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -8539,6 +9358,7 @@ errors++;
 else {
 const err25 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8561,6 +9381,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8606,6 +9430,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -8705,6 +9533,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8741,6 +9573,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -8825,7 +9661,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8833,32 +9669,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8866,43 +9713,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -8910,6 +9770,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -8917,6 +9778,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -8924,6 +9786,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -8931,6 +9794,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -8938,6 +9802,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8960,6 +9825,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9005,6 +9874,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -9104,6 +9977,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9140,6 +10017,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -9224,7 +10105,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -9232,32 +10113,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -9265,43 +10157,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -9309,6 +10214,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -9316,6 +10222,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -9323,6 +10230,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -9330,6 +10238,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -9337,6 +10246,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -9359,6 +10269,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9404,6 +10318,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -9503,6 +10421,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9539,6 +10461,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -9623,7 +10549,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -9631,32 +10557,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -9664,43 +10601,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -9708,6 +10658,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -9715,6 +10666,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -9722,6 +10674,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -9729,6 +10682,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -9736,6 +10690,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -9758,6 +10713,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9803,6 +10762,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -9902,6 +10865,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -9938,6 +10905,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -10022,7 +10993,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -10030,32 +11001,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -10063,43 +11045,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -10107,6 +11102,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -10114,6 +11110,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -10121,6 +11118,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -10128,6 +11126,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -10135,6 +11134,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;

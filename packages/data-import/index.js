@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.expiry_window_end === undefined) && (missing0 = "expiry_window_end"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -84,6 +88,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.expiry_window_end === undefined) && (missing0 = "expiry_window_end"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -141,7 +149,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -149,32 +157,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.resource_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "resource_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.external_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.expiry_window_end === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "expiry_window_end"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "resource_type") || (key0 === "external_identifier")) || (key0 === "expiry_window_end"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.resource_type !== undefined){
 if(typeof data.resource_type !== "string"){
 const err4 = {instancePath:instancePath+"/resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -182,6 +201,7 @@ if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -189,6 +209,7 @@ if(data.expiry_window_end !== undefined){
 if(typeof data.expiry_window_end !== "string"){
 const err6 = {instancePath:instancePath+"/expiry_window_end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -196,6 +217,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -218,6 +240,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.identifier === undefined) && (missing0 = "identifier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -289,6 +315,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.identifier === undefined) && (missing0 = "identifier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -346,7 +376,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -354,32 +384,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.resource_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "resource_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.external_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "resource_type") || (key0 === "external_identifier")) || (key0 === "identifier"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.resource_type !== undefined){
 if(typeof data.resource_type !== "string"){
 const err4 = {instancePath:instancePath+"/resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -387,6 +428,7 @@ if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -394,6 +436,7 @@ if(data.identifier !== undefined){
 if(typeof data.identifier !== "string"){
 const err6 = {instancePath:instancePath+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -401,6 +444,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -423,6 +467,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -481,6 +529,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -525,7 +577,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -533,27 +585,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.resource_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "resource_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.external_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "resource_type") || (key0 === "external_identifier"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.resource_type !== undefined){
 if(typeof data.resource_type !== "string"){
 const err3 = {instancePath:instancePath+"/resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -561,6 +623,7 @@ if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err4 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -568,6 +631,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -590,6 +654,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -674,6 +742,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -744,7 +816,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -752,37 +824,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.resource_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "resource_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.external_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.error_code === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "error_code"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.error_detail === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "error_detail"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "resource_type") || (key0 === "external_identifier")) || (key0 === "error_code")) || (key0 === "error_detail"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.resource_type !== undefined){
 if(typeof data.resource_type !== "string"){
 const err5 = {instancePath:instancePath+"/resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -790,6 +874,7 @@ if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -797,6 +882,7 @@ if(data.error_code !== undefined){
 if(typeof data.error_code !== "string"){
 const err7 = {instancePath:instancePath+"/error_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -804,6 +890,7 @@ if(data.error_detail !== undefined){
 if(typeof data.error_detail !== "string"){
 const err8 = {instancePath:instancePath+"/error_detail",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -811,6 +898,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -833,6 +921,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -917,6 +1009,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -987,7 +1083,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -995,37 +1091,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.resource_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "resource_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.external_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.error_code === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "error_code"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.error_detail === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "error_detail"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "resource_type") || (key0 === "external_identifier")) || (key0 === "error_code")) || (key0 === "error_detail"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.resource_type !== undefined){
 if(typeof data.resource_type !== "string"){
 const err5 = {instancePath:instancePath+"/resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1033,6 +1141,7 @@ if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1040,6 +1149,7 @@ if(data.error_code !== undefined){
 if(typeof data.error_code !== "string"){
 const err7 = {instancePath:instancePath+"/error_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1047,6 +1157,7 @@ if(data.error_detail !== undefined){
 if(typeof data.error_detail !== "string"){
 const err8 = {instancePath:instancePath+"/error_detail",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1054,6 +1165,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1076,6 +1188,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.import_process_resource_type === undefined) && (missing0 = "import_process_resource_type"))) || ((data.import_process_external_identifier === undefined) && (missing0 = "import_process_external_identifier"))) || ((data.identifier === undefined) && (missing0 = "identifier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1160,6 +1276,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.import_process_resource_type === undefined) && (missing0 = "import_process_resource_type"))) || ((data.import_process_external_identifier === undefined) && (missing0 = "import_process_external_identifier"))) || ((data.identifier === undefined) && (missing0 = "identifier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1230,7 +1350,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1238,37 +1358,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.resource_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "resource_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.import_process_resource_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "import_process_resource_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.import_process_external_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "import_process_external_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.identifier === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "resource_type") || (key0 === "import_process_resource_type")) || (key0 === "import_process_external_identifier")) || (key0 === "identifier"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.resource_type !== undefined){
 if(typeof data.resource_type !== "string"){
 const err5 = {instancePath:instancePath+"/resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1276,6 +1408,7 @@ if(data.import_process_resource_type !== undefined){
 if(typeof data.import_process_resource_type !== "string"){
 const err6 = {instancePath:instancePath+"/import_process_resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1283,6 +1416,7 @@ if(data.import_process_external_identifier !== undefined){
 if(typeof data.import_process_external_identifier !== "string"){
 const err7 = {instancePath:instancePath+"/import_process_external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1290,6 +1424,7 @@ if(data.identifier !== undefined){
 if(typeof data.identifier !== "string"){
 const err8 = {instancePath:instancePath+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1297,6 +1432,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1319,6 +1455,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.import_process_resource_type === undefined) && (missing0 = "import_process_resource_type"))) || ((data.import_process_external_identifier === undefined) && (missing0 = "import_process_external_identifier"))) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1416,6 +1556,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.import_process_resource_type === undefined) && (missing0 = "import_process_resource_type"))) || ((data.import_process_external_identifier === undefined) && (missing0 = "import_process_external_identifier"))) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1499,7 +1643,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1507,42 +1651,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.resource_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "resource_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.import_process_resource_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "import_process_resource_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.import_process_external_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "import_process_external_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.error_code === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "error_code"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.error_detail === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "error_detail"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "resource_type") || (key0 === "import_process_resource_type")) || (key0 === "import_process_external_identifier")) || (key0 === "error_code")) || (key0 === "error_detail"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.resource_type !== undefined){
 if(typeof data.resource_type !== "string"){
 const err6 = {instancePath:instancePath+"/resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1550,6 +1707,7 @@ if(data.import_process_resource_type !== undefined){
 if(typeof data.import_process_resource_type !== "string"){
 const err7 = {instancePath:instancePath+"/import_process_resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1557,6 +1715,7 @@ if(data.import_process_external_identifier !== undefined){
 if(typeof data.import_process_external_identifier !== "string"){
 const err8 = {instancePath:instancePath+"/import_process_external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1564,6 +1723,7 @@ if(data.error_code !== undefined){
 if(typeof data.error_code !== "string"){
 const err9 = {instancePath:instancePath+"/error_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1571,6 +1731,7 @@ if(data.error_detail !== undefined){
 if(typeof data.error_detail !== "string"){
 const err10 = {instancePath:instancePath+"/error_detail",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1578,6 +1739,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1600,6 +1762,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_order_id === undefined) && (missing0 = "external_order_id")) || ((data.expiry_window_end === undefined) && (missing0 = "expiry_window_end"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1658,6 +1824,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_order_id === undefined) && (missing0 = "external_order_id")) || ((data.expiry_window_end === undefined) && (missing0 = "expiry_window_end"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1702,7 +1872,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1710,27 +1880,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.external_order_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "external_order_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.expiry_window_end === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "expiry_window_end"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "external_order_id") || (key0 === "expiry_window_end"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.external_order_id !== undefined){
 if(typeof data.external_order_id !== "string"){
 const err3 = {instancePath:instancePath+"/external_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -1738,6 +1918,7 @@ if(data.expiry_window_end !== undefined){
 if(typeof data.expiry_window_end !== "string"){
 const err4 = {instancePath:instancePath+"/expiry_window_end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1745,6 +1926,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1767,6 +1949,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_order_id === undefined) && (missing0 = "external_order_id")) || ((data.process_id === undefined) && (missing0 = "process_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1825,6 +2011,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_order_id === undefined) && (missing0 = "external_order_id")) || ((data.process_id === undefined) && (missing0 = "process_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1869,7 +2059,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1877,27 +2067,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.external_order_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "external_order_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "external_order_id") || (key0 === "process_id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.external_order_id !== undefined){
 if(typeof data.external_order_id !== "string"){
 const err3 = {instancePath:instancePath+"/external_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -1905,6 +2105,7 @@ if(data.process_id !== undefined){
 if(typeof data.process_id !== "string"){
 const err4 = {instancePath:instancePath+"/process_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1912,6 +2113,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1934,6 +2136,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.external_order_id === undefined) && (missing0 = "external_order_id")) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2005,6 +2211,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.external_order_id === undefined) && (missing0 = "external_order_id")) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2062,7 +2272,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2070,32 +2280,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.external_order_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "external_order_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.error_code === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "error_code"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.error_detail === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "error_detail"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "external_order_id") || (key0 === "error_code")) || (key0 === "error_detail"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.external_order_id !== undefined){
 if(typeof data.external_order_id !== "string"){
 const err4 = {instancePath:instancePath+"/external_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2103,6 +2324,7 @@ if(data.error_code !== undefined){
 if(typeof data.error_code !== "string"){
 const err5 = {instancePath:instancePath+"/error_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2110,6 +2332,7 @@ if(data.error_detail !== undefined){
 if(typeof data.error_detail !== "string"){
 const err6 = {instancePath:instancePath+"/error_detail",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2117,6 +2340,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.journey_id === undefined) && (missing0 = "journey_id")) || ((data.service_order_reference === undefined) && (missing0 = "service_order_reference"))) || ((data.scheduled_at === undefined) && (missing0 = "scheduled_at"))) || ((data.scheduled_end_at === undefined) && (missing0 = "scheduled_end_at"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.journey_id === undefined) && (missing0 = "journey_id")) || ((data.service_order_reference === undefined) && (missing0 = "service_order_reference"))) || ((data.scheduled_at === undefined) && (missing0 = "scheduled_at"))) || ((data.scheduled_end_at === undefined) && (missing0 = "scheduled_end_at"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,41 +237,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.journey_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "journey_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.service_order_reference === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "service_order_reference"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.scheduled_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "scheduled_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.scheduled_end_at === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "scheduled_end_at"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.job_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "job_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.account_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "journey_id") || (key0 === "service_order_reference")) || (key0 === "scheduled_at")) || (key0 === "scheduled_end_at")) || (key0 === "job_type")) || (key0 === "account_number"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.journey_id !== undefined){
@@ -271,6 +292,7 @@ let data0 = data.journey_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/journey_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -278,6 +300,7 @@ if(data.service_order_reference !== undefined){
 if(typeof data.service_order_reference !== "string"){
 const err8 = {instancePath:instancePath+"/service_order_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -285,6 +308,7 @@ if(data.scheduled_at !== undefined){
 if(typeof data.scheduled_at !== "string"){
 const err9 = {instancePath:instancePath+"/scheduled_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -292,6 +316,7 @@ if(data.scheduled_end_at !== undefined){
 if(typeof data.scheduled_end_at !== "string"){
 const err10 = {instancePath:instancePath+"/scheduled_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -299,6 +324,7 @@ if(data.job_type !== undefined){
 if(typeof data.job_type !== "string"){
 const err11 = {instancePath:instancePath+"/job_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -306,6 +332,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err12 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -313,6 +340,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -335,6 +363,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.job_type === undefined) && (missing0 = "job_type")) || ((data.service_order_id === undefined) && (missing0 = "service_order_id"))) || ((data.number_of_slots === undefined) && (missing0 = "number_of_slots"))) || ((data.exception_name === undefined) && (missing0 = "exception_name"))) || ((data.exception_items === undefined) && (missing0 = "exception_items"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -434,6 +466,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.job_type === undefined) && (missing0 = "job_type")) || ((data.service_order_id === undefined) && (missing0 = "service_order_id"))) || ((data.number_of_slots === undefined) && (missing0 = "number_of_slots"))) || ((data.exception_name === undefined) && (missing0 = "exception_name"))) || ((data.exception_items === undefined) && (missing0 = "exception_items"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -519,7 +555,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -527,42 +563,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.job_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "job_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.service_order_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "service_order_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.number_of_slots === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "number_of_slots"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.exception_name === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "exception_name"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.exception_items === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "exception_items"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "job_type") || (key0 === "service_order_id")) || (key0 === "number_of_slots")) || (key0 === "exception_name")) || (key0 === "exception_items"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.job_type !== undefined){
 if(typeof data.job_type !== "string"){
 const err6 = {instancePath:instancePath+"/job_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -570,6 +619,7 @@ if(data.service_order_id !== undefined){
 if(typeof data.service_order_id !== "string"){
 const err7 = {instancePath:instancePath+"/service_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -578,6 +628,7 @@ let data2 = data.number_of_slots;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err8 = {instancePath:instancePath+"/number_of_slots",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -585,6 +636,7 @@ if(data.exception_name !== undefined){
 if(typeof data.exception_name !== "string"){
 const err9 = {instancePath:instancePath+"/exception_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -593,6 +645,7 @@ let data4 = data.exception_items;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err10 = {instancePath:instancePath+"/exception_items",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -600,6 +653,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -622,6 +676,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.source === undefined) && (missing0 = "source"))) || ((data.value_cubic_metres === undefined) && (missing0 = "value_cubic_metres"))) || ((data.reading_date === undefined) && (missing0 = "reading_date"))) || ((data.notes === undefined) && (missing0 = "notes"))) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.skip_hold_checks === undefined) && (missing0 = "skip_hold_checks"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -759,6 +817,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.source === undefined) && (missing0 = "source"))) || ((data.value_cubic_metres === undefined) && (missing0 = "value_cubic_metres"))) || ((data.reading_date === undefined) && (missing0 = "reading_date"))) || ((data.notes === undefined) && (missing0 = "notes"))) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.skip_hold_checks === undefined) && (missing0 = "skip_hold_checks"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -882,7 +944,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -890,46 +952,60 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.source === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.value_cubic_metres === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value_cubic_metres"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.reading_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "reading_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.notes === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "notes"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.reason === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "reason"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.skip_hold_checks === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "skip_hold_checks"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "meter_id") || (key0 === "source")) || (key0 === "value_cubic_metres")) || (key0 === "reading_date")) || (key0 === "notes")) || (key0 === "reason")) || (key0 === "skip_hold_checks")) || (key0 === "quarantine_read"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -937,6 +1013,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err8 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -944,6 +1021,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err9 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -951,6 +1029,7 @@ if(data.value_cubic_metres !== undefined){
 if(typeof data.value_cubic_metres !== "string"){
 const err10 = {instancePath:instancePath+"/value_cubic_metres",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -958,6 +1037,7 @@ if(data.reading_date !== undefined){
 if(typeof data.reading_date !== "string"){
 const err11 = {instancePath:instancePath+"/reading_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -965,6 +1045,7 @@ if(data.notes !== undefined){
 if(typeof data.notes !== "string"){
 const err12 = {instancePath:instancePath+"/notes",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -972,6 +1053,7 @@ if(data.reason !== undefined){
 if(typeof data.reason !== "string"){
 const err13 = {instancePath:instancePath+"/reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -979,6 +1061,7 @@ if(data.skip_hold_checks !== undefined){
 if(typeof data.skip_hold_checks !== "boolean"){
 const err14 = {instancePath:instancePath+"/skip_hold_checks",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -986,6 +1069,7 @@ if(data.quarantine_read !== undefined){
 if(typeof data.quarantine_read !== "boolean"){
 const err15 = {instancePath:instancePath+"/quarantine_read",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -993,6 +1077,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1015,6 +1100,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.service_order_id === undefined) && (missing0 = "service_order_id"))) || ((data.journey_type === undefined) && (missing0 = "journey_type"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.changed_fields === undefined) && (missing0 = "changed_fields"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1113,6 +1202,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.service_order_id === undefined) && (missing0 = "service_order_id"))) || ((data.journey_type === undefined) && (missing0 = "journey_type"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.changed_fields === undefined) && (missing0 = "changed_fields"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1197,7 +1290,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1205,42 +1298,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.service_order_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "service_order_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.journey_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "journey_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.job_type === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "job_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.changed_fields === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "changed_fields"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "service_order_id")) || (key0 === "journey_type")) || (key0 === "job_type")) || (key0 === "changed_fields"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1248,6 +1354,7 @@ if(data.service_order_id !== undefined){
 if(typeof data.service_order_id !== "string"){
 const err7 = {instancePath:instancePath+"/service_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1255,6 +1362,7 @@ if(data.journey_type !== undefined){
 if(typeof data.journey_type !== "string"){
 const err8 = {instancePath:instancePath+"/journey_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1262,6 +1370,7 @@ if(data.job_type !== undefined){
 if(typeof data.job_type !== "string"){
 const err9 = {instancePath:instancePath+"/job_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1270,6 +1379,7 @@ let data4 = data.changed_fields;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err10 = {instancePath:instancePath+"/changed_fields",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1277,6 +1387,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1299,6 +1410,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.journey_id === undefined) && (missing0 = "journey_id")) || ((data.journey_type === undefined) && (missing0 = "journey_type"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.vendor_reference === undefined) && (missing0 = "vendor_reference"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1410,6 +1525,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.journey_id === undefined) && (missing0 = "journey_id")) || ((data.journey_type === undefined) && (missing0 = "journey_type"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.vendor_reference === undefined) && (missing0 = "vendor_reference"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1507,7 +1626,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1515,41 +1634,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.journey_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "journey_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.journey_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "journey_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.job_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "job_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.status === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.vendor_reference === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "vendor_reference"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.account_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "journey_id") || (key0 === "journey_type")) || (key0 === "job_type")) || (key0 === "status")) || (key0 === "vendor_reference")) || (key0 === "account_number"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.journey_id !== undefined){
@@ -1557,6 +1689,7 @@ let data0 = data.journey_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/journey_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1564,6 +1697,7 @@ if(data.journey_type !== undefined){
 if(typeof data.journey_type !== "string"){
 const err8 = {instancePath:instancePath+"/journey_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1571,6 +1705,7 @@ if(data.job_type !== undefined){
 if(typeof data.job_type !== "string"){
 const err9 = {instancePath:instancePath+"/job_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1578,6 +1713,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err10 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1585,6 +1721,7 @@ if(data.vendor_reference !== undefined){
 if(typeof data.vendor_reference !== "string"){
 const err11 = {instancePath:instancePath+"/vendor_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1592,6 +1729,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err12 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1599,6 +1737,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1621,6 +1760,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.job_type_code === undefined) && (missing0 = "job_type_code")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1732,6 +1875,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.job_type_code === undefined) && (missing0 = "job_type_code")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1829,7 +1976,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1837,27 +1984,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.job_type_code === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "job_type_code"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "job_type_code") || (key0 === "account_number")) || (key0 === "notes")) || (key0 === "incident_location")) || (key0 === "reported_at")) || (key0 === "caller"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.job_type_code !== undefined){
 if(typeof data.job_type_code !== "string"){
 const err3 = {instancePath:instancePath+"/job_type_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -1865,6 +2022,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1872,6 +2030,7 @@ if(data.notes !== undefined){
 if(typeof data.notes !== "string"){
 const err5 = {instancePath:instancePath+"/notes",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1879,6 +2038,7 @@ if(data.incident_location !== undefined){
 if(typeof data.incident_location !== "string"){
 const err6 = {instancePath:instancePath+"/incident_location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1886,6 +2046,7 @@ if(data.reported_at !== undefined){
 if(typeof data.reported_at !== "string"){
 const err7 = {instancePath:instancePath+"/reported_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1894,6 +2055,7 @@ let data5 = data.caller;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 const err8 = {instancePath:instancePath+"/caller",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1901,6 +2063,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1923,6 +2086,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.service_order_id === undefined) && (missing0 = "service_order_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.planned_install_on === undefined) && (missing0 = "planned_install_on"))) || ((data.current_date === undefined) && (missing0 = "current_date"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2007,6 +2174,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.service_order_id === undefined) && (missing0 = "service_order_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.planned_install_on === undefined) && (missing0 = "planned_install_on"))) || ((data.current_date === undefined) && (missing0 = "current_date"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2077,7 +2248,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2085,37 +2256,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.service_order_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "service_order_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.planned_install_on === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "planned_install_on"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.current_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "current_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "service_order_id") || (key0 === "account_number")) || (key0 === "planned_install_on")) || (key0 === "current_date"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.service_order_id !== undefined){
 if(typeof data.service_order_id !== "string"){
 const err5 = {instancePath:instancePath+"/service_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2123,6 +2306,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2130,6 +2314,7 @@ if(data.planned_install_on !== undefined){
 if(typeof data.planned_install_on !== "string"){
 const err7 = {instancePath:instancePath+"/planned_install_on",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2137,6 +2322,7 @@ if(data.current_date !== undefined){
 if(typeof data.current_date !== "string"){
 const err8 = {instancePath:instancePath+"/current_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2144,6 +2330,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2166,6 +2353,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.serial_number === undefined) && (missing0 = "serial_number")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2237,6 +2428,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.serial_number === undefined) && (missing0 = "serial_number")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2294,7 +2489,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2302,22 +2497,31 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.serial_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "serial_number") || (key0 === "external_reference")) || (key0 === "has_lce"))){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err2 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -2325,6 +2529,7 @@ if(data.external_reference !== undefined){
 if(typeof data.external_reference !== "string"){
 const err3 = {instancePath:instancePath+"/external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -2332,6 +2537,7 @@ if(data.has_lce !== undefined){
 if(typeof data.has_lce !== "boolean"){
 const err4 = {instancePath:instancePath+"/has_lce",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2339,6 +2545,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2361,6 +2568,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.removed_meter_serial_number === undefined) && (missing0 = "removed_meter_serial_number")) || ((data.exchange_date === undefined) && (missing0 = "exchange_date"))) || ((data.make === undefined) && (missing0 = "make"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.number_of_digits === undefined) && (missing0 = "number_of_digits"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.location === undefined) && (missing0 = "location"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2629,6 +2840,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.removed_meter_serial_number === undefined) && (missing0 = "removed_meter_serial_number")) || ((data.exchange_date === undefined) && (missing0 = "exchange_date"))) || ((data.make === undefined) && (missing0 = "make"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.number_of_digits === undefined) && (missing0 = "number_of_digits"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.location === undefined) && (missing0 = "location"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2883,7 +3098,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2891,67 +3106,85 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.removed_meter_serial_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "removed_meter_serial_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.exchange_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "exchange_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.make === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "make"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.model === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.serial_number === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.size === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "size"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.status === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.number_of_digits === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "number_of_digits"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.capability_type === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "capability_type"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.location === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((key0 === "removed_meter_external_reference") || (key0 === "removed_meter_serial_number")) || (key0 === "exchange_date")) || (key0 === "final_reading")) || (key0 === "make")) || (key0 === "model")) || (key0 === "serial_number")) || (key0 === "radio_serial_number")) || (key0 === "size")) || (key0 === "status")) || (key0 === "number_of_digits")) || (key0 === "first_reading")) || (key0 === "access_information")) || (key0 === "capability_type")) || (key0 === "location")) || (key0 === "flow_regulator_installed")) || (key0 === "has_lce")) || (key0 === "is_nhh_meter_operation_allowed"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.removed_meter_external_reference !== undefined){
 if(typeof data.removed_meter_external_reference !== "string"){
 const err11 = {instancePath:instancePath+"/removed_meter_external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -2959,6 +3192,7 @@ if(data.removed_meter_serial_number !== undefined){
 if(typeof data.removed_meter_serial_number !== "string"){
 const err12 = {instancePath:instancePath+"/removed_meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2966,6 +3200,7 @@ if(data.exchange_date !== undefined){
 if(typeof data.exchange_date !== "string"){
 const err13 = {instancePath:instancePath+"/exchange_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -2973,6 +3208,7 @@ if(data.final_reading !== undefined){
 if(typeof data.final_reading !== "string"){
 const err14 = {instancePath:instancePath+"/final_reading",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -2980,6 +3216,7 @@ if(data.make !== undefined){
 if(typeof data.make !== "string"){
 const err15 = {instancePath:instancePath+"/make",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2987,6 +3224,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err16 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2994,6 +3232,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err17 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -3001,6 +3240,7 @@ if(data.radio_serial_number !== undefined){
 if(typeof data.radio_serial_number !== "string"){
 const err18 = {instancePath:instancePath+"/radio_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -3009,6 +3249,7 @@ let data8 = data.size;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err19 = {instancePath:instancePath+"/size",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -3016,6 +3257,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err20 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -3024,6 +3266,7 @@ let data10 = data.number_of_digits;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
 const err21 = {instancePath:instancePath+"/number_of_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -3031,6 +3274,7 @@ if(data.first_reading !== undefined){
 if(typeof data.first_reading !== "string"){
 const err22 = {instancePath:instancePath+"/first_reading",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -3038,6 +3282,7 @@ if(data.access_information !== undefined){
 if(typeof data.access_information !== "string"){
 const err23 = {instancePath:instancePath+"/access_information",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -3045,6 +3290,7 @@ if(data.capability_type !== undefined){
 if(typeof data.capability_type !== "string"){
 const err24 = {instancePath:instancePath+"/capability_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -3052,6 +3298,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err25 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -3059,6 +3306,7 @@ if(data.flow_regulator_installed !== undefined){
 if(typeof data.flow_regulator_installed !== "boolean"){
 const err26 = {instancePath:instancePath+"/flow_regulator_installed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -3066,6 +3314,7 @@ if(data.has_lce !== undefined){
 if(typeof data.has_lce !== "boolean"){
 const err27 = {instancePath:instancePath+"/has_lce",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -3073,6 +3322,7 @@ if(data.is_nhh_meter_operation_allowed !== undefined){
 if(typeof data.is_nhh_meter_operation_allowed !== "boolean"){
 const err28 = {instancePath:instancePath+"/is_nhh_meter_operation_allowed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -3080,6 +3330,7 @@ errors++;
 else {
 const err29 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3102,6 +3353,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((((data.property_id === undefined) && (missing0 = "property_id")) || ((data.install_date === undefined) && (missing0 = "install_date"))) || ((data.make === undefined) && (missing0 = "make"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.reading_months === undefined) && (missing0 = "reading_months"))) || ((data.first_reading === undefined) && (missing0 = "first_reading"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.number_of_digits === undefined) && (missing0 = "number_of_digits"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.category === undefined) && (missing0 = "category"))) || ((data.radio_serial_number === undefined) && (missing0 = "radio_serial_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3566,6 +3821,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((((data.property_id === undefined) && (missing0 = "property_id")) || ((data.install_date === undefined) && (missing0 = "install_date"))) || ((data.make === undefined) && (missing0 = "make"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.reading_months === undefined) && (missing0 = "reading_months"))) || ((data.first_reading === undefined) && (missing0 = "first_reading"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.number_of_digits === undefined) && (missing0 = "number_of_digits"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.category === undefined) && (missing0 = "category"))) || ((data.radio_serial_number === undefined) && (missing0 = "radio_serial_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4016,7 +4275,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4024,76 +4283,96 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.property_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "property_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.install_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "install_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.make === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "make"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.model === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.location === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.serial_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.reading_months === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "reading_months"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.first_reading === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "first_reading"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.size === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "size"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.number_of_digits === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "number_of_digits"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.capability_type === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "capability_type"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.category === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "category"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.radio_serial_number === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "radio_serial_number"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((((((((((key0 === "property_id") || (key0 === "install_date")) || (key0 === "make")) || (key0 === "model")) || (key0 === "location")) || (key0 === "serial_number")) || (key0 === "external_reference")) || (key0 === "reading_months")) || (key0 === "first_reading")) || (key0 === "estimation_months")) || (key0 === "non_return_to_sewage_allowance")) || (key0 === "size")) || (key0 === "status")) || (key0 === "number_of_digits")) || (key0 === "capability_type")) || (key0 === "category")) || (key0 === "access_information")) || (key0 === "latitude")) || (key0 === "longitude")) || (key0 === "easting")) || (key0 === "northing")) || (key0 === "installation_reason")) || (key0 === "active_from")) || (key0 === "active_to")) || (key0 === "radio_serial_number")) || (key0 === "requires_manual_collection")) || (key0 === "flow_regulator_installed")) || (key0 === "has_lce")) || (key0 === "params_for_subsequent_events")) || (key0 === "is_nhh_meter_operation_allowed"))){
 const err13 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data.property_id !== undefined){
@@ -4101,6 +4380,7 @@ let data0 = data.property_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err14 = {instancePath:instancePath+"/property_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4108,6 +4388,7 @@ if(data.install_date !== undefined){
 if(typeof data.install_date !== "string"){
 const err15 = {instancePath:instancePath+"/install_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -4115,6 +4396,7 @@ if(data.make !== undefined){
 if(typeof data.make !== "string"){
 const err16 = {instancePath:instancePath+"/make",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -4122,6 +4404,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err17 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -4129,6 +4412,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err18 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -4136,6 +4420,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err19 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -4143,6 +4428,7 @@ if(data.external_reference !== undefined){
 if(typeof data.external_reference !== "string"){
 const err20 = {instancePath:instancePath+"/external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -4155,6 +4441,7 @@ let data8 = data7[i0];
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err21 = {instancePath:instancePath+"/reading_months/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -4162,6 +4449,7 @@ errors++;
 else {
 const err22 = {instancePath:instancePath+"/reading_months",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -4169,6 +4457,7 @@ if(data.first_reading !== undefined){
 if(typeof data.first_reading !== "string"){
 const err23 = {instancePath:instancePath+"/first_reading",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -4181,6 +4470,7 @@ let data11 = data10[i1];
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
 const err24 = {instancePath:instancePath+"/estimation_months/" + i1,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -4188,6 +4478,7 @@ errors++;
 else {
 const err25 = {instancePath:instancePath+"/estimation_months",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -4195,6 +4486,7 @@ if(data.non_return_to_sewage_allowance !== undefined){
 if(typeof data.non_return_to_sewage_allowance !== "string"){
 const err26 = {instancePath:instancePath+"/non_return_to_sewage_allowance",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -4203,6 +4495,7 @@ let data13 = data.size;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 const err27 = {instancePath:instancePath+"/size",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -4210,6 +4503,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err28 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -4218,6 +4512,7 @@ let data15 = data.number_of_digits;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
 const err29 = {instancePath:instancePath+"/number_of_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -4225,6 +4520,7 @@ if(data.capability_type !== undefined){
 if(typeof data.capability_type !== "string"){
 const err30 = {instancePath:instancePath+"/capability_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -4232,6 +4528,7 @@ if(data.category !== undefined){
 if(typeof data.category !== "string"){
 const err31 = {instancePath:instancePath+"/category",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -4239,6 +4536,7 @@ if(data.access_information !== undefined){
 if(typeof data.access_information !== "string"){
 const err32 = {instancePath:instancePath+"/access_information",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -4246,6 +4544,7 @@ if(data.latitude !== undefined){
 if(typeof data.latitude !== "string"){
 const err33 = {instancePath:instancePath+"/latitude",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -4253,6 +4552,7 @@ if(data.longitude !== undefined){
 if(typeof data.longitude !== "string"){
 const err34 = {instancePath:instancePath+"/longitude",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -4260,6 +4560,7 @@ if(data.easting !== undefined){
 if(typeof data.easting !== "string"){
 const err35 = {instancePath:instancePath+"/easting",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -4267,6 +4568,7 @@ if(data.northing !== undefined){
 if(typeof data.northing !== "string"){
 const err36 = {instancePath:instancePath+"/northing",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -4274,6 +4576,7 @@ if(data.installation_reason !== undefined){
 if(typeof data.installation_reason !== "string"){
 const err37 = {instancePath:instancePath+"/installation_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -4281,6 +4584,7 @@ if(data.active_from !== undefined){
 if(typeof data.active_from !== "string"){
 const err38 = {instancePath:instancePath+"/active_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -4288,6 +4592,7 @@ if(data.active_to !== undefined){
 if(typeof data.active_to !== "string"){
 const err39 = {instancePath:instancePath+"/active_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -4295,6 +4600,7 @@ if(data.radio_serial_number !== undefined){
 if(typeof data.radio_serial_number !== "string"){
 const err40 = {instancePath:instancePath+"/radio_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -4302,6 +4608,7 @@ if(data.requires_manual_collection !== undefined){
 if(typeof data.requires_manual_collection !== "boolean"){
 const err41 = {instancePath:instancePath+"/requires_manual_collection",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -4309,6 +4616,7 @@ if(data.flow_regulator_installed !== undefined){
 if(typeof data.flow_regulator_installed !== "boolean"){
 const err42 = {instancePath:instancePath+"/flow_regulator_installed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -4316,6 +4624,7 @@ if(data.has_lce !== undefined){
 if(typeof data.has_lce !== "boolean"){
 const err43 = {instancePath:instancePath+"/has_lce",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -4324,6 +4633,7 @@ let data30 = data.params_for_subsequent_events;
 if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
 const err44 = {instancePath:instancePath+"/params_for_subsequent_events",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -4331,6 +4641,7 @@ if(data.is_nhh_meter_operation_allowed !== undefined){
 if(typeof data.is_nhh_meter_operation_allowed !== "boolean"){
 const err45 = {instancePath:instancePath+"/is_nhh_meter_operation_allowed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 }
@@ -4338,6 +4649,7 @@ errors++;
 else {
 const err46 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err46);
+eventryRun.report(err46);
 errors++;
 }
 validate0.errors = vErrors;

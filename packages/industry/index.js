@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.mpan === undefined) && (missing0 = "mpan")) || ((data.energisation_status === undefined) && (missing0 = "energisation_status"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -84,6 +88,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.mpan === undefined) && (missing0 = "mpan")) || ((data.energisation_status === undefined) && (missing0 = "energisation_status"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -141,7 +149,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -149,32 +157,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mpan === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mpan"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.energisation_status === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "energisation_status"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.effective_from === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "mpan") || (key0 === "energisation_status")) || (key0 === "effective_from"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.mpan !== undefined){
 if(typeof data.mpan !== "string"){
 const err4 = {instancePath:instancePath+"/mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -182,6 +201,7 @@ if(data.energisation_status !== undefined){
 if(typeof data.energisation_status !== "string"){
 const err5 = {instancePath:instancePath+"/energisation_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -189,6 +209,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err6 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -196,6 +217,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -218,6 +240,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.mpan === undefined) && (missing0 = "mpan")) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -289,6 +315,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.mpan === undefined) && (missing0 = "mpan")) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -346,7 +376,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -354,32 +384,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mpan === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mpan"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.serial_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.effective_from === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "mpan") || (key0 === "serial_number")) || (key0 === "effective_from"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.mpan !== undefined){
 if(typeof data.mpan !== "string"){
 const err4 = {instancePath:instancePath+"/mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -387,6 +428,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err5 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -394,6 +436,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err6 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -401,6 +444,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -423,6 +467,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.meter_point_identifier === undefined) && (missing0 = "meter_point_identifier")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -463,6 +511,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.meter_point_identifier === undefined) && (missing0 = "meter_point_identifier")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -489,7 +541,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -497,22 +549,31 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_point_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "meter_point_identifier")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.meter_point_identifier !== undefined){
 if(typeof data.meter_point_identifier !== "string"){
 const err2 = {instancePath:instancePath+"/meter_point_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -520,6 +581,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -542,6 +604,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.mpan === undefined) && (missing0 = "mpan"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))) || ((data.new_supplier_id === undefined) && (missing0 = "new_supplier_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -626,6 +692,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.mpan === undefined) && (missing0 = "mpan"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))) || ((data.new_supplier_id === undefined) && (missing0 = "new_supplier_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -696,7 +766,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -704,37 +774,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mpan === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mpan"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_end_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_end_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.new_supplier_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "new_supplier_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "mpan")) || (key0 === "supply_end_date")) || (key0 === "new_supplier_id"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -742,6 +824,7 @@ if(data.mpan !== undefined){
 if(typeof data.mpan !== "string"){
 const err6 = {instancePath:instancePath+"/mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -749,6 +832,7 @@ if(data.supply_end_date !== undefined){
 if(typeof data.supply_end_date !== "string"){
 const err7 = {instancePath:instancePath+"/supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -756,6 +840,7 @@ if(data.new_supplier_id !== undefined){
 if(typeof data.new_supplier_id !== "string"){
 const err8 = {instancePath:instancePath+"/new_supplier_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -763,6 +848,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -785,6 +871,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.import_mpan === undefined) && (missing0 = "import_mpan")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.product_code === undefined) && (missing0 = "product_code"))) || ((data.manual_declared_net_capacity === undefined) && (missing0 = "manual_declared_net_capacity"))) || ((data.manual_technology_type === undefined) && (missing0 = "manual_technology_type"))) || ((data.valid_mcs_installations === undefined) && (missing0 = "valid_mcs_installations"))) || ((data.journey_identifier === undefined) && (missing0 = "journey_identifier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -927,6 +1017,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.import_mpan === undefined) && (missing0 = "import_mpan")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.product_code === undefined) && (missing0 = "product_code"))) || ((data.manual_declared_net_capacity === undefined) && (missing0 = "manual_declared_net_capacity"))) || ((data.manual_technology_type === undefined) && (missing0 = "manual_technology_type"))) || ((data.valid_mcs_installations === undefined) && (missing0 = "valid_mcs_installations"))) || ((data.journey_identifier === undefined) && (missing0 = "journey_identifier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1055,7 +1149,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1063,52 +1157,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.import_mpan === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "import_mpan"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.product_code === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "product_code"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.manual_declared_net_capacity === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "manual_declared_net_capacity"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.manual_technology_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "manual_technology_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.valid_mcs_installations === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "valid_mcs_installations"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.journey_identifier === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "journey_identifier"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "import_mpan") || (key0 === "account_number")) || (key0 === "product_code")) || (key0 === "manual_declared_net_capacity")) || (key0 === "manual_technology_type")) || (key0 === "valid_mcs_installations")) || (key0 === "journey_identifier"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.import_mpan !== undefined){
 if(typeof data.import_mpan !== "string"){
 const err8 = {instancePath:instancePath+"/import_mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1116,6 +1225,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err9 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1123,6 +1233,7 @@ if(data.product_code !== undefined){
 if(typeof data.product_code !== "string"){
 const err10 = {instancePath:instancePath+"/product_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1130,6 +1241,7 @@ if(data.manual_declared_net_capacity !== undefined){
 if(typeof data.manual_declared_net_capacity !== "string"){
 const err11 = {instancePath:instancePath+"/manual_declared_net_capacity",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1137,6 +1249,7 @@ if(data.manual_technology_type !== undefined){
 if(typeof data.manual_technology_type !== "string"){
 const err12 = {instancePath:instancePath+"/manual_technology_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1149,6 +1262,7 @@ let data6 = data5[i0];
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
 const err13 = {instancePath:instancePath+"/valid_mcs_installations/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1156,6 +1270,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/valid_mcs_installations",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1163,6 +1278,7 @@ if(data.journey_identifier !== undefined){
 if(typeof data.journey_identifier !== "string"){
 const err15 = {instancePath:instancePath+"/journey_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1170,6 +1286,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1192,6 +1309,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.import_mpan === undefined) && (missing0 = "import_mpan")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.product_code === undefined) && (missing0 = "product_code"))) || ((data.manual_declared_net_capacity === undefined) && (missing0 = "manual_declared_net_capacity"))) || ((data.manual_technology_type === undefined) && (missing0 = "manual_technology_type"))) || ((data.valid_mcs_installations === undefined) && (missing0 = "valid_mcs_installations"))) || ((data.journey_identifier === undefined) && (missing0 = "journey_identifier"))) || ((data.export_mpan === undefined) && (missing0 = "export_mpan"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1347,6 +1468,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.import_mpan === undefined) && (missing0 = "import_mpan")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.product_code === undefined) && (missing0 = "product_code"))) || ((data.manual_declared_net_capacity === undefined) && (missing0 = "manual_declared_net_capacity"))) || ((data.manual_technology_type === undefined) && (missing0 = "manual_technology_type"))) || ((data.valid_mcs_installations === undefined) && (missing0 = "valid_mcs_installations"))) || ((data.journey_identifier === undefined) && (missing0 = "journey_identifier"))) || ((data.export_mpan === undefined) && (missing0 = "export_mpan"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1488,7 +1613,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1496,57 +1621,73 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.import_mpan === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "import_mpan"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.product_code === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "product_code"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.manual_declared_net_capacity === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "manual_declared_net_capacity"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.manual_technology_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "manual_technology_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.valid_mcs_installations === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "valid_mcs_installations"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.journey_identifier === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "journey_identifier"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.export_mpan === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "export_mpan"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "import_mpan") || (key0 === "account_number")) || (key0 === "product_code")) || (key0 === "manual_declared_net_capacity")) || (key0 === "manual_technology_type")) || (key0 === "valid_mcs_installations")) || (key0 === "journey_identifier")) || (key0 === "export_mpan"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.import_mpan !== undefined){
 if(typeof data.import_mpan !== "string"){
 const err9 = {instancePath:instancePath+"/import_mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1554,6 +1695,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1561,6 +1703,7 @@ if(data.product_code !== undefined){
 if(typeof data.product_code !== "string"){
 const err11 = {instancePath:instancePath+"/product_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1568,6 +1711,7 @@ if(data.manual_declared_net_capacity !== undefined){
 if(typeof data.manual_declared_net_capacity !== "string"){
 const err12 = {instancePath:instancePath+"/manual_declared_net_capacity",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1575,6 +1719,7 @@ if(data.manual_technology_type !== undefined){
 if(typeof data.manual_technology_type !== "string"){
 const err13 = {instancePath:instancePath+"/manual_technology_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1587,6 +1732,7 @@ let data6 = data5[i0];
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
 const err14 = {instancePath:instancePath+"/valid_mcs_installations/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1594,6 +1740,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/valid_mcs_installations",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1601,6 +1748,7 @@ if(data.journey_identifier !== undefined){
 if(typeof data.journey_identifier !== "string"){
 const err16 = {instancePath:instancePath+"/journey_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -1608,6 +1756,7 @@ if(data.export_mpan !== undefined){
 if(typeof data.export_mpan !== "string"){
 const err17 = {instancePath:instancePath+"/export_mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -1615,6 +1764,7 @@ errors++;
 else {
 const err18 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1637,6 +1787,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.meter_point_identifier === undefined) && (missing0 = "meter_point_identifier")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1677,6 +1831,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.meter_point_identifier === undefined) && (missing0 = "meter_point_identifier")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1703,7 +1861,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1711,22 +1869,31 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_point_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "meter_point_identifier")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.meter_point_identifier !== undefined){
 if(typeof data.meter_point_identifier !== "string"){
 const err2 = {instancePath:instancePath+"/meter_point_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -1734,6 +1901,7 @@ errors++;
 else {
 const err3 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1756,6 +1924,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.mprn === undefined) && (missing0 = "mprn"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))) || ((data.new_supplier_id === undefined) && (missing0 = "new_supplier_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1840,6 +2012,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.mprn === undefined) && (missing0 = "mprn"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))) || ((data.new_supplier_id === undefined) && (missing0 = "new_supplier_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1910,7 +2086,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1918,37 +2094,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mprn === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_end_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_end_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.new_supplier_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "new_supplier_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "mprn")) || (key0 === "supply_end_date")) || (key0 === "new_supplier_id"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1956,6 +2144,7 @@ if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err6 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1963,6 +2152,7 @@ if(data.supply_end_date !== undefined){
 if(typeof data.supply_end_date !== "string"){
 const err7 = {instancePath:instancePath+"/supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1970,6 +2160,7 @@ if(data.new_supplier_id !== undefined){
 if(typeof data.new_supplier_id !== "string"){
 const err8 = {instancePath:instancePath+"/new_supplier_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1977,6 +2168,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.supply_points_no_longer_coming_on_supply === undefined) && (missing0 = "supply_points_no_longer_coming_on_supply"))) || ((data.all_supply_points === undefined) && (missing0 = "all_supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -65,6 +69,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if(((((data3.market_name === undefined) && (missing1 = "market_name")) || ((data3.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data3.confirmed_ssd === undefined) && (missing1 = "confirmed_ssd"))) || ((data3.was_cancelled === undefined) && (missing1 = "was_cancelled"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -168,6 +176,10 @@ const _errs23 = errors;
 const _errs24 = errors;
 if(errors === _errs24){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 let missing2;
 if(((((data9.market_name === undefined) && (missing2 = "market_name")) || ((data9.external_identifier === undefined) && (missing2 = "external_identifier"))) || ((data9.confirmed_ssd === undefined) && (missing2 = "confirmed_ssd"))) || ((data9.was_cancelled === undefined) && (missing2 = "was_cancelled"))){
 validate0.errors = [{instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -279,6 +291,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.supply_points_no_longer_coming_on_supply === undefined) && (missing0 = "supply_points_no_longer_coming_on_supply"))) || ((data.all_supply_points === undefined) && (missing0 = "all_supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -322,6 +338,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if(((((data3.market_name === undefined) && (missing1 = "market_name")) || ((data3.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data3.confirmed_ssd === undefined) && (missing1 = "confirmed_ssd"))) || ((data3.was_cancelled === undefined) && (missing1 = "was_cancelled"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -415,6 +435,10 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 let missing2;
 if(((((data9.market_name === undefined) && (missing2 = "market_name")) || ((data9.external_identifier === undefined) && (missing2 = "external_identifier"))) || ((data9.confirmed_ssd === undefined) && (missing2 = "confirmed_ssd"))) || ((data9.was_cancelled === undefined) && (missing2 = "was_cancelled"))){
 validate1.errors = [{instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -511,7 +535,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -519,37 +543,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.join_supplier_process_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_points_no_longer_coming_on_supply === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_points_no_longer_coming_on_supply"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.all_supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "all_supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "join_supplier_process_number") || (key0 === "account_number")) || (key0 === "supply_points_no_longer_coming_on_supply")) || (key0 === "all_supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -557,6 +593,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -567,37 +604,49 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.market_name === undefined){
 const err7 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data3.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data3.confirmed_ssd === undefined){
 const err9 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: "confirmed_ssd"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.was_cancelled === undefined){
 const err10 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: "was_cancelled"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!((((key1 === "market_name") || (key1 === "external_identifier")) || (key1 === "confirmed_ssd")) || (key1 === "was_cancelled"))){
 const err11 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data3.market_name !== undefined){
 if(typeof data3.market_name !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -605,6 +654,7 @@ if(data3.external_identifier !== undefined){
 if(typeof data3.external_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -612,6 +662,7 @@ if(data3.confirmed_ssd !== undefined){
 if(typeof data3.confirmed_ssd !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0+"/confirmed_ssd",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -619,6 +670,7 @@ if(data3.was_cancelled !== undefined){
 if(typeof data3.was_cancelled !== "boolean"){
 const err15 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0+"/was_cancelled",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -626,6 +678,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -633,6 +686,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -643,37 +697,49 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 if(data9.market_name === undefined){
 const err18 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data9.external_identifier === undefined){
 const err19 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data9.confirmed_ssd === undefined){
 const err20 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "confirmed_ssd"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data9.was_cancelled === undefined){
 const err21 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "was_cancelled"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data9){
 if(!((((key2 === "market_name") || (key2 === "external_identifier")) || (key2 === "confirmed_ssd")) || (key2 === "was_cancelled"))){
 const err22 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
+}
 }
 }
 if(data9.market_name !== undefined){
 if(typeof data9.market_name !== "string"){
 const err23 = {instancePath:instancePath+"/all_supply_points/" + i1+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -681,6 +747,7 @@ if(data9.external_identifier !== undefined){
 if(typeof data9.external_identifier !== "string"){
 const err24 = {instancePath:instancePath+"/all_supply_points/" + i1+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -688,6 +755,7 @@ if(data9.confirmed_ssd !== undefined){
 if(typeof data9.confirmed_ssd !== "string"){
 const err25 = {instancePath:instancePath+"/all_supply_points/" + i1+"/confirmed_ssd",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -695,6 +763,7 @@ if(data9.was_cancelled !== undefined){
 if(typeof data9.was_cancelled !== "boolean"){
 const err26 = {instancePath:instancePath+"/all_supply_points/" + i1+"/was_cancelled",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -702,6 +771,7 @@ errors++;
 else {
 const err27 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -709,6 +779,7 @@ errors++;
 else {
 const err28 = {instancePath:instancePath+"/all_supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -716,6 +787,7 @@ errors++;
 else {
 const err29 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 validate0.errors = vErrors;
@@ -738,6 +810,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.supply_points_past_ssd === undefined) && (missing0 = "supply_points_past_ssd"))) || ((data.all_supply_points === undefined) && (missing0 = "all_supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -803,6 +879,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if(((((data4.market_name === undefined) && (missing1 = "market_name")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.confirmed_ssd === undefined) && (missing1 = "confirmed_ssd"))) || ((data4.was_cancelled === undefined) && (missing1 = "was_cancelled"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -906,6 +986,10 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto2 = Object.getPrototypeOf(data10);
+if(proto2 !== Object.prototype && proto2 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 let missing2;
 if(((((data10.market_name === undefined) && (missing2 = "market_name")) || ((data10.external_identifier === undefined) && (missing2 = "external_identifier"))) || ((data10.confirmed_ssd === undefined) && (missing2 = "confirmed_ssd"))) || ((data10.was_cancelled === undefined) && (missing2 = "was_cancelled"))){
 validate0.errors = [{instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -1018,6 +1102,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.supply_points_past_ssd === undefined) && (missing0 = "supply_points_past_ssd"))) || ((data.all_supply_points === undefined) && (missing0 = "all_supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1074,6 +1162,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if(((((data4.market_name === undefined) && (missing1 = "market_name")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.confirmed_ssd === undefined) && (missing1 = "confirmed_ssd"))) || ((data4.was_cancelled === undefined) && (missing1 = "was_cancelled"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -1167,6 +1259,10 @@ const _errs23 = errors;
 const _errs24 = errors;
 if(errors === _errs24){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto2 = Object.getPrototypeOf(data10);
+if(proto2 !== Object.prototype && proto2 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 let missing2;
 if(((((data10.market_name === undefined) && (missing2 = "market_name")) || ((data10.external_identifier === undefined) && (missing2 = "external_identifier"))) || ((data10.confirmed_ssd === undefined) && (missing2 = "confirmed_ssd"))) || ((data10.was_cancelled === undefined) && (missing2 = "was_cancelled"))){
 validate1.errors = [{instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -1264,7 +1360,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1272,36 +1368,48 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.join_supplier_process_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points_past_ssd === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points_past_ssd"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.all_supply_points === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "all_supply_points"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "join_supplier_process_id") || (key0 === "join_supplier_process_number")) || (key0 === "account_number")) || (key0 === "supply_points_past_ssd")) || (key0 === "all_supply_points"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.join_supplier_process_id !== undefined){
@@ -1309,6 +1417,7 @@ let data0 = data.join_supplier_process_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err6 = {instancePath:instancePath+"/join_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1316,6 +1425,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1323,6 +1433,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1333,37 +1444,49 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err10 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.confirmed_ssd === undefined){
 const err11 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: "confirmed_ssd"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data4.was_cancelled === undefined){
 const err12 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: "was_cancelled"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!((((key1 === "market_name") || (key1 === "external_identifier")) || (key1 === "confirmed_ssd")) || (key1 === "was_cancelled"))){
 const err13 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1371,6 +1494,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err15 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1378,6 +1502,7 @@ if(data4.confirmed_ssd !== undefined){
 if(typeof data4.confirmed_ssd !== "string"){
 const err16 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0+"/confirmed_ssd",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -1385,6 +1510,7 @@ if(data4.was_cancelled !== undefined){
 if(typeof data4.was_cancelled !== "boolean"){
 const err17 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0+"/was_cancelled",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -1392,6 +1518,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -1399,6 +1526,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/supply_points_past_ssd",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -1409,37 +1537,49 @@ const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto2 = Object.getPrototypeOf(data10);
+if(proto2 !== Object.prototype && proto2 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 if(data10.market_name === undefined){
 const err20 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data10.external_identifier === undefined){
 const err21 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 if(data10.confirmed_ssd === undefined){
 const err22 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "confirmed_ssd"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 if(data10.was_cancelled === undefined){
 const err23 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "was_cancelled"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data10){
 if(!((((key2 === "market_name") || (key2 === "external_identifier")) || (key2 === "confirmed_ssd")) || (key2 === "was_cancelled"))){
 const err24 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
+}
 }
 }
 if(data10.market_name !== undefined){
 if(typeof data10.market_name !== "string"){
 const err25 = {instancePath:instancePath+"/all_supply_points/" + i1+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -1447,6 +1587,7 @@ if(data10.external_identifier !== undefined){
 if(typeof data10.external_identifier !== "string"){
 const err26 = {instancePath:instancePath+"/all_supply_points/" + i1+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -1454,6 +1595,7 @@ if(data10.confirmed_ssd !== undefined){
 if(typeof data10.confirmed_ssd !== "string"){
 const err27 = {instancePath:instancePath+"/all_supply_points/" + i1+"/confirmed_ssd",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -1461,6 +1603,7 @@ if(data10.was_cancelled !== undefined){
 if(typeof data10.was_cancelled !== "boolean"){
 const err28 = {instancePath:instancePath+"/all_supply_points/" + i1+"/was_cancelled",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -1468,6 +1611,7 @@ errors++;
 else {
 const err29 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -1475,6 +1619,7 @@ errors++;
 else {
 const err30 = {instancePath:instancePath+"/all_supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -1482,6 +1627,7 @@ errors++;
 else {
 const err31 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1504,6 +1650,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.activation_journey_type === undefined) && (missing0 = "activation_journey_type"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1573,6 +1723,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if(((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -1648,6 +1802,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.activation_journey_type === undefined) && (missing0 = "activation_journey_type"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1708,6 +1866,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if(((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -1768,7 +1930,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1776,42 +1938,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.activation_journey_type === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "activation_journey_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.supply_point === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "activation_journey_type")) || (key0 === "supply_point"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1819,6 +1994,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1826,6 +2002,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err8 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1833,33 +2010,44 @@ if(data.activation_journey_type !== undefined){
 if(typeof data.activation_journey_type !== "string"){
 const err9 = {instancePath:instancePath+"/activation_journey_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data4 = data.supply_point;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.market_name === undefined){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!((key1 === "external_identifier") || (key1 === "market_name"))){
 const err12 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1867,6 +2055,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1874,6 +2063,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1881,6 +2071,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1903,6 +2094,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.activation_journey_type === undefined) && (missing0 = "activation_journey_type"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1972,6 +2167,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -2060,6 +2259,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.activation_journey_type === undefined) && (missing0 = "activation_journey_type"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2120,6 +2323,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -2193,7 +2400,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2201,42 +2408,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.activation_journey_type === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "activation_journey_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.supply_point === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "activation_journey_type")) || (key0 === "supply_point"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2244,6 +2464,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2251,6 +2472,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err8 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2258,38 +2480,50 @@ if(data.activation_journey_type !== undefined){
 if(typeof data.activation_journey_type !== "string"){
 const err9 = {instancePath:instancePath+"/activation_journey_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data4 = data.supply_point;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.market_name === undefined){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data4.confirmed_supply_start_date === undefined){
 const err12 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_start_date"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_start_date"))){
 const err13 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -2297,6 +2531,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err15 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2304,6 +2539,7 @@ if(data4.confirmed_supply_start_date !== undefined){
 if(typeof data4.confirmed_supply_start_date !== "string"){
 const err16 = {instancePath:instancePath+"/supply_point/confirmed_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2311,6 +2547,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -2318,6 +2555,7 @@ errors++;
 else {
 const err18 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2340,6 +2578,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.agreements === undefined) && (missing0 = "agreements"))) || ((data.contract_references === undefined) && (missing0 = "contract_references"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2385,6 +2627,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -2464,6 +2710,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((((data7.id === undefined) && (missing2 = "id")) || ((data7.valid_from === undefined) && (missing2 = "valid_from"))) || ((data7.valid_to === undefined) && (missing2 = "valid_to"))) || ((data7.product_code === undefined) && (missing2 = "product_code"))){
 validate0.errors = [{instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -2561,6 +2811,10 @@ const _errs31 = errors;
 const _errs32 = errors;
 if(errors === _errs32){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 const _errs34 = errors;
 for(const key3 in data12){
 if(!((key3 === "account_contract_identifier") || (key3 === "business_contract_identifier"))){
@@ -2629,6 +2883,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.agreements === undefined) && (missing0 = "agreements"))) || ((data.contract_references === undefined) && (missing0 = "contract_references"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2665,6 +2923,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -2734,6 +2996,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((((data7.id === undefined) && (missing2 = "id")) || ((data7.valid_from === undefined) && (missing2 = "valid_from"))) || ((data7.valid_to === undefined) && (missing2 = "valid_to"))) || ((data7.product_code === undefined) && (missing2 = "product_code"))){
 validate1.errors = [{instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -2821,6 +3087,10 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 if(data12.account_contract_identifier !== undefined){
 const _errs31 = errors;
 if(typeof data12.account_contract_identifier !== "string"){
@@ -2874,7 +3144,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2882,42 +3152,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.agreements === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "agreements"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.contract_references === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "contract_references"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "agreements")) || (key0 === "contract_references"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2925,38 +3208,50 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data2.confirmed_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2964,6 +3259,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -2971,6 +3267,7 @@ if(data2.confirmed_supply_start_date !== undefined){
 if(typeof data2.confirmed_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/confirmed_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -2978,6 +3275,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2988,31 +3286,42 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.id === undefined){
 const err16 = {instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data7.valid_from === undefined){
 const err17 = {instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data7.valid_to === undefined){
 const err18 = {instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: "valid_to"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data7.product_code === undefined){
 const err19 = {instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: "product_code"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!((((key2 === "id") || (key2 === "valid_from")) || (key2 === "valid_to")) || (key2 === "product_code"))){
 const err20 = {instancePath:instancePath+"/agreements/" + i0,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
+}
 }
 }
 if(data7.id !== undefined){
@@ -3020,6 +3329,7 @@ let data8 = data7.id;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err21 = {instancePath:instancePath+"/agreements/" + i0+"/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -3027,6 +3337,7 @@ if(data7.valid_from !== undefined){
 if(typeof data7.valid_from !== "string"){
 const err22 = {instancePath:instancePath+"/agreements/" + i0+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -3034,6 +3345,7 @@ if(data7.valid_to !== undefined){
 if(typeof data7.valid_to !== "string"){
 const err23 = {instancePath:instancePath+"/agreements/" + i0+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -3041,6 +3353,7 @@ if(data7.product_code !== undefined){
 if(typeof data7.product_code !== "string"){
 const err24 = {instancePath:instancePath+"/agreements/" + i0+"/product_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -3048,6 +3361,7 @@ errors++;
 else {
 const err25 = {instancePath:instancePath+"/agreements/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -3055,23 +3369,32 @@ errors++;
 else {
 const err26 = {instancePath:instancePath+"/agreements",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
 if(data.contract_references !== undefined){
 let data12 = data.contract_references;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
+if(!eventryRun.tolerant){
 for(const key3 in data12){
 if(!((key3 === "account_contract_identifier") || (key3 === "business_contract_identifier"))){
 const err27 = {instancePath:instancePath+"/contract_references",keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
+}
 }
 }
 if(data12.account_contract_identifier !== undefined){
 if(typeof data12.account_contract_identifier !== "string"){
 const err28 = {instancePath:instancePath+"/contract_references/account_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -3079,6 +3402,7 @@ if(data12.business_contract_identifier !== undefined){
 if(typeof data12.business_contract_identifier !== "string"){
 const err29 = {instancePath:instancePath+"/contract_references/business_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -3086,6 +3410,7 @@ errors++;
 else {
 const err30 = {instancePath:instancePath+"/contract_references",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -3093,6 +3418,7 @@ errors++;
 else {
 const err31 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3115,6 +3441,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3186,6 +3516,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3243,7 +3577,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3251,32 +3585,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -3284,6 +3629,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3291,6 +3637,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err6 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3298,6 +3645,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3320,6 +3668,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3391,6 +3743,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3448,7 +3804,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3456,32 +3812,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -3489,6 +3856,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3496,6 +3864,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err6 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3503,6 +3872,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3525,6 +3895,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3596,6 +3970,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3653,7 +4031,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3661,32 +4039,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -3694,6 +4083,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3701,6 +4091,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err6 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3708,6 +4099,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3730,6 +4122,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3794,6 +4190,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3905,6 +4305,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3960,6 +4364,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4056,7 +4464,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4064,42 +4472,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.requested_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "supply_points")) || (key0 === "requested_at"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -4107,6 +4528,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -4114,6 +4536,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err8 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -4124,32 +4547,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.market_name === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.requested_supply_start_date === undefined){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "requested_supply_start_date"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "requested_supply_start_date"))){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4157,6 +4591,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4164,6 +4599,7 @@ if(data4.requested_supply_start_date !== undefined){
 if(typeof data4.requested_supply_start_date !== "string"){
 const err15 = {instancePath:instancePath+"/supply_points/" + i0+"/requested_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -4171,6 +4607,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -4178,6 +4615,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -4185,6 +4623,7 @@ if(data.requested_at !== undefined){
 if(typeof data.requested_at !== "string"){
 const err18 = {instancePath:instancePath+"/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -4192,6 +4631,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4214,6 +4654,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4278,6 +4722,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4376,6 +4824,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4431,6 +4883,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4514,7 +4970,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4522,37 +4978,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -4560,6 +5028,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -4567,6 +5036,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err7 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -4577,32 +5047,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data4.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.requested_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "requested_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "requested_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4610,6 +5091,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4617,6 +5099,7 @@ if(data4.requested_supply_start_date !== undefined){
 if(typeof data4.requested_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/requested_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4624,6 +5107,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -4631,6 +5115,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -4638,6 +5123,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4660,6 +5146,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4724,6 +5214,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4822,6 +5316,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4877,6 +5375,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4960,7 +5462,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4968,37 +5470,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -5006,6 +5520,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -5013,6 +5528,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err7 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -5023,32 +5539,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data4.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.requested_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "requested_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "requested_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -5056,6 +5583,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -5063,6 +5591,7 @@ if(data4.requested_supply_start_date !== undefined){
 if(typeof data4.requested_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/requested_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -5070,6 +5599,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -5077,6 +5607,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -5084,6 +5615,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5106,6 +5638,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5170,6 +5706,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -5268,6 +5808,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5323,6 +5867,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -5406,7 +5954,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5414,37 +5962,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -5452,6 +6012,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -5459,6 +6020,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err7 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -5469,32 +6031,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data4.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.requested_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "requested_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "requested_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -5502,6 +6075,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -5509,6 +6083,7 @@ if(data4.requested_supply_start_date !== undefined){
 if(typeof data4.requested_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/requested_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -5516,6 +6091,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -5523,6 +6099,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -5530,6 +6107,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5552,6 +6130,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5616,6 +6198,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -5714,6 +6300,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5769,6 +6359,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -5852,7 +6446,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5860,37 +6454,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -5898,6 +6504,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -5905,6 +6512,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err7 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -5915,32 +6523,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data4.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.requested_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "requested_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "requested_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -5948,6 +6567,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -5955,6 +6575,7 @@ if(data4.requested_supply_start_date !== undefined){
 if(typeof data4.requested_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/requested_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -5962,6 +6583,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -5969,6 +6591,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -5976,6 +6599,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5998,6 +6622,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6062,6 +6690,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -6160,6 +6792,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6215,6 +6851,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -6298,7 +6938,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6306,37 +6946,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -6344,6 +6996,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6351,6 +7004,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err7 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -6361,32 +7015,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data4.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.confirmed_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "confirmed_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -6394,6 +7059,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -6401,6 +7067,7 @@ if(data4.confirmed_supply_start_date !== undefined){
 if(typeof data4.confirmed_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/confirmed_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -6408,6 +7075,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -6415,6 +7083,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -6422,6 +7091,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6444,6 +7114,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.supply_period === undefined) && (missing0 = "supply_period"))) || ((data.contract_references === undefined) && (missing0 = "contract_references"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6489,6 +7163,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -6561,6 +7239,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.supply_start_at === undefined) && (missing2 = "supply_start_at"))) || ((data6.supply_end_at === undefined) && (missing2 = "supply_end_at"))){
 validate0.errors = [{instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: missing2}}];
@@ -6634,6 +7316,10 @@ const _errs27 = errors;
 const _errs28 = errors;
 if(errors === _errs28){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto3 = Object.getPrototypeOf(data10);
+if(proto3 !== Object.prototype && proto3 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 const _errs30 = errors;
 for(const key3 in data10){
 if(!((key3 === "account_contract_identifier") || (key3 === "business_contract_identifier"))){
@@ -6702,6 +7388,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.supply_period === undefined) && (missing0 = "supply_period"))) || ((data.contract_references === undefined) && (missing0 = "contract_references"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6738,6 +7428,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -6800,6 +7494,10 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.supply_start_at === undefined) && (missing2 = "supply_start_at"))) || ((data6.supply_end_at === undefined) && (missing2 = "supply_end_at"))){
 validate1.errors = [{instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: missing2}}];
@@ -6863,6 +7561,10 @@ const _errs24 = errors;
 const _errs25 = errors;
 if(errors === _errs25){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto3 = Object.getPrototypeOf(data10);
+if(proto3 !== Object.prototype && proto3 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 if(data10.account_contract_identifier !== undefined){
 const _errs27 = errors;
 if(typeof data10.account_contract_identifier !== "string"){
@@ -6916,7 +7618,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6924,42 +7626,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_period === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_period"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.contract_references === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "contract_references"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "supply_period")) || (key0 === "contract_references"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -6967,38 +7682,50 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data2.confirmed_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7006,6 +7733,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7013,6 +7741,7 @@ if(data2.confirmed_supply_start_date !== undefined){
 if(typeof data2.confirmed_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/confirmed_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7020,32 +7749,43 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
 if(data.supply_period !== undefined){
 let data6 = data.supply_period;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 if(data6.id === undefined){
 const err16 = {instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data6.supply_start_at === undefined){
 const err17 = {instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: "supply_start_at"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data6.supply_end_at === undefined){
 const err18 = {instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: "supply_end_at"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data6){
 if(!(((key2 === "id") || (key2 === "supply_start_at")) || (key2 === "supply_end_at"))){
 const err19 = {instancePath:instancePath+"/supply_period",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
+}
 }
 }
 if(data6.id !== undefined){
@@ -7053,6 +7793,7 @@ let data7 = data6.id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err20 = {instancePath:instancePath+"/supply_period/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -7060,6 +7801,7 @@ if(data6.supply_start_at !== undefined){
 if(typeof data6.supply_start_at !== "string"){
 const err21 = {instancePath:instancePath+"/supply_period/supply_start_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -7067,6 +7809,7 @@ if(data6.supply_end_at !== undefined){
 if(typeof data6.supply_end_at !== "string"){
 const err22 = {instancePath:instancePath+"/supply_period/supply_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -7074,23 +7817,32 @@ errors++;
 else {
 const err23 = {instancePath:instancePath+"/supply_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
 if(data.contract_references !== undefined){
 let data10 = data.contract_references;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto3 = Object.getPrototypeOf(data10);
+if(proto3 !== Object.prototype && proto3 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
+if(!eventryRun.tolerant){
 for(const key3 in data10){
 if(!((key3 === "account_contract_identifier") || (key3 === "business_contract_identifier"))){
 const err24 = {instancePath:instancePath+"/contract_references",keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
+}
 }
 }
 if(data10.account_contract_identifier !== undefined){
 if(typeof data10.account_contract_identifier !== "string"){
 const err25 = {instancePath:instancePath+"/contract_references/account_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -7098,6 +7850,7 @@ if(data10.business_contract_identifier !== undefined){
 if(typeof data10.business_contract_identifier !== "string"){
 const err26 = {instancePath:instancePath+"/contract_references/business_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -7105,6 +7858,7 @@ errors++;
 else {
 const err27 = {instancePath:instancePath+"/contract_references",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -7112,6 +7866,7 @@ errors++;
 else {
 const err28 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7134,6 +7889,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7179,6 +7938,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -7278,6 +8041,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7314,6 +8081,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -7398,7 +8169,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7406,37 +8177,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.subtype === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "subtype"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -7444,38 +8227,50 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.external_identifier === undefined){
 const err7 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.market_name === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.confirmed_supply_start_date === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_start_date"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_start_date"))){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7483,6 +8278,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7490,6 +8286,7 @@ if(data2.confirmed_supply_start_date !== undefined){
 if(typeof data2.confirmed_supply_start_date !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/confirmed_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7497,6 +8294,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7504,6 +8302,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err15 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -7511,6 +8310,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7533,6 +8333,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7578,6 +8382,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -7677,6 +8485,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7713,6 +8525,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.requested_supply_start_date === undefined) && (missing1 = "requested_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -7797,7 +8613,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7805,37 +8621,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.subtype === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "subtype"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -7843,38 +8671,50 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.external_identifier === undefined){
 const err7 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.market_name === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.requested_supply_start_date === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "requested_supply_start_date"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "requested_supply_start_date"))){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7882,6 +8722,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7889,6 +8730,7 @@ if(data2.requested_supply_start_date !== undefined){
 if(typeof data2.requested_supply_start_date !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/requested_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7896,6 +8738,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7903,6 +8746,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err15 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -7910,6 +8754,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7932,6 +8777,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8004,6 +8853,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8062,7 +8915,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8070,26 +8923,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.join_supplier_process_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "join_supplier_process_id") || (key0 === "join_supplier_process_number")) || (key0 === "account_number"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.join_supplier_process_id !== undefined){
@@ -8097,6 +8960,7 @@ let data0 = data.join_supplier_process_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/join_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8104,6 +8968,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -8111,6 +8976,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -8118,6 +8984,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8140,6 +9007,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8212,6 +9083,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8270,7 +9145,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8278,26 +9153,36 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.join_supplier_process_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "join_supplier_process_id") || (key0 === "join_supplier_process_number")) || (key0 === "account_number"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.join_supplier_process_id !== undefined){
@@ -8305,6 +9190,7 @@ let data0 = data.join_supplier_process_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err4 = {instancePath:instancePath+"/join_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8312,6 +9198,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -8319,6 +9206,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -8326,6 +9214,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8348,6 +9237,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8407,6 +9300,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8452,7 +9349,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8460,21 +9357,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.join_supplier_process_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "join_supplier_process_id") || (key0 === "join_supplier_process_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.join_supplier_process_id !== undefined){
@@ -8482,6 +9388,7 @@ let data0 = data.join_supplier_process_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/join_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -8489,6 +9396,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err4 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8496,6 +9404,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;

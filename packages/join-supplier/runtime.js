@@ -27,14 +27,22 @@ export class EventValidationError extends Error {
  */
 const CONTEXT = Object.freeze({ instancePath: '' });
 
+/** How many problems a result lists unless `maxErrors` says otherwise. */
+export const DEFAULT_MAX_ERRORS = 100;
+
+/**
+ * How many problems a run counts before it stops looking: past the listed ones it only counts, so the
+ * final item can say how many more there are, up to this bound (then "at least").
+ */
+const COUNT_BOUND = 10_000;
+
 /**
  * One event's API from its generated validators, each compiled on first use (a group package's
  * import only pre-parses its events' code). `compileFast` defines the first-error validators of both
  * modes and returns this event's own `check(payload, tolerant, context)` over them: a function per
  * event, so its calls into the validators stay monomorphic however many events a process validates.
  * `compileFull` returns the all-errors validator of the strict schema, which runs only once a fast one
- * has failed. Tolerant errors are the strict ones less `additionalProperties`: the two schemas differ
- * in nothing else.
+ * has failed; it reports each error to `RUN` as found and skips undocumented keys when `RUN.tolerant`.
  */
 export function defineEvent(key, compileFast, compileFull) {
   let check;
@@ -45,10 +53,10 @@ export function defineEvent(key, compileFast, compileFull) {
     try {
       if (check(payload, isTolerant, CONTEXT)) return VALID;
     } catch (error) {
-      return failure(key, [unreadable(error)]);
+      return failure(key, [unreadable(error)], 1);
     }
-    complete ??= compileFull({});
-    return explain(key, complete, payload, isTolerant);
+    complete ??= compileFull({}, RUN);
+    return explain(key, complete, payload, isTolerant, readMaxErrors(options));
   }
   return {
     key,
@@ -72,7 +80,7 @@ export function defineGroup(packageName, events) {
   function validate(key, payload, options) {
     if (key === lastKey) return lastValidate(payload, options);
     const validateEvent = byKey.get(key);
-    if (validateEvent === undefined) return unknownEvent(packageName, key);
+    if (validateEvent === undefined) return unknownEvent(packageName, key, eventKeys);
     lastKey = key;
     lastValidate = validateEvent;
     return validateEvent(payload, options);
@@ -89,11 +97,39 @@ export function defineGroup(packageName, events) {
   };
 }
 
-/** Matchers for vitest and jest (`expect.extend(matchers)`): `expect(payload).toBeValidEvent(key)`. */
-export function createMatchers(validate) {
+/**
+ * Where the matchers of every group package loaded in this process find each other (each package has
+ * its own copy of this file): `expect.extend` with two packages' matchers keeps only the last
+ * `toBeValidEvent`, which must then know the events of both.
+ */
+const GROUPS_OF_MATCHERS = Symbol.for('eventry.matcher-groups');
+
+function matcherGroups() {
+  let groups = globalThis[GROUPS_OF_MATCHERS];
+  if (!(groups instanceof Map)) {
+    groups = new Map();
+    Object.defineProperty(globalThis, GROUPS_OF_MATCHERS, { value: groups });
+  }
+  return groups;
+}
+
+/**
+ * Matchers for vitest and jest (`expect.extend(matchers)`): `expect(payload).toBeValidEvent(key)`,
+ * for the events of `group` and of every other group package whose matchers this process has loaded.
+ */
+export function createMatchers(group) {
+  const groups = matcherGroups();
+  groups.set(group.packageName, group);
   return {
     toBeValidEvent(received, key, options) {
-      const result = validate(key, received, options);
+      const owner = [...groups.values()].find((candidate) => candidate.eventKeys.includes(key));
+      const result = owner
+        ? owner.validate(key, received, options)
+        : unknownEvent(
+            [...groups.keys()].join(' or '),
+            key,
+            [...groups.values()].flatMap((candidate) => candidate.eventKeys),
+          );
       const what = `a valid \`${describeKey(key)}\` event (${readMode(options) ? 'tolerant' : 'strict'} mode)`;
       if (result.valid) {
         return { pass: true, message: () => `expected the payload not to be ${what}, but it is` };
@@ -109,7 +145,10 @@ export function createMatchers(validate) {
   };
 }
 
-/** Maps ajv errors (all-errors run of the strict schema) to the platform's error items. */
+/**
+ * Maps ajv errors (all-errors run of the strict schema) to the platform's error items: what a payload's
+ * validation lists, but without the cap on their number.
+ */
 export function toErrorItems(ajvErrors, payload, tolerant) {
   const items = [];
   for (const error of ajvErrors) {
@@ -169,14 +208,26 @@ function hasTypeError(ajvErrors, instancePath) {
   return false;
 }
 
-/** An ajv instance path (JSON Pointer) as the platform's dot path: `/a/0/b~1c` -> `a.0.b/c`. */
+/**
+ * An ajv instance path (JSON Pointer) as the platform's dot path: `/a/0/b~1c` -> `a.0.b/c`. A key that
+ * is empty, contains a `.` or starts with `"` is written as a JSON string (`meta."a.b"`, `""`), so the
+ * path stays unambiguous; numeric parts are array indexes.
+ */
 export function toDotPath(pointer) {
   if (pointer === '') return '';
-  if (!pointer.includes('~')) {
+  if (!NEEDS_CARE.test(pointer)) {
     // A top-level field, the most common case, needs no replacement.
     return pointer.indexOf('/', 1) === -1 ? pointer.slice(1) : pointer.slice(1).replaceAll('/', '.');
   }
-  return pointerParts(pointer).join('.');
+  return pointerParts(pointer).map(attrPart).join('.');
+}
+
+/** What a pointer needs beyond `/` -> `.`: escapes, dots, quotes, empty keys. */
+const NEEDS_CARE = /[~."]|\/\/|\/$/;
+
+/** One key of a dot path, quoted when it would otherwise read as something else. */
+function attrPart(key) {
+  return key === '' || key.includes('.') || key.startsWith('"') ? JSON.stringify(key) : key;
 }
 
 function pointerParts(pointer) {
@@ -200,29 +251,81 @@ const TYPES = {
   array: 'an array',
 };
 
-function explain(key, complete, payload, tolerant) {
+/**
+ * The all-errors run in progress, which the generated code sees as `eventryRun`: it reports each error
+ * as found (`report`) and skips undocumented keys in tolerant mode (`tolerant`). One per module, swapped
+ * in and out by `explain`, so a getter in a payload that validates another payload cannot mix them up.
+ */
+let current;
+const RUN = Object.freeze({
+  get tolerant() {
+    return current.tolerant;
+  },
+  report(error) {
+    current.report(error);
+  },
+});
+/** Thrown by `report` to end a run that has counted enough problems. */
+const STOP = Symbol('enough problems');
+
+function explain(key, complete, payload, tolerant, maxErrors) {
+  const bound = Math.max(maxErrors + 1, COUNT_BOUND);
+  let typePath;
+  const run = {
+    tolerant,
+    listed: [],
+    found: 0,
+    stopped: false,
+    report(error) {
+      // A value of the wrong type also fails its enum: that is one problem, already reported.
+      if (error.keyword === 'type') typePath = error.instancePath;
+      else if (error.keyword === 'enum' && error.instancePath === typePath) return;
+      if (run.found < maxErrors) run.listed.push(error);
+      run.found += 1;
+      if (run.found >= bound) {
+        run.stopped = true;
+        throw STOP;
+      }
+    },
+  };
+  const outer = current;
+  current = run;
   let items;
   try {
     complete(payload, CONTEXT);
-    items = toErrorItems(complete.errors ?? [], payload, tolerant);
   } catch (error) {
-    items = [unreadable(error)];
+    if (error !== STOP) items = [unreadable(error)];
+  } finally {
+    current = outer;
   }
-  if (items.length === 0) {
+  if (items !== undefined) return failure(key, items, 1);
+  if (run.found === 0) {
     // The fast validator failed and the complete one found nothing: the payload changed while read.
-    items = [
-      {
-        detail: 'The payload gave different values each time it was read.',
-        code: 'unreadable_payload',
-        attr: '',
-      },
-    ];
+    const changed = {
+      detail: 'The payload gave different values each time it was read.',
+      code: 'unreadable_payload',
+      attr: '',
+    };
+    return failure(key, [changed], 1);
   }
-  return failure(key, items);
+  items = [];
+  for (const error of run.listed) items.push(toErrorItem(error, payload));
+  const more = run.found - run.listed.length;
+  if (more > 0) items.push(tooMany(more, run.stopped, maxErrors));
+  return failure(key, items, run.stopped ? `at least ${run.found}` : run.found);
 }
 
-function failure(key, errors) {
-  const count = errors.length === 1 ? '1 problem' : `${errors.length} problems`;
+function tooMany(more, stopped, maxErrors) {
+  const count = `${stopped ? 'At least ' : ''}${more} more ${more === 1 ? 'problem is' : 'problems are'}`;
+  return {
+    detail: `${count} not listed: a result lists the first ${maxErrors} (option \`maxErrors\`).`,
+    code: 'too_many_problems',
+    attr: '',
+  };
+}
+
+function failure(key, errors, found) {
+  const count = found === 1 ? '1 problem' : `${found} problems`;
   return {
     valid: false,
     error: {
@@ -233,11 +336,12 @@ function failure(key, errors) {
   };
 }
 
-function unknownEvent(packageName, key) {
+function unknownEvent(packageName, key, eventKeys) {
+  const guess = typeof key === 'string' ? suggest(key, eventKeys) : undefined;
   return {
     valid: false,
     error: {
-      detail: `\`${describeKey(key)}\` is not an event of ${packageName}.`,
+      detail: `\`${describeKey(key)}\` is not an event of ${packageName}.${guess === undefined ? '' : ` Did you mean \`${guess}\`?`}`,
       code: 'unknown_event',
       errors: [],
     },
@@ -254,20 +358,91 @@ function unreadable(error) {
   return { detail: `The payload could not be read (${reason}).`, code: 'unreadable_payload', attr: '' };
 }
 
+/**
+ * The mode asked for: `tolerant` or, by default, `strict`. Options that cannot be read (null, a getter
+ * that throws) mean the default; a mode that is neither is a caller's mistake, never silently strict.
+ */
 function readMode(options) {
+  let mode;
   try {
-    return options !== null && typeof options === 'object' && options.mode === 'tolerant';
+    if (options === null || typeof options !== 'object') return false;
+    mode = options.mode;
   } catch {
     return false;
   }
+  if (mode === 'tolerant') return true;
+  if (mode === undefined || mode === 'strict') return false;
+  throw new TypeError(
+    `eventry: unknown validation mode ${describeOption(mode)}; use 'strict' (the default) or 'tolerant'.`,
+  );
+}
+
+/** `options.maxErrors`, read only once a payload has failed: a positive integer, by default 100. */
+function readMaxErrors(options) {
+  let max;
+  try {
+    if (options === null || typeof options !== 'object') return DEFAULT_MAX_ERRORS;
+    max = options.maxErrors;
+  } catch {
+    return DEFAULT_MAX_ERRORS;
+  }
+  if (max === undefined) return DEFAULT_MAX_ERRORS;
+  if (Number.isSafeInteger(max) && max > 0) return max;
+  throw new TypeError(`eventry: maxErrors must be a positive integer, not ${describeOption(max)}.`);
+}
+
+function describeOption(value) {
+  return typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value} (${String(value)})`;
+}
+
+/**
+ * The closest of `candidates` to a mistyped `name`, if it is close enough to be the likely intent:
+ * within a third of the name's length (at least 2) in Levenshtein distance, ignoring case. The loader
+ * (generators/load/suggest.ts) uses this same function, so the toolkit and the packages agree.
+ */
+export function suggest(name, candidates) {
+  const lower = name.toLowerCase();
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  let best;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    // The distance is at least the difference in length: a long hostile key costs nothing.
+    if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
+    const d = distance(lower, candidate.toLowerCase(), bestDistance);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance of `a` and `b`, or `cap` once it is certain to be at least that. */
+function distance(a, b, cap) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+      row.push(d);
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin >= cap) return cap;
+    previous = row;
+  }
+  return previous[b.length];
 }
 
 function describeKey(key) {
   return typeof key === 'string' ? key : `(a ${typeof key})`;
 }
 
+/** A field's dot path below `path`; an all-digit field name is quoted, as it is a key, not an index. */
 function joinPath(path, name) {
-  return path === '' ? name : `${path}.${name}`;
+  const part = /^\d+$/.test(name) ? JSON.stringify(name) : attrPart(name);
+  return path === '' ? part : `${path}.${part}`;
 }
 
 function subject(path) {
@@ -279,6 +454,9 @@ function typeDetail(path, error, payload) {
   const want = TYPES[expected] ?? expected;
   const got = describeValue(valueAt(payload, error.instancePath));
   if (got === 'null' && path !== '') {
+    if (isArrayItem(payload, error.instancePath)) {
+      return `${subject(path)} must be ${want}, not null; an array holds no null items.`;
+    }
     return `${subject(path)} must be ${want}, not null; leave out an optional field that has no value.`;
   }
   return got === undefined
@@ -304,6 +482,12 @@ function valueAt(payload, pointer) {
   } catch {
     return undefined;
   }
+}
+
+/** Whether the value at `pointer` is an item of an array (its parent is one). */
+function isArrayItem(payload, pointer) {
+  const parent = valueAt(payload, pointer.slice(0, pointer.lastIndexOf('/')));
+  return parent !== undefined && Array.isArray(parent.value);
 }
 
 function describeValue(found) {

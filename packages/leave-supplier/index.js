@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account === undefined) && (missing0 = "account")) || ((data.property_ids === undefined) && (missing0 = "property_ids"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.move_out_date === undefined) && (missing0 = "move_out_date"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -34,6 +38,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.external_reference === undefined) && (missing1 = "external_reference"))){
 validate0.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -131,6 +139,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.market_name === undefined) && (missing2 = "market_name"))) || ((data6.external_identifier === undefined) && (missing2 = "external_identifier"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -241,6 +253,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account === undefined) && (missing0 = "account")) || ((data.property_ids === undefined) && (missing0 = "property_ids"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.move_out_date === undefined) && (missing0 = "move_out_date"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -253,6 +269,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.external_reference === undefined) && (missing1 = "external_reference"))){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -340,6 +360,10 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.market_name === undefined) && (missing2 = "market_name"))) || ((data6.external_identifier === undefined) && (missing2 = "external_identifier"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -435,7 +459,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -443,57 +467,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.property_ids === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "property_ids"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_points === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.move_out_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "move_out_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account") || (key0 === "property_ids")) || (key0 === "supply_points")) || (key0 === "move_out_date"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err5 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data0.external_reference === undefined){
 const err6 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "external_reference"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!((key1 === "number") || (key1 === "external_reference"))){
 const err7 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err8 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -501,6 +546,7 @@ if(data0.external_reference !== undefined){
 if(typeof data0.external_reference !== "string"){
 const err9 = {instancePath:instancePath+"/account/external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -508,6 +554,7 @@ errors++;
 else {
 const err10 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -520,6 +567,7 @@ let data4 = data3[i0];
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err11 = {instancePath:instancePath+"/property_ids/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -527,6 +575,7 @@ errors++;
 else {
 const err12 = {instancePath:instancePath+"/property_ids",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -537,32 +586,43 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 if(data6.id === undefined){
 const err13 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data6.market_name === undefined){
 const err14 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data6.external_identifier === undefined){
 const err15 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data6){
 if(!(((key2 === "id") || (key2 === "market_name")) || (key2 === "external_identifier"))){
 const err16 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
+}
 }
 }
 if(data6.id !== undefined){
 if(typeof data6.id !== "string"){
 const err17 = {instancePath:instancePath+"/supply_points/" + i1+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -570,6 +630,7 @@ if(data6.market_name !== undefined){
 if(typeof data6.market_name !== "string"){
 const err18 = {instancePath:instancePath+"/supply_points/" + i1+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -577,6 +638,7 @@ if(data6.external_identifier !== undefined){
 if(typeof data6.external_identifier !== "string"){
 const err19 = {instancePath:instancePath+"/supply_points/" + i1+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -584,6 +646,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -591,6 +654,7 @@ errors++;
 else {
 const err21 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -598,6 +662,7 @@ if(data.move_out_date !== undefined){
 if(typeof data.move_out_date !== "string"){
 const err22 = {instancePath:instancePath+"/move_out_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -605,6 +670,7 @@ errors++;
 else {
 const err23 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 validate0.errors = vErrors;
@@ -627,6 +693,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account === undefined) && (missing0 = "account")) || ((data.property_ids === undefined) && (missing0 = "property_ids"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.move_in_date === undefined) && (missing0 = "move_in_date"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -648,6 +718,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.external_reference === undefined) && (missing1 = "external_reference"))){
 validate0.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -745,6 +819,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.market_name === undefined) && (missing2 = "market_name"))) || ((data6.external_identifier === undefined) && (missing2 = "external_identifier"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -855,6 +933,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account === undefined) && (missing0 = "account")) || ((data.property_ids === undefined) && (missing0 = "property_ids"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.move_in_date === undefined) && (missing0 = "move_in_date"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -867,6 +949,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.external_reference === undefined) && (missing1 = "external_reference"))){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -954,6 +1040,10 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.market_name === undefined) && (missing2 = "market_name"))) || ((data6.external_identifier === undefined) && (missing2 = "external_identifier"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -1049,7 +1139,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1057,57 +1147,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.property_ids === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "property_ids"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_points === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.move_in_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "move_in_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account") || (key0 === "property_ids")) || (key0 === "supply_points")) || (key0 === "move_in_date"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err5 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data0.external_reference === undefined){
 const err6 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "external_reference"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!((key1 === "number") || (key1 === "external_reference"))){
 const err7 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err8 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1115,6 +1226,7 @@ if(data0.external_reference !== undefined){
 if(typeof data0.external_reference !== "string"){
 const err9 = {instancePath:instancePath+"/account/external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1122,6 +1234,7 @@ errors++;
 else {
 const err10 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1134,6 +1247,7 @@ let data4 = data3[i0];
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err11 = {instancePath:instancePath+"/property_ids/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1141,6 +1255,7 @@ errors++;
 else {
 const err12 = {instancePath:instancePath+"/property_ids",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1151,32 +1266,43 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 if(data6.id === undefined){
 const err13 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data6.market_name === undefined){
 const err14 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data6.external_identifier === undefined){
 const err15 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data6){
 if(!(((key2 === "id") || (key2 === "market_name")) || (key2 === "external_identifier"))){
 const err16 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
+}
 }
 }
 if(data6.id !== undefined){
 if(typeof data6.id !== "string"){
 const err17 = {instancePath:instancePath+"/supply_points/" + i1+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -1184,6 +1310,7 @@ if(data6.market_name !== undefined){
 if(typeof data6.market_name !== "string"){
 const err18 = {instancePath:instancePath+"/supply_points/" + i1+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -1191,6 +1318,7 @@ if(data6.external_identifier !== undefined){
 if(typeof data6.external_identifier !== "string"){
 const err19 = {instancePath:instancePath+"/supply_points/" + i1+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -1198,6 +1326,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -1205,6 +1334,7 @@ errors++;
 else {
 const err21 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -1212,6 +1342,7 @@ if(data.move_in_date !== undefined){
 if(typeof data.move_in_date !== "string"){
 const err22 = {instancePath:instancePath+"/move_in_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -1219,6 +1350,7 @@ errors++;
 else {
 const err23 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1241,6 +1373,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1312,6 +1448,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1369,7 +1509,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1377,32 +1517,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "leave_supplier_process_number")) || (key0 === "subtype"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1410,6 +1561,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1417,6 +1569,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err6 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1424,6 +1577,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1446,6 +1600,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1517,6 +1675,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1574,7 +1736,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1582,32 +1744,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "leave_supplier_process_number")) || (key0 === "subtype"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1615,6 +1788,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1622,6 +1796,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err6 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1629,6 +1804,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1651,6 +1827,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1722,6 +1902,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1779,7 +1963,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1787,32 +1971,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "leave_supplier_process_number")) || (key0 === "subtype"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -1820,6 +2015,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1827,6 +2023,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err6 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1834,6 +2031,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1856,6 +2054,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1921,6 +2123,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -2019,6 +2225,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2075,6 +2285,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -2158,7 +2372,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2166,37 +2380,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_number")) || (key0 === "supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2205,6 +2431,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2212,6 +2439,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2222,32 +2450,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.market_name === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data4.market_identifier !== undefined){
 if(typeof data4.market_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0+"/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2255,6 +2494,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -2262,6 +2502,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -2269,6 +2510,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2276,6 +2518,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2283,6 +2526,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2305,6 +2549,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2370,6 +2618,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -2468,6 +2720,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2524,6 +2780,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -2607,7 +2867,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2615,37 +2875,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_number")) || (key0 === "supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -2654,6 +2926,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2661,6 +2934,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2671,32 +2945,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.market_name === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data4.market_identifier !== undefined){
 if(typeof data4.market_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0+"/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -2704,6 +2989,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -2711,6 +2997,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -2718,6 +3005,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2725,6 +3013,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2732,6 +3021,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2754,6 +3044,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2819,6 +3113,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -2917,6 +3215,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2973,6 +3275,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3056,7 +3362,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3064,37 +3370,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_number")) || (key0 === "supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3103,6 +3421,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3110,6 +3429,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -3120,32 +3440,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err9 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.market_name === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data4.market_identifier !== undefined){
 if(typeof data4.market_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0+"/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3153,6 +3484,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -3160,6 +3492,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -3167,6 +3500,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -3174,6 +3508,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -3181,6 +3516,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3203,6 +3539,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3280,6 +3620,10 @@ const _errs13 = errors;
 const _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+const proto1 = Object.getPrototypeOf(data5);
+if(proto1 !== Object.prototype && proto1 !== null){
+data5 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data5));
+}
 let missing1;
 if((((data5.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data5.market_name === undefined) && (missing1 = "market_name"))) || ((data5.confirmed_supply_end_date === undefined) && (missing1 = "confirmed_supply_end_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3379,6 +3723,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3447,6 +3795,10 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+const proto1 = Object.getPrototypeOf(data5);
+if(proto1 !== Object.prototype && proto1 !== null){
+data5 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data5));
+}
 let missing1;
 if((((data5.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data5.market_name === undefined) && (missing1 = "market_name"))) || ((data5.confirmed_supply_end_date === undefined) && (missing1 = "confirmed_supply_end_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3531,7 +3883,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3539,42 +3891,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.supply_points === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_number")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_points"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3583,6 +3948,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -3590,6 +3956,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err8 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -3597,6 +3964,7 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err9 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -3607,32 +3975,43 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+const proto1 = Object.getPrototypeOf(data5);
+if(proto1 !== Object.prototype && proto1 !== null){
+data5 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data5));
+}
 if(data5.external_identifier === undefined){
 const err10 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data5.market_name === undefined){
 const err11 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data5.confirmed_supply_end_date === undefined){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "confirmed_supply_end_date"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data5){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_end_date"))){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data5.external_identifier !== undefined){
 if(typeof data5.external_identifier !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -3640,6 +4019,7 @@ if(data5.market_name !== undefined){
 if(typeof data5.market_name !== "string"){
 const err15 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -3647,6 +4027,7 @@ if(data5.confirmed_supply_end_date !== undefined){
 if(typeof data5.confirmed_supply_end_date !== "string"){
 const err16 = {instancePath:instancePath+"/supply_points/" + i0+"/confirmed_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -3654,6 +4035,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -3661,6 +4043,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -3668,6 +4051,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3690,6 +4074,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3755,6 +4143,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3919,6 +4311,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3975,6 +4371,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4124,7 +4524,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4132,57 +4532,73 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.requested_supply_end_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.requested_supply_end_date === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_date"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.requested_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.is_passive === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "is_passive"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_points")) || (key0 === "requested_supply_end_at")) || (key0 === "requested_supply_end_date")) || (key0 === "requested_at")) || (key0 === "is_passive")) || (key0 === "passive_loss_instigated_supply_point_id"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err9 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -4191,6 +4607,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err10 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -4198,6 +4615,7 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err11 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -4208,32 +4626,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_identifier === undefined){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data4.market_name === undefined){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
+}
 }
 }
 if(data4.market_identifier !== undefined){
 if(typeof data4.market_identifier !== "string"){
 const err16 = {instancePath:instancePath+"/supply_points/" + i0+"/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -4241,6 +4670,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err17 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -4248,6 +4678,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err18 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -4255,6 +4686,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -4262,6 +4694,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -4269,6 +4702,7 @@ if(data.requested_supply_end_at !== undefined){
 if(typeof data.requested_supply_end_at !== "string"){
 const err21 = {instancePath:instancePath+"/requested_supply_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -4276,6 +4710,7 @@ if(data.requested_supply_end_date !== undefined){
 if(typeof data.requested_supply_end_date !== "string"){
 const err22 = {instancePath:instancePath+"/requested_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -4283,6 +4718,7 @@ if(data.requested_at !== undefined){
 if(typeof data.requested_at !== "string"){
 const err23 = {instancePath:instancePath+"/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -4290,6 +4726,7 @@ if(data.is_passive !== undefined){
 if(typeof data.is_passive !== "boolean"){
 const err24 = {instancePath:instancePath+"/is_passive",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -4298,6 +4735,7 @@ let data12 = data.passive_loss_instigated_supply_point_id;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err25 = {instancePath:instancePath+"/passive_loss_instigated_supply_point_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -4305,6 +4743,7 @@ errors++;
 else {
 const err26 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4327,6 +4766,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4392,6 +4835,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4569,6 +5016,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4625,6 +5076,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4787,7 +5242,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4795,62 +5250,79 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.requested_supply_end_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.requested_supply_end_date === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_date"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.requested_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.is_passive === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "is_passive"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_points")) || (key0 === "requested_supply_end_at")) || (key0 === "requested_supply_end_date")) || (key0 === "requested_at")) || (key0 === "is_passive")) || (key0 === "passive_loss_instigated_supply_point_id")) || (key0 === "leave_supplier_process_number"))){
 const err9 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -4859,6 +5331,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err11 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -4866,6 +5339,7 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err12 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4876,32 +5350,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_identifier === undefined){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data4.market_name === undefined){
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err16 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
+}
 }
 }
 if(data4.market_identifier !== undefined){
 if(typeof data4.market_identifier !== "string"){
 const err17 = {instancePath:instancePath+"/supply_points/" + i0+"/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -4909,6 +5394,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err18 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -4916,6 +5402,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err19 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -4923,6 +5410,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -4930,6 +5418,7 @@ errors++;
 else {
 const err21 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -4937,6 +5426,7 @@ if(data.requested_supply_end_at !== undefined){
 if(typeof data.requested_supply_end_at !== "string"){
 const err22 = {instancePath:instancePath+"/requested_supply_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -4944,6 +5434,7 @@ if(data.requested_supply_end_date !== undefined){
 if(typeof data.requested_supply_end_date !== "string"){
 const err23 = {instancePath:instancePath+"/requested_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -4951,6 +5442,7 @@ if(data.requested_at !== undefined){
 if(typeof data.requested_at !== "string"){
 const err24 = {instancePath:instancePath+"/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -4958,6 +5450,7 @@ if(data.is_passive !== undefined){
 if(typeof data.is_passive !== "boolean"){
 const err25 = {instancePath:instancePath+"/is_passive",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -4966,6 +5459,7 @@ let data12 = data.passive_loss_instigated_supply_point_id;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err26 = {instancePath:instancePath+"/passive_loss_instigated_supply_point_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -4973,6 +5467,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err27 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -4980,6 +5475,7 @@ errors++;
 else {
 const err28 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5002,6 +5498,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.updated_at === undefined) && (missing0 = "updated_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5067,6 +5567,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -5231,6 +5735,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.updated_at === undefined) && (missing0 = "updated_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5287,6 +5795,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -5436,7 +5948,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5444,57 +5956,73 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.requested_supply_end_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.requested_supply_end_date === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_date"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.updated_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "updated_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.is_passive === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "is_passive"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_points")) || (key0 === "requested_supply_end_at")) || (key0 === "requested_supply_end_date")) || (key0 === "updated_at")) || (key0 === "is_passive")) || (key0 === "passive_loss_instigated_supply_point_id"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err9 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -5503,6 +6031,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err10 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -5510,6 +6039,7 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err11 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -5520,32 +6050,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_identifier === undefined){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data4.market_name === undefined){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
+}
 }
 }
 if(data4.market_identifier !== undefined){
 if(typeof data4.market_identifier !== "string"){
 const err16 = {instancePath:instancePath+"/supply_points/" + i0+"/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -5553,6 +6094,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err17 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -5560,6 +6102,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err18 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -5567,6 +6110,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -5574,6 +6118,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -5581,6 +6126,7 @@ if(data.requested_supply_end_at !== undefined){
 if(typeof data.requested_supply_end_at !== "string"){
 const err21 = {instancePath:instancePath+"/requested_supply_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -5588,6 +6134,7 @@ if(data.requested_supply_end_date !== undefined){
 if(typeof data.requested_supply_end_date !== "string"){
 const err22 = {instancePath:instancePath+"/requested_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -5595,6 +6142,7 @@ if(data.updated_at !== undefined){
 if(typeof data.updated_at !== "string"){
 const err23 = {instancePath:instancePath+"/updated_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -5602,6 +6150,7 @@ if(data.is_passive !== undefined){
 if(typeof data.is_passive !== "boolean"){
 const err24 = {instancePath:instancePath+"/is_passive",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -5610,6 +6159,7 @@ let data12 = data.passive_loss_instigated_supply_point_id;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err25 = {instancePath:instancePath+"/passive_loss_instigated_supply_point_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -5617,6 +6167,7 @@ errors++;
 else {
 const err26 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5639,6 +6190,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.updated_at === undefined) && (missing0 = "updated_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5704,6 +6259,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -5881,6 +6440,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.updated_at === undefined) && (missing0 = "updated_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5937,6 +6500,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -6099,7 +6666,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6107,62 +6674,79 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.requested_supply_end_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.requested_supply_end_date === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_date"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.updated_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "updated_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.is_passive === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "is_passive"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_points")) || (key0 === "requested_supply_end_at")) || (key0 === "requested_supply_end_date")) || (key0 === "updated_at")) || (key0 === "is_passive")) || (key0 === "passive_loss_instigated_supply_point_id")) || (key0 === "leave_supplier_process_number"))){
 const err9 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -6171,6 +6755,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err11 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -6178,6 +6763,7 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err12 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -6188,32 +6774,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_identifier === undefined){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data4.market_name === undefined){
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err16 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
+}
 }
 }
 if(data4.market_identifier !== undefined){
 if(typeof data4.market_identifier !== "string"){
 const err17 = {instancePath:instancePath+"/supply_points/" + i0+"/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -6221,6 +6818,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err18 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -6228,6 +6826,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err19 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -6235,6 +6834,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -6242,6 +6842,7 @@ errors++;
 else {
 const err21 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -6249,6 +6850,7 @@ if(data.requested_supply_end_at !== undefined){
 if(typeof data.requested_supply_end_at !== "string"){
 const err22 = {instancePath:instancePath+"/requested_supply_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -6256,6 +6858,7 @@ if(data.requested_supply_end_date !== undefined){
 if(typeof data.requested_supply_end_date !== "string"){
 const err23 = {instancePath:instancePath+"/requested_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -6263,6 +6866,7 @@ if(data.updated_at !== undefined){
 if(typeof data.updated_at !== "string"){
 const err24 = {instancePath:instancePath+"/updated_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -6270,6 +6874,7 @@ if(data.is_passive !== undefined){
 if(typeof data.is_passive !== "boolean"){
 const err25 = {instancePath:instancePath+"/is_passive",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -6278,6 +6883,7 @@ let data12 = data.passive_loss_instigated_supply_point_id;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err26 = {instancePath:instancePath+"/passive_loss_instigated_supply_point_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -6285,6 +6891,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err27 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -6292,6 +6899,7 @@ errors++;
 else {
 const err28 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6314,6 +6922,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6359,6 +6971,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data2.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data2.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -6458,6 +7074,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6494,6 +7114,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data2.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data2.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -6578,7 +7202,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6586,37 +7210,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.subtype === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "leave_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "subtype"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -6624,38 +7260,50 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.market_identifier === undefined){
 const err7 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.market_identifier !== undefined){
 if(typeof data2.market_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/supply_point/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -6663,6 +7311,7 @@ if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -6670,6 +7319,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -6677,6 +7327,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -6684,6 +7335,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err15 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -6691,6 +7343,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6713,6 +7366,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6758,6 +7415,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data2.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data2.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -6857,6 +7518,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6893,6 +7558,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data2.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data2.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -6977,7 +7646,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6985,37 +7654,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.subtype === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "leave_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "subtype"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -7023,38 +7704,50 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.market_identifier === undefined){
 const err7 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.market_identifier !== undefined){
 if(typeof data2.market_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/supply_point/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7062,6 +7755,7 @@ if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7069,6 +7763,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7076,6 +7771,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7083,6 +7779,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err15 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -7090,6 +7787,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7112,6 +7810,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7157,6 +7859,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_end_date === undefined) && (missing1 = "confirmed_supply_end_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -7256,6 +7962,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.subtype === undefined) && (missing0 = "subtype"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7292,6 +8002,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_end_date === undefined) && (missing1 = "confirmed_supply_end_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -7376,7 +8090,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7384,37 +8098,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.subtype === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "leave_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "subtype"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -7422,38 +8148,50 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.external_identifier === undefined){
 const err7 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.market_name === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.confirmed_supply_end_date === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_end_date"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_end_date"))){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -7461,6 +8199,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7468,6 +8207,7 @@ if(data2.confirmed_supply_end_date !== undefined){
 if(typeof data2.confirmed_supply_end_date !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/confirmed_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7475,6 +8215,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7482,6 +8223,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err15 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -7489,6 +8231,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7511,6 +8254,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7568,6 +8315,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data3.market_name === undefined) && (missing1 = "market_name"))) || ((data3.requested_supply_end_date === undefined) && (missing1 = "requested_supply_end_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -7655,6 +8406,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7703,6 +8458,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data3.market_name === undefined) && (missing1 = "market_name"))) || ((data3.requested_supply_end_date === undefined) && (missing1 = "requested_supply_end_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -7775,7 +8534,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7783,37 +8542,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_point === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "leave_supplier_process_number")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_point"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -7821,6 +8592,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -7828,38 +8600,50 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err7 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data3 = data.supply_point;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data3.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.requested_supply_end_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "requested_supply_end_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "requested_supply_end_date"))){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data3.external_identifier !== undefined){
 if(typeof data3.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -7867,6 +8651,7 @@ if(data3.market_name !== undefined){
 if(typeof data3.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -7874,6 +8659,7 @@ if(data3.requested_supply_end_date !== undefined){
 if(typeof data3.requested_supply_end_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/requested_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -7881,6 +8667,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -7888,6 +8675,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7910,6 +8698,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7980,6 +8772,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.confirmed_supply_end_date === undefined) && (missing1 = "confirmed_supply_end_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -8068,6 +8864,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8129,6 +8929,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.confirmed_supply_end_date === undefined) && (missing1 = "confirmed_supply_end_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -8202,7 +9006,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8210,42 +9014,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.supply_point === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_number")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_point"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -8254,6 +9071,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -8261,6 +9079,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err8 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -8268,38 +9087,50 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err9 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data4 = data.supply_point;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.market_name === undefined){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data4.confirmed_supply_end_date === undefined){
 const err12 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_end_date"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_end_date"))){
 const err13 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -8307,6 +9138,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err15 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -8314,6 +9146,7 @@ if(data4.confirmed_supply_end_date !== undefined){
 if(typeof data4.confirmed_supply_end_date !== "string"){
 const err16 = {instancePath:instancePath+"/supply_point/confirmed_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -8321,6 +9154,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -8328,6 +9162,7 @@ errors++;
 else {
 const err18 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8350,6 +9185,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.process_number === undefined) && (missing0 = "process_number")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.new_status === undefined) && (missing0 = "new_status"))) || ((data.previous_status === undefined) && (missing0 = "previous_status"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8434,6 +9273,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.process_number === undefined) && (missing0 = "process_number")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.new_status === undefined) && (missing0 = "new_status"))) || ((data.previous_status === undefined) && (missing0 = "previous_status"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8504,7 +9347,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8512,37 +9355,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.process_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "process_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.new_status === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "new_status"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.previous_status === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "previous_status"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "process_number") || (key0 === "account_number")) || (key0 === "new_status")) || (key0 === "previous_status"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.process_number !== undefined){
 if(typeof data.process_number !== "string"){
 const err5 = {instancePath:instancePath+"/process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -8550,6 +9405,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -8557,6 +9413,7 @@ if(data.new_status !== undefined){
 if(typeof data.new_status !== "string"){
 const err7 = {instancePath:instancePath+"/new_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -8564,6 +9421,7 @@ if(data.previous_status !== undefined){
 if(typeof data.previous_status !== "string"){
 const err8 = {instancePath:instancePath+"/previous_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -8571,6 +9429,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8593,6 +9452,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.support_user_id === undefined) && (missing0 = "support_user_id")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.trigger_action === undefined) && (missing0 = "trigger_action"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8664,6 +9527,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.support_user_id === undefined) && (missing0 = "support_user_id")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.trigger_action === undefined) && (missing0 = "trigger_action"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8721,7 +9588,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8729,32 +9596,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.support_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.trigger_action === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "trigger_action"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "support_user_id") || (key0 === "supply_start_date")) || (key0 === "trigger_action"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.support_user_id !== undefined){
 if(typeof data.support_user_id !== "string"){
 const err4 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -8762,6 +9640,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err5 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -8769,6 +9648,7 @@ if(data.trigger_action !== undefined){
 if(typeof data.trigger_action !== "string"){
 const err6 = {instancePath:instancePath+"/trigger_action",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -8776,6 +9656,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;

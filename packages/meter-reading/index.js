@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.issue_id === undefined) && (missing0 = "issue_id")) || ((data.issue_category === undefined) && (missing0 = "issue_category"))) || ((data.issue_subcategory === undefined) && (missing0 = "issue_subcategory"))) || ((data.issue_status === undefined) && (missing0 = "issue_status"))) || ((data.market_supply_point_id === undefined) && (missing0 = "market_supply_point_id"))) || ((data.opened_at === undefined) && (missing0 = "opened_at"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))) || ((data.reading_type === undefined) && (missing0 = "reading_type"))) || ((data.utility === undefined) && (missing0 = "utility"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -176,6 +180,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.issue_id === undefined) && (missing0 = "issue_id")) || ((data.issue_category === undefined) && (missing0 = "issue_category"))) || ((data.issue_subcategory === undefined) && (missing0 = "issue_subcategory"))) || ((data.issue_status === undefined) && (missing0 = "issue_status"))) || ((data.market_supply_point_id === undefined) && (missing0 = "market_supply_point_id"))) || ((data.opened_at === undefined) && (missing0 = "opened_at"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))) || ((data.reading_type === undefined) && (missing0 = "reading_type"))) || ((data.utility === undefined) && (missing0 = "utility"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -325,7 +333,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -333,61 +341,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.issue_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "issue_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.issue_category === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "issue_category"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.issue_subcategory === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "issue_subcategory"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.issue_status === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "issue_status"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.market_supply_point_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "market_supply_point_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.opened_at === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "opened_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.period_start === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "period_start"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.period_end === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "period_end"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.reading_type === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "reading_type"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.utility === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "utility"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "issue_id") || (key0 === "issue_category")) || (key0 === "issue_subcategory")) || (key0 === "issue_status")) || (key0 === "market_supply_point_id")) || (key0 === "opened_at")) || (key0 === "period_start")) || (key0 === "period_end")) || (key0 === "reading_type")) || (key0 === "utility"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.issue_id !== undefined){
@@ -395,6 +420,7 @@ let data0 = data.issue_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/issue_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -402,6 +428,7 @@ if(data.issue_category !== undefined){
 if(typeof data.issue_category !== "string"){
 const err12 = {instancePath:instancePath+"/issue_category",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -409,6 +436,7 @@ if(data.issue_subcategory !== undefined){
 if(typeof data.issue_subcategory !== "string"){
 const err13 = {instancePath:instancePath+"/issue_subcategory",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -416,6 +444,7 @@ if(data.issue_status !== undefined){
 if(typeof data.issue_status !== "string"){
 const err14 = {instancePath:instancePath+"/issue_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -423,6 +452,7 @@ if(data.market_supply_point_id !== undefined){
 if(typeof data.market_supply_point_id !== "string"){
 const err15 = {instancePath:instancePath+"/market_supply_point_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -430,6 +460,7 @@ if(data.opened_at !== undefined){
 if(typeof data.opened_at !== "string"){
 const err16 = {instancePath:instancePath+"/opened_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -437,6 +468,7 @@ if(data.period_start !== undefined){
 if(typeof data.period_start !== "string"){
 const err17 = {instancePath:instancePath+"/period_start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -444,6 +476,7 @@ if(data.period_end !== undefined){
 if(typeof data.period_end !== "string"){
 const err18 = {instancePath:instancePath+"/period_end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -451,6 +484,7 @@ if(data.reading_type !== undefined){
 if(typeof data.reading_type !== "string"){
 const err19 = {instancePath:instancePath+"/reading_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -458,6 +492,7 @@ if(data.utility !== undefined){
 if(typeof data.utility !== "string"){
 const err20 = {instancePath:instancePath+"/utility",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -465,6 +500,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;
@@ -487,6 +523,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.issue_id === undefined) && (missing0 = "issue_id")) || ((data.issue_category === undefined) && (missing0 = "issue_category"))) || ((data.issue_subcategory === undefined) && (missing0 = "issue_subcategory"))) || ((data.issue_status === undefined) && (missing0 = "issue_status"))) || ((data.market_supply_point_id === undefined) && (missing0 = "market_supply_point_id"))) || ((data.opened_at === undefined) && (missing0 = "opened_at"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))) || ((data.reading_type === undefined) && (missing0 = "reading_type"))) || ((data.utility === undefined) && (missing0 = "utility"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -650,6 +690,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.issue_id === undefined) && (missing0 = "issue_id")) || ((data.issue_category === undefined) && (missing0 = "issue_category"))) || ((data.issue_subcategory === undefined) && (missing0 = "issue_subcategory"))) || ((data.issue_status === undefined) && (missing0 = "issue_status"))) || ((data.market_supply_point_id === undefined) && (missing0 = "market_supply_point_id"))) || ((data.opened_at === undefined) && (missing0 = "opened_at"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))) || ((data.reading_type === undefined) && (missing0 = "reading_type"))) || ((data.utility === undefined) && (missing0 = "utility"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -799,7 +843,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -807,61 +851,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.issue_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "issue_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.issue_category === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "issue_category"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.issue_subcategory === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "issue_subcategory"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.issue_status === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "issue_status"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.market_supply_point_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "market_supply_point_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.opened_at === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "opened_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.period_start === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "period_start"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.period_end === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "period_end"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.reading_type === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "reading_type"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.utility === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "utility"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "issue_id") || (key0 === "issue_category")) || (key0 === "issue_subcategory")) || (key0 === "issue_status")) || (key0 === "market_supply_point_id")) || (key0 === "opened_at")) || (key0 === "period_start")) || (key0 === "period_end")) || (key0 === "reading_type")) || (key0 === "utility"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.issue_id !== undefined){
@@ -869,6 +930,7 @@ let data0 = data.issue_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/issue_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -876,6 +938,7 @@ if(data.issue_category !== undefined){
 if(typeof data.issue_category !== "string"){
 const err12 = {instancePath:instancePath+"/issue_category",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -883,6 +946,7 @@ if(data.issue_subcategory !== undefined){
 if(typeof data.issue_subcategory !== "string"){
 const err13 = {instancePath:instancePath+"/issue_subcategory",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -890,6 +954,7 @@ if(data.issue_status !== undefined){
 if(typeof data.issue_status !== "string"){
 const err14 = {instancePath:instancePath+"/issue_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -897,6 +962,7 @@ if(data.market_supply_point_id !== undefined){
 if(typeof data.market_supply_point_id !== "string"){
 const err15 = {instancePath:instancePath+"/market_supply_point_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -904,6 +970,7 @@ if(data.opened_at !== undefined){
 if(typeof data.opened_at !== "string"){
 const err16 = {instancePath:instancePath+"/opened_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -911,6 +978,7 @@ if(data.period_start !== undefined){
 if(typeof data.period_start !== "string"){
 const err17 = {instancePath:instancePath+"/period_start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -918,6 +986,7 @@ if(data.period_end !== undefined){
 if(typeof data.period_end !== "string"){
 const err18 = {instancePath:instancePath+"/period_end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -925,6 +994,7 @@ if(data.reading_type !== undefined){
 if(typeof data.reading_type !== "string"){
 const err19 = {instancePath:instancePath+"/reading_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -932,6 +1002,7 @@ if(data.utility !== undefined){
 if(typeof data.utility !== "string"){
 const err20 = {instancePath:instancePath+"/utility",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -939,6 +1010,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;
@@ -961,6 +1033,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((data.issue_id === undefined) && (missing0 = "issue_id")) || ((data.issue_category === undefined) && (missing0 = "issue_category"))) || ((data.issue_subcategory === undefined) && (missing0 = "issue_subcategory"))) || ((data.issue_status === undefined) && (missing0 = "issue_status"))) || ((data.market_supply_point_id === undefined) && (missing0 = "market_supply_point_id"))) || ((data.opened_at === undefined) && (missing0 = "opened_at"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))) || ((data.reading_type === undefined) && (missing0 = "reading_type"))) || ((data.utility === undefined) && (missing0 = "utility"))) || ((data.source === undefined) && (missing0 = "source"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1137,6 +1213,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((data.issue_id === undefined) && (missing0 = "issue_id")) || ((data.issue_category === undefined) && (missing0 = "issue_category"))) || ((data.issue_subcategory === undefined) && (missing0 = "issue_subcategory"))) || ((data.issue_status === undefined) && (missing0 = "issue_status"))) || ((data.market_supply_point_id === undefined) && (missing0 = "market_supply_point_id"))) || ((data.opened_at === undefined) && (missing0 = "opened_at"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))) || ((data.reading_type === undefined) && (missing0 = "reading_type"))) || ((data.utility === undefined) && (missing0 = "utility"))) || ((data.source === undefined) && (missing0 = "source"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1299,7 +1379,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1307,66 +1387,84 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.issue_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "issue_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.issue_category === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "issue_category"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.issue_subcategory === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "issue_subcategory"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.issue_status === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "issue_status"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.market_supply_point_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "market_supply_point_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.opened_at === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "opened_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.period_start === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "period_start"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.period_end === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "period_end"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.reading_type === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "reading_type"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.utility === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "utility"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.source === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((((key0 === "issue_id") || (key0 === "issue_category")) || (key0 === "issue_subcategory")) || (key0 === "issue_status")) || (key0 === "market_supply_point_id")) || (key0 === "opened_at")) || (key0 === "period_start")) || (key0 === "period_end")) || (key0 === "reading_type")) || (key0 === "utility")) || (key0 === "source"))){
 const err11 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data.issue_id !== undefined){
@@ -1374,6 +1472,7 @@ let data0 = data.issue_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err12 = {instancePath:instancePath+"/issue_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1381,6 +1480,7 @@ if(data.issue_category !== undefined){
 if(typeof data.issue_category !== "string"){
 const err13 = {instancePath:instancePath+"/issue_category",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1388,6 +1488,7 @@ if(data.issue_subcategory !== undefined){
 if(typeof data.issue_subcategory !== "string"){
 const err14 = {instancePath:instancePath+"/issue_subcategory",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1395,6 +1496,7 @@ if(data.issue_status !== undefined){
 if(typeof data.issue_status !== "string"){
 const err15 = {instancePath:instancePath+"/issue_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1402,6 +1504,7 @@ if(data.market_supply_point_id !== undefined){
 if(typeof data.market_supply_point_id !== "string"){
 const err16 = {instancePath:instancePath+"/market_supply_point_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -1409,6 +1512,7 @@ if(data.opened_at !== undefined){
 if(typeof data.opened_at !== "string"){
 const err17 = {instancePath:instancePath+"/opened_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -1416,6 +1520,7 @@ if(data.period_start !== undefined){
 if(typeof data.period_start !== "string"){
 const err18 = {instancePath:instancePath+"/period_start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -1423,6 +1528,7 @@ if(data.period_end !== undefined){
 if(typeof data.period_end !== "string"){
 const err19 = {instancePath:instancePath+"/period_end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -1430,6 +1536,7 @@ if(data.reading_type !== undefined){
 if(typeof data.reading_type !== "string"){
 const err20 = {instancePath:instancePath+"/reading_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -1437,6 +1544,7 @@ if(data.utility !== undefined){
 if(typeof data.utility !== "string"){
 const err21 = {instancePath:instancePath+"/utility",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -1444,6 +1552,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err22 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -1451,6 +1560,7 @@ errors++;
 else {
 const err23 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1473,6 +1583,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.meter_serial === undefined) && (missing0 = "meter_serial")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.meter_category === undefined) && (missing0 = "meter_category"))) || ((data.hazard_code === undefined) && (missing0 = "hazard_code"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1571,6 +1685,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.meter_serial === undefined) && (missing0 = "meter_serial")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.meter_category === undefined) && (missing0 = "meter_category"))) || ((data.hazard_code === undefined) && (missing0 = "hazard_code"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1655,7 +1773,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1663,37 +1781,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_serial === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.meter_category === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "meter_category"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.hazard_code === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "hazard_code"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "meter_serial") || (key0 === "meter_point_reference")) || (key0 === "account_number")) || (key0 === "meter_category")) || (key0 === "hazard_code"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.meter_serial !== undefined){
 if(typeof data.meter_serial !== "string"){
 const err5 = {instancePath:instancePath+"/meter_serial",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -1701,6 +1831,7 @@ if(data.meter_point_reference !== undefined){
 if(typeof data.meter_point_reference !== "string"){
 const err6 = {instancePath:instancePath+"/meter_point_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -1708,6 +1839,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -1715,6 +1847,7 @@ if(data.meter_category !== undefined){
 if(typeof data.meter_category !== "string"){
 const err8 = {instancePath:instancePath+"/meter_category",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -1723,6 +1856,7 @@ let data4 = data.hazard_code;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err9 = {instancePath:instancePath+"/hazard_code",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1730,6 +1864,7 @@ errors++;
 else {
 const err10 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1752,6 +1887,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.meter_id === undefined) && (missing0 = "meter_id"))) || ((data.alerts === undefined) && (missing0 = "alerts"))) || ((data.number_of_alerts === undefined) && (missing0 = "number_of_alerts"))) || ((data.meter_installation_date === undefined) && (missing0 = "meter_installation_date"))) || ((data.meter_size === undefined) && (missing0 = "meter_size"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1817,6 +1956,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.code === undefined) && (missing1 = "code")) || ((data4.type === undefined) && (missing1 = "type"))) || ((data4.description === undefined) && (missing1 = "description"))){
 validate0.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -2036,6 +2179,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.meter_id === undefined) && (missing0 = "meter_id"))) || ((data.alerts === undefined) && (missing0 = "alerts"))) || ((data.number_of_alerts === undefined) && (missing0 = "number_of_alerts"))) || ((data.meter_installation_date === undefined) && (missing0 = "meter_installation_date"))) || ((data.meter_size === undefined) && (missing0 = "meter_size"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2092,6 +2239,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.code === undefined) && (missing1 = "code")) || ((data4.type === undefined) && (missing1 = "type"))) || ((data4.description === undefined) && (missing1 = "description"))){
 validate1.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -2296,7 +2447,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2304,47 +2455,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.alerts === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "alerts"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.number_of_alerts === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "number_of_alerts"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.meter_installation_date === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "meter_installation_date"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.meter_size === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "meter_size"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((((((key0 === "account_number") || (key0 === "is_business_account")) || (key0 === "meter_id")) || (key0 === "alerts")) || (key0 === "number_of_alerts")) || (key0 === "reader_comments")) || (key0 === "reader_name")) || (key0 === "property_id")) || (key0 === "meter_installation_date")) || (key0 === "location_type")) || (key0 === "meter_size")) || (key0 === "is_meter_billable")) || (key0 === "extra"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2352,6 +2517,7 @@ if(data.is_business_account !== undefined){
 if(typeof data.is_business_account !== "boolean"){
 const err8 = {instancePath:instancePath+"/is_business_account",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2360,6 +2526,7 @@ let data2 = data.meter_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2370,32 +2537,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.code === undefined){
 const err10 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.type === undefined){
 const err11 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data4.description === undefined){
 const err12 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "code") || (key1 === "type")) || (key1 === "description"))){
 const err13 = {instancePath:instancePath+"/alerts/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data4.code !== undefined){
 if(typeof data4.code !== "string"){
 const err14 = {instancePath:instancePath+"/alerts/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -2403,6 +2581,7 @@ if(data4.type !== undefined){
 if(typeof data4.type !== "string"){
 const err15 = {instancePath:instancePath+"/alerts/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2410,6 +2589,7 @@ if(data4.description !== undefined){
 if(typeof data4.description !== "string"){
 const err16 = {instancePath:instancePath+"/alerts/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2417,6 +2597,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/alerts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -2424,6 +2605,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/alerts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -2432,6 +2614,7 @@ let data8 = data.number_of_alerts;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err19 = {instancePath:instancePath+"/number_of_alerts",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -2439,6 +2622,7 @@ if(data.reader_comments !== undefined){
 if(typeof data.reader_comments !== "string"){
 const err20 = {instancePath:instancePath+"/reader_comments",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -2446,6 +2630,7 @@ if(data.reader_name !== undefined){
 if(typeof data.reader_name !== "string"){
 const err21 = {instancePath:instancePath+"/reader_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -2454,6 +2639,7 @@ let data11 = data.property_id;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
 const err22 = {instancePath:instancePath+"/property_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -2461,6 +2647,7 @@ if(data.meter_installation_date !== undefined){
 if(typeof data.meter_installation_date !== "string"){
 const err23 = {instancePath:instancePath+"/meter_installation_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -2468,6 +2655,7 @@ if(data.location_type !== undefined){
 if(typeof data.location_type !== "string"){
 const err24 = {instancePath:instancePath+"/location_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -2476,6 +2664,7 @@ let data14 = data.meter_size;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err25 = {instancePath:instancePath+"/meter_size",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -2483,6 +2672,7 @@ if(data.is_meter_billable !== undefined){
 if(typeof data.is_meter_billable !== "boolean"){
 const err26 = {instancePath:instancePath+"/is_meter_billable",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -2491,6 +2681,7 @@ let data16 = data.extra;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
 const err27 = {instancePath:instancePath+"/extra",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -2498,6 +2689,7 @@ errors++;
 else {
 const err28 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2520,6 +2712,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_reference === undefined) && (missing0 = "account_reference")) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.reader_comments === undefined) && (missing0 = "reader_comments"))) || ((data.code === undefined) && (missing0 = "code"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2631,6 +2827,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_reference === undefined) && (missing0 = "account_reference")) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.reader_comments === undefined) && (missing0 = "reader_comments"))) || ((data.code === undefined) && (missing0 = "code"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2728,7 +2928,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2736,42 +2936,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_reference === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_reference"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_serial === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.reader_comments === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "reader_comments"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.code === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_reference") || (key0 === "meter_serial")) || (key0 === "meter_point_reference")) || (key0 === "occurred_at")) || (key0 === "reader_comments")) || (key0 === "code"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_reference !== undefined){
 if(typeof data.account_reference !== "string"){
 const err6 = {instancePath:instancePath+"/account_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -2779,6 +2992,7 @@ if(data.meter_serial !== undefined){
 if(typeof data.meter_serial !== "string"){
 const err7 = {instancePath:instancePath+"/meter_serial",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -2786,6 +3000,7 @@ if(data.meter_point_reference !== undefined){
 if(typeof data.meter_point_reference !== "string"){
 const err8 = {instancePath:instancePath+"/meter_point_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -2793,6 +3008,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err9 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -2800,6 +3016,7 @@ if(data.reader_comments !== undefined){
 if(typeof data.reader_comments !== "string"){
 const err10 = {instancePath:instancePath+"/reader_comments",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -2808,6 +3025,7 @@ let data5 = data.code;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err11 = {instancePath:instancePath+"/code",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -2815,6 +3033,7 @@ errors++;
 else {
 const err12 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2837,6 +3056,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.read_at === undefined) && (missing0 = "read_at")) || ((data.reading_id === undefined) && (missing0 = "reading_id"))) || ((data.already_existed === undefined) && (missing0 = "already_existed"))) || ((data.is_tripped === undefined) && (missing0 = "is_tripped"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2878,6 +3101,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.code === undefined) && (missing1 = "code")) || ((data2.type === undefined) && (missing1 = "type"))) || ((data2.description === undefined) && (missing1 = "description"))){
 validate0.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3053,6 +3280,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.read_at === undefined) && (missing0 = "read_at")) || ((data.reading_id === undefined) && (missing0 = "reading_id"))) || ((data.already_existed === undefined) && (missing0 = "already_existed"))) || ((data.is_tripped === undefined) && (missing0 = "is_tripped"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3085,6 +3316,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.code === undefined) && (missing1 = "code")) || ((data2.type === undefined) && (missing1 = "type"))) || ((data2.description === undefined) && (missing1 = "description"))){
 validate1.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3245,7 +3480,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3253,31 +3488,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.read_at === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "read_at"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.reading_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "reading_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.already_existed === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "already_existed"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.is_tripped === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "is_tripped"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "meter_id") || (key0 === "alerts")) || (key0 === "additional_information")) || (key0 === "meter_reader_name")) || (key0 === "read_at")) || (key0 === "reading_id")) || (key0 === "already_existed")) || (key0 === "is_tripped"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -3285,6 +3531,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3295,32 +3542,43 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.code === undefined){
 const err6 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.type === undefined){
 const err7 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.description === undefined){
 const err8 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "code") || (key1 === "type")) || (key1 === "description"))){
 const err9 = {instancePath:instancePath+"/alerts/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data2.code !== undefined){
 if(typeof data2.code !== "string"){
 const err10 = {instancePath:instancePath+"/alerts/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -3328,6 +3586,7 @@ if(data2.type !== undefined){
 if(typeof data2.type !== "string"){
 const err11 = {instancePath:instancePath+"/alerts/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -3335,6 +3594,7 @@ if(data2.description !== undefined){
 if(typeof data2.description !== "string"){
 const err12 = {instancePath:instancePath+"/alerts/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3342,6 +3602,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/alerts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -3349,6 +3610,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/alerts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -3356,6 +3618,7 @@ if(data.additional_information !== undefined){
 if(typeof data.additional_information !== "string"){
 const err15 = {instancePath:instancePath+"/additional_information",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -3363,6 +3626,7 @@ if(data.meter_reader_name !== undefined){
 if(typeof data.meter_reader_name !== "string"){
 const err16 = {instancePath:instancePath+"/meter_reader_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -3370,6 +3634,7 @@ if(data.read_at !== undefined){
 if(typeof data.read_at !== "string"){
 const err17 = {instancePath:instancePath+"/read_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -3378,6 +3643,7 @@ let data9 = data.reading_id;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err18 = {instancePath:instancePath+"/reading_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -3385,6 +3651,7 @@ if(data.already_existed !== undefined){
 if(typeof data.already_existed !== "boolean"){
 const err19 = {instancePath:instancePath+"/already_existed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -3392,6 +3659,7 @@ if(data.is_tripped !== undefined){
 if(typeof data.is_tripped !== "boolean"){
 const err20 = {instancePath:instancePath+"/is_tripped",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -3399,6 +3667,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;
@@ -3421,6 +3690,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.error_code === undefined) && (missing0 = "error_code")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.reading_read_at === undefined) && (missing0 = "reading_read_at"))) || ((data.reading_value === undefined) && (missing0 = "reading_value"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3569,6 +3842,10 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+const proto1 = Object.getPrototypeOf(data11);
+if(proto1 !== Object.prototype && proto1 !== null){
+data11 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data11));
+}
 let missing1;
 if((((data11.code === undefined) && (missing1 = "code")) || ((data11.type === undefined) && (missing1 = "type"))) || ((data11.description === undefined) && (missing1 = "description"))){
 validate0.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3674,6 +3951,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.error_code === undefined) && (missing0 = "error_code")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.reading_read_at === undefined) && (missing0 = "reading_read_at"))) || ((data.reading_value === undefined) && (missing0 = "reading_value"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3813,6 +4094,10 @@ const _errs24 = errors;
 const _errs25 = errors;
 if(errors === _errs25){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+const proto1 = Object.getPrototypeOf(data11);
+if(proto1 !== Object.prototype && proto1 !== null){
+data11 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data11));
+}
 let missing1;
 if((((data11.code === undefined) && (missing1 = "code")) || ((data11.type === undefined) && (missing1 = "type"))) || ((data11.description === undefined) && (missing1 = "description"))){
 validate1.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -3903,7 +4188,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3911,37 +4196,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.error_code === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "error_code"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reading_read_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reading_read_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.reading_value === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "reading_value"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((((key0 === "error_title") || (key0 === "error_code")) || (key0 === "error_detail")) || (key0 === "meter_serial_number")) || (key0 === "meter_external_reference")) || (key0 === "reading_read_at")) || (key0 === "reader_name")) || (key0 === "reading_value")) || (key0 === "new_meter_location")) || (key0 === "is_tripped")) || (key0 === "alerts"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.error_title !== undefined){
 if(typeof data.error_title !== "string"){
 const err5 = {instancePath:instancePath+"/error_title",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -3949,6 +4246,7 @@ if(data.error_code !== undefined){
 if(typeof data.error_code !== "string"){
 const err6 = {instancePath:instancePath+"/error_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -3956,6 +4254,7 @@ if(data.error_detail !== undefined){
 if(typeof data.error_detail !== "string"){
 const err7 = {instancePath:instancePath+"/error_detail",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -3963,6 +4262,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err8 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -3970,6 +4270,7 @@ if(data.meter_external_reference !== undefined){
 if(typeof data.meter_external_reference !== "string"){
 const err9 = {instancePath:instancePath+"/meter_external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -3977,6 +4278,7 @@ if(data.reading_read_at !== undefined){
 if(typeof data.reading_read_at !== "string"){
 const err10 = {instancePath:instancePath+"/reading_read_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -3984,6 +4286,7 @@ if(data.reader_name !== undefined){
 if(typeof data.reader_name !== "string"){
 const err11 = {instancePath:instancePath+"/reader_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -3991,6 +4294,7 @@ if(data.reading_value !== undefined){
 if(typeof data.reading_value !== "string"){
 const err12 = {instancePath:instancePath+"/reading_value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -3998,6 +4302,7 @@ if(data.new_meter_location !== undefined){
 if(typeof data.new_meter_location !== "string"){
 const err13 = {instancePath:instancePath+"/new_meter_location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4005,6 +4310,7 @@ if(data.is_tripped !== undefined){
 if(typeof data.is_tripped !== "boolean"){
 const err14 = {instancePath:instancePath+"/is_tripped",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4015,32 +4321,43 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+const proto1 = Object.getPrototypeOf(data11);
+if(proto1 !== Object.prototype && proto1 !== null){
+data11 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data11));
+}
 if(data11.code === undefined){
 const err15 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data11.type === undefined){
 const err16 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data11.description === undefined){
 const err17 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data11){
 if(!(((key1 === "code") || (key1 === "type")) || (key1 === "description"))){
 const err18 = {instancePath:instancePath+"/alerts/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
+}
 }
 }
 if(data11.code !== undefined){
 if(typeof data11.code !== "string"){
 const err19 = {instancePath:instancePath+"/alerts/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -4048,6 +4365,7 @@ if(data11.type !== undefined){
 if(typeof data11.type !== "string"){
 const err20 = {instancePath:instancePath+"/alerts/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -4055,6 +4373,7 @@ if(data11.description !== undefined){
 if(typeof data11.description !== "string"){
 const err21 = {instancePath:instancePath+"/alerts/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -4062,6 +4381,7 @@ errors++;
 else {
 const err22 = {instancePath:instancePath+"/alerts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -4069,6 +4389,7 @@ errors++;
 else {
 const err23 = {instancePath:instancePath+"/alerts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -4076,6 +4397,7 @@ errors++;
 else {
 const err24 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4098,6 +4420,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.read_at === undefined) && (missing0 = "read_at")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4139,6 +4465,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.code === undefined) && (missing1 = "code")) || ((data2.type === undefined) && (missing1 = "type"))) || ((data2.description === undefined) && (missing1 = "description"))){
 validate0.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4274,6 +4604,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.read_at === undefined) && (missing0 = "read_at")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4306,6 +4640,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.code === undefined) && (missing1 = "code")) || ((data2.type === undefined) && (missing1 = "type"))) || ((data2.description === undefined) && (missing1 = "description"))){
 validate1.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -4426,7 +4764,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4434,16 +4772,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.read_at === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "read_at"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "meter_id") || (key0 === "alerts")) || (key0 === "additional_information")) || (key0 === "meter_reader_name")) || (key0 === "read_at"))){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -4451,6 +4797,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -4461,32 +4808,43 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.code === undefined){
 const err3 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data2.type === undefined){
 const err4 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data2.description === undefined){
 const err5 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "code") || (key1 === "type")) || (key1 === "description"))){
 const err6 = {instancePath:instancePath+"/alerts/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data2.code !== undefined){
 if(typeof data2.code !== "string"){
 const err7 = {instancePath:instancePath+"/alerts/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -4494,6 +4852,7 @@ if(data2.type !== undefined){
 if(typeof data2.type !== "string"){
 const err8 = {instancePath:instancePath+"/alerts/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -4501,6 +4860,7 @@ if(data2.description !== undefined){
 if(typeof data2.description !== "string"){
 const err9 = {instancePath:instancePath+"/alerts/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -4508,6 +4868,7 @@ errors++;
 else {
 const err10 = {instancePath:instancePath+"/alerts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -4515,6 +4876,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/alerts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -4522,6 +4884,7 @@ if(data.additional_information !== undefined){
 if(typeof data.additional_information !== "string"){
 const err12 = {instancePath:instancePath+"/additional_information",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -4529,6 +4892,7 @@ if(data.meter_reader_name !== undefined){
 if(typeof data.meter_reader_name !== "string"){
 const err13 = {instancePath:instancePath+"/meter_reader_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -4536,6 +4900,7 @@ if(data.read_at !== undefined){
 if(typeof data.read_at !== "string"){
 const err14 = {instancePath:instancePath+"/read_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -4543,6 +4908,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4565,6 +4931,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_read_date === undefined) && (missing0 = "meter_read_date"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4636,6 +5006,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_read_date === undefined) && (missing0 = "meter_read_date"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4693,7 +5067,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4701,32 +5075,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_point_reference === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_reference"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.meter_read_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "meter_read_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "meter_point_reference") || (key0 === "meter_serial_number")) || (key0 === "meter_read_date"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.meter_point_reference !== undefined){
 if(typeof data.meter_point_reference !== "string"){
 const err4 = {instancePath:instancePath+"/meter_point_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -4734,6 +5119,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err5 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -4741,6 +5127,7 @@ if(data.meter_read_date !== undefined){
 if(typeof data.meter_read_date !== "string"){
 const err6 = {instancePath:instancePath+"/meter_read_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -4748,6 +5135,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.mpan === undefined) && (missing0 = "mpan")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.supplier_mpid === undefined) && (missing0 = "supplier_mpid"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.is_internal_transfer === undefined) && (missing0 = "is_internal_transfer"))) || ((data.is_migrated === undefined) && (missing0 = "is_migrated"))) || ((data.is_export === undefined) && (missing0 = "is_export"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -136,6 +140,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.mpan === undefined) && (missing0 = "mpan")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.supplier_mpid === undefined) && (missing0 = "supplier_mpid"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.is_internal_transfer === undefined) && (missing0 = "is_internal_transfer"))) || ((data.is_migrated === undefined) && (missing0 = "is_migrated"))) || ((data.is_export === undefined) && (missing0 = "is_export"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -245,7 +253,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -253,52 +261,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mpan === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mpan"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supplier_mpid === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supplier_mpid"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.account_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.is_internal_transfer === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "is_internal_transfer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.is_migrated === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "is_migrated"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.is_export === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "is_export"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "mpan") || (key0 === "supply_start_date")) || (key0 === "supplier_mpid")) || (key0 === "account_number")) || (key0 === "is_internal_transfer")) || (key0 === "is_migrated")) || (key0 === "is_export"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.mpan !== undefined){
 if(typeof data.mpan !== "string"){
 const err8 = {instancePath:instancePath+"/mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -306,6 +329,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err9 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -313,6 +337,7 @@ if(data.supplier_mpid !== undefined){
 if(typeof data.supplier_mpid !== "string"){
 const err10 = {instancePath:instancePath+"/supplier_mpid",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -320,6 +345,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err11 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -327,6 +353,7 @@ if(data.is_internal_transfer !== undefined){
 if(typeof data.is_internal_transfer !== "boolean"){
 const err12 = {instancePath:instancePath+"/is_internal_transfer",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -334,6 +361,7 @@ if(data.is_migrated !== undefined){
 if(typeof data.is_migrated !== "boolean"){
 const err13 = {instancePath:instancePath+"/is_migrated",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -341,6 +369,7 @@ if(data.is_export !== undefined){
 if(typeof data.is_export !== "boolean"){
 const err14 = {instancePath:instancePath+"/is_export",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -348,6 +377,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;
@@ -370,6 +400,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.nomination_shipper_ref === undefined) && (missing0 = "nomination_shipper_ref"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -480,6 +514,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.nomination_shipper_ref === undefined) && (missing0 = "nomination_shipper_ref"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -576,7 +614,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -584,47 +622,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supplier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supplier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_reading_factor === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_reading_factor"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.nomination_shipper_ref === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "nomination_shipper_ref"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.supply_end_date === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "supply_end_date"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "mprn") || (key0 === "supplier")) || (key0 === "supply_start_date")) || (key0 === "meter_reading_factor")) || (key0 === "nomination_shipper_ref")) || (key0 === "supply_end_date"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err7 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -632,6 +684,7 @@ if(data.supplier !== undefined){
 if(typeof data.supplier !== "string"){
 const err8 = {instancePath:instancePath+"/supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -639,6 +692,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err9 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -646,6 +700,7 @@ if(data.meter_reading_factor !== undefined){
 if(typeof data.meter_reading_factor !== "string"){
 const err10 = {instancePath:instancePath+"/meter_reading_factor",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -653,6 +708,7 @@ if(data.nomination_shipper_ref !== undefined){
 if(typeof data.nomination_shipper_ref !== "string"){
 const err11 = {instancePath:instancePath+"/nomination_shipper_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -660,6 +716,7 @@ if(data.supply_end_date !== undefined){
 if(typeof data.supply_end_date !== "string"){
 const err12 = {instancePath:instancePath+"/supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -667,6 +724,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -689,6 +747,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_appoint === undefined) && (missing0 = "mam_to_appoint"))) || ((data.force_appointment === undefined) && (missing0 = "force_appointment"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -879,6 +941,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_appoint === undefined) && (missing0 = "mam_to_appoint"))) || ((data.force_appointment === undefined) && (missing0 = "force_appointment"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1055,7 +1121,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1063,77 +1129,97 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mam_to_appoint === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mam_to_appoint"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.force_appointment === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "force_appointment"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.owner === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "owner"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.model === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.manufacturer === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "manufacturer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.manufactured_year === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "manufactured_year"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.location === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.location_description === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "location_description"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.status === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.meter_type === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "meter_type"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((key0 === "mprn") || (key0 === "mam_to_appoint")) || (key0 === "force_appointment")) || (key0 === "owner")) || (key0 === "model")) || (key0 === "manufacturer")) || (key0 === "manufactured_year")) || (key0 === "location")) || (key0 === "location_description")) || (key0 === "status")) || (key0 === "meter_type")) || (key0 === "meter_mechanism"))){
 const err12 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err13 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1141,6 +1227,7 @@ if(data.mam_to_appoint !== undefined){
 if(typeof data.mam_to_appoint !== "string"){
 const err14 = {instancePath:instancePath+"/mam_to_appoint",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1148,6 +1235,7 @@ if(data.force_appointment !== undefined){
 if(typeof data.force_appointment !== "boolean"){
 const err15 = {instancePath:instancePath+"/force_appointment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1156,6 +1244,7 @@ let data3 = data.owner;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
 const err16 = {instancePath:instancePath+"/owner",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -1163,6 +1252,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err17 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -1170,6 +1260,7 @@ if(data.manufacturer !== undefined){
 if(typeof data.manufacturer !== "string"){
 const err18 = {instancePath:instancePath+"/manufacturer",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -1178,6 +1269,7 @@ let data6 = data.manufactured_year;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err19 = {instancePath:instancePath+"/manufactured_year",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -1185,6 +1277,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err20 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -1192,6 +1285,7 @@ if(data.location_description !== undefined){
 if(typeof data.location_description !== "string"){
 const err21 = {instancePath:instancePath+"/location_description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -1199,6 +1293,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err22 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -1206,6 +1301,7 @@ if(data.meter_type !== undefined){
 if(typeof data.meter_type !== "string"){
 const err23 = {instancePath:instancePath+"/meter_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -1213,6 +1309,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err24 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -1220,6 +1317,7 @@ errors++;
 else {
 const err25 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 validate0.errors = vErrors;
@@ -1242,6 +1340,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.sub_building_name === undefined) && (missing0 = "sub_building_name"))) || ((data.building_name === undefined) && (missing0 = "building_name"))) || ((data.building_number === undefined) && (missing0 = "building_number"))) || ((data.dependent_street === undefined) && (missing0 = "dependent_street"))) || ((data.principal_street === undefined) && (missing0 = "principal_street"))) || ((data.double_dependent_locality === undefined) && (missing0 = "double_dependent_locality"))) || ((data.dependent_locality === undefined) && (missing0 = "dependent_locality"))) || ((data.post_town === undefined) && (missing0 = "post_town"))) || ((data.county === undefined) && (missing0 = "county"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_is_imperial === undefined) && (missing0 = "meter_is_imperial"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.last_reading === undefined) && (missing0 = "last_reading"))) || ((data.last_reading_on === undefined) && (missing0 = "last_reading_on"))) || ((data.nomination_shipper_ref === undefined) && (missing0 = "nomination_shipper_ref"))) || ((data.cohort === undefined) && (missing0 = "cohort"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1561,6 +1663,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.sub_building_name === undefined) && (missing0 = "sub_building_name"))) || ((data.building_name === undefined) && (missing0 = "building_name"))) || ((data.building_number === undefined) && (missing0 = "building_number"))) || ((data.dependent_street === undefined) && (missing0 = "dependent_street"))) || ((data.principal_street === undefined) && (missing0 = "principal_street"))) || ((data.double_dependent_locality === undefined) && (missing0 = "double_dependent_locality"))) || ((data.dependent_locality === undefined) && (missing0 = "dependent_locality"))) || ((data.post_town === undefined) && (missing0 = "post_town"))) || ((data.county === undefined) && (missing0 = "county"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_is_imperial === undefined) && (missing0 = "meter_is_imperial"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.last_reading === undefined) && (missing0 = "last_reading"))) || ((data.last_reading_on === undefined) && (missing0 = "last_reading_on"))) || ((data.nomination_shipper_ref === undefined) && (missing0 = "nomination_shipper_ref"))) || ((data.cohort === undefined) && (missing0 = "cohort"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -1866,7 +1972,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -1874,127 +1980,157 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supplier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supplier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.sub_building_name === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "sub_building_name"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.building_name === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "building_name"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.building_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "building_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.dependent_street === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "dependent_street"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.principal_street === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "principal_street"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.double_dependent_locality === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "double_dependent_locality"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.dependent_locality === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "dependent_locality"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.post_town === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "post_town"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.county === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "county"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.postcode === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "postcode"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err14 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err15 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data.meter_is_imperial === undefined){
 const err16 = {instancePath,keyword:"required",params:{missingProperty: "meter_is_imperial"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data.meter_reading_factor === undefined){
 const err17 = {instancePath,keyword:"required",params:{missingProperty: "meter_reading_factor"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data.last_reading === undefined){
 const err18 = {instancePath,keyword:"required",params:{missingProperty: "last_reading"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data.last_reading_on === undefined){
 const err19 = {instancePath,keyword:"required",params:{missingProperty: "last_reading_on"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data.nomination_shipper_ref === undefined){
 const err20 = {instancePath,keyword:"required",params:{missingProperty: "nomination_shipper_ref"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data.cohort === undefined){
 const err21 = {instancePath,keyword:"required",params:{missingProperty: "cohort"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((key0 === "mprn") || (key0 === "supplier")) || (key0 === "supply_start_date")) || (key0 === "sub_building_name")) || (key0 === "building_name")) || (key0 === "building_number")) || (key0 === "dependent_street")) || (key0 === "principal_street")) || (key0 === "double_dependent_locality")) || (key0 === "dependent_locality")) || (key0 === "post_town")) || (key0 === "county")) || (key0 === "postcode")) || (key0 === "meter_serial_number")) || (key0 === "meter_digits")) || (key0 === "meter_mechanism")) || (key0 === "meter_is_imperial")) || (key0 === "meter_reading_factor")) || (key0 === "last_reading")) || (key0 === "last_reading_on")) || (key0 === "nomination_shipper_ref")) || (key0 === "cohort"))){
 const err22 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err23 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -2002,6 +2138,7 @@ if(data.supplier !== undefined){
 if(typeof data.supplier !== "string"){
 const err24 = {instancePath:instancePath+"/supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -2009,6 +2146,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err25 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -2016,6 +2154,7 @@ if(data.sub_building_name !== undefined){
 if(typeof data.sub_building_name !== "string"){
 const err26 = {instancePath:instancePath+"/sub_building_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -2023,6 +2162,7 @@ if(data.building_name !== undefined){
 if(typeof data.building_name !== "string"){
 const err27 = {instancePath:instancePath+"/building_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -2030,6 +2170,7 @@ if(data.building_number !== undefined){
 if(typeof data.building_number !== "string"){
 const err28 = {instancePath:instancePath+"/building_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -2037,6 +2178,7 @@ if(data.dependent_street !== undefined){
 if(typeof data.dependent_street !== "string"){
 const err29 = {instancePath:instancePath+"/dependent_street",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -2044,6 +2186,7 @@ if(data.principal_street !== undefined){
 if(typeof data.principal_street !== "string"){
 const err30 = {instancePath:instancePath+"/principal_street",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -2051,6 +2194,7 @@ if(data.double_dependent_locality !== undefined){
 if(typeof data.double_dependent_locality !== "string"){
 const err31 = {instancePath:instancePath+"/double_dependent_locality",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -2058,6 +2202,7 @@ if(data.dependent_locality !== undefined){
 if(typeof data.dependent_locality !== "string"){
 const err32 = {instancePath:instancePath+"/dependent_locality",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -2065,6 +2210,7 @@ if(data.post_town !== undefined){
 if(typeof data.post_town !== "string"){
 const err33 = {instancePath:instancePath+"/post_town",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -2072,6 +2218,7 @@ if(data.county !== undefined){
 if(typeof data.county !== "string"){
 const err34 = {instancePath:instancePath+"/county",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -2079,6 +2226,7 @@ if(data.postcode !== undefined){
 if(typeof data.postcode !== "string"){
 const err35 = {instancePath:instancePath+"/postcode",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -2086,6 +2234,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err36 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -2094,6 +2243,7 @@ let data14 = data.meter_digits;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err37 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -2101,6 +2251,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err38 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -2108,6 +2259,7 @@ if(data.meter_is_imperial !== undefined){
 if(typeof data.meter_is_imperial !== "boolean"){
 const err39 = {instancePath:instancePath+"/meter_is_imperial",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -2115,6 +2267,7 @@ if(data.meter_reading_factor !== undefined){
 if(typeof data.meter_reading_factor !== "string"){
 const err40 = {instancePath:instancePath+"/meter_reading_factor",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -2122,6 +2275,7 @@ if(data.last_reading !== undefined){
 if(typeof data.last_reading !== "string"){
 const err41 = {instancePath:instancePath+"/last_reading",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -2129,6 +2283,7 @@ if(data.last_reading_on !== undefined){
 if(typeof data.last_reading_on !== "string"){
 const err42 = {instancePath:instancePath+"/last_reading_on",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -2136,6 +2291,7 @@ if(data.nomination_shipper_ref !== undefined){
 if(typeof data.nomination_shipper_ref !== "string"){
 const err43 = {instancePath:instancePath+"/nomination_shipper_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -2143,6 +2299,7 @@ if(data.cohort !== undefined){
 if(typeof data.cohort !== "string"){
 const err44 = {instancePath:instancePath+"/cohort",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -2150,6 +2307,7 @@ errors++;
 else {
 const err45 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2172,6 +2330,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.mprn === undefined) && (missing0 = "mprn")) || ((data.cohort === undefined) && (missing0 = "cohort"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2230,6 +2392,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.mprn === undefined) && (missing0 = "mprn")) || ((data.cohort === undefined) && (missing0 = "cohort"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2274,7 +2440,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2282,27 +2448,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.cohort === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "cohort"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "mprn") || (key0 === "cohort"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err3 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -2310,6 +2486,7 @@ if(data.cohort !== undefined){
 if(typeof data.cohort !== "string"){
 const err4 = {instancePath:instancePath+"/cohort",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -2317,6 +2494,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2339,6 +2517,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_appoint === undefined) && (missing0 = "mam_to_appoint"))) || ((data.force_appointment === undefined) && (missing0 = "force_appointment"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.effective_from_date === undefined) && (missing0 = "effective_from_date"))) || ((data.current_mam === undefined) && (missing0 = "current_mam"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2555,6 +2737,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_appoint === undefined) && (missing0 = "mam_to_appoint"))) || ((data.force_appointment === undefined) && (missing0 = "force_appointment"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.effective_from_date === undefined) && (missing0 = "effective_from_date"))) || ((data.current_mam === undefined) && (missing0 = "current_mam"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -2757,7 +2943,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -2765,87 +2951,109 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mam_to_appoint === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mam_to_appoint"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.force_appointment === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "force_appointment"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.owner === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "owner"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.model === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.manufacturer === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "manufacturer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.manufactured_year === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "manufactured_year"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.location === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.location_description === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "location_description"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.status === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.meter_type === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "meter_type"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.effective_from_date === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "effective_from_date"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.current_mam === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "current_mam"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((key0 === "mprn") || (key0 === "mam_to_appoint")) || (key0 === "force_appointment")) || (key0 === "owner")) || (key0 === "model")) || (key0 === "manufacturer")) || (key0 === "manufactured_year")) || (key0 === "location")) || (key0 === "location_description")) || (key0 === "status")) || (key0 === "meter_type")) || (key0 === "meter_mechanism")) || (key0 === "effective_from_date")) || (key0 === "current_mam"))){
 const err14 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err15 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -2853,6 +3061,7 @@ if(data.mam_to_appoint !== undefined){
 if(typeof data.mam_to_appoint !== "string"){
 const err16 = {instancePath:instancePath+"/mam_to_appoint",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -2860,6 +3069,7 @@ if(data.force_appointment !== undefined){
 if(typeof data.force_appointment !== "boolean"){
 const err17 = {instancePath:instancePath+"/force_appointment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -2868,6 +3078,7 @@ let data3 = data.owner;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
 const err18 = {instancePath:instancePath+"/owner",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -2875,6 +3086,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err19 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -2882,6 +3094,7 @@ if(data.manufacturer !== undefined){
 if(typeof data.manufacturer !== "string"){
 const err20 = {instancePath:instancePath+"/manufacturer",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -2890,6 +3103,7 @@ let data6 = data.manufactured_year;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err21 = {instancePath:instancePath+"/manufactured_year",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -2897,6 +3111,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err22 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -2904,6 +3119,7 @@ if(data.location_description !== undefined){
 if(typeof data.location_description !== "string"){
 const err23 = {instancePath:instancePath+"/location_description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -2911,6 +3127,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err24 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -2918,6 +3135,7 @@ if(data.meter_type !== undefined){
 if(typeof data.meter_type !== "string"){
 const err25 = {instancePath:instancePath+"/meter_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -2925,6 +3143,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err26 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -2932,6 +3151,7 @@ if(data.effective_from_date !== undefined){
 if(typeof data.effective_from_date !== "string"){
 const err27 = {instancePath:instancePath+"/effective_from_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -2939,6 +3159,7 @@ if(data.current_mam !== undefined){
 if(typeof data.current_mam !== "string"){
 const err28 = {instancePath:instancePath+"/current_mam",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -2946,6 +3167,7 @@ errors++;
 else {
 const err29 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 validate0.errors = vErrors;
@@ -2968,6 +3190,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.building_name === undefined) && (missing0 = "building_name"))) || ((data.building_number === undefined) && (missing0 = "building_number"))) || ((data.dependent_street === undefined) && (missing0 = "dependent_street"))) || ((data.principle_street === undefined) && (missing0 = "principle_street"))) || ((data.dependent_locality === undefined) && (missing0 = "dependent_locality"))) || ((data.post_town === undefined) && (missing0 = "post_town"))) || ((data.county === undefined) && (missing0 = "county"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_is_imperial === undefined) && (missing0 = "meter_is_imperial"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.instructions === undefined) && (missing0 = "instructions"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.pulse_value === undefined) && (missing0 = "pulse_value"))) || ((data.correction_factor === undefined) && (missing0 = "correction_factor"))) || ((data.bypass_fitted === undefined) && (missing0 = "bypass_fitted"))) || ((data.collar_fitted === undefined) && (missing0 = "collar_fitted"))) || ((data.last_inspection_on === undefined) && (missing0 = "last_inspection_on"))) || ((data.last_reading === undefined) && (missing0 = "last_reading"))) || ((data.last_reading_on === undefined) && (missing0 = "last_reading_on"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3397,6 +3623,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.building_name === undefined) && (missing0 = "building_name"))) || ((data.building_number === undefined) && (missing0 = "building_number"))) || ((data.dependent_street === undefined) && (missing0 = "dependent_street"))) || ((data.principle_street === undefined) && (missing0 = "principle_street"))) || ((data.dependent_locality === undefined) && (missing0 = "dependent_locality"))) || ((data.post_town === undefined) && (missing0 = "post_town"))) || ((data.county === undefined) && (missing0 = "county"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_is_imperial === undefined) && (missing0 = "meter_is_imperial"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.instructions === undefined) && (missing0 = "instructions"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.pulse_value === undefined) && (missing0 = "pulse_value"))) || ((data.correction_factor === undefined) && (missing0 = "correction_factor"))) || ((data.bypass_fitted === undefined) && (missing0 = "bypass_fitted"))) || ((data.collar_fitted === undefined) && (missing0 = "collar_fitted"))) || ((data.last_inspection_on === undefined) && (missing0 = "last_inspection_on"))) || ((data.last_reading === undefined) && (missing0 = "last_reading"))) || ((data.last_reading_on === undefined) && (missing0 = "last_reading_on"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -3812,7 +4042,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -3820,162 +4050,199 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.building_name === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "building_name"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.building_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "building_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.dependent_street === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "dependent_street"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.principle_street === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "principle_street"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.dependent_locality === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "dependent_locality"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.post_town === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "post_town"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.county === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "county"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.meter_type === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "meter_type"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.meter_is_imperial === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "meter_is_imperial"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.meter_reading_factor === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "meter_reading_factor"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data.owner === undefined){
 const err14 = {instancePath,keyword:"required",params:{missingProperty: "owner"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data.model === undefined){
 const err15 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data.manufacturer === undefined){
 const err16 = {instancePath,keyword:"required",params:{missingProperty: "manufacturer"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data.manufactured_year === undefined){
 const err17 = {instancePath,keyword:"required",params:{missingProperty: "manufactured_year"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data.location === undefined){
 const err18 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data.location_description === undefined){
 const err19 = {instancePath,keyword:"required",params:{missingProperty: "location_description"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data.instructions === undefined){
 const err20 = {instancePath,keyword:"required",params:{missingProperty: "instructions"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data.status === undefined){
 const err21 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 if(data.pulse_value === undefined){
 const err22 = {instancePath,keyword:"required",params:{missingProperty: "pulse_value"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 if(data.correction_factor === undefined){
 const err23 = {instancePath,keyword:"required",params:{missingProperty: "correction_factor"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 if(data.bypass_fitted === undefined){
 const err24 = {instancePath,keyword:"required",params:{missingProperty: "bypass_fitted"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 if(data.collar_fitted === undefined){
 const err25 = {instancePath,keyword:"required",params:{missingProperty: "collar_fitted"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 if(data.last_inspection_on === undefined){
 const err26 = {instancePath,keyword:"required",params:{missingProperty: "last_inspection_on"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 if(data.last_reading === undefined){
 const err27 = {instancePath,keyword:"required",params:{missingProperty: "last_reading"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 if(data.last_reading_on === undefined){
 const err28 = {instancePath,keyword:"required",params:{missingProperty: "last_reading_on"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((((((((((key0 === "mprn") || (key0 === "building_name")) || (key0 === "building_number")) || (key0 === "dependent_street")) || (key0 === "principle_street")) || (key0 === "dependent_locality")) || (key0 === "post_town")) || (key0 === "county")) || (key0 === "meter_serial_number")) || (key0 === "meter_digits")) || (key0 === "meter_mechanism")) || (key0 === "meter_type")) || (key0 === "meter_is_imperial")) || (key0 === "meter_reading_factor")) || (key0 === "meter_link_code")) || (key0 === "owner")) || (key0 === "model")) || (key0 === "manufacturer")) || (key0 === "manufactured_year")) || (key0 === "location")) || (key0 === "location_description")) || (key0 === "instructions")) || (key0 === "status")) || (key0 === "pulse_value")) || (key0 === "correction_factor")) || (key0 === "bypass_fitted")) || (key0 === "collar_fitted")) || (key0 === "last_inspection_on")) || (key0 === "last_reading")) || (key0 === "last_reading_on"))){
 const err29 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err30 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -3983,6 +4250,7 @@ if(data.building_name !== undefined){
 if(typeof data.building_name !== "string"){
 const err31 = {instancePath:instancePath+"/building_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -3991,6 +4259,7 @@ let data2 = data.building_number;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err32 = {instancePath:instancePath+"/building_number",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -3998,6 +4267,7 @@ if(data.dependent_street !== undefined){
 if(typeof data.dependent_street !== "string"){
 const err33 = {instancePath:instancePath+"/dependent_street",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -4005,6 +4275,7 @@ if(data.principle_street !== undefined){
 if(typeof data.principle_street !== "string"){
 const err34 = {instancePath:instancePath+"/principle_street",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -4012,6 +4283,7 @@ if(data.dependent_locality !== undefined){
 if(typeof data.dependent_locality !== "string"){
 const err35 = {instancePath:instancePath+"/dependent_locality",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -4019,6 +4291,7 @@ if(data.post_town !== undefined){
 if(typeof data.post_town !== "string"){
 const err36 = {instancePath:instancePath+"/post_town",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -4026,6 +4299,7 @@ if(data.county !== undefined){
 if(typeof data.county !== "string"){
 const err37 = {instancePath:instancePath+"/county",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -4033,6 +4307,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err38 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -4041,6 +4316,7 @@ let data9 = data.meter_digits;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err39 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -4048,6 +4324,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err40 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -4055,6 +4332,7 @@ if(data.meter_type !== undefined){
 if(typeof data.meter_type !== "string"){
 const err41 = {instancePath:instancePath+"/meter_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -4062,6 +4340,7 @@ if(data.meter_is_imperial !== undefined){
 if(typeof data.meter_is_imperial !== "boolean"){
 const err42 = {instancePath:instancePath+"/meter_is_imperial",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -4070,6 +4349,7 @@ let data13 = data.meter_reading_factor;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 const err43 = {instancePath:instancePath+"/meter_reading_factor",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -4077,6 +4357,7 @@ if(data.meter_link_code !== undefined){
 if(typeof data.meter_link_code !== "string"){
 const err44 = {instancePath:instancePath+"/meter_link_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -4084,6 +4365,7 @@ if(data.owner !== undefined){
 if(typeof data.owner !== "string"){
 const err45 = {instancePath:instancePath+"/owner",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 }
@@ -4091,6 +4373,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err46 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err46);
+eventryRun.report(err46);
 errors++;
 }
 }
@@ -4098,6 +4381,7 @@ if(data.manufacturer !== undefined){
 if(typeof data.manufacturer !== "string"){
 const err47 = {instancePath:instancePath+"/manufacturer",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err47);
+eventryRun.report(err47);
 errors++;
 }
 }
@@ -4106,6 +4390,7 @@ let data18 = data.manufactured_year;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
 const err48 = {instancePath:instancePath+"/manufactured_year",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err48);
+eventryRun.report(err48);
 errors++;
 }
 }
@@ -4113,6 +4398,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err49 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err49);
+eventryRun.report(err49);
 errors++;
 }
 }
@@ -4120,6 +4406,7 @@ if(data.location_description !== undefined){
 if(typeof data.location_description !== "string"){
 const err50 = {instancePath:instancePath+"/location_description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err50);
+eventryRun.report(err50);
 errors++;
 }
 }
@@ -4127,6 +4414,7 @@ if(data.instructions !== undefined){
 if(typeof data.instructions !== "string"){
 const err51 = {instancePath:instancePath+"/instructions",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err51);
+eventryRun.report(err51);
 errors++;
 }
 }
@@ -4134,6 +4422,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err52 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err52);
+eventryRun.report(err52);
 errors++;
 }
 }
@@ -4142,6 +4431,7 @@ let data23 = data.pulse_value;
 if(!((typeof data23 == "number") && (isFinite(data23)))){
 const err53 = {instancePath:instancePath+"/pulse_value",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err53);
+eventryRun.report(err53);
 errors++;
 }
 }
@@ -4150,6 +4440,7 @@ let data24 = data.correction_factor;
 if(!((typeof data24 == "number") && (isFinite(data24)))){
 const err54 = {instancePath:instancePath+"/correction_factor",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err54);
+eventryRun.report(err54);
 errors++;
 }
 }
@@ -4157,6 +4448,7 @@ if(data.bypass_fitted !== undefined){
 if(typeof data.bypass_fitted !== "boolean"){
 const err55 = {instancePath:instancePath+"/bypass_fitted",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err55);
+eventryRun.report(err55);
 errors++;
 }
 }
@@ -4164,6 +4456,7 @@ if(data.collar_fitted !== undefined){
 if(typeof data.collar_fitted !== "boolean"){
 const err56 = {instancePath:instancePath+"/collar_fitted",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err56);
+eventryRun.report(err56);
 errors++;
 }
 }
@@ -4171,6 +4464,7 @@ if(data.last_inspection_on !== undefined){
 if(typeof data.last_inspection_on !== "string"){
 const err57 = {instancePath:instancePath+"/last_inspection_on",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err57);
+eventryRun.report(err57);
 errors++;
 }
 }
@@ -4179,6 +4473,7 @@ let data28 = data.last_reading;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
 const err58 = {instancePath:instancePath+"/last_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err58);
+eventryRun.report(err58);
 errors++;
 }
 }
@@ -4186,6 +4481,7 @@ if(data.last_reading_on !== undefined){
 if(typeof data.last_reading_on !== "string"){
 const err59 = {instancePath:instancePath+"/last_reading_on",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err59);
+eventryRun.report(err59);
 errors++;
 }
 }
@@ -4193,6 +4489,7 @@ errors++;
 else {
 const err60 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err60);
+eventryRun.report(err60);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4215,6 +4512,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.previous_mam === undefined) && (missing0 = "previous_mam"))) || ((data.is_domestic === undefined) && (missing0 = "is_domestic"))) || ((data.is_igt_mam === undefined) && (missing0 = "is_igt_mam"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4299,6 +4600,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.previous_mam === undefined) && (missing0 = "previous_mam"))) || ((data.is_domestic === undefined) && (missing0 = "is_domestic"))) || ((data.is_igt_mam === undefined) && (missing0 = "is_igt_mam"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4369,7 +4674,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4377,37 +4682,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.previous_mam === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "previous_mam"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.is_domestic === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "is_domestic"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.is_igt_mam === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "is_igt_mam"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "mprn") || (key0 === "previous_mam")) || (key0 === "is_domestic")) || (key0 === "is_igt_mam"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err5 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -4415,6 +4732,7 @@ if(data.previous_mam !== undefined){
 if(typeof data.previous_mam !== "string"){
 const err6 = {instancePath:instancePath+"/previous_mam",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -4422,6 +4740,7 @@ if(data.is_domestic !== undefined){
 if(typeof data.is_domestic !== "boolean"){
 const err7 = {instancePath:instancePath+"/is_domestic",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -4429,6 +4748,7 @@ if(data.is_igt_mam !== undefined){
 if(typeof data.is_igt_mam !== "boolean"){
 const err8 = {instancePath:instancePath+"/is_igt_mam",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -4436,6 +4756,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4458,6 +4779,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.supplier_mpid === undefined) && (missing0 = "supplier_mpid"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4542,6 +4867,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.supplier_mpid === undefined) && (missing0 = "supplier_mpid"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4612,7 +4941,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -4620,37 +4949,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supplier_mpid === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supplier_mpid"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.account_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "mprn") || (key0 === "supply_start_date")) || (key0 === "supplier_mpid")) || (key0 === "account_number"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err5 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -4658,6 +4999,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err6 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -4665,6 +5007,7 @@ if(data.supplier_mpid !== undefined){
 if(typeof data.supplier_mpid !== "string"){
 const err7 = {instancePath:instancePath+"/supplier_mpid",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -4672,6 +5015,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -4679,6 +5023,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;
@@ -4701,6 +5046,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.mprn === undefined) && (missing0 = "mprn"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))) || ((data.meter_exists === undefined) && (missing0 = "meter_exists"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_imperial_metric_indicator === undefined) && (missing0 = "meter_imperial_metric_indicator"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.new_supplier === undefined) && (missing0 = "new_supplier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -4866,6 +5215,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.mprn === undefined) && (missing0 = "mprn"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))) || ((data.meter_exists === undefined) && (missing0 = "meter_exists"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_imperial_metric_indicator === undefined) && (missing0 = "meter_imperial_metric_indicator"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.new_supplier === undefined) && (missing0 = "new_supplier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5017,7 +5370,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5025,61 +5378,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mprn === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_end_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_end_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_exists === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_exists"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.meter_imperial_metric_indicator === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "meter_imperial_metric_indicator"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.meter_reading_factor === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "meter_reading_factor"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.new_supplier === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "new_supplier"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "account_id") || (key0 === "mprn")) || (key0 === "supply_end_date")) || (key0 === "meter_exists")) || (key0 === "meter_serial_number")) || (key0 === "meter_digits")) || (key0 === "meter_mechanism")) || (key0 === "meter_imperial_metric_indicator")) || (key0 === "meter_reading_factor")) || (key0 === "new_supplier"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.account_id !== undefined){
@@ -5087,6 +5457,7 @@ let data0 = data.account_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/account_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -5094,6 +5465,7 @@ if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err12 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -5101,6 +5473,7 @@ if(data.supply_end_date !== undefined){
 if(typeof data.supply_end_date !== "string"){
 const err13 = {instancePath:instancePath+"/supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -5108,6 +5481,7 @@ if(data.meter_exists !== undefined){
 if(typeof data.meter_exists !== "boolean"){
 const err14 = {instancePath:instancePath+"/meter_exists",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -5115,6 +5489,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err15 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -5123,6 +5498,7 @@ let data5 = data.meter_digits;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err16 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -5130,6 +5506,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err17 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -5137,6 +5514,7 @@ if(data.meter_imperial_metric_indicator !== undefined){
 if(typeof data.meter_imperial_metric_indicator !== "string"){
 const err18 = {instancePath:instancePath+"/meter_imperial_metric_indicator",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -5145,6 +5523,7 @@ let data8 = data.meter_reading_factor;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
 const err19 = {instancePath:instancePath+"/meter_reading_factor",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -5152,6 +5531,7 @@ if(data.new_supplier !== undefined){
 if(typeof data.new_supplier !== "string"){
 const err20 = {instancePath:instancePath+"/new_supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -5159,6 +5539,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5181,6 +5562,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_deappoint === undefined) && (missing0 = "mam_to_deappoint"))) || ((data.effective_to_date === undefined) && (missing0 = "effective_to_date"))) || ((data.is_cos_loss === undefined) && (missing0 = "is_cos_loss"))) || ((data.new_supplier === undefined) && (missing0 = "new_supplier"))) || ((data.current_mam === undefined) && (missing0 = "current_mam"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5291,6 +5676,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_deappoint === undefined) && (missing0 = "mam_to_deappoint"))) || ((data.effective_to_date === undefined) && (missing0 = "effective_to_date"))) || ((data.is_cos_loss === undefined) && (missing0 = "is_cos_loss"))) || ((data.new_supplier === undefined) && (missing0 = "new_supplier"))) || ((data.current_mam === undefined) && (missing0 = "current_mam"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5387,7 +5776,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -5395,47 +5784,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mam_to_deappoint === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mam_to_deappoint"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.effective_to_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "effective_to_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.is_cos_loss === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "is_cos_loss"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.new_supplier === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "new_supplier"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.current_mam === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "current_mam"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "mprn") || (key0 === "mam_to_deappoint")) || (key0 === "effective_to_date")) || (key0 === "is_cos_loss")) || (key0 === "new_supplier")) || (key0 === "current_mam"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err7 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -5443,6 +5846,7 @@ if(data.mam_to_deappoint !== undefined){
 if(typeof data.mam_to_deappoint !== "string"){
 const err8 = {instancePath:instancePath+"/mam_to_deappoint",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -5450,6 +5854,7 @@ if(data.effective_to_date !== undefined){
 if(typeof data.effective_to_date !== "string"){
 const err9 = {instancePath:instancePath+"/effective_to_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -5457,6 +5862,7 @@ if(data.is_cos_loss !== undefined){
 if(typeof data.is_cos_loss !== "boolean"){
 const err10 = {instancePath:instancePath+"/is_cos_loss",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -5464,6 +5870,7 @@ if(data.new_supplier !== undefined){
 if(typeof data.new_supplier !== "string"){
 const err11 = {instancePath:instancePath+"/new_supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -5471,6 +5878,7 @@ if(data.current_mam !== undefined){
 if(typeof data.current_mam !== "string"){
 const err12 = {instancePath:instancePath+"/current_mam",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -5478,6 +5886,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;
@@ -5500,6 +5909,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.reference_number === undefined) && (missing0 = "reference_number"))) || ((data.transfer_date === undefined) && (missing0 = "transfer_date"))) || ((data.initiating_organisation === undefined) && (missing0 = "initiating_organisation"))) || ((data.io_contact_name === undefined) && (missing0 = "io_contact_name"))) || ((data.recipient_organisation === undefined) && (missing0 = "recipient_organisation"))) || ((data.ro_contact_name === undefined) && (missing0 = "ro_contact_name"))) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.house_name_number === undefined) && (missing0 = "house_name_number"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.disputed_reading === undefined) && (missing0 = "disputed_reading"))) || ((data.disputed_reading_is_actual === undefined) && (missing0 = "disputed_reading_is_actual"))) || ((data.proposed_reading === undefined) && (missing0 = "proposed_reading"))) || ((data.proposed_reading_is_actual === undefined) && (missing0 = "proposed_reading_is_actual"))) || ((data.status_response === undefined) && (missing0 = "status_response"))) || ((data.root_cause === undefined) && (missing0 = "root_cause"))) || ((data.rejection_acceptance_code === undefined) && (missing0 = "rejection_acceptance_code"))) || ((data.criteria === undefined) && (missing0 = "criteria"))) || ((data.comments === undefined) && (missing0 = "comments"))) || ((data.is_gain === undefined) && (missing0 = "is_gain"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -5822,6 +6235,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.reference_number === undefined) && (missing0 = "reference_number"))) || ((data.transfer_date === undefined) && (missing0 = "transfer_date"))) || ((data.initiating_organisation === undefined) && (missing0 = "initiating_organisation"))) || ((data.io_contact_name === undefined) && (missing0 = "io_contact_name"))) || ((data.recipient_organisation === undefined) && (missing0 = "recipient_organisation"))) || ((data.ro_contact_name === undefined) && (missing0 = "ro_contact_name"))) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.house_name_number === undefined) && (missing0 = "house_name_number"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.disputed_reading === undefined) && (missing0 = "disputed_reading"))) || ((data.disputed_reading_is_actual === undefined) && (missing0 = "disputed_reading_is_actual"))) || ((data.proposed_reading === undefined) && (missing0 = "proposed_reading"))) || ((data.proposed_reading_is_actual === undefined) && (missing0 = "proposed_reading_is_actual"))) || ((data.status_response === undefined) && (missing0 = "status_response"))) || ((data.root_cause === undefined) && (missing0 = "root_cause"))) || ((data.rejection_acceptance_code === undefined) && (missing0 = "rejection_acceptance_code"))) || ((data.criteria === undefined) && (missing0 = "criteria"))) || ((data.comments === undefined) && (missing0 = "comments"))) || ((data.is_gain === undefined) && (missing0 = "is_gain"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6130,7 +6547,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -6138,127 +6555,157 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supplier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supplier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reference_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reference_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.transfer_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "transfer_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.initiating_organisation === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "initiating_organisation"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.io_contact_name === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "io_contact_name"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.recipient_organisation === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "recipient_organisation"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.ro_contact_name === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "ro_contact_name"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.meter_serial === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.house_name_number === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "house_name_number"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.postcode === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "postcode"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.disputed_reading === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "disputed_reading"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.disputed_reading_is_actual === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "disputed_reading_is_actual"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data.proposed_reading === undefined){
 const err14 = {instancePath,keyword:"required",params:{missingProperty: "proposed_reading"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data.proposed_reading_is_actual === undefined){
 const err15 = {instancePath,keyword:"required",params:{missingProperty: "proposed_reading_is_actual"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data.status_response === undefined){
 const err16 = {instancePath,keyword:"required",params:{missingProperty: "status_response"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data.root_cause === undefined){
 const err17 = {instancePath,keyword:"required",params:{missingProperty: "root_cause"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data.rejection_acceptance_code === undefined){
 const err18 = {instancePath,keyword:"required",params:{missingProperty: "rejection_acceptance_code"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data.criteria === undefined){
 const err19 = {instancePath,keyword:"required",params:{missingProperty: "criteria"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data.comments === undefined){
 const err20 = {instancePath,keyword:"required",params:{missingProperty: "comments"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data.is_gain === undefined){
 const err21 = {instancePath,keyword:"required",params:{missingProperty: "is_gain"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((key0 === "mprn") || (key0 === "supplier")) || (key0 === "reference_number")) || (key0 === "transfer_date")) || (key0 === "initiating_organisation")) || (key0 === "io_contact_name")) || (key0 === "recipient_organisation")) || (key0 === "ro_contact_name")) || (key0 === "meter_serial")) || (key0 === "meter_digits")) || (key0 === "house_name_number")) || (key0 === "postcode")) || (key0 === "disputed_reading")) || (key0 === "disputed_reading_is_actual")) || (key0 === "proposed_reading")) || (key0 === "proposed_reading_is_actual")) || (key0 === "status_response")) || (key0 === "root_cause")) || (key0 === "rejection_acceptance_code")) || (key0 === "criteria")) || (key0 === "comments")) || (key0 === "is_gain"))){
 const err22 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err23 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -6266,6 +6713,7 @@ if(data.supplier !== undefined){
 if(typeof data.supplier !== "string"){
 const err24 = {instancePath:instancePath+"/supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -6274,6 +6722,7 @@ let data2 = data.reference_number;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err25 = {instancePath:instancePath+"/reference_number",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -6281,6 +6730,7 @@ if(data.transfer_date !== undefined){
 if(typeof data.transfer_date !== "string"){
 const err26 = {instancePath:instancePath+"/transfer_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -6288,6 +6738,7 @@ if(data.initiating_organisation !== undefined){
 if(typeof data.initiating_organisation !== "string"){
 const err27 = {instancePath:instancePath+"/initiating_organisation",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -6295,6 +6746,7 @@ if(data.io_contact_name !== undefined){
 if(typeof data.io_contact_name !== "string"){
 const err28 = {instancePath:instancePath+"/io_contact_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -6302,6 +6754,7 @@ if(data.recipient_organisation !== undefined){
 if(typeof data.recipient_organisation !== "string"){
 const err29 = {instancePath:instancePath+"/recipient_organisation",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -6309,6 +6762,7 @@ if(data.ro_contact_name !== undefined){
 if(typeof data.ro_contact_name !== "string"){
 const err30 = {instancePath:instancePath+"/ro_contact_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -6316,6 +6770,7 @@ if(data.meter_serial !== undefined){
 if(typeof data.meter_serial !== "string"){
 const err31 = {instancePath:instancePath+"/meter_serial",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -6324,6 +6779,7 @@ let data9 = data.meter_digits;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err32 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -6331,6 +6787,7 @@ if(data.house_name_number !== undefined){
 if(typeof data.house_name_number !== "string"){
 const err33 = {instancePath:instancePath+"/house_name_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -6338,6 +6795,7 @@ if(data.postcode !== undefined){
 if(typeof data.postcode !== "string"){
 const err34 = {instancePath:instancePath+"/postcode",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -6346,6 +6804,7 @@ let data12 = data.disputed_reading;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err35 = {instancePath:instancePath+"/disputed_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -6353,6 +6812,7 @@ if(data.disputed_reading_is_actual !== undefined){
 if(typeof data.disputed_reading_is_actual !== "boolean"){
 const err36 = {instancePath:instancePath+"/disputed_reading_is_actual",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -6361,6 +6821,7 @@ let data14 = data.proposed_reading;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err37 = {instancePath:instancePath+"/proposed_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -6368,6 +6829,7 @@ if(data.proposed_reading_is_actual !== undefined){
 if(typeof data.proposed_reading_is_actual !== "boolean"){
 const err38 = {instancePath:instancePath+"/proposed_reading_is_actual",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -6375,6 +6837,7 @@ if(data.status_response !== undefined){
 if(typeof data.status_response !== "string"){
 const err39 = {instancePath:instancePath+"/status_response",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -6382,6 +6845,7 @@ if(data.root_cause !== undefined){
 if(typeof data.root_cause !== "string"){
 const err40 = {instancePath:instancePath+"/root_cause",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -6389,6 +6853,7 @@ if(data.rejection_acceptance_code !== undefined){
 if(typeof data.rejection_acceptance_code !== "string"){
 const err41 = {instancePath:instancePath+"/rejection_acceptance_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -6396,6 +6861,7 @@ if(data.criteria !== undefined){
 if(typeof data.criteria !== "string"){
 const err42 = {instancePath:instancePath+"/criteria",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -6403,6 +6869,7 @@ if(data.comments !== undefined){
 if(typeof data.comments !== "string"){
 const err43 = {instancePath:instancePath+"/comments",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -6410,6 +6877,7 @@ if(data.is_gain !== undefined){
 if(typeof data.is_gain !== "boolean"){
 const err44 = {instancePath:instancePath+"/is_gain",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -6417,6 +6885,7 @@ errors++;
 else {
 const err45 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 validate0.errors = vErrors;
@@ -6439,6 +6908,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.reference_number === undefined) && (missing0 = "reference_number"))) || ((data.transfer_date === undefined) && (missing0 = "transfer_date"))) || ((data.initiating_organisation === undefined) && (missing0 = "initiating_organisation"))) || ((data.io_contact_name === undefined) && (missing0 = "io_contact_name"))) || ((data.recipient_organisation === undefined) && (missing0 = "recipient_organisation"))) || ((data.ro_contact_name === undefined) && (missing0 = "ro_contact_name"))) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.house_name_number === undefined) && (missing0 = "house_name_number"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.disputed_reading === undefined) && (missing0 = "disputed_reading"))) || ((data.disputed_reading_is_actual === undefined) && (missing0 = "disputed_reading_is_actual"))) || ((data.proposed_reading === undefined) && (missing0 = "proposed_reading"))) || ((data.proposed_reading_is_actual === undefined) && (missing0 = "proposed_reading_is_actual"))) || ((data.status_response === undefined) && (missing0 = "status_response"))) || ((data.root_cause === undefined) && (missing0 = "root_cause"))) || ((data.rejection_acceptance_code === undefined) && (missing0 = "rejection_acceptance_code"))) || ((data.criteria === undefined) && (missing0 = "criteria"))) || ((data.comments === undefined) && (missing0 = "comments"))) || ((data.is_gain === undefined) && (missing0 = "is_gain"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -6761,6 +7234,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.reference_number === undefined) && (missing0 = "reference_number"))) || ((data.transfer_date === undefined) && (missing0 = "transfer_date"))) || ((data.initiating_organisation === undefined) && (missing0 = "initiating_organisation"))) || ((data.io_contact_name === undefined) && (missing0 = "io_contact_name"))) || ((data.recipient_organisation === undefined) && (missing0 = "recipient_organisation"))) || ((data.ro_contact_name === undefined) && (missing0 = "ro_contact_name"))) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.house_name_number === undefined) && (missing0 = "house_name_number"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.disputed_reading === undefined) && (missing0 = "disputed_reading"))) || ((data.disputed_reading_is_actual === undefined) && (missing0 = "disputed_reading_is_actual"))) || ((data.proposed_reading === undefined) && (missing0 = "proposed_reading"))) || ((data.proposed_reading_is_actual === undefined) && (missing0 = "proposed_reading_is_actual"))) || ((data.status_response === undefined) && (missing0 = "status_response"))) || ((data.root_cause === undefined) && (missing0 = "root_cause"))) || ((data.rejection_acceptance_code === undefined) && (missing0 = "rejection_acceptance_code"))) || ((data.criteria === undefined) && (missing0 = "criteria"))) || ((data.comments === undefined) && (missing0 = "comments"))) || ((data.is_gain === undefined) && (missing0 = "is_gain"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7069,7 +7546,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -7077,127 +7554,157 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supplier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supplier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reference_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reference_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.transfer_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "transfer_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.initiating_organisation === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "initiating_organisation"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.io_contact_name === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "io_contact_name"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.recipient_organisation === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "recipient_organisation"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.ro_contact_name === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "ro_contact_name"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.meter_serial === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.house_name_number === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "house_name_number"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.postcode === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "postcode"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.disputed_reading === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "disputed_reading"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.disputed_reading_is_actual === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "disputed_reading_is_actual"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data.proposed_reading === undefined){
 const err14 = {instancePath,keyword:"required",params:{missingProperty: "proposed_reading"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data.proposed_reading_is_actual === undefined){
 const err15 = {instancePath,keyword:"required",params:{missingProperty: "proposed_reading_is_actual"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data.status_response === undefined){
 const err16 = {instancePath,keyword:"required",params:{missingProperty: "status_response"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data.root_cause === undefined){
 const err17 = {instancePath,keyword:"required",params:{missingProperty: "root_cause"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data.rejection_acceptance_code === undefined){
 const err18 = {instancePath,keyword:"required",params:{missingProperty: "rejection_acceptance_code"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data.criteria === undefined){
 const err19 = {instancePath,keyword:"required",params:{missingProperty: "criteria"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data.comments === undefined){
 const err20 = {instancePath,keyword:"required",params:{missingProperty: "comments"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data.is_gain === undefined){
 const err21 = {instancePath,keyword:"required",params:{missingProperty: "is_gain"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((key0 === "mprn") || (key0 === "supplier")) || (key0 === "reference_number")) || (key0 === "transfer_date")) || (key0 === "initiating_organisation")) || (key0 === "io_contact_name")) || (key0 === "recipient_organisation")) || (key0 === "ro_contact_name")) || (key0 === "meter_serial")) || (key0 === "meter_digits")) || (key0 === "house_name_number")) || (key0 === "postcode")) || (key0 === "disputed_reading")) || (key0 === "disputed_reading_is_actual")) || (key0 === "proposed_reading")) || (key0 === "proposed_reading_is_actual")) || (key0 === "status_response")) || (key0 === "root_cause")) || (key0 === "rejection_acceptance_code")) || (key0 === "criteria")) || (key0 === "comments")) || (key0 === "is_gain"))){
 const err22 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err23 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -7205,6 +7712,7 @@ if(data.supplier !== undefined){
 if(typeof data.supplier !== "string"){
 const err24 = {instancePath:instancePath+"/supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -7213,6 +7721,7 @@ let data2 = data.reference_number;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err25 = {instancePath:instancePath+"/reference_number",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -7220,6 +7729,7 @@ if(data.transfer_date !== undefined){
 if(typeof data.transfer_date !== "string"){
 const err26 = {instancePath:instancePath+"/transfer_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -7227,6 +7737,7 @@ if(data.initiating_organisation !== undefined){
 if(typeof data.initiating_organisation !== "string"){
 const err27 = {instancePath:instancePath+"/initiating_organisation",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -7234,6 +7745,7 @@ if(data.io_contact_name !== undefined){
 if(typeof data.io_contact_name !== "string"){
 const err28 = {instancePath:instancePath+"/io_contact_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -7241,6 +7753,7 @@ if(data.recipient_organisation !== undefined){
 if(typeof data.recipient_organisation !== "string"){
 const err29 = {instancePath:instancePath+"/recipient_organisation",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -7248,6 +7761,7 @@ if(data.ro_contact_name !== undefined){
 if(typeof data.ro_contact_name !== "string"){
 const err30 = {instancePath:instancePath+"/ro_contact_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -7255,6 +7769,7 @@ if(data.meter_serial !== undefined){
 if(typeof data.meter_serial !== "string"){
 const err31 = {instancePath:instancePath+"/meter_serial",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -7263,6 +7778,7 @@ let data9 = data.meter_digits;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err32 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -7270,6 +7786,7 @@ if(data.house_name_number !== undefined){
 if(typeof data.house_name_number !== "string"){
 const err33 = {instancePath:instancePath+"/house_name_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -7277,6 +7794,7 @@ if(data.postcode !== undefined){
 if(typeof data.postcode !== "string"){
 const err34 = {instancePath:instancePath+"/postcode",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -7285,6 +7803,7 @@ let data12 = data.disputed_reading;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err35 = {instancePath:instancePath+"/disputed_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -7292,6 +7811,7 @@ if(data.disputed_reading_is_actual !== undefined){
 if(typeof data.disputed_reading_is_actual !== "boolean"){
 const err36 = {instancePath:instancePath+"/disputed_reading_is_actual",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -7300,6 +7820,7 @@ let data14 = data.proposed_reading;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err37 = {instancePath:instancePath+"/proposed_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -7307,6 +7828,7 @@ if(data.proposed_reading_is_actual !== undefined){
 if(typeof data.proposed_reading_is_actual !== "boolean"){
 const err38 = {instancePath:instancePath+"/proposed_reading_is_actual",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -7314,6 +7836,7 @@ if(data.status_response !== undefined){
 if(typeof data.status_response !== "string"){
 const err39 = {instancePath:instancePath+"/status_response",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -7321,6 +7844,7 @@ if(data.root_cause !== undefined){
 if(typeof data.root_cause !== "string"){
 const err40 = {instancePath:instancePath+"/root_cause",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -7328,6 +7852,7 @@ if(data.rejection_acceptance_code !== undefined){
 if(typeof data.rejection_acceptance_code !== "string"){
 const err41 = {instancePath:instancePath+"/rejection_acceptance_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -7335,6 +7860,7 @@ if(data.criteria !== undefined){
 if(typeof data.criteria !== "string"){
 const err42 = {instancePath:instancePath+"/criteria",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -7342,6 +7868,7 @@ if(data.comments !== undefined){
 if(typeof data.comments !== "string"){
 const err43 = {instancePath:instancePath+"/comments",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -7349,6 +7876,7 @@ if(data.is_gain !== undefined){
 if(typeof data.is_gain !== "boolean"){
 const err44 = {instancePath:instancePath+"/is_gain",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -7356,6 +7884,7 @@ errors++;
 else {
 const err45 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 validate0.errors = vErrors;
@@ -7378,6 +7907,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.reference_number === undefined) && (missing0 = "reference_number"))) || ((data.transfer_date === undefined) && (missing0 = "transfer_date"))) || ((data.initiating_organisation === undefined) && (missing0 = "initiating_organisation"))) || ((data.io_contact_name === undefined) && (missing0 = "io_contact_name"))) || ((data.recipient_organisation === undefined) && (missing0 = "recipient_organisation"))) || ((data.ro_contact_name === undefined) && (missing0 = "ro_contact_name"))) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.house_name_number === undefined) && (missing0 = "house_name_number"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.disputed_reading === undefined) && (missing0 = "disputed_reading"))) || ((data.disputed_reading_is_actual === undefined) && (missing0 = "disputed_reading_is_actual"))) || ((data.proposed_reading === undefined) && (missing0 = "proposed_reading"))) || ((data.proposed_reading_is_actual === undefined) && (missing0 = "proposed_reading_is_actual"))) || ((data.status_response === undefined) && (missing0 = "status_response"))) || ((data.root_cause === undefined) && (missing0 = "root_cause"))) || ((data.rejection_acceptance_code === undefined) && (missing0 = "rejection_acceptance_code"))) || ((data.criteria === undefined) && (missing0 = "criteria"))) || ((data.comments === undefined) && (missing0 = "comments"))) || ((data.is_gain === undefined) && (missing0 = "is_gain"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -7700,6 +8233,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.reference_number === undefined) && (missing0 = "reference_number"))) || ((data.transfer_date === undefined) && (missing0 = "transfer_date"))) || ((data.initiating_organisation === undefined) && (missing0 = "initiating_organisation"))) || ((data.io_contact_name === undefined) && (missing0 = "io_contact_name"))) || ((data.recipient_organisation === undefined) && (missing0 = "recipient_organisation"))) || ((data.ro_contact_name === undefined) && (missing0 = "ro_contact_name"))) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.house_name_number === undefined) && (missing0 = "house_name_number"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.disputed_reading === undefined) && (missing0 = "disputed_reading"))) || ((data.disputed_reading_is_actual === undefined) && (missing0 = "disputed_reading_is_actual"))) || ((data.proposed_reading === undefined) && (missing0 = "proposed_reading"))) || ((data.proposed_reading_is_actual === undefined) && (missing0 = "proposed_reading_is_actual"))) || ((data.status_response === undefined) && (missing0 = "status_response"))) || ((data.root_cause === undefined) && (missing0 = "root_cause"))) || ((data.rejection_acceptance_code === undefined) && (missing0 = "rejection_acceptance_code"))) || ((data.criteria === undefined) && (missing0 = "criteria"))) || ((data.comments === undefined) && (missing0 = "comments"))) || ((data.is_gain === undefined) && (missing0 = "is_gain"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8008,7 +8545,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8016,127 +8553,157 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supplier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supplier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reference_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reference_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.transfer_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "transfer_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.initiating_organisation === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "initiating_organisation"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.io_contact_name === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "io_contact_name"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.recipient_organisation === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "recipient_organisation"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.ro_contact_name === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "ro_contact_name"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.meter_serial === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.house_name_number === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "house_name_number"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.postcode === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "postcode"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.disputed_reading === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "disputed_reading"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.disputed_reading_is_actual === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "disputed_reading_is_actual"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data.proposed_reading === undefined){
 const err14 = {instancePath,keyword:"required",params:{missingProperty: "proposed_reading"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data.proposed_reading_is_actual === undefined){
 const err15 = {instancePath,keyword:"required",params:{missingProperty: "proposed_reading_is_actual"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data.status_response === undefined){
 const err16 = {instancePath,keyword:"required",params:{missingProperty: "status_response"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data.root_cause === undefined){
 const err17 = {instancePath,keyword:"required",params:{missingProperty: "root_cause"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data.rejection_acceptance_code === undefined){
 const err18 = {instancePath,keyword:"required",params:{missingProperty: "rejection_acceptance_code"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data.criteria === undefined){
 const err19 = {instancePath,keyword:"required",params:{missingProperty: "criteria"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data.comments === undefined){
 const err20 = {instancePath,keyword:"required",params:{missingProperty: "comments"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data.is_gain === undefined){
 const err21 = {instancePath,keyword:"required",params:{missingProperty: "is_gain"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((key0 === "mprn") || (key0 === "supplier")) || (key0 === "reference_number")) || (key0 === "transfer_date")) || (key0 === "initiating_organisation")) || (key0 === "io_contact_name")) || (key0 === "recipient_organisation")) || (key0 === "ro_contact_name")) || (key0 === "meter_serial")) || (key0 === "meter_digits")) || (key0 === "house_name_number")) || (key0 === "postcode")) || (key0 === "disputed_reading")) || (key0 === "disputed_reading_is_actual")) || (key0 === "proposed_reading")) || (key0 === "proposed_reading_is_actual")) || (key0 === "status_response")) || (key0 === "root_cause")) || (key0 === "rejection_acceptance_code")) || (key0 === "criteria")) || (key0 === "comments")) || (key0 === "is_gain"))){
 const err22 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err23 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -8144,6 +8711,7 @@ if(data.supplier !== undefined){
 if(typeof data.supplier !== "string"){
 const err24 = {instancePath:instancePath+"/supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -8152,6 +8720,7 @@ let data2 = data.reference_number;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err25 = {instancePath:instancePath+"/reference_number",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -8159,6 +8728,7 @@ if(data.transfer_date !== undefined){
 if(typeof data.transfer_date !== "string"){
 const err26 = {instancePath:instancePath+"/transfer_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -8166,6 +8736,7 @@ if(data.initiating_organisation !== undefined){
 if(typeof data.initiating_organisation !== "string"){
 const err27 = {instancePath:instancePath+"/initiating_organisation",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -8173,6 +8744,7 @@ if(data.io_contact_name !== undefined){
 if(typeof data.io_contact_name !== "string"){
 const err28 = {instancePath:instancePath+"/io_contact_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -8180,6 +8752,7 @@ if(data.recipient_organisation !== undefined){
 if(typeof data.recipient_organisation !== "string"){
 const err29 = {instancePath:instancePath+"/recipient_organisation",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -8187,6 +8760,7 @@ if(data.ro_contact_name !== undefined){
 if(typeof data.ro_contact_name !== "string"){
 const err30 = {instancePath:instancePath+"/ro_contact_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -8194,6 +8768,7 @@ if(data.meter_serial !== undefined){
 if(typeof data.meter_serial !== "string"){
 const err31 = {instancePath:instancePath+"/meter_serial",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -8202,6 +8777,7 @@ let data9 = data.meter_digits;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err32 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -8209,6 +8785,7 @@ if(data.house_name_number !== undefined){
 if(typeof data.house_name_number !== "string"){
 const err33 = {instancePath:instancePath+"/house_name_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -8216,6 +8793,7 @@ if(data.postcode !== undefined){
 if(typeof data.postcode !== "string"){
 const err34 = {instancePath:instancePath+"/postcode",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -8224,6 +8802,7 @@ let data12 = data.disputed_reading;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err35 = {instancePath:instancePath+"/disputed_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -8231,6 +8810,7 @@ if(data.disputed_reading_is_actual !== undefined){
 if(typeof data.disputed_reading_is_actual !== "boolean"){
 const err36 = {instancePath:instancePath+"/disputed_reading_is_actual",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -8239,6 +8819,7 @@ let data14 = data.proposed_reading;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err37 = {instancePath:instancePath+"/proposed_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -8246,6 +8827,7 @@ if(data.proposed_reading_is_actual !== undefined){
 if(typeof data.proposed_reading_is_actual !== "boolean"){
 const err38 = {instancePath:instancePath+"/proposed_reading_is_actual",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -8253,6 +8835,7 @@ if(data.status_response !== undefined){
 if(typeof data.status_response !== "string"){
 const err39 = {instancePath:instancePath+"/status_response",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -8260,6 +8843,7 @@ if(data.root_cause !== undefined){
 if(typeof data.root_cause !== "string"){
 const err40 = {instancePath:instancePath+"/root_cause",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -8267,6 +8851,7 @@ if(data.rejection_acceptance_code !== undefined){
 if(typeof data.rejection_acceptance_code !== "string"){
 const err41 = {instancePath:instancePath+"/rejection_acceptance_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -8274,6 +8859,7 @@ if(data.criteria !== undefined){
 if(typeof data.criteria !== "string"){
 const err42 = {instancePath:instancePath+"/criteria",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -8281,6 +8867,7 @@ if(data.comments !== undefined){
 if(typeof data.comments !== "string"){
 const err43 = {instancePath:instancePath+"/comments",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -8288,6 +8875,7 @@ if(data.is_gain !== undefined){
 if(typeof data.is_gain !== "boolean"){
 const err44 = {instancePath:instancePath+"/is_gain",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -8295,6 +8883,7 @@ errors++;
 else {
 const err45 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 validate0.errors = vErrors;
@@ -8317,6 +8906,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.mprn === undefined) && (missing0 = "mprn")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8347,6 +8940,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.mprn === undefined) && (missing0 = "mprn")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -8373,7 +8970,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -8381,15 +8978,21 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err1 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 }
@@ -8397,6 +9000,7 @@ errors++;
 else {
 const err2 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 validate0.errors = vErrors;

@@ -43,7 +43,8 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   shared: ['shared'],
   runtime: ['runtime'],
   model: ['model', 'shared'],
-  load: ['load', 'model', 'shared'],
+  // The package run time holds implementations the loader shares with packages (`suggest`).
+  load: ['load', 'model', 'shared', 'runtime'],
   emit: ['emit', 'load', 'model', 'shared', 'runtime'],
   build: ['build', 'emit', 'load', 'model', 'shared', 'runtime'],
   beside: ['beside', 'load', 'model', 'shared', 'runtime'],
@@ -65,6 +66,8 @@ const KNOWN_EXCEPTIONS: readonly string[] = [
   // To be removed by the model step: the OpenAPI reader (was load/from-openapi.ts) reverse-engineers
   // the description text the emitter writes.
   'generators/sources/openapi.ts -> generators/emit/json-schema.ts',
+  // To be removed by the model step: the schema registry's canonical schema text is the emitter's.
+  'generators/registry/schema-text.ts -> generators/emit/json-schema.ts',
   // To be removed by the model step: emitters build on other emitters' output instead of the model.
   'generators/emit/asyncapi.ts -> generators/emit/openapi.ts',
   'generators/emit/asyncapi.ts -> generators/emit/json-schema.ts',

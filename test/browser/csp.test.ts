@@ -6,6 +6,17 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithResource, findChromium, REPO } from '../helpers.js';
 
+// The page functions below run in Chromium, while this file is type-checked with Node's globals only:
+// these are the few browser globals they touch, without the whole DOM library for every test.
+declare const window: object;
+declare const document: {
+  addEventListener(
+    type: 'securitypolicyviolation',
+    listener: (event: { violatedDirective: string; blockedURI: string }) => void,
+  ): void;
+};
+declare const Image: new () => { src: string };
+
 /**
  * The generated validators in a real browser under a strict content security policy: `script-src 'self'`,
  * no 'unsafe-eval'. Ajv compiling at run time would need `new Function` and be blocked; the precompiled

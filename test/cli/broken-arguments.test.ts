@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../generators/cli/main.js';
 import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
-import { fixturePath, REPO, runCli, tempDir } from '../helpers.js';
+import { fixturePath, REPO, tempDir } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
 
 /**
  * Every command of the CLI with broken arguments: missing required ones, unknown flags, nonexistent
@@ -52,7 +53,7 @@ const cases: Record<string, Case[]> = {
     ['a file as the catalogue', () => ['diff', 'HEAD', 'HEAD', '--catalogue', aFile], USAGE],
   ],
   check: [
-    ['no --base', () => ['check'], USAGE],
+    ['--base without its value', () => ['check', '--base'], USAGE],
     ['an unknown base', () => ['check', '--base', 'no-such-ref-anywhere'], USAGE],
     ['a nonexistent catalogue', () => ['check', '-b', 'HEAD', '-c', join(scratch, 'nowhere')], USAGE],
     ['a file as the catalogue', () => ['check', '-b', 'HEAD', '-c', aFile], USAGE],
@@ -80,6 +81,29 @@ const cases: Record<string, Case[]> = {
     ],
     ['an unknown event', () => ['validate', 'constructor', aFile, '--out', built.out], USAGE],
   ],
+  serve: [
+    ['an unknown flag', () => ['serve', '--bogus'], USAGE],
+    ['a port that is not one', () => ['serve', '--port', 'http'], USAGE],
+    ['a missing option value', () => ['serve', '--port'], USAGE],
+    ['a nonexistent catalogue', () => ['serve', '--catalogue', join(scratch, 'nowhere')], USAGE],
+    ['a file as the catalogue', () => ['serve', '--catalogue', aFile], USAGE],
+  ],
+  register: [
+    ['no --registry', () => ['register'], USAGE],
+    ['a registry that is not an http(s) URL', () => ['register', '--registry', '::::'], USAGE],
+    ['an unknown flag', () => ['register', '-r', 'http://127.0.0.1:9/', '--bogus'], USAGE],
+    [
+      'a nonexistent catalogue',
+      () => ['register', '-r', 'http://127.0.0.1:9/', '-c', join(scratch, 'no')],
+      USAGE,
+    ],
+    ['a file as the catalogue', () => ['register', '-r', 'http://127.0.0.1:9/', '-c', aFile], USAGE],
+    [
+      '--subjects matching nothing',
+      () => ['register', '-r', 'http://127.0.0.1:9/', '--subjects', 'nothing.*'],
+      USAGE,
+    ],
+  ],
 };
 
 describe('every command with broken arguments: a message and the documented exit code, no stack trace', () => {
@@ -94,8 +118,8 @@ describe('every command with broken arguments: a message and the documented exit
   const all = Object.entries(cases).flatMap(([command, list]) =>
     list.map(([name, args, status]) => [`${command}: ${name}`, args, status] as const),
   );
-  it.each(all)('%s', (_name, args, status) => {
-    const result = runCli(args(), { input: '' });
+  it.each(all)('%s', async (_name, args, status) => {
+    const result = await runCliInProcess(args(), { input: '' });
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.stderr.trim()).not.toBe('');
     expect(result.status).toBe(status);
@@ -104,16 +128,16 @@ describe('every command with broken arguments: a message and the documented exit
   it.each([
     ['an unknown command', ['nosuchcommand']],
     ['an unknown top-level flag', ['--bogus']],
-  ])('eventry with %s', (_name, args) => {
-    const result = runCli(args);
+  ])('eventry with %s', async (_name, args) => {
+    const result = await runCliInProcess(args);
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.status).toBe(USAGE);
   });
 });
 
 describe('eventry --version and npm run registry -- --help', () => {
-  it('eventry --version prints the toolkit version', () => {
-    const result = runCli(['--version']);
+  it('eventry --version prints the toolkit version', async () => {
+    const result = await runCliInProcess(['--version']);
     expect(result.stdout).toBe('0.1.0\n');
     expect(result.status).toBe(0);
   });

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STAGING_DIR } from '../../generators/build/write.js';
 import { fixturePath, tempDir } from '../helpers.js';
-import { comparable, emptyFolders, eventryAsync, readTree } from './output-tree.js';
+import { runCliInProcess } from './in-process.js';
+import { comparable, emptyFolders, readTree } from './output-tree.js';
 
 const build = (catalogue: string, out: string) =>
-  eventryAsync(['build', '--catalogue', catalogue, '--out', out]);
+  runCliInProcess(['build', '--catalogue', catalogue, '--out', out]);
 
 describe('eventry build output converges to exactly what the catalogue generates', () => {
   const work = tempDir('eventry-build-output-');
@@ -60,7 +61,7 @@ describe('eventry build output converges to exactly what the catalogue generates
     expect((await build(catalogue, out)).stdout).toMatch(/nothing to do/);
   });
 
-  it('an over-long event key fails the build with write-failed and replaces nothing', async () => {
+  it('an over-long event key is refused by the loader at its place, and replaces nothing', async () => {
     const out = join(work, 'long-key');
     expect((await build(catalogue, out)).status).toBe(0);
     const before = readTree(out);
@@ -75,7 +76,31 @@ describe('eventry build output converges to exactly what the catalogue generates
 
     const failed = await build(longCatalogue, out);
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toMatch(/error write-failed: cannot write account\/\S+ \(ENAMETOOLONG: /);
+    expect(failed.stderr).toMatch(/groups\/account\.yaml:\d+:\d+: error name-too-long: /);
+    expect(readTree(out)).toEqual(before);
+    expect(statSync(join(out, 'account/package.json')).mtimeMs).toBe(mtime);
+    expect(existsSync(join(out, STAGING_DIR))).toBe(false);
+  });
+
+  it('a generated file the file system refuses fails the build with write-failed and replaces nothing', async () => {
+    const out = join(work, 'refused');
+    expect((await build(catalogue, out)).status).toBe(0);
+    // A folder where the build must write a file: reading or replacing it fails with EISDIR.
+    rmSync(join(out, 'account/README.md'));
+    mkdirSync(join(out, 'account/README.md/kept'), { recursive: true });
+    const before = readTree(out);
+    const mtime = statSync(join(out, 'account/package.json')).mtimeMs;
+    const changed = join(work, 'refused-catalogue', 'catalogue');
+    cpSync(catalogue, changed, { recursive: true });
+    const account = join(changed, 'groups/account.yaml');
+    writeFileSync(
+      account,
+      readFileSync(account, 'utf8').replace('title: ', 'description: Changed.\n  title: '),
+    );
+
+    const failed = await build(changed, out);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/error write-failed: cannot write account\/README\.md \(EISDIR: /);
     expect(failed.stderr).toMatch(/nothing was written/);
     expect(readTree(out)).toEqual(before);
     expect(statSync(join(out, 'account/package.json')).mtimeMs).toBe(mtime);

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CI_CHECK_COMMAND } from '../../generators/cli/check.js';
 import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
-import { REPO, runCli } from '../helpers.js';
+import { REPO } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
 
 const BEFORE = join(REPO, 'test', 'fixtures', 'diff', 'field-removed', 'before');
 const ORDERS = readFileSync(join(BEFORE, 'orders.yaml'), 'utf8');
@@ -17,15 +17,10 @@ function released(): TestRepo {
   repo.commit('release');
   return repo;
 }
-const check = (repo: TestRepo, ...args: string[]) => runCli(['check', ...args], { cwd: repo.dir });
+const check = (repo: TestRepo, ...args: string[]) => runCliInProcess(['check', ...args], { cwd: repo.dir });
 /** `eventry check` with an environment of its own (a CI system's `EVENTRY_BASE`). */
 function checkWith(repo: TestRepo, env: Record<string, string | undefined>, ...args: string[]) {
-  const result = spawnSync(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), 'check', ...args], {
-    cwd: repo.dir,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', EVENTRY_BASE: '', ...env },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCliInProcess(['check', ...args], { cwd: repo.dir, env: { EVENTRY_BASE: '', ...env } });
 }
 /** What `eventry version` commits: the catalogue version moved (here by hand, to stay small). */
 function release(repo: TestRepo, version: string): string {
@@ -37,10 +32,10 @@ const ALLOW_NOTE = `${MODELINE}allow:\n  - event: order.placed-v1\n    rule: fie
 const dropNote = () => ORDERS.replace('      note: {type: string}\n', '');
 
 describe('eventry check --base: the version policy gate (compiled CLI)', () => {
-  it('blocks a breaking change to an existing event version and names the fix', () => {
+  it('blocks a breaking change to an existing event version and names the fix', async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', dropNote());
-    const result = check(repo, '--base', 'HEAD');
+    const result = await check(repo, '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       'catalogue/orders.yaml:16:3: error field-removed: order.placed-v1 note: Field `note` (`string`, optional) was removed. Breaks producers and consumers.\n' +
@@ -51,18 +46,18 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     );
   });
 
-  it('blocks it after the commit too (.ci/run: no --base, the last release), in GitHub annotation form on request', () => {
+  it('blocks it after the commit too (.ci/run: no --base, the last release), in GitHub annotation form on request', async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', dropNote());
     repo.commit('break');
-    const result = check(repo, '--format', 'github');
+    const result = await check(repo, '--format', 'github');
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(
       /^::error file=catalogue\/orders\.yaml,line=16,col=3,title=field-removed::order\.placed-v1 note: /m,
     );
   });
 
-  it('checks a push of several commits as a whole: deprecate in one commit, remove in the next is caught', () => {
+  it('checks a push of several commits as a whole: deprecate in one commit, remove in the next is caught', async () => {
     const abrupt = join(REPO, 'test', 'fixtures', 'diff', 'event-removed-without-deprecation');
     const repo = makeRepo();
     repo.copy(join(abrupt, 'before'), 'catalogue');
@@ -76,8 +71,8 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     repo.copy(join(abrupt, 'after'), 'catalogue');
     repo.commit('remove');
     // HEAD~1 (the deprecation) is no release: against it the removal looks announced.
-    expect(check(repo, '--base', 'HEAD~1').status).toBe(0);
-    const result = check(repo);
+    expect((await check(repo, '--base', 'HEAD~1')).status).toBe(0);
+    const result = await check(repo);
     expect(result.stdout).toContain(
       `eventry check: base ${first.slice(0, 12)} (commit ${first.slice(0, 7)}, the last release).`,
     );
@@ -85,40 +80,40 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     expect(result.status).toBe(1);
   });
 
-  it('takes the base from EVENTRY_BASE when the CI system sets it, and from the nearest release tag', () => {
+  it('takes the base from EVENTRY_BASE when the CI system sets it, and from the nearest release tag', async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', dropNote());
     repo.commit('break');
     repo.write('README.md', 'docs\n');
     repo.commit('docs');
-    expect(checkWith(repo, {}).status).toBe(1);
-    const fromEnv = checkWith(repo, { EVENTRY_BASE: 'HEAD~1' });
+    expect((await checkWith(repo, {})).status).toBe(1);
+    const fromEnv = await checkWith(repo, { EVENTRY_BASE: 'HEAD~1' });
     expect(fromEnv.stdout).toMatch(/^eventry check: base HEAD~1 \(EVENTRY_BASE\)\.\n/);
     expect(fromEnv.status).toBe(0);
     repo.git('tag', '@fixture-events/orders@2.0.0', 'HEAD~1');
-    const tagged = checkWith(repo, {});
+    const tagged = await checkWith(repo, {});
     expect(tagged.stdout).toContain('(tag @fixture-events/orders@2.0.0, the last release)');
     expect(tagged.status).toBe(0);
   });
 
-  it('checks a release commit against the release before it, not against itself', () => {
+  it('checks a release commit against the release before it, not against itself', async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', dropNote());
     repo.commit('break');
     release(repo, '2.0.0');
-    const result = check(repo);
+    const result = await check(repo);
     expect(result.stdout).toContain('error field-removed: order.placed-v1 note:');
     expect(result.status).toBe(1);
   });
 
   it('keeps an allow-list entry valid until the release that carries it, warns after it, fails after the next', {
     timeout: 60_000,
-  }, () => {
+  }, async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', dropNote());
     repo.write('catalogue/allow-breaking.yaml', ALLOW_NOTE);
     repo.commit('break, allowed');
-    const allowed = check(repo);
+    const allowed = await check(repo);
     expect(allowed.stdout).toContain(
       'catalogue/orders.yaml:16:3: warning field-removed: order.placed-v1 note: Field `note` (`string`, optional) was removed. Allowed: Never sent by the platform (ADR-7).',
     );
@@ -133,17 +128,17 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
       dropNote().replace('An order was placed.', 'An order was placed by a customer.'),
     );
     repo.commit('docs');
-    const later = check(repo);
+    const later = await check(repo);
     expect(later.stdout).toContain('1 allowed by allow-breaking.yaml, 0 stale');
     expect(later.status).toBe(0);
     // The release commit itself is checked against the release before: still allowed.
     release(repo, '2.0.0');
-    expect(check(repo).status).toBe(0);
+    expect((await check(repo)).status).toBe(0);
 
     // Stage 2: after the release that carried it, a warning.
     repo.write('README.md', 'after the release\n');
     repo.commit('after 2.0.0');
-    const carried = check(repo);
+    const carried = await check(repo);
     expect(carried.stdout).toContain(
       'catalogue/allow-breaking.yaml:3:5: warning consumed-allow-entry: The allow-list entry for `order.placed-v1` (`field-removed`) was carried by the release',
     );
@@ -153,12 +148,12 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     release(repo, '2.0.1');
     repo.write('README.md', 'after the next release\n');
     repo.commit('after 2.0.1');
-    const expired = check(repo);
+    const expired = await check(repo);
     expect(expired.stdout).toContain('catalogue/allow-breaking.yaml:3:5: error expired-allow-entry:');
     expect(expired.status).toBe(1);
   });
 
-  it('does not let an entry a release carried allow a new break of the same name', () => {
+  it('does not let an entry a release carried allow a new break of the same name', async () => {
     const repo = released();
     const noId = ORDERS.replace('      order_id: {type: string, required: true}\n', '');
     repo.write('catalogue/allow-breaking.yaml', ALLOW_NOTE.replace('attr: note', 'attr: order_id'));
@@ -171,32 +166,32 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     release(repo, '2.1.0');
     repo.write('catalogue/orders.yaml', noId);
     repo.commit('break again');
-    const result = check(repo);
+    const result = await check(repo);
     expect(result.stdout).toContain('error field-removed: order.placed-v1 order_id:');
     expect(result.status).toBe(1);
   });
 
-  it('fails on an allow-list entry that matches nothing it brings', () => {
+  it('fails on an allow-list entry that matches nothing it brings', async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', dropNote());
     repo.write(
       'catalogue/allow-breaking.yaml',
       `allow:\n  - {event: order.placed-v1, rule: field-removed, attr: note, reason: ok}\n  - {event: order.placed-v1, rule: type-changed, attr: note, reason: ok}\n`,
     );
-    const result = check(repo, '--base', 'HEAD');
+    const result = await check(repo, '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       'catalogue/allow-breaking.yaml:3:5: error stale-allow-entry: The allow-list entry for `order.placed-v1` (`type-changed`, `note`) matches no breaking change against HEAD',
     );
   });
 
-  it('fails on an allow-list file that is not valid, located', () => {
+  it('fails on an allow-list file that is not valid, located', async () => {
     const repo = released();
     repo.write(
       'catalogue/allow-breaking.yaml',
       'allow:\n  - {event: order.placed-v1, rule: field-removed}\n',
     );
-    const result = check(repo, '--base', 'HEAD');
+    const result = await check(repo, '--base', 'HEAD');
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       'catalogue/allow-breaking.yaml:2:5: error invalid-value: Missing required key `reason`',
@@ -215,20 +210,20 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
       'a new event version',
       `${ORDERS}  order.placed-v2:\n    extends: order.placed-v1\n    fields: {channel: {type: string, required: true}}\n`,
     ],
-  ])('passes %s', (_name, text) => {
+  ])('passes %s', async (_name, text) => {
     const repo = released();
     repo.write('catalogue/orders.yaml', text);
-    const result = check(repo, '--base', 'HEAD');
+    const result = await check(repo, '--base', 'HEAD');
     expect(result.stdout).toMatch(/: passed\.\n$/);
     expect(result.status).toBe(0);
   });
 
-  it('passes when the base does not exist or has no catalogue (a first commit)', () => {
+  it('passes when the base does not exist or has no catalogue (a first commit)', async () => {
     const first = released();
-    expect(check(first).stdout).toBe(
+    expect((await check(first)).stdout).toBe(
       'eventry check: no commit before HEAD. Nothing to compare with: passed.\n',
     );
-    const none = check(first, '--base', 'HEAD~1');
+    const none = await check(first, '--base', 'HEAD~1');
     expect(none.stdout).toBe(
       'eventry check: `HEAD~1` names no commit in this repository. Nothing to compare with: passed.\n',
     );
@@ -238,23 +233,23 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     late.commit('readme');
     late.copy(BEFORE, 'catalogue');
     late.commit('catalogue');
-    const empty = check(late, '--base', 'HEAD~1');
+    const empty = await check(late, '--base', 'HEAD~1');
     expect(empty.status).toBe(0);
     expect(empty.stdout).toMatch(/has no catalogue in `catalogue\/`\. Nothing to compare with: passed\./);
   });
 
-  it('fails on a catalogue that does not load, exits 2 on usage errors', () => {
+  it('fails on a catalogue that does not load, exits 2 on usage errors', async () => {
     const repo = released();
     repo.write(
       'catalogue/orders.yaml',
       ORDERS.replace('type: Money, required: true}', 'type: Mony, required: true}'),
     );
-    const broken = check(repo, '--base', 'HEAD');
+    const broken = await check(repo, '--base', 'HEAD');
     expect(broken.status).toBe(1);
     expect(broken.stdout).toMatch(
       /catalogue\/orders\.yaml:\d+:\d+: error unknown-shape: Shape `Mony` is not defined\./,
     );
-    expect(check(repo, '--base', 'no-such-ref').stderr).toMatch(/--base `no-such-ref` is neither/);
+    expect((await check(repo, '--base', 'no-such-ref')).stderr).toMatch(/--base `no-such-ref` is neither/);
   });
 
   it('documents the command .ci/run runs', () => {

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../generators/emit/openapi.js';
 import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
-import { loadValid, REPO, runCli } from '../helpers.js';
+import { loadValid, REPO } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
 const golden = JSON.parse(readFileSync(join(FIXTURE, 'expected', 'report.json'), 'utf8'));
@@ -12,7 +12,7 @@ const golden = JSON.parse(readFileSync(join(FIXTURE, 'expected', 'report.json'),
 describe('eventry diff between two commits (compiled CLI)', () => {
   let repo: TestRepo;
   let ids: [string, string];
-  const diff = (...args: string[]) => runCli(['diff', ...args], { cwd: repo.dir });
+  const diff = (...args: string[]) => runCliInProcess(['diff', ...args], { cwd: repo.dir });
 
   beforeAll(() => {
     repo = makeRepo();
@@ -26,8 +26,8 @@ describe('eventry diff between two commits (compiled CLI)', () => {
     ids = [first.slice(0, 7), repo.commit('after').slice(0, 7)];
   });
 
-  it('json: the same findings as the golden report, package versions read at the old commit; exit 1', () => {
-    const result = diff('HEAD~1', 'HEAD', '--format', 'json');
+  it('json: the same findings as the golden report, package versions read at the old commit; exit 1', async () => {
+    const result = await diff('HEAD~1', 'HEAD', '--format', 'json');
     expect(result.stderr).toBe('');
     expect(result.status).toBe(1);
     const json = JSON.parse(result.stdout);
@@ -39,8 +39,8 @@ describe('eventry diff between two commits (compiled CLI)', () => {
     ]);
   });
 
-  it('text is the default and names both commits', () => {
-    const result = diff('HEAD~1', 'HEAD');
+  it('text is the default and names both commits', async () => {
+    const result = await diff('HEAD~1', 'HEAD');
     expect(result.status).toBe(1);
     expect(result.stdout.split('\n').slice(0, 4)).toEqual([
       `Comparing HEAD~1 (${ids[0]}) → HEAD (${ids[1]}) (catalogue 1.4.0 → 1.4.0)`,
@@ -51,33 +51,33 @@ describe('eventry diff between two commits (compiled CLI)', () => {
     expect(result.stdout).toContain('10 changes: 5 breaking, 3 non-breaking, 2 docs.');
   });
 
-  it('markdown and github', () => {
-    const markdown = diff('main~1', 'main', '--format', 'markdown');
+  it('markdown and github', async () => {
+    const markdown = await diff('main~1', 'main', '--format', 'markdown');
     expect(markdown.status).toBe(1);
     expect(markdown.stdout).toContain(
       '| Orders | `@shop-events/orders` | 1.4.2 → 2.0.0 | **major** | 4 | 2 | 1 |',
     );
-    const github = diff('HEAD~1', 'HEAD', '--format', 'github');
+    const github = await diff('HEAD~1', 'HEAD', '--format', 'github');
     expect(github.stdout).toContain(
       '::error file=catalogue/orders.yaml,line=18,col=7,title=breaking field-renamed%3A order.placed-v1::',
     );
   });
 
-  it('--fail-on decides the exit code', () => {
-    expect(diff('HEAD~1', 'HEAD', '--fail-on', 'never').status).toBe(0);
-    expect(diff('HEAD', 'HEAD', '--fail-on', 'non-breaking').status).toBe(0);
-    expect(diff('HEAD', 'HEAD~1', '--fail-on', 'breaking').status).toBe(1);
+  it('--fail-on decides the exit code', async () => {
+    expect((await diff('HEAD~1', 'HEAD', '--fail-on', 'never')).status).toBe(0);
+    expect((await diff('HEAD', 'HEAD', '--fail-on', 'non-breaking')).status).toBe(0);
+    expect((await diff('HEAD', 'HEAD~1', '--fail-on', 'breaking')).status).toBe(1);
   });
 
-  it('compares a git ref with a directory or a compiled OpenAPI document, and leaves the work tree alone', () => {
+  it('compares a git ref with a directory or a compiled OpenAPI document, and leaves the work tree alone', async () => {
     const doc = join(repo.dir, 'openapi.json');
     writeFileSync(doc, JSON.stringify(buildOpenApi(loadValid(join(FIXTURE, 'before'))), null, 2));
-    const fromDoc = diff('openapi.json', 'HEAD', '--format', 'json');
+    const fromDoc = await diff('openapi.json', 'HEAD', '--format', 'json');
     // A compiled document has no catalogue lines: the old side is located in the document instead.
     const newSide = (changes: Record<string, unknown>[]) =>
       changes.map(({ oldLocation: _, ...rest }) => rest);
     expect(newSide(JSON.parse(fromDoc.stdout).changes)).toEqual(newSide(golden.changes));
-    const toDir = diff('HEAD~1', 'catalogue', '--format', 'json');
+    const toDir = await diff('HEAD~1', 'catalogue', '--format', 'json');
     expect(JSON.parse(toDir.stdout).changes).toEqual(golden.changes);
     expect(repo.git('status', '--porcelain')).toBe('?? openapi.json');
   });
@@ -87,19 +87,19 @@ describe('eventry diff between two commits (compiled CLI)', () => {
     ['a missing argument', ['HEAD'], /missing required argument 'new'/],
     ['an unknown format', ['HEAD~1', 'HEAD', '--format', 'xml'], /argument 'xml' is invalid/],
     ['an unknown --fail-on', ['HEAD~1', 'HEAD', '--fail-on', 'docs'], /argument 'docs' is invalid/],
-  ])('exits 2 on a usage error: %s', (_name, args, message) => {
-    const result = diff(...args);
+  ])('exits 2 on a usage error: %s', async (_name, args, message) => {
+    const result = await diff(...args);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
   });
 
-  it('exits 2 with located problems when a side does not load', () => {
+  it('exits 2 with located problems when a side does not load', async () => {
     repo.write(
       'catalogue/orders.yaml',
       'group: {slug: orders, title: Orders}\nevents:\n  order.placed-v1: {fields: {x: {type: Mony}}}\n',
     );
-    const result = diff('HEAD', 'catalogue');
+    const result = await diff('HEAD', 'catalogue');
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(
       'catalogue/orders.yaml:3:40: error unknown-shape: Shape `Mony` is not defined.',
@@ -112,12 +112,8 @@ describe('eventry diff npm:… chooses the registry like npm install does, or --
   // Nothing listens on these loopback ports: npm's refusal names the registry it asked.
   const CONFIGURED = 'http://127.0.0.1:7/';
   const GIVEN = 'http://127.0.0.1:9/';
-  const run = (cwd: string, ...args: string[]) => {
-    const result = spawnSync(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), 'diff', ...args], {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', npm_config_fetch_retries: '0' },
-    });
+  const run = async (cwd: string, ...args: string[]) => {
+    const result = await runCliInProcess(['diff', ...args], { cwd, env: { npm_config_fetch_retries: '0' } });
     return { status: result.status, stderr: result.stderr };
   };
   let project: string;
@@ -130,20 +126,20 @@ describe('eventry diff npm:… chooses the registry like npm install does, or --
     project = repo.dir;
   });
 
-  it("honours the scope's registry from the project's npm config", () => {
-    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD');
+  it("honours the scope's registry from the project's npm config", async () => {
+    const result = await run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD');
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`request to ${CONFIGURED}@shop-events%2forders failed`);
   });
 
-  it('--registry wins over the configured scope registry', () => {
-    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD', '--registry', GIVEN);
+  it('--registry wins over the configured scope registry', async () => {
+    const result = await run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD', '--registry', GIVEN);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`request to ${GIVEN}@shop-events%2forders failed`);
   });
 
-  it('refuses a --registry that is not a URL, before asking npm', () => {
-    const result = run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD', '--registry', 'not a url');
+  it('refuses a --registry that is not a URL, before asking npm', async () => {
+    const result = await run(project, 'npm:@shop-events/orders@1.0.0', 'HEAD', '--registry', 'not a url');
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('eventry: OLD: --registry `not a url` is not a URL.\n');
   });

@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
 import { writePackage } from '../publish/fake-registry.js';
+import { runCliInProcess } from './in-process.js';
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -14,14 +15,14 @@ async function closedPort(): Promise<number> {
 }
 
 describe('eventry publish: usage and failures', () => {
-  it('requires --registry (exit 2)', () => {
-    const result = runCli(['publish']);
+  it('requires --registry (exit 2)', async () => {
+    const result = await runCliInProcess(['publish']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("required option '-r, --registry <url>' not specified");
   });
 
-  it('rejects a registry that is not a URL (exit 2)', () => {
-    const result = runCli(['publish', '--registry', 'localhost-4873']);
+  it('rejects a registry that is not a URL (exit 2)', async () => {
+    const result = await runCliInProcess(['publish', '--registry', 'localhost-4873']);
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(
       'eventry: --registry localhost-4873 is not a URL (e.g. http://127.0.0.1:4873/).\n',
@@ -33,7 +34,7 @@ describe('eventry publish: usage and failures', () => {
     writePackage(out, 'account');
     const port = await closedPort();
     const started = performance.now();
-    const result = runCli(['publish', '--registry', `http://127.0.0.1:${port}`, '--out', out]);
+    const result = await runCliInProcess(['publish', '--registry', `http://127.0.0.1:${port}`, '--out', out]);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(
       `eventry: publish stopped, nothing more was published: cannot reach http://127.0.0.1:${port}/ (ECONNREFUSED): is the registry running?\n`,
@@ -41,8 +42,8 @@ describe('eventry publish: usage and failures', () => {
     expect(performance.now() - started).toBeLessThan(15_000);
   });
 
-  it('says so when there is no packages folder (exit 1)', () => {
-    const result = runCli([
+  it('says so when there is no packages folder (exit 1)', async () => {
+    const result = await runCliInProcess([
       'publish',
       '--registry',
       'http://127.0.0.1:4873',
@@ -59,13 +60,19 @@ describe('eventry publish: usage and failures', () => {
     const port = await closedPort();
     const registry = `http://ci-bot:hunter2%40secret@127.0.0.1:${port}/`;
     for (const extra of [[], ['--json'], ['--dry-run'], ['--json', '--dry-run']]) {
-      const result = runCli(['publish', '--registry', registry, '--out', out, ...extra]);
+      const result = await runCliInProcess(['publish', '--registry', registry, '--out', out, ...extra]);
       const printed = result.stdout + result.stderr;
       expect(printed).toContain(`***@127.0.0.1:${port}`);
       for (const secret of ['hunter2', 'ci-bot', 'secret']) expect(printed).not.toContain(secret);
       expect(result.status).toBe(1);
     }
-    const notUrl = runCli(['publish', '--registry', 'http://ci-bot:hunter2secret@[::1', '--out', out]);
+    const notUrl = await runCliInProcess([
+      'publish',
+      '--registry',
+      'http://ci-bot:hunter2secret@[::1',
+      '--out',
+      out,
+    ]);
     expect(notUrl.stderr).toContain('is not a URL');
     expect(notUrl.stderr).not.toContain('hunter2');
     expect(notUrl.status).toBe(2);

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
 import { fixturePath, REPO, runCli, tempDir } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
 
 /**
  * `eventry validate` (run `npm run build:tool` first), against the small fixture's packages built into
@@ -29,13 +30,13 @@ const parseLines = (stdout: string) =>
 function writeFile(name: string, text: string | Buffer): string {
   const path = join(tempDir('eventry-validate-'), name);
   const fd = openSync(path, 'w');
-  writeSync(fd, text);
+  writeSync(fd, Buffer.from(text));
   closeSync(fd);
   return path;
 }
 
 describe('eventry validate --ndjson', () => {
-  it('prints one JSON line per input line, in order, and exits 1 when any is invalid', () => {
+  it('prints one JSON line per input line, in order, and exits 1 when any is invalid', async () => {
     const input = [
       line('account.created-v1', account),
       line('account.created-v1', { account_number: 5 }),
@@ -45,7 +46,9 @@ describe('eventry validate --ndjson', () => {
       '[1, 2]',
       line('billing.ledger.entry_posted-v1', { ledger: { account: {}, number: 'L' } }),
     ].join('\n');
-    const { status, stdout, stderr } = runCli(['validate', '--ndjson', '-', ...out], { input });
+    const { status, stdout, stderr } = await runCliInProcess(['validate', '--ndjson', '-', ...out], {
+      input,
+    });
     expect(stderr).toBe('');
     const lines = parseLines(stdout);
     expect(lines.map((l) => [l.line, l.event, l.valid, l.code])).toEqual([
@@ -81,12 +84,12 @@ describe('eventry validate --ndjson', () => {
     expect(status).toBe(1);
   });
 
-  it('exits 0 when every line is valid, and reads a file as well as stdin', () => {
+  it('exits 0 when every line is valid, and reads a file as well as stdin', async () => {
     const file = writeFile(
       'events.ndjson',
       `${line('account.created-v1', account)}\n${line('meterpoint.gas.partial-v1', { mprn: 'M', x: 1 })}\n`,
     );
-    const { status, stdout } = runCli(['validate', '--ndjson', file, ...out]);
+    const { status, stdout } = await runCliInProcess(['validate', '--ndjson', file, ...out]);
     expect(parseLines(stdout)).toEqual([
       { line: 1, event: 'account.created-v1', valid: true },
       { line: 2, event: 'meterpoint.gas.partial-v1', valid: true },
@@ -94,10 +97,12 @@ describe('eventry validate --ndjson', () => {
     expect(status).toBe(0);
   });
 
-  it('accepts undocumented fields with --mode tolerant only', () => {
+  it('accepts undocumented fields with --mode tolerant only', async () => {
     const input = line('account.created-v1', { ...account, added_later: { x: 1 } });
-    expect(runCli(['validate', '--ndjson', '-', ...out], { input }).status).toBe(1);
-    const tolerant = runCli(['validate', '--ndjson', '-', '--mode', 'tolerant', ...out], { input });
+    expect((await runCliInProcess(['validate', '--ndjson', '-', ...out], { input })).status).toBe(1);
+    const tolerant = await runCliInProcess(['validate', '--ndjson', '-', '--mode', 'tolerant', ...out], {
+      input,
+    });
     expect(parseLines(tolerant.stdout)).toEqual([{ line: 1, event: 'account.created-v1', valid: true }]);
     expect(tolerant.status).toBe(0);
   });
@@ -126,8 +131,13 @@ describe('eventry validate --ndjson', () => {
     expect(result.status).toBe(1);
   });
 
-  it('exits 2 with a message on stderr when the file cannot be read', () => {
-    const { status, stdout, stderr } = runCli(['validate', '--ndjson', '/nonexistent/events.ndjson', ...out]);
+  it('exits 2 with a message on stderr when the file cannot be read', async () => {
+    const { status, stdout, stderr } = await runCliInProcess([
+      'validate',
+      '--ndjson',
+      '/nonexistent/events.ndjson',
+      ...out,
+    ]);
     expect(status).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain('eventry validate: cannot read /nonexistent/events.ndjson: ENOENT');
@@ -186,10 +196,12 @@ describe('eventry validate --ndjson under hostile input', () => {
     expect(status).toBe(1);
   });
 
-  it('a bare CR inside a line does not split it; CRLF line ends and a UTF-8 BOM are accepted', () => {
+  it('a bare CR inside a line does not split it; CRLF line ends and a UTF-8 BOM are accepted', async () => {
     const withCr = `{"event":"account.created-v1",\r"payload":${JSON.stringify(account)}}`;
     const input = `\ufeff${line('account.created-v1', account)}\r\n${withCr}\r\n${line('account.created-v1', account)}\n`;
-    const { status, stdout, stderr } = runCli(['validate', '--ndjson', '-', ...out], { input });
+    const { status, stdout, stderr } = await runCliInProcess(['validate', '--ndjson', '-', ...out], {
+      input,
+    });
     expect(stderr).toBe('');
     expect(parseLines(stdout)).toEqual([
       { line: 1, event: 'account.created-v1', valid: true },
@@ -199,13 +211,18 @@ describe('eventry validate --ndjson under hostile input', () => {
     expect(status).toBe(0);
   });
 
-  it('reports invalid UTF-8 as invalid_encoding instead of replacing it', () => {
+  it('reports invalid UTF-8 as invalid_encoding instead of replacing it', async () => {
     const bad = Buffer.concat([
       Buffer.from('{"event":"account.created-v1","payload":{"account_number":"A-'),
       Buffer.from([0xff, 0xfe]),
       Buffer.from(`","account_user_emails":["a@example.com"]}}\n${line('account.created-v1', account)}\n`),
     ]);
-    const { status, stdout } = runCli(['validate', '--ndjson', writeFile('bad.ndjson', bad), ...out]);
+    const { status, stdout } = await runCliInProcess([
+      'validate',
+      '--ndjson',
+      writeFile('bad.ndjson', bad),
+      ...out,
+    ]);
     const lines = parseLines(stdout);
     expect(lines.map((l) => [l.line, l.valid, l.code])).toEqual([
       [1, false, 'invalid_encoding'],
@@ -214,12 +231,15 @@ describe('eventry validate --ndjson under hostile input', () => {
     expect(status).toBe(1);
   });
 
-  it('a line over --max-bytes is an invalid_line record, and the lines after it are still checked', () => {
+  it('a line over --max-bytes is an invalid_line record, and the lines after it are still checked', async () => {
     const long = line('account.created-v1', { ...account, padding: 'x'.repeat(300_000) });
     const input = `${long}\n${line('account.created-v1', account)}\n`;
-    const { status, stdout, stderr } = runCli(['validate', '--ndjson', '-', '--max-bytes', '64KiB', ...out], {
-      input,
-    });
+    const { status, stdout, stderr } = await runCliInProcess(
+      ['validate', '--ndjson', '-', '--max-bytes', '64KiB', ...out],
+      {
+        input,
+      },
+    );
     expect(stderr).toBe('');
     const lines = parseLines(stdout);
     expect(lines.map((l) => [l.line, l.valid, l.code])).toEqual([
@@ -264,21 +284,31 @@ describe('eventry validate --ndjson under hostile input', () => {
     expect([0, 141]).toContain(status);
   });
 
-  it('rejects a size that is not one', () => {
-    const { status, stderr } = runCli(['validate', '--ndjson', '-', '--max-bytes', 'lots', ...out], {
-      input: '',
-    });
+  it('rejects a size that is not one', async () => {
+    const { status, stderr } = await runCliInProcess(
+      ['validate', '--ndjson', '-', '--max-bytes', 'lots', ...out],
+      {
+        input: '',
+      },
+    );
     expect(status).toBe(2);
     expect(stderr).toContain("option '--max-bytes <size>' argument 'lots' is invalid");
   });
 });
 
 describe('eventry validate KEY FILE...', () => {
-  it('validates JSON files against one event', () => {
+  it('validates JSON files against one event', async () => {
     const good = writeFile('good.json', JSON.stringify(account));
     const bad = writeFile('bad.json', JSON.stringify({ ...account, status: 'open' }));
     const notJson = writeFile('broken.json', '{');
-    const { status, stdout } = runCli(['validate', 'account.created-v1', good, bad, notJson, ...out]);
+    const { status, stdout } = await runCliInProcess([
+      'validate',
+      'account.created-v1',
+      good,
+      bad,
+      notJson,
+      ...out,
+    ]);
     expect(stdout).toContain(`${good}: valid\n`);
     expect(stdout).toContain(
       `${bad}: invalid: The payload is not a valid \`account.created-v1\` event: 1 problem.`,
@@ -287,36 +317,50 @@ describe('eventry validate KEY FILE...', () => {
     expect(stdout).toContain(`${notJson}: invalid: The file is not JSON`);
     expect(stdout).toContain('3 files: 1 valid, 2 invalid');
     expect(status).toBe(1);
-    expect(runCli(['validate', 'account.created-v1', good, ...out]).status).toBe(0);
+    expect((await runCliInProcess(['validate', 'account.created-v1', good, ...out])).status).toBe(0);
   });
 
-  it('prints JSON lines with --format json', () => {
+  it('prints JSON lines with --format json', async () => {
     const good = writeFile('good.json', JSON.stringify(account));
-    const { status, stdout } = runCli(['validate', 'account.created-v1', good, '--format', 'json', ...out]);
+    const { status, stdout } = await runCliInProcess([
+      'validate',
+      'account.created-v1',
+      good,
+      '--format',
+      'json',
+      ...out,
+    ]);
     expect(parseLines(stdout)).toEqual([{ file: good, event: 'account.created-v1', valid: true }]);
     expect(status).toBe(0);
   });
 
-  it('exits 2 for an unknown event or an unreadable file', () => {
+  it('exits 2 for an unknown event or an unreadable file', async () => {
     const good = writeFile('good.json', JSON.stringify(account));
-    const unknown = runCli(['validate', 'account.creatd-v1', good, ...out]);
+    const unknown = await runCliInProcess(['validate', 'account.creatd-v1', good, ...out]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain(
       'no event `account.creatd-v1` in the group packages. Did you mean `account.created-v1`?',
     );
-    const missing = runCli(['validate', 'account.created-v1', '/nonexistent.json', ...out]);
+    const missing = await runCliInProcess(['validate', 'account.created-v1', '/nonexistent.json', ...out]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('cannot read /nonexistent.json');
   });
 
-  it('the summary counts an unreadable file as an error, never as valid, in every format', () => {
+  it('the summary counts an unreadable file as an error, never as valid, in every format', async () => {
     const good = writeFile('good.json', JSON.stringify(account));
     const dir = tempDir();
-    const text = runCli(['validate', 'account.created-v1', good, '/nonexistent.json', dir, ...out]);
+    const text = await runCliInProcess([
+      'validate',
+      'account.created-v1',
+      good,
+      '/nonexistent.json',
+      dir,
+      ...out,
+    ]);
     expect(text.stdout).toContain('3 files: 1 valid, 0 invalid, 2 unreadable');
     expect(text.stderr).toContain(`cannot read ${dir}: it is a directory`);
     expect(text.status).toBe(2);
-    const json = runCli([
+    const json = await runCliInProcess([
       'validate',
       'account.created-v1',
       good,
@@ -339,10 +383,18 @@ describe('eventry validate KEY FILE...', () => {
     expect(status).toBe(2);
   });
 
-  it('a file with a BOM is read; one that is not UTF-8 is invalid_encoding', () => {
+  it('a file with a BOM is read; one that is not UTF-8 is invalid_encoding', async () => {
     const bom = writeFile('bom.json', `\ufeff${JSON.stringify(account)}`);
     const latin1 = writeFile('latin1.json', Buffer.from('{"account_number":"caf\xe9"}', 'latin1'));
-    const { stdout } = runCli(['validate', 'account.created-v1', bom, latin1, '--format', 'json', ...out]);
+    const { stdout } = await runCliInProcess([
+      'validate',
+      'account.created-v1',
+      bom,
+      latin1,
+      '--format',
+      'json',
+      ...out,
+    ]);
     expect(parseLines(stdout).map((l) => [l.valid, l.code])).toEqual([
       [true, undefined],
       [false, 'invalid_encoding'],
@@ -368,21 +420,23 @@ describe('usage', () => {
     ['a key and --ndjson', ['validate', 'account.created-v1', '--ndjson', '-']],
     ['an unknown mode', ['validate', '--ndjson', '-', '--mode', 'lenient']],
     ['an unknown format', ['validate', '--ndjson', '-', '--format', 'xml']],
-  ])('exits 2 on %s, with the message on stderr', (_name, args) => {
-    const { status, stdout, stderr } = runCli([...args, ...out], { input: '' });
+  ])('exits 2 on %s, with the message on stderr', async (_name, args) => {
+    const { status, stdout, stderr } = await runCliInProcess([...args, ...out], { input: '' });
     expect(status).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).not.toBe('');
   });
 
-  it('says to build first when there are no packages', () => {
-    const { status, stderr } = runCli(['validate', '--ndjson', '-', '--out', tempDir()], { input: '' });
+  it('says to build first when there are no packages', async () => {
+    const { status, stderr } = await runCliInProcess(['validate', '--ndjson', '-', '--out', tempDir()], {
+      input: '',
+    });
     expect(status).toBe(2);
     expect(stderr).toContain('run `npm run build` first');
   });
 
-  it('has --help', () => {
-    const { status, stdout } = runCli(['validate', '--help']);
+  it('has --help', async () => {
+    const { status, stdout } = await runCliInProcess(['validate', '--help']);
     expect(status).toBe(0);
     expect(stdout).toContain('Usage: eventry validate [options] [key] [files...]');
     expect(stdout).toContain('--ndjson <file>');

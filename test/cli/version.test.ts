@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
-import { REPO, runCli } from '../helpers.js';
+import { REPO } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
 const manifest = (slug: string, version: string) =>
@@ -18,7 +19,7 @@ function released(): TestRepo {
   return repo;
 }
 const read = (repo: TestRepo, path: string) => readFileSync(join(repo.dir, path), 'utf8');
-const version = (repo: TestRepo) => runCli(['version'], { cwd: repo.dir });
+const version = (repo: TestRepo) => runCliInProcess(['version'], { cwd: repo.dir });
 const snapshot = (repo: TestRepo) =>
   [
     'packages/orders/package.json',
@@ -31,14 +32,14 @@ const snapshot = (repo: TestRepo) =>
 describe('eventry version (compiled CLI)', () => {
   it('bumps each group package from its own findings, writes only `version`, prepends a changelog; twice changes nothing', {
     timeout: 60_000,
-  }, () => {
+  }, async () => {
     const repo = released();
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
     repo.commit('changes');
     // A package the build just made and nobody released yet.
     repo.write('packages/returns/package.json', manifest('returns', '1.0.0'));
 
-    const first = version(repo);
+    const first = await version(repo);
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
     const release = repo.git('rev-parse', '--short=7', 'HEAD~1');
@@ -68,7 +69,7 @@ describe('eventry version (compiled CLI)', () => {
     expect(read(repo, 'catalogue/eventry.config.yaml')).toMatch(/^# yaml-language-server/);
 
     const files = snapshot(repo);
-    const second = version(repo);
+    const second = await version(repo);
     expect(second.status).toBe(0);
     expect(snapshot(repo)).toEqual(files);
     expect(second.stdout).toContain(
@@ -78,14 +79,14 @@ describe('eventry version (compiled CLI)', () => {
 
     // Once the bump is committed it is the release: nothing more to do.
     repo.commit('release 2.0.0');
-    const third = version(repo);
+    const third = await version(repo);
     expect(third.stdout).toContain(
       `@shop-events/orders: unchanged since commit ${repo.git('rev-parse', '--short=7', 'HEAD')}`,
     );
     expect(snapshot(repo)).toEqual(files);
   });
 
-  it('prefers a release tag, and prepends above the previous entry', () => {
+  it('prefers a release tag, and prepends above the previous entry', async () => {
     const repo = released();
     repo.git('tag', '@shop-events/orders@1.5.0');
     repo.write('packages/orders/CHANGELOG.md', '# Changelog\n\n## 1.5.0\n\nOlder.\n');
@@ -96,7 +97,7 @@ describe('eventry version (compiled CLI)', () => {
         '      note: {type: string}\n      coupon: {type: string}\n',
       ),
     );
-    const result = version(repo);
+    const result = await version(repo);
     expect(result.stdout).toContain(
       '@shop-events/orders: 1.5.0 → 1.6.0 (minor since tag @shop-events/orders@1.5.0; wrote package.json, CHANGELOG.md)',
     );
@@ -108,11 +109,11 @@ describe('eventry version (compiled CLI)', () => {
     );
   });
 
-  it('--dry-run writes nothing', () => {
+  it('--dry-run writes nothing', async () => {
     const repo = released();
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
     const files = snapshot(repo);
-    const result = runCli(['version', '--dry-run'], { cwd: repo.dir });
+    const result = await runCliInProcess(['version', '--dry-run'], { cwd: repo.dir });
     expect(result.stdout).toContain('@shop-events/orders: 1.4.2 → 2.0.0 (major since commit');
     expect(result.stdout).toContain('would write package.json, CHANGELOG.md');
     expect(snapshot(repo)).toEqual(files);
@@ -122,27 +123,27 @@ describe('eventry version (compiled CLI)', () => {
 describe('the README release loop leaves nothing stale (regression: packages/catalogue kept the old catalogue version)', () => {
   it('after `version`, `build` has nothing to do and a clean rebuild (CI freshness check) changes no committed file', {
     timeout: 120_000,
-  }, () => {
+  }, async () => {
     const repo = makeRepo();
     repo.copy(join(FIXTURE, 'before'), 'catalogue');
     repo.write('.gitignore', 'packages/.eventry-build-state.json\n.eventry/\n');
-    const cli = (...args: string[]) => runCli(args, { cwd: repo.dir });
-    expect(cli('build').status).toBe(0);
+    const cli = (...args: string[]) => runCliInProcess(args, { cwd: repo.dir });
+    expect((await cli('build')).status).toBe(0);
     repo.commit('release 1.4.0');
 
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
-    expect(cli('build').status).toBe(0);
+    expect((await cli('build')).status).toBe(0);
     repo.commit('change');
-    const bumped = cli('version');
+    const bumped = await cli('version');
     expect(bumped.status).toBe(0);
     expect(bumped.stdout).toContain('catalogue version: 1.4.0 → 2.0.0 (major; wrote eventry.config.yaml)');
     expect(read(repo, 'packages/catalogue/openapi.json')).toContain('"version": "2.0.0"');
-    expect(cli('build').stdout).toMatch(/^eventry: nothing to do/);
+    expect((await cli('build')).stdout).toMatch(/^eventry: nothing to do/);
 
     repo.commit('release 2.0.0');
     repo.remove('packages/.eventry-build-state.json');
     repo.remove('.eventry');
-    expect(cli('build', '--force', '--no-cache').status).toBe(0);
+    expect((await cli('build', '--force', '--no-cache')).status).toBe(0);
     expect(repo.git('status', '--porcelain')).toBe('');
   });
 });

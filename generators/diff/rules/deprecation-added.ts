@@ -1,14 +1,13 @@
 import { code, deprecationNote, type Rule } from '../rule.js';
 
 /** The notice versioning requires before a removal. */
-export const deprecationAdded: Rule = {
+export const deprecationAdded: Rule<'deprecation-added'> = {
   id: 'deprecation-added',
   severity: 'non-breaking',
   breaks: 'none',
   description:
     'An event version was deprecated: a notice to move off it before it is removed; nothing changes yet.',
   check(change) {
-    if (change.kind !== 'deprecation-added') return undefined;
     const by = change.after.replacedBy ? `; use ${code(change.after.replacedBy)} instead` : '';
     return `${code(change.event)} is deprecated since ${change.after.since}${by}.${deprecationNote(change.after)}`;
   },

@@ -1,13 +1,12 @@
 import { code, deprecationNote, type Rule } from '../rule.js';
 
 /** Since, replacement or note of an existing notice. */
-export const deprecationChanged: Rule = {
+export const deprecationChanged: Rule<'deprecation-changed'> = {
   id: 'deprecation-changed',
   severity: 'docs',
   breaks: 'none',
   description: 'The deprecation notice of an event version changed (since, replacement or note).',
   check(change) {
-    if (change.kind !== 'deprecation-changed') return undefined;
     const by = change.after.replacedBy ? `, replaced by ${code(change.after.replacedBy)}` : '';
     return `Deprecation notice of ${code(change.event)} changed: now since ${change.after.since}${by}.${deprecationNote(change.after)}`;
   },

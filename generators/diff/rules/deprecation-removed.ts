@@ -1,14 +1,13 @@
 import { code, type Rule } from '../rule.js';
 
 /** A withdrawn notice: the version stays. */
-export const deprecationRemoved: Rule = {
+export const deprecationRemoved: Rule<'deprecation-removed'> = {
   id: 'deprecation-removed',
   severity: 'non-breaking',
   breaks: 'none',
   description:
     'A deprecation was withdrawn: the event version is supported again; nothing changes for payloads.',
   check(change) {
-    if (change.kind !== 'deprecation-removed') return undefined;
     return `${code(change.event)} is no longer deprecated (was since ${change.before.since}).`;
   },
 };

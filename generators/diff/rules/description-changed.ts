@@ -8,14 +8,14 @@ const WHAT = {
 } as const;
 
 /** Docs only: descriptions never reach a payload. */
-export const descriptionChanged: Rule = {
+export const descriptionChanged: Rule<'text-changed'> = {
   id: 'description-changed',
   severity: 'docs',
   breaks: 'none',
   description:
     'A description (of an event, a field or a shape) or a partial note changed: documentation only.',
   check(change) {
-    if (change.kind !== 'text-changed' || change.text === 'title') return undefined;
+    if (change.text === 'title') return undefined;
     const verb = change.before === undefined ? 'added' : change.after === undefined ? 'removed' : 'changed';
     if (change.text === 'shape-description' && change.via) {
       const field = change.attr === null ? '' : ` (field ${code(change.attr)})`;

@@ -1,14 +1,14 @@
 import { capitalize, missing, type Rule, subject, valueList } from '../rule.js';
 
 /** Additive for the schema, yet a consumer's `switch` over the values meets one it has no case for. */
-export const enumValueAdded: Rule = {
+export const enumValueAdded: Rule<'enum-changed'> = {
   id: 'enum-value-added',
   severity: 'breaking',
   breaks: 'consumers',
   description:
     'An enum value was added: consumers that switch on the field meet a value they have no case for.',
   check(change) {
-    if (change.kind !== 'enum-changed' || !change.before || !change.after) return undefined;
+    if (!change.before || !change.after) return undefined;
     const fresh = missing(change.after, change.before);
     if (fresh.length === 0) return undefined;
     return `${capitalize(subject(change))} now also allows ${valueList(fresh)}: consumers that switch on it must handle ${fresh.length === 1 ? 'it' : 'them'}.`;

@@ -1,13 +1,12 @@
 import { code, type Rule } from '../rule.js';
 
 /** A new event version: consumers may subscribe, nobody has to. */
-export const eventAdded: Rule = {
+export const eventAdded: Rule<'event-added'> = {
   id: 'event-added',
   severity: 'non-breaking',
   breaks: 'none',
   description: 'An event version was added; nothing that exists changes.',
   check(change) {
-    if (change.kind !== 'event-added') return undefined;
     if (change.movedFrom)
       return `Event ${code(change.event)} moved here from group ${code(change.movedFrom)}.`;
     if (change.previousVersions.length > 0) {

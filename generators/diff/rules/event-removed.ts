@@ -1,7 +1,7 @@
 import { code, deprecationNote, type Rule } from '../rule.js';
 
 /** A deprecated event version gone from the catalogue (or from its group's package): the notice was given. */
-export const eventRemoved: Rule = {
+export const eventRemoved: Rule<'event-removed'> = {
   id: 'event-removed',
   severity: 'breaking',
   breaks: 'both',
@@ -9,7 +9,7 @@ export const eventRemoved: Rule = {
     'A deprecated event version was removed: consumers subscribed to it never get it again, producers still emitting it emit an undocumented event.',
   check(change) {
     // One removal is one finding: without notice it is `event-removed-without-deprecation`'s.
-    if (change.kind !== 'event-removed' || !change.before.deprecated) return undefined;
+    if (!change.before.deprecated) return undefined;
     const since = `deprecated since ${change.before.deprecated.since}`;
     const note = deprecationNote(change.before.deprecated);
     if (change.movedTo) {

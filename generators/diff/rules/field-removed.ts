@@ -1,14 +1,13 @@
 import { capitalize, fieldSummary, type Rule, subject } from '../rule.js';
 
 /** A field gone with no same-typed field added beside it (that pair is `field-renamed`). */
-export const fieldRemoved: Rule = {
+export const fieldRemoved: Rule<'field-removed'> = {
   id: 'field-removed',
   severity: 'breaking',
   breaks: 'both',
   description:
     'A field was removed: consumers reading it lose it, producers still sending it fail the closed schema.',
   check(change) {
-    if (change.kind !== 'field-removed') return undefined;
     const capital = capitalize(subject(change));
     return `${capital} (${fieldSummary(change.field)}) was removed.`;
   },

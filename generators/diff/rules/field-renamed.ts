@@ -1,14 +1,13 @@
 import { capitalize, code, fieldSummary, type Rule, subject } from '../rule.js';
 
 /** To a payload a rename is a removal plus an addition; naming both tells the reader what happened. */
-export const fieldRenamed: Rule = {
+export const fieldRenamed: Rule<'field-renamed'> = {
   id: 'field-renamed',
   severity: 'breaking',
   breaks: 'both',
   description:
     'A field was removed and one of the same type added beside it, most likely a rename: consumers reading the old name lose it, producers still sending it fail the closed schema.',
   check(change) {
-    if (change.kind !== 'field-renamed') return undefined;
     const to = change.via ? code(change.to.name) : code(change.toAttr);
     return `${capitalize(subject(change))} (${fieldSummary(change.field)}) was removed and ${to} (${fieldSummary(change.to)}) added: likely a rename.`;
   },

@@ -1,14 +1,14 @@
 import { capitalize, code, type Rule, subject } from '../rule.js';
 
 /** Like a required field becoming optional: a guarantee consumers parsed on is gone. */
-export const formatRemoved: Rule = {
+export const formatRemoved: Rule<'format-changed'> = {
   id: 'format-removed',
   severity: 'breaking',
   breaks: 'consumers',
   description:
     'A string field lost its format: consumers that parse it as a date or date-time may get any string.',
   check(change) {
-    if (change.kind !== 'format-changed' || !change.before || change.after) return undefined;
+    if (!change.before || change.after) return undefined;
     return `${capitalize(subject(change))} no longer has format ${code(change.before)}: any string is valid.`;
   },
 };

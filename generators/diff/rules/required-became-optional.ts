@@ -1,13 +1,13 @@
 import { capitalize, type Rule, subject } from '../rule.js';
 
 /** Consumers read required fields without checking for them. */
-export const requiredBecameOptional: Rule = {
+export const requiredBecameOptional: Rule<'required-changed'> = {
   id: 'required-became-optional',
   severity: 'breaking',
   breaks: 'consumers',
   description: 'A required field became optional: consumers relied on it always being there.',
   check(change) {
-    if (change.kind !== 'required-changed' || change.after) return undefined;
+    if (change.after) return undefined;
     return `${capitalize(subject(change))} became optional: it may now be omitted.`;
   },
 };

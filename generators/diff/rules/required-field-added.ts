@@ -1,13 +1,13 @@
 import { type Rule, subject, typeSummary } from '../rule.js';
 
 /** Payloads valid yesterday lack the field today. */
-export const requiredFieldAdded: Rule = {
+export const requiredFieldAdded: Rule<'field-added'> = {
   id: 'required-field-added',
   severity: 'breaking',
   breaks: 'producers',
   description: 'A required field was added: payloads that producers send today lack it and fail validation.',
   check(change) {
-    if (change.kind !== 'field-added' || !change.field.required) return undefined;
+    if (!change.field.required) return undefined;
     return `New required ${subject(change)} (${typeSummary(change.field.type)}).`;
   },
 };

@@ -1,14 +1,13 @@
 import { capitalize, type Rule, subject, typeSummary } from '../rule.js';
 
 /** Any change of JSON layout: scalar kind, array depth, scalar to array, free object to shape and back. */
-export const typeChanged: Rule = {
+export const typeChanged: Rule<'type-changed'> = {
   id: 'type-changed',
   severity: 'breaking',
   breaks: 'both',
   description:
     'A field changed type (scalar kind, array item type, scalar to array, free object to shape or back): old and new payloads are incompatible.',
   check(change) {
-    if (change.kind !== 'type-changed') return undefined;
     let note = '';
     if (change.before.kind === 'object' && change.after.kind === 'shape')
       note = ' (a free object now has listed fields)';

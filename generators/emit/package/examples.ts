@@ -20,7 +20,8 @@ function exampleObject(
   kind: ExampleKind,
   shapes: string[],
 ): { [key: string]: Json } {
-  const value: { [key: string]: Json } = {};
+  // Keyed by field names: a field called `__proto__` must be a key, not the prototype.
+  const value: { [key: string]: Json } = Object.create(null);
   for (const field of fields) {
     if (!field.required && kind === 'minimal') continue;
     // A shape that (indirectly) contains itself can only be optional there: stop the recursion.

@@ -1,11 +1,11 @@
 import type { Catalogue, Group } from '../../model.js';
+import { readToolkitFile } from '../../shared/toolkit-files.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { standaloneEventSchema } from '../json-schema.js';
 import { exampleFor } from './examples.js';
 import { emitPackageJson, groupPackageName, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
 import { render } from './templates.js';
-import { readToolkitFile } from './toolkit-files.js';
 import { emitGroupTypes, interfaceName } from './types.js';
 import { compileEventValidators, openEventSchema } from './validators.js';
 
@@ -78,7 +78,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
     { path: `${slug}/types.d.ts`, contents: await emitGroupTypes(model, group, packageName) },
     { path: `${slug}/index.js`, contents: render('index.js', { note, packageName, usesFormats, events }) },
     { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName }) },
-    { path: `${slug}/matchers.js`, contents: render('matchers.js', { note }) },
+    { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName }) },
     { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note }) },
   ];
   for (const name of RUNTIME_FILES) {

@@ -1,24 +1,11 @@
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
+import { interfaceName } from '../../load/event-key.js';
 import type { Catalogue, Group } from '../../model.js';
 import { generatedNote } from '../context.js';
 import { eventSchema, type SchemaOptions, shapeSchema, shapesUsedBy } from '../json-schema.js';
 
-/**
- * The interface name of an event version: `account.created-v1` -> `AccountCreatedV1`,
- * `lifecycle.support-site.sale-1.0.0` -> `LifecycleSupportSiteSale1_0_0` (numbers stay apart).
- */
-export function interfaceName(key: string): string {
-  const parts = key.split(/[^A-Za-z0-9]+/).filter((part) => part !== '');
-  let name = '';
-  parts.forEach((part, i) => {
-    const previous = parts[i - 1];
-    if (previous !== undefined && /^\d/.test(part) && /\d$/.test(previous)) name += '_';
-    name +=
-      part[0]!.toUpperCase() +
-      part.slice(1).replace(/(\d)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
-  });
-  return /^\d/.test(name) ? `Event${name}` : name;
-}
+/** The interface name of an event version (defined with the key's syntax, which the loader checks). */
+export { interfaceName } from '../../load/event-key.js';
 
 /**
  * `types.d.ts` of a group package, by json-schema-to-typescript: one interface per event version and
@@ -64,7 +51,7 @@ export async function emitGroupTypes(model: Catalogue, group: Group, packageName
     additionalProperties: false,
     $defs: defs,
   };
-  const text = await compile(root, 'EventPayloadMap', {
+  const compiled = await compile(renameObjectMembers(root) as JSONSchema, 'EventPayloadMap', {
     bannerComment: `/* ${generatedNote(`catalogue/${group.source.file}`)} */`,
     format: false,
     additionalProperties: true,
@@ -72,10 +59,40 @@ export async function emitGroupTypes(model: Catalogue, group: Group, packageName
     strictIndexSignatures: false,
     unknownAny: true,
   });
+  const text = compiled.replace(new RegExp(`\\b${STANDIN}(\\w+)`, 'g'), (_standin: string, name: string) =>
+    JSON.stringify(name),
+  );
   for (const name of names.keys()) {
     if (!text.includes(`export interface ${name} {`)) {
       throw new Error(`json-schema-to-typescript did not name an interface \`${name}\` in ${packageName}`);
     }
   }
   return `${text.trimEnd()}\n\n/** The key of an event of ${packageName}. */\nexport type EventKey = keyof EventPayloadMap;\n`;
+}
+
+/**
+ * Field names json-schema-to-typescript trips over: it reads schemas as plain objects, so a field called
+ * `hasOwnProperty` or `__proto__` breaks it. They go through it under a stand-in name.
+ */
+const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
+const STANDIN = 'eventry_standin_';
+
+/** The schema with each field named like an `Object.prototype` member renamed to its stand-in. */
+function renameObjectMembers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(renameObjectMembers);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const rename = (field: string) => (OBJECT_MEMBERS.has(field) ? `${STANDIN}${field}` : field);
+  const copy: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(schema)) {
+    if (name === 'properties') {
+      copy.properties = Object.fromEntries(
+        Object.entries(value as object).map(([field, sub]) => [rename(field), renameObjectMembers(sub)]),
+      );
+    } else if (name === 'required') {
+      copy.required = (value as string[]).map(rename);
+    } else {
+      copy[name] = renameObjectMembers(value);
+    }
+  }
+  return copy;
 }

@@ -1,4 +1,4 @@
-import Ajv2020, { _, type CodeKeywordDefinition, type Name } from 'ajv/dist/2020.js';
+import Ajv2020, { _, type CodeKeywordDefinition, Name } from 'ajv/dist/2020.js';
 import Ajv07 from 'ajv/dist/ajv.js';
 import { not, or } from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -20,10 +20,24 @@ export interface EventValidatorCode {
  * The one ajv configuration of eventry's validators: the generated code, the agreement test and the
  * benchmark all use it. Strict mode (a misspelled keyword fails the build), eventry's extension
  * keywords as annotations, formats from ajv-formats. `messages` is off: the run time writes its own.
+ * Only a payload's own properties count (a getter on a class's prototype does not satisfy `required`;
+ * `constructor` or `toString` are read from the payload, never from `Object.prototype`): ajv's
+ * `ownProperties` here, and `OWN_FIELDS` in the generated code, which costs far less. `loopEnum`: a long enum is a loop over its values, not one `||` expression
+ * per value (which stops building at a few thousand values).
  */
 export function createAjv(options: { allErrors: boolean }): Ajv2020.default {
   return configure(new Ajv2020.default(ajvOptions(options.allErrors, false)), false);
 }
+
+/** Enums from this many values on are checked by a loop (shorter ones by inline comparisons, faster). */
+const LOOP_ENUM = 32;
+
+/**
+ * The name, in the all-errors code, of the run-time object that receives each error as it is found
+ * (`report`, which stops the run once enough are found) and says whether undocumented fields are
+ * allowed (`tolerant`): see `explain` in `generators/runtime/runtime.js`.
+ */
+const RUN = 'eventryRun';
 
 function ajvOptions(allErrors: boolean, standalone: boolean) {
   return {
@@ -33,6 +47,10 @@ function ajvOptions(allErrors: boolean, standalone: boolean) {
     validateSchema: !standalone,
     allErrors,
     messages: false,
+    ownProperties: !standalone,
+    loopEnum: LOOP_ENUM,
+    // The one pattern property eventry writes repeats a `properties` entry on purpose (`__proto__`).
+    allowMatchingProperties: standalone,
     // Standalone code reads formats from `fullFormats`, which the generated module imports.
     code: standalone ? { source: true, esm: false, lines: true, formats: _`fullFormats` } : {},
   };
@@ -41,7 +59,7 @@ function ajvOptions(allErrors: boolean, standalone: boolean) {
 function configure<T extends Ajv2020.default | Ajv07.default>(ajv: T, standalone: boolean): T {
   for (const keyword of EXTENSION_KEYWORDS) ajv.addKeyword(keyword);
   for (const [name, format] of Object.entries(fullFormats)) ajv.addFormat(name, format);
-  if (standalone) ajv.removeKeyword('additionalProperties').addKeyword(CLOSED_OBJECT);
+  if (standalone) ajv.removeKeyword('additionalProperties').addKeyword(CLOSED_OBJECT).addKeyword(OWN_FIELDS);
   return ajv;
 }
 
@@ -77,25 +95,104 @@ const CLOSED_OBJECT: CodeKeywordDefinition = {
   },
   code(cxt) {
     const { gen, schema, parentSchema, data, errsCount, it } = cxt;
-    if (schema !== false || parentSchema.patternProperties !== undefined || errsCount === undefined) {
+    const patterns = Object.keys(parentSchema.patternProperties ?? {});
+    if (
+      schema !== false ||
+      errsCount === undefined ||
+      patterns.some((pattern) => pattern !== PROTO_PATTERN)
+    ) {
       throw new Error(
         'eventry validators support `additionalProperties: false` (and no patternProperties) only',
       );
     }
     it.props = true;
-    const names = Object.keys(parentSchema.properties ?? {}).filter((name) => name !== '__proto__');
-    gen.forIn('key', data, (key: Name) => {
-      const report = (): void => {
-        cxt.setParams({ additionalProperty: key });
-        cxt.error();
-        if (!it.allErrors) gen.break();
-      };
-      if (names.length === 0) report();
-      else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
-    });
+    const names = Object.keys(parentSchema.properties ?? {});
+    const walk = (): void => {
+      gen.forIn('key', data, (key: Name) => {
+        const report = (): void => {
+          cxt.setParams({ additionalProperty: key });
+          cxt.error();
+          if (!it.allErrors) gen.break();
+        };
+        if (names.length === 0) report();
+        else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
+      });
+    };
+    // The all-errors code serves both modes: in tolerant mode it skips the walk over the keys, so a
+    // payload with a million undocumented fields costs nothing there.
+    if (it.allErrors) gen.if(_`!${new Name(RUN)}.tolerant`, walk);
+    else walk();
     cxt.ok(_`${errsCount} === errors`);
   },
 };
+
+/** The keyword `prepareSchema` puts on every object schema with fields; see `OWN_FIELDS`. */
+const OWN = 'x-eventry-own-fields';
+/** Field names that a plain object inherits from `Object.prototype`. */
+const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * Own properties only, for the price of one prototype check per object. ajv's `ownProperties` adds a
+ * `hasOwnProperty` call to every field read and an `Object.keys` array to every key walk (3 to 4 times
+ * slower on valid payloads). Instead, an object whose prototype is not `Object.prototype` (a class
+ * instance, `Object.create(proto)`) is read through a copy of its own properties on a null prototype,
+ * where every read is an own read; a plain object is read as it is, since reading a field from it can
+ * only reach `Object.prototype`, which has no field of that name. When the schema has a field named
+ * like an `Object.prototype` member (the keyword's value is `true`), plain objects are copied too.
+ */
+const OWN_FIELDS: CodeKeywordDefinition = {
+  keyword: OWN,
+  type: 'object',
+  schemaType: 'boolean',
+  before: 'required',
+  code(cxt) {
+    const { gen, data, schema } = cxt;
+    const proto = gen.const('proto', _`Object.getPrototypeOf(${data})`);
+    const foreign = schema ? _`${proto} !== null` : _`${proto} !== Object.prototype && ${proto} !== null`;
+    gen.if(foreign, () =>
+      gen.assign(
+        data,
+        _`Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(${data}))`,
+      ),
+    );
+  },
+};
+
+/** A field called `__proto__`: ajv skips it in `properties` (a guard for schemas built from user JSON). */
+const PROTO = '__proto__';
+/** Where `__proto__`'s schema goes as well: a pattern property matching that one own key. */
+const PROTO_PATTERN = '^__proto__$';
+
+/**
+ * The schema as the generated code is compiled from: every object schema with fields marked for
+ * `OWN_FIELDS`, and every `properties.__proto__` also under `patternProperties`, so that a catalogue
+ * field called `__proto__` is checked like any other (ajv's `properties` skips that name; `required`
+ * and `additionalProperties` still see it there). The pattern is matched against own keys only (the
+ * object is read through its null-prototype copy).
+ */
+function prepareSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(prepareSchema);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(schema)) {
+    // Defined, not assigned: a `properties` key `__proto__` stays a key.
+    Object.defineProperty(copy, name, {
+      value: name === 'enum' || name === 'required' ? value : prepareSchema(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  const properties = copy.properties as Record<string, unknown> | undefined;
+  if (properties !== undefined && Object.hasOwn(properties, PROTO)) {
+    copy.patternProperties = { [PROTO_PATTERN]: properties[PROTO] };
+  }
+  if (properties !== undefined || copy.required !== undefined) {
+    const names = [...Object.keys(properties ?? {}), ...((copy.required as string[] | undefined) ?? [])];
+    copy[OWN] = names.some((name) => OBJECT_MEMBERS.has(name));
+  }
+  return copy;
+}
 
 let metaChecker: Ajv2020.default | undefined;
 
@@ -138,7 +235,7 @@ export function compileEventValidators(
   const fullAjv = createStandaloneAjv(true);
   fullAjv.addSchema(draft07(closed));
   const fast = slim(standaloneCode.default(fastAjv, { strict: `${key}.json`, tolerant: openSchemaId(key) }));
-  const full = slim(standaloneCode.default(fullAjv, { full: `${key}.json` }));
+  const full = reportEachError(key, slim(standaloneCode.default(fullAjv, { full: `${key}.json` })));
   for (const code of [fast, full]) {
     if (/\brequire\(/.test(code)) {
       throw new Error(
@@ -150,10 +247,35 @@ export function compileEventValidators(
   return { fast, full, usesFormats };
 }
 
-/** The schema without its `$schema` (2020-12, which ajv's draft-07 class does not know). */
+/**
+ * The schema without its `$schema` (2020-12, which ajv's draft-07 class does not know), prepared for
+ * own-property reads (`prepareSchema`).
+ */
 function draft07(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = schema;
-  return rest;
+  return prepareSchema(rest) as Record<string, unknown>;
+}
+
+/**
+ * The all-errors code with each error handed to `eventryRun.report` as it is found, which lets the run
+ * time stop the walk once it has enough (a payload with a million problems costs as much as one with
+ * ten thousand). The run time lists the reported errors in the order found, which is ajv's own order
+ * only while the code never takes an error back: it does not for the keywords eventry emits (no
+ * `anyOf`, `oneOf`, `not`, `if`), and this checks it.
+ */
+function reportEachError(key: string, code: string): string {
+  if (/vErrors\.length\s*=[^=]|vErrors\.splice|\bvErrors = null;\n(?<!let vErrors = null;\n)/.test(code)) {
+    throw new Error(`the all-errors validator of ${key} takes errors back, which the run time cannot follow`);
+  }
+  let reported = 0;
+  const out = code.replace(/^\(vErrors \?\?= \[\]\)\.push\((err\d+)\);\n/gm, (line: string, name: string) => {
+    reported += 1;
+    return `${line}${RUN}.report(${name});\n`;
+  });
+  if (reported !== (code.match(/\bvErrors\b.*\.push\(/g) ?? []).length) {
+    throw new Error(`the all-errors validator of ${key} adds errors in a way the run time does not see`);
+  }
+  return out;
 }
 
 /**
@@ -167,11 +289,16 @@ function slim(code: string): string {
   const declarations = code.replace(/^const (schema\d+) = .*;\n/gm, (line: string, name: string) =>
     new RegExp(`\\b${name}\\b`).test(code.replace(line, '')) ? line : '',
   );
-  return declarations
-    .replace(/^\/\*# sourceURL=.*\*\/;\n/gm, '')
-    .replace(/,schemaPath:"(?:[^"\\\n]|\\.)*"/g, '')
-    .replace(
-      /if\(vErrors === null\)\{\nvErrors = \[(err\d+)\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\n/g,
-      '(vErrors ??= []).push($1);\n',
-    );
+  return (
+    declarations
+      .replace(/^\/\*# sourceURL=.*\*\/;\n/gm, '')
+      // A long enum's loop compares with ajv's deep-equal module, which packages do not ship; catalogue
+      // enums hold strings and numbers only, for which this is the same comparison (NaN equals NaN).
+      .replaceAll('require("ajv/dist/runtime/equal").default', '((a, b) => a === b || (a !== a && b !== b))')
+      .replace(/,schemaPath:"(?:[^"\\\n]|\\.)*"/g, '')
+      .replace(
+        /if\(vErrors === null\)\{\nvErrors = \[(err\d+)\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\n/g,
+        '(vErrors ??= []).push($1);\n',
+      )
+  );
 }

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.account_user_emails === undefined) && (missing0 = "account_user_emails"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -102,6 +106,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account_number === undefined) && (missing0 = "account_number")) || ((data.account_user_emails === undefined) && (missing0 = "account_user_emails"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -177,7 +185,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -185,27 +193,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_emails === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_emails"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account_number") || (key0 === "account_user_emails")) || (key0 === "is_imported"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err3 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -217,6 +235,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
 const err4 = {instancePath:instancePath+"/account_user_emails/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -224,6 +243,7 @@ errors++;
 else {
 const err5 = {instancePath:instancePath+"/account_user_emails",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -231,6 +251,7 @@ if(data.is_imported !== undefined){
 if(typeof data.is_imported !== "boolean"){
 const err6 = {instancePath:instancePath+"/is_imported",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -238,6 +259,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.old_permission === undefined) && (missing0 = "old_permission"))) || ((data.new_permission === undefined) && (missing0 = "new_permission"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.changed_by_id === undefined) && (missing0 = "changed_by_id"))) || ((data.changed_by_type === undefined) && (missing0 = "changed_by_type"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -123,6 +127,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.old_permission === undefined) && (missing0 = "old_permission"))) || ((data.new_permission === undefined) && (missing0 = "new_permission"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.changed_by_id === undefined) && (missing0 = "changed_by_id"))) || ((data.changed_by_type === undefined) && (missing0 = "changed_by_type"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -219,7 +227,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -227,47 +235,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.old_permission === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "old_permission"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.new_permission === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "new_permission"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.effective_from === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.changed_by_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "changed_by_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.changed_by_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "changed_by_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "old_permission")) || (key0 === "new_permission")) || (key0 === "effective_from")) || (key0 === "changed_by_id")) || (key0 === "changed_by_type"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -275,6 +297,7 @@ if(data.old_permission !== undefined){
 if(typeof data.old_permission !== "string"){
 const err8 = {instancePath:instancePath+"/old_permission",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -282,6 +305,7 @@ if(data.new_permission !== undefined){
 if(typeof data.new_permission !== "string"){
 const err9 = {instancePath:instancePath+"/new_permission",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -289,6 +313,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err10 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -296,6 +321,7 @@ if(data.changed_by_id !== undefined){
 if(typeof data.changed_by_id !== "string"){
 const err11 = {instancePath:instancePath+"/changed_by_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -303,6 +329,7 @@ if(data.changed_by_type !== undefined){
 if(typeof data.changed_by_type !== "string"){
 const err12 = {instancePath:instancePath+"/changed_by_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -310,6 +337,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.created_records === undefined) && (missing0 = "created_records"))) || ((data.updated_records === undefined) && (missing0 = "updated_records"))) || ((data.deleted_records === undefined) && (missing0 = "deleted_records"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -54,6 +58,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.description === undefined) && (missing1 = "description")) || ((data2.electricity_industry_code === undefined) && (missing1 = "electricity_industry_code"))) || ((data2.gas_industry_code === undefined) && (missing1 = "gas_industry_code"))){
 validate0.errors = [{instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -144,6 +152,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if((((data7.description === undefined) && (missing2 = "description")) || ((data7.electricity_industry_code === undefined) && (missing2 = "electricity_industry_code"))) || ((data7.gas_industry_code === undefined) && (missing2 = "gas_industry_code"))){
 validate0.errors = [{instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -234,6 +246,10 @@ const _errs31 = errors;
 const _errs32 = errors;
 if(errors === _errs32){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 let missing3;
 if((((data12.description === undefined) && (missing3 = "description")) || ((data12.electricity_industry_code === undefined) && (missing3 = "electricity_industry_code"))) || ((data12.gas_industry_code === undefined) && (missing3 = "gas_industry_code"))){
 validate0.errors = [{instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: missing3}}];
@@ -332,6 +348,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.created_records === undefined) && (missing0 = "created_records"))) || ((data.updated_records === undefined) && (missing0 = "updated_records"))) || ((data.deleted_records === undefined) && (missing0 = "deleted_records"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -364,6 +384,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.description === undefined) && (missing1 = "description")) || ((data2.electricity_industry_code === undefined) && (missing1 = "electricity_industry_code"))) || ((data2.gas_industry_code === undefined) && (missing1 = "gas_industry_code"))){
 validate1.errors = [{instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -444,6 +468,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if((((data7.description === undefined) && (missing2 = "description")) || ((data7.electricity_industry_code === undefined) && (missing2 = "electricity_industry_code"))) || ((data7.gas_industry_code === undefined) && (missing2 = "gas_industry_code"))){
 validate1.errors = [{instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -524,6 +552,10 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 let missing3;
 if((((data12.description === undefined) && (missing3 = "description")) || ((data12.electricity_industry_code === undefined) && (missing3 = "electricity_industry_code"))) || ((data12.gas_industry_code === undefined) && (missing3 = "gas_industry_code"))){
 validate1.errors = [{instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: missing3}}];
@@ -607,7 +639,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -615,31 +647,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.created_records === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "created_records"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.updated_records === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "updated_records"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.deleted_records === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "deleted_records"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "user_id") || (key0 === "created_records")) || (key0 === "updated_records")) || (key0 === "deleted_records"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -647,6 +690,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -657,32 +701,43 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.description === undefined){
 const err6 = {instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.electricity_industry_code === undefined){
 const err7 = {instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: "electricity_industry_code"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.gas_industry_code === undefined){
 const err8 = {instancePath:instancePath+"/created_records/" + i0,keyword:"required",params:{missingProperty: "gas_industry_code"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "description") || (key1 === "electricity_industry_code")) || (key1 === "gas_industry_code"))){
 const err9 = {instancePath:instancePath+"/created_records/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data2.description !== undefined){
 if(typeof data2.description !== "string"){
 const err10 = {instancePath:instancePath+"/created_records/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -690,6 +745,7 @@ if(data2.electricity_industry_code !== undefined){
 if(typeof data2.electricity_industry_code !== "string"){
 const err11 = {instancePath:instancePath+"/created_records/" + i0+"/electricity_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -697,6 +753,7 @@ if(data2.gas_industry_code !== undefined){
 if(typeof data2.gas_industry_code !== "string"){
 const err12 = {instancePath:instancePath+"/created_records/" + i0+"/gas_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -704,6 +761,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/created_records/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -711,6 +769,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/created_records",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -721,32 +780,43 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.description === undefined){
 const err15 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data7.electricity_industry_code === undefined){
 const err16 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: "electricity_industry_code"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data7.gas_industry_code === undefined){
 const err17 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"required",params:{missingProperty: "gas_industry_code"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!(((key2 === "description") || (key2 === "electricity_industry_code")) || (key2 === "gas_industry_code"))){
 const err18 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
+}
 }
 }
 if(data7.description !== undefined){
 if(typeof data7.description !== "string"){
 const err19 = {instancePath:instancePath+"/updated_records/" + i1+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -754,6 +824,7 @@ if(data7.electricity_industry_code !== undefined){
 if(typeof data7.electricity_industry_code !== "string"){
 const err20 = {instancePath:instancePath+"/updated_records/" + i1+"/electricity_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -761,6 +832,7 @@ if(data7.gas_industry_code !== undefined){
 if(typeof data7.gas_industry_code !== "string"){
 const err21 = {instancePath:instancePath+"/updated_records/" + i1+"/gas_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -768,6 +840,7 @@ errors++;
 else {
 const err22 = {instancePath:instancePath+"/updated_records/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -775,6 +848,7 @@ errors++;
 else {
 const err23 = {instancePath:instancePath+"/updated_records",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -785,32 +859,43 @@ const len2 = data11.length;
 for(let i2=0; i2<len2; i2++){
 let data12 = data11[i2];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 if(data12.description === undefined){
 const err24 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 if(data12.electricity_industry_code === undefined){
 const err25 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: "electricity_industry_code"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 if(data12.gas_industry_code === undefined){
 const err26 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"required",params:{missingProperty: "gas_industry_code"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key3 in data12){
 if(!(((key3 === "description") || (key3 === "electricity_industry_code")) || (key3 === "gas_industry_code"))){
 const err27 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
+}
 }
 }
 if(data12.description !== undefined){
 if(typeof data12.description !== "string"){
 const err28 = {instancePath:instancePath+"/deleted_records/" + i2+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -818,6 +903,7 @@ if(data12.electricity_industry_code !== undefined){
 if(typeof data12.electricity_industry_code !== "string"){
 const err29 = {instancePath:instancePath+"/deleted_records/" + i2+"/electricity_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -825,6 +911,7 @@ if(data12.gas_industry_code !== undefined){
 if(typeof data12.gas_industry_code !== "string"){
 const err30 = {instancePath:instancePath+"/deleted_records/" + i2+"/gas_industry_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -832,6 +919,7 @@ errors++;
 else {
 const err31 = {instancePath:instancePath+"/deleted_records/" + i2,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -839,6 +927,7 @@ errors++;
 else {
 const err32 = {instancePath:instancePath+"/deleted_records",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -846,6 +935,7 @@ errors++;
 else {
 const err33 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 validate0.errors = vErrors;

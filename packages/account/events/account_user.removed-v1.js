@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -157,6 +161,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -287,7 +295,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -295,31 +303,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.user_email === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "user_email"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.user_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "user_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.linked_accounts === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "linked_accounts"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "user_id") || (key0 === "user_email")) || (key0 === "user_number")) || (key0 === "linked_accounts")) || (key0 === "user_identifiers")) || (key0 === "initiator_type")) || (key0 === "is_customer_initiated"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -327,6 +346,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -334,6 +354,7 @@ if(data.user_email !== undefined){
 if(typeof data.user_email !== "string"){
 const err6 = {instancePath:instancePath+"/user_email",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -341,6 +362,7 @@ if(data.user_number !== undefined){
 if(typeof data.user_number !== "string"){
 const err7 = {instancePath:instancePath+"/user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -353,6 +375,7 @@ let data4 = data3[i0];
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err8 = {instancePath:instancePath+"/linked_accounts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -360,6 +383,7 @@ errors++;
 else {
 const err9 = {instancePath:instancePath+"/linked_accounts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -368,6 +392,7 @@ let data5 = data.user_identifiers;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 const err10 = {instancePath:instancePath+"/user_identifiers",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -375,6 +400,7 @@ if(data.initiator_type !== undefined){
 if(typeof data.initiator_type !== "string"){
 const err11 = {instancePath:instancePath+"/initiator_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -382,6 +408,7 @@ if(data.is_customer_initiated !== undefined){
 if(typeof data.is_customer_initiated !== "boolean"){
 const err12 = {instancePath:instancePath+"/is_customer_initiated",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -389,6 +416,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

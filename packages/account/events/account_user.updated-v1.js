@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -184,6 +188,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.user_id === undefined) && (missing0 = "user_id")) || ((data.user_email === undefined) && (missing0 = "user_email"))) || ((data.user_number === undefined) && (missing0 = "user_number"))) || ((data.linked_accounts === undefined) && (missing0 = "linked_accounts"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -341,7 +349,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -349,36 +357,48 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.user_email === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "user_email"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.user_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "user_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.linked_accounts === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "linked_accounts"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.changes === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "user_id") || (key0 === "user_email")) || (key0 === "user_number")) || (key0 === "linked_accounts")) || (key0 === "user_identifiers")) || (key0 === "initiator_type")) || (key0 === "is_customer_initiated")) || (key0 === "changes")) || (key0 === "is_override"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.user_id !== undefined){
@@ -386,6 +406,7 @@ let data0 = data.user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err6 = {instancePath:instancePath+"/user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -393,6 +414,7 @@ if(data.user_email !== undefined){
 if(typeof data.user_email !== "string"){
 const err7 = {instancePath:instancePath+"/user_email",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -400,6 +422,7 @@ if(data.user_number !== undefined){
 if(typeof data.user_number !== "string"){
 const err8 = {instancePath:instancePath+"/user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -412,6 +435,7 @@ let data4 = data3[i0];
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err9 = {instancePath:instancePath+"/linked_accounts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -419,6 +443,7 @@ errors++;
 else {
 const err10 = {instancePath:instancePath+"/linked_accounts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -427,6 +452,7 @@ let data5 = data.user_identifiers;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 const err11 = {instancePath:instancePath+"/user_identifiers",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -434,6 +460,7 @@ if(data.initiator_type !== undefined){
 if(typeof data.initiator_type !== "string"){
 const err12 = {instancePath:instancePath+"/initiator_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -441,6 +468,7 @@ if(data.is_customer_initiated !== undefined){
 if(typeof data.is_customer_initiated !== "boolean"){
 const err13 = {instancePath:instancePath+"/is_customer_initiated",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -449,6 +477,7 @@ let data8 = data.changes;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
 const err14 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -456,6 +485,7 @@ if(data.is_override !== undefined){
 if(typeof data.is_override !== "boolean"){
 const err15 = {instancePath:instancePath+"/is_override",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -463,6 +493,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;

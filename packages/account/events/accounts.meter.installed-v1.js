@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.installed_at === undefined) && (missing0 = "installed_at"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.property_id === undefined) && (missing0 = "property_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -138,6 +142,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.installed_at === undefined) && (missing0 = "installed_at"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.property_id === undefined) && (missing0 = "property_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -249,7 +257,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -257,46 +265,60 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.installed_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "installed_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.serial_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.meter_point_reference === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_reference"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.capability_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "capability_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.property_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "property_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "meter_id") || (key0 === "installed_at")) || (key0 === "account_number")) || (key0 === "serial_number")) || (key0 === "meter_point_reference")) || (key0 === "capability_type")) || (key0 === "property_id"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -304,6 +326,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err8 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -311,6 +334,7 @@ if(data.installed_at !== undefined){
 if(typeof data.installed_at !== "string"){
 const err9 = {instancePath:instancePath+"/installed_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -318,6 +342,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -325,6 +350,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err11 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -332,6 +358,7 @@ if(data.meter_point_reference !== undefined){
 if(typeof data.meter_point_reference !== "string"){
 const err12 = {instancePath:instancePath+"/meter_point_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -339,6 +366,7 @@ if(data.capability_type !== undefined){
 if(typeof data.capability_type !== "string"){
 const err13 = {instancePath:instancePath+"/capability_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -347,6 +375,7 @@ let data6 = data.property_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err14 = {instancePath:instancePath+"/property_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -354,6 +383,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;

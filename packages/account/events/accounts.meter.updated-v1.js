@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.updated_at === undefined) && (missing0 = "updated_at"))) || ((data.changes === undefined) && (missing0 = "changes"))) || ((data.property_id === undefined) && (missing0 = "property_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -165,6 +169,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.meter_point_reference === undefined) && (missing0 = "meter_point_reference"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.updated_at === undefined) && (missing0 = "updated_at"))) || ((data.changes === undefined) && (missing0 = "changes"))) || ((data.property_id === undefined) && (missing0 = "property_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -303,7 +311,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -311,56 +319,72 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.serial_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_point_reference === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_reference"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.capability_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "capability_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.source === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.updated_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "updated_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.changes === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.property_id === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "property_id"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "meter_id") || (key0 === "account_number")) || (key0 === "serial_number")) || (key0 === "meter_point_reference")) || (key0 === "capability_type")) || (key0 === "source")) || (key0 === "updated_at")) || (key0 === "changes")) || (key0 === "property_id"))){
 const err9 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -368,6 +392,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err10 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -375,6 +400,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err11 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -382,6 +408,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err12 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -389,6 +416,7 @@ if(data.meter_point_reference !== undefined){
 if(typeof data.meter_point_reference !== "string"){
 const err13 = {instancePath:instancePath+"/meter_point_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -396,6 +424,7 @@ if(data.capability_type !== undefined){
 if(typeof data.capability_type !== "string"){
 const err14 = {instancePath:instancePath+"/capability_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -403,6 +432,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err15 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -410,6 +440,7 @@ if(data.updated_at !== undefined){
 if(typeof data.updated_at !== "string"){
 const err16 = {instancePath:instancePath+"/updated_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -418,6 +449,7 @@ let data7 = data.changes;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
 const err17 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -426,6 +458,7 @@ let data8 = data.property_id;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err18 = {instancePath:instancePath+"/property_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -433,6 +466,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;

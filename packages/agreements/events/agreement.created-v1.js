@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.valid_from === undefined) && (missing0 = "valid_from"))) || ((data.product_code === undefined) && (missing0 = "product_code"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.agreement_id === undefined) && (missing0 = "agreement_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.valid_from === undefined) && (missing0 = "valid_from"))) || ((data.product_code === undefined) && (missing0 = "product_code"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,31 +237,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.agreement_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "agreement_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.valid_from === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.product_code === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "product_code"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "agreement_id") || (key0 === "account_number")) || (key0 === "valid_from")) || (key0 === "product_code")) || (key0 === "account_contract_identifier")) || (key0 === "business_contract_identifier"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.agreement_id !== undefined){
@@ -261,6 +280,7 @@ let data0 = data.agreement_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -268,6 +288,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -275,6 +296,7 @@ if(data.valid_from !== undefined){
 if(typeof data.valid_from !== "string"){
 const err7 = {instancePath:instancePath+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -282,6 +304,7 @@ if(data.product_code !== undefined){
 if(typeof data.product_code !== "string"){
 const err8 = {instancePath:instancePath+"/product_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -289,6 +312,7 @@ if(data.account_contract_identifier !== undefined){
 if(typeof data.account_contract_identifier !== "string"){
 const err9 = {instancePath:instancePath+"/account_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -296,6 +320,7 @@ if(data.business_contract_identifier !== undefined){
 if(typeof data.business_contract_identifier !== "string"){
 const err10 = {instancePath:instancePath+"/business_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -303,6 +328,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;

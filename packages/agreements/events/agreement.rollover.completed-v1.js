@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.supply_point_id === undefined) && (missing0 = "supply_point_id"))) || ((data.expiring_agreement_id === undefined) && (missing0 = "expiring_agreement_id"))) || ((data.rolled_on_to_agreement_id === undefined) && (missing0 = "rolled_on_to_agreement_id"))) || ((data.new_product === undefined) && (missing0 = "new_product"))) || ((data.rolled_on_to_agreement_valid_from === undefined) && (missing0 = "rolled_on_to_agreement_valid_from"))) || ((data.rolled_on_to_agreement_valid_to === undefined) && (missing0 = "rolled_on_to_agreement_valid_to"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -84,6 +88,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.code === undefined) && (missing1 = "code")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.brand_code === undefined) && (missing1 = "brand_code"))){
 validate0.errors = [{instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: missing1}}];
@@ -198,6 +206,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.supply_point_id === undefined) && (missing0 = "supply_point_id"))) || ((data.expiring_agreement_id === undefined) && (missing0 = "expiring_agreement_id"))) || ((data.rolled_on_to_agreement_id === undefined) && (missing0 = "rolled_on_to_agreement_id"))) || ((data.new_product === undefined) && (missing0 = "new_product"))) || ((data.rolled_on_to_agreement_valid_from === undefined) && (missing0 = "rolled_on_to_agreement_valid_from"))) || ((data.rolled_on_to_agreement_valid_to === undefined) && (missing0 = "rolled_on_to_agreement_valid_to"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -260,6 +272,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.code === undefined) && (missing1 = "code")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.brand_code === undefined) && (missing1 = "brand_code"))){
 validate1.errors = [{instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: missing1}}];
@@ -359,7 +375,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -367,52 +383,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_point_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_point_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.expiring_agreement_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "expiring_agreement_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.rolled_on_to_agreement_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "rolled_on_to_agreement_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.new_product === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "new_product"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.rolled_on_to_agreement_valid_from === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "rolled_on_to_agreement_valid_from"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.rolled_on_to_agreement_valid_to === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "rolled_on_to_agreement_valid_to"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "account_number") || (key0 === "supply_point_id")) || (key0 === "expiring_agreement_id")) || (key0 === "rolled_on_to_agreement_id")) || (key0 === "new_product")) || (key0 === "rolled_on_to_agreement_valid_from")) || (key0 === "rolled_on_to_agreement_valid_to"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -420,6 +451,7 @@ if(data.supply_point_id !== undefined){
 if(typeof data.supply_point_id !== "string"){
 const err9 = {instancePath:instancePath+"/supply_point_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -428,6 +460,7 @@ let data2 = data.expiring_agreement_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err10 = {instancePath:instancePath+"/expiring_agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -436,38 +469,50 @@ let data3 = data.rolled_on_to_agreement_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err11 = {instancePath:instancePath+"/rolled_on_to_agreement_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
 if(data.new_product !== undefined){
 let data4 = data.new_product;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.code === undefined){
 const err12 = {instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data4.market_name === undefined){
 const err13 = {instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data4.brand_code === undefined){
 const err14 = {instancePath:instancePath+"/new_product",keyword:"required",params:{missingProperty: "brand_code"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "code") || (key1 === "market_name")) || (key1 === "brand_code"))){
 const err15 = {instancePath:instancePath+"/new_product",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
+}
 }
 }
 if(data4.code !== undefined){
 if(typeof data4.code !== "string"){
 const err16 = {instancePath:instancePath+"/new_product/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -475,6 +520,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err17 = {instancePath:instancePath+"/new_product/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -482,6 +528,7 @@ if(data4.brand_code !== undefined){
 if(typeof data4.brand_code !== "string"){
 const err18 = {instancePath:instancePath+"/new_product/brand_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -489,6 +536,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/new_product",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -496,6 +544,7 @@ if(data.rolled_on_to_agreement_valid_from !== undefined){
 if(typeof data.rolled_on_to_agreement_valid_from !== "string"){
 const err20 = {instancePath:instancePath+"/rolled_on_to_agreement_valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -503,6 +552,7 @@ if(data.rolled_on_to_agreement_valid_to !== undefined){
 if(typeof data.rolled_on_to_agreement_valid_to !== "string"){
 const err21 = {instancePath:instancePath+"/rolled_on_to_agreement_valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -510,6 +560,7 @@ errors++;
 else {
 const err22 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 validate0.errors = vErrors;

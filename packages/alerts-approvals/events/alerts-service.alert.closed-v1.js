@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.alert_id === undefined) && (missing0 = "alert_id")) || ((data.alert_type === undefined) && (missing0 = "alert_type"))) || ((data.meter_ref === undefined) && (missing0 = "meter_ref"))) || ((data.meter_point_ref === undefined) && (missing0 = "meter_point_ref"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.detected_to === undefined) && (missing0 = "detected_to"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.alert_id === undefined) && (missing0 = "alert_id")) || ((data.alert_type === undefined) && (missing0 = "alert_type"))) || ((data.meter_ref === undefined) && (missing0 = "meter_ref"))) || ((data.meter_point_ref === undefined) && (missing0 = "meter_point_ref"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.detected_to === undefined) && (missing0 = "detected_to"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,41 +237,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.alert_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "alert_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.alert_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "alert_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.meter_ref === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "meter_ref"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_point_ref === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_point_ref"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.source === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.detected_to === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "detected_to"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "alert_id") || (key0 === "alert_type")) || (key0 === "meter_ref")) || (key0 === "meter_point_ref")) || (key0 === "source")) || (key0 === "detected_to"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.alert_id !== undefined){
@@ -271,6 +292,7 @@ let data0 = data.alert_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/alert_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -278,6 +300,7 @@ if(data.alert_type !== undefined){
 if(typeof data.alert_type !== "string"){
 const err8 = {instancePath:instancePath+"/alert_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -285,6 +308,7 @@ if(data.meter_ref !== undefined){
 if(typeof data.meter_ref !== "string"){
 const err9 = {instancePath:instancePath+"/meter_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -292,6 +316,7 @@ if(data.meter_point_ref !== undefined){
 if(typeof data.meter_point_ref !== "string"){
 const err10 = {instancePath:instancePath+"/meter_point_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -299,6 +324,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err11 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -306,6 +332,7 @@ if(data.detected_to !== undefined){
 if(typeof data.detected_to !== "string"){
 const err12 = {instancePath:instancePath+"/detected_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -313,6 +340,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_identifier === undefined) && (missing0 = "external_identifier")) || ((data.previous_context_id === undefined) && (missing0 = "previous_context_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -72,6 +76,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_identifier === undefined) && (missing0 = "external_identifier")) || ((data.previous_context_id === undefined) && (missing0 = "previous_context_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -117,7 +125,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -125,27 +133,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.external_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.previous_context_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "previous_context_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "external_identifier") || (key0 === "previous_context_id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -154,6 +172,7 @@ let data1 = data.previous_context_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err4 = {instancePath:instancePath+"/previous_context_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -161,6 +180,7 @@ errors++;
 else {
 const err5 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 validate0.errors = vErrors;

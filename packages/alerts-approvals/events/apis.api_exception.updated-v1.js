@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_identifier === undefined) && (missing0 = "external_identifier")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -85,6 +89,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.external_identifier === undefined) && (missing0 = "external_identifier")) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -143,7 +151,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -151,27 +159,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.external_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.changes === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "external_identifier") || (key0 === "changes")) || (key0 === "account_number"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err3 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -180,6 +198,7 @@ let data1 = data.changes;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err4 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -187,6 +206,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -194,6 +214,7 @@ errors++;
 else {
 const err6 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 validate0.errors = vErrors;

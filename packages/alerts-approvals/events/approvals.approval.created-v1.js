@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.assigned_to_id === undefined) && (missing0 = "assigned_to_id"))) || ((data.requested_by_id === undefined) && (missing0 = "requested_by_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -112,6 +116,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.assigned_to_id === undefined) && (missing0 = "assigned_to_id"))) || ((data.requested_by_id === undefined) && (missing0 = "requested_by_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -197,7 +205,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -205,42 +213,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.requested_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.assigned_to_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "assigned_to_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.requested_by_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "requested_by_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "requested_at")) || (key0 === "assigned_to_id")) || (key0 === "requested_by_id"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err6 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -248,6 +269,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err7 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -255,6 +277,7 @@ if(data.requested_at !== undefined){
 if(typeof data.requested_at !== "string"){
 const err8 = {instancePath:instancePath+"/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -263,6 +286,7 @@ let data3 = data.assigned_to_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/assigned_to_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -271,6 +295,7 @@ let data4 = data.requested_by_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err10 = {instancePath:instancePath+"/requested_by_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -278,6 +303,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;

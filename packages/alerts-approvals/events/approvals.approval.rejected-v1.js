@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.process_data === undefined) && (missing0 = "process_data"))) || ((data.rejected_at === undefined) && (missing0 = "rejected_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -98,6 +102,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.process_data === undefined) && (missing0 = "process_data"))) || ((data.rejected_at === undefined) && (missing0 = "rejected_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -169,7 +177,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -177,37 +185,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.process_data === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "process_data"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.rejected_at === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "rejected_at"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "process_data")) || (key0 === "rejected_at"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err5 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -215,6 +235,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err6 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -223,6 +244,7 @@ let data2 = data.process_data;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 const err7 = {instancePath:instancePath+"/process_data",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -230,6 +252,7 @@ if(data.rejected_at !== undefined){
 if(typeof data.rejected_at !== "string"){
 const err8 = {instancePath:instancePath+"/rejected_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -237,6 +260,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

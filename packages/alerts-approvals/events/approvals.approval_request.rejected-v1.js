@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.request_id === undefined) && (missing0 = "request_id"))) || ((data.rejected_by_id === undefined) && (missing0 = "rejected_by_id"))) || ((data.rejection_reason === undefined) && (missing0 = "rejection_reason"))) || ((data.rejected_at === undefined) && (missing0 = "rejected_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.approval_id === undefined) && (missing0 = "approval_id")) || ((data.process_type === undefined) && (missing0 = "process_type"))) || ((data.request_id === undefined) && (missing0 = "request_id"))) || ((data.rejected_by_id === undefined) && (missing0 = "rejected_by_id"))) || ((data.rejection_reason === undefined) && (missing0 = "rejection_reason"))) || ((data.rejected_at === undefined) && (missing0 = "rejected_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,47 +237,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.approval_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "approval_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.process_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "process_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.request_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "request_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.rejected_by_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "rejected_by_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.rejection_reason === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "rejection_reason"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.rejected_at === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "rejected_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "approval_id") || (key0 === "process_type")) || (key0 === "request_id")) || (key0 === "rejected_by_id")) || (key0 === "rejection_reason")) || (key0 === "rejected_at"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.approval_id !== undefined){
 if(typeof data.approval_id !== "string"){
 const err7 = {instancePath:instancePath+"/approval_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -277,6 +299,7 @@ if(data.process_type !== undefined){
 if(typeof data.process_type !== "string"){
 const err8 = {instancePath:instancePath+"/process_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -284,6 +307,7 @@ if(data.request_id !== undefined){
 if(typeof data.request_id !== "string"){
 const err9 = {instancePath:instancePath+"/request_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -292,6 +316,7 @@ let data3 = data.rejected_by_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/rejected_by_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -299,6 +324,7 @@ if(data.rejection_reason !== undefined){
 if(typeof data.rejection_reason !== "string"){
 const err11 = {instancePath:instancePath+"/rejection_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -306,6 +332,7 @@ if(data.rejected_at !== undefined){
 if(typeof data.rejected_at !== "string"){
 const err12 = {instancePath:instancePath+"/rejected_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -313,6 +340,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

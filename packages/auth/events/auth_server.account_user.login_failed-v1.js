@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.failure_reason === undefined) && (missing0 = "failure_reason"))) || ((data.brand === undefined) && (missing0 = "brand"))) || ((data.user_brands === undefined) && (missing0 = "user_brands"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -142,6 +146,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.failure_reason === undefined) && (missing0 = "failure_reason"))) || ((data.brand === undefined) && (missing0 = "brand"))) || ((data.user_brands === undefined) && (missing0 = "user_brands"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -257,7 +265,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -265,41 +273,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.step === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "step"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.failure_reason === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "failure_reason"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.brand === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "brand"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.user_brands === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "user_brands"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_user_id") || (key0 === "account_user_number")) || (key0 === "step")) || (key0 === "failure_reason")) || (key0 === "brand")) || (key0 === "user_brands"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_user_id !== undefined){
@@ -307,6 +328,7 @@ let data0 = data.account_user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/account_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -314,6 +336,7 @@ if(data.account_user_number !== undefined){
 if(typeof data.account_user_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -321,6 +344,7 @@ if(data.step !== undefined){
 if(typeof data.step !== "string"){
 const err9 = {instancePath:instancePath+"/step",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -328,6 +352,7 @@ if(data.failure_reason !== undefined){
 if(typeof data.failure_reason !== "string"){
 const err10 = {instancePath:instancePath+"/failure_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -335,6 +360,7 @@ if(data.brand !== undefined){
 if(typeof data.brand !== "string"){
 const err11 = {instancePath:instancePath+"/brand",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -346,6 +372,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data5[i0] !== "string"){
 const err12 = {instancePath:instancePath+"/user_brands/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -353,6 +380,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/user_brands",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -360,6 +388,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.mfa_device_type === undefined) && (missing0 = "mfa_device_type"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -98,6 +102,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_user_id === undefined) && (missing0 = "account_user_id")) || ((data.account_user_number === undefined) && (missing0 = "account_user_number"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.mfa_device_type === undefined) && (missing0 = "mfa_device_type"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -169,7 +177,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -177,31 +185,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_user_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_user_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.step === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "step"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.mfa_device_type === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "mfa_device_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_user_id") || (key0 === "account_user_number")) || (key0 === "step")) || (key0 === "mfa_device_type"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_user_id !== undefined){
@@ -209,6 +228,7 @@ let data0 = data.account_user_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/account_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -216,6 +236,7 @@ if(data.account_user_number !== undefined){
 if(typeof data.account_user_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -223,6 +244,7 @@ if(data.step !== undefined){
 if(typeof data.step !== "string"){
 const err7 = {instancePath:instancePath+"/step",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -230,6 +252,7 @@ if(data.mfa_device_type !== undefined){
 if(typeof data.mfa_device_type !== "string"){
 const err8 = {instancePath:instancePath+"/mfa_device_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -237,6 +260,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.reading_period_start_date === undefined) && (missing0 = "reading_period_start_date"))) || ((data.reading_period_end_date === undefined) && (missing0 = "reading_period_end_date"))) || ((data.error_message === undefined) && (missing0 = "error_message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -111,6 +115,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.reading_period_start_date === undefined) && (missing0 = "reading_period_start_date"))) || ((data.reading_period_end_date === undefined) && (missing0 = "reading_period_end_date"))) || ((data.error_message === undefined) && (missing0 = "error_message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -195,7 +203,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -203,36 +211,48 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reading_period_start_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reading_period_start_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.reading_period_end_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "reading_period_end_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.error_message === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "error_message"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "meter_id") || (key0 === "meter_serial_number")) || (key0 === "reading_period_start_date")) || (key0 === "reading_period_end_date")) || (key0 === "error_message"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -240,6 +260,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err6 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -247,6 +268,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err7 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -254,6 +276,7 @@ if(data.reading_period_start_date !== undefined){
 if(typeof data.reading_period_start_date !== "string"){
 const err8 = {instancePath:instancePath+"/reading_period_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -261,6 +284,7 @@ if(data.reading_period_end_date !== undefined){
 if(typeof data.reading_period_end_date !== "string"){
 const err9 = {instancePath:instancePath+"/reading_period_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -268,6 +292,7 @@ if(data.error_message !== undefined){
 if(typeof data.error_message !== "string"){
 const err10 = {instancePath:instancePath+"/error_message",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -275,6 +300,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.document_type === undefined) && (missing0 = "document_type"))) || ((data.document_id === undefined) && (missing0 = "document_id"))) || ((data.document_identifier === undefined) && (missing0 = "document_identifier"))) || ((data.document_uuid === undefined) && (missing0 = "document_uuid"))) || ((data.hold_code === undefined) && (missing0 = "hold_code"))) || ((data.is_strict === undefined) && (missing0 = "is_strict"))) || ((data.held_at === undefined) && (missing0 = "held_at"))) || ((data.held_by_id === undefined) && (missing0 = "held_by_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -164,6 +168,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.document_type === undefined) && (missing0 = "document_type"))) || ((data.document_id === undefined) && (missing0 = "document_id"))) || ((data.document_identifier === undefined) && (missing0 = "document_identifier"))) || ((data.document_uuid === undefined) && (missing0 = "document_uuid"))) || ((data.hold_code === undefined) && (missing0 = "hold_code"))) || ((data.is_strict === undefined) && (missing0 = "is_strict"))) || ((data.held_at === undefined) && (missing0 = "held_at"))) || ((data.held_by_id === undefined) && (missing0 = "held_by_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -301,7 +309,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -309,62 +317,79 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.document_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "document_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.document_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "document_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.document_identifier === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "document_identifier"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.document_uuid === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "document_uuid"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.hold_code === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "hold_code"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.is_strict === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "is_strict"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.held_at === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "held_at"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.held_by_id === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "held_by_id"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "account_number") || (key0 === "document_type")) || (key0 === "document_id")) || (key0 === "document_identifier")) || (key0 === "document_uuid")) || (key0 === "hold_code")) || (key0 === "is_strict")) || (key0 === "held_at")) || (key0 === "held_by_id"))){
 const err9 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -372,6 +397,7 @@ if(data.document_type !== undefined){
 if(typeof data.document_type !== "string"){
 const err11 = {instancePath:instancePath+"/document_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -380,6 +406,7 @@ let data2 = data.document_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err12 = {instancePath:instancePath+"/document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -387,6 +414,7 @@ if(data.document_identifier !== undefined){
 if(typeof data.document_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -394,6 +422,7 @@ if(data.document_uuid !== undefined){
 if(typeof data.document_uuid !== "string"){
 const err14 = {instancePath:instancePath+"/document_uuid",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -401,6 +430,7 @@ if(data.hold_code !== undefined){
 if(typeof data.hold_code !== "string"){
 const err15 = {instancePath:instancePath+"/hold_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -408,6 +438,7 @@ if(data.is_strict !== undefined){
 if(typeof data.is_strict !== "boolean"){
 const err16 = {instancePath:instancePath+"/is_strict",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -415,6 +446,7 @@ if(data.held_at !== undefined){
 if(typeof data.held_at !== "string"){
 const err17 = {instancePath:instancePath+"/held_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -423,6 +455,7 @@ let data8 = data.held_by_id;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err18 = {instancePath:instancePath+"/held_by_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -430,6 +463,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_representation_dispatch_id === undefined) && (missing0 = "billing_document_representation_dispatch_id"))) || ((data.billing_document_representations_id === undefined) && (missing0 = "billing_document_representations_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -131,6 +135,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_representation_dispatch_id === undefined) && (missing0 = "billing_document_representation_dispatch_id"))) || ((data.billing_document_representations_id === undefined) && (missing0 = "billing_document_representations_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -235,7 +243,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -243,42 +251,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.billing_document_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.billing_document_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.billing_document_representation_dispatch_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_representation_dispatch_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.billing_document_representations_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_representations_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "billing_document_id")) || (key0 === "billing_document_identifier")) || (key0 === "billing_document_representation_dispatch_id")) || (key0 === "billing_document_representations_id"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -287,6 +308,7 @@ let data1 = data.billing_document_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/billing_document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -294,6 +316,7 @@ if(data.billing_document_identifier !== undefined){
 if(typeof data.billing_document_identifier !== "string"){
 const err8 = {instancePath:instancePath+"/billing_document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -302,6 +325,7 @@ let data3 = data.billing_document_representation_dispatch_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err9 = {instancePath:instancePath+"/billing_document_representation_dispatch_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -314,6 +338,7 @@ let data5 = data4[i0];
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err10 = {instancePath:instancePath+"/billing_document_representations_id/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -321,6 +346,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/billing_document_representations_id",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -328,6 +354,7 @@ errors++;
 else {
 const err12 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 validate0.errors = vErrors;

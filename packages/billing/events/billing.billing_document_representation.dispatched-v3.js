@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_representation_dispatch_id === undefined) && (missing0 = "billing_document_representation_dispatch_id"))) || ((data.billing_document_representations_id === undefined) && (missing0 = "billing_document_representations_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -145,6 +149,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.billing_document_id === undefined) && (missing0 = "billing_document_id"))) || ((data.billing_document_identifier === undefined) && (missing0 = "billing_document_identifier"))) || ((data.billing_document_representation_dispatch_id === undefined) && (missing0 = "billing_document_representation_dispatch_id"))) || ((data.billing_document_representations_id === undefined) && (missing0 = "billing_document_representations_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -263,7 +271,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -271,47 +279,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.billing_document_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.billing_document_identifier === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_identifier"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.billing_document_representation_dispatch_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_representation_dispatch_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.billing_document_representations_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "billing_document_representations_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "billing_document_id")) || (key0 === "billing_document_identifier")) || (key0 === "billing_document_representation_dispatch_id")) || (key0 === "billing_document_representations_id")) || (key0 === "support_user_id"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -320,6 +342,7 @@ let data1 = data.billing_document_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err8 = {instancePath:instancePath+"/billing_document_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -327,6 +350,7 @@ if(data.billing_document_identifier !== undefined){
 if(typeof data.billing_document_identifier !== "string"){
 const err9 = {instancePath:instancePath+"/billing_document_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -335,6 +359,7 @@ let data3 = data.billing_document_representation_dispatch_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/billing_document_representation_dispatch_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -347,6 +372,7 @@ let data5 = data4[i0];
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err11 = {instancePath:instancePath+"/billing_document_representations_id/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -354,6 +380,7 @@ errors++;
 else {
 const err12 = {instancePath:instancePath+"/billing_document_representations_id",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -362,6 +389,7 @@ let data6 = data.support_user_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err13 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -369,6 +397,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.supply_point_id === undefined) && (missing0 = "supply_point_id")) || ((data.charge_period === undefined) && (missing0 = "charge_period"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -47,6 +51,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start_at === undefined) && (missing1 = "start_at")) || ((data1.end_at === undefined) && (missing1 = "end_at"))){
 validate0.errors = [{instancePath:instancePath+"/charge_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -119,6 +127,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.supply_point_id === undefined) && (missing0 = "supply_point_id")) || ((data.charge_period === undefined) && (missing0 = "charge_period"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -144,6 +156,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start_at === undefined) && (missing1 = "start_at")) || ((data1.end_at === undefined) && (missing1 = "end_at"))){
 validate1.errors = [{instancePath:instancePath+"/charge_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -201,7 +217,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -209,21 +225,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.supply_point_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "supply_point_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.charge_period === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "charge_period"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "supply_point_id") || (key0 === "charge_period"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.supply_point_id !== undefined){
@@ -231,33 +256,44 @@ let data0 = data.supply_point_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err3 = {instancePath:instancePath+"/supply_point_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
 if(data.charge_period !== undefined){
 let data1 = data.charge_period;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.start_at === undefined){
 const err4 = {instancePath:instancePath+"/charge_period",keyword:"required",params:{missingProperty: "start_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data1.end_at === undefined){
 const err5 = {instancePath:instancePath+"/charge_period",keyword:"required",params:{missingProperty: "end_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!((key1 === "start_at") || (key1 === "end_at"))){
 const err6 = {instancePath:instancePath+"/charge_period",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data1.start_at !== undefined){
 if(typeof data1.start_at !== "string"){
 const err7 = {instancePath:instancePath+"/charge_period/start_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -265,6 +301,7 @@ if(data1.end_at !== undefined){
 if(typeof data1.end_at !== "string"){
 const err8 = {instancePath:instancePath+"/charge_period/end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -272,6 +309,7 @@ errors++;
 else {
 const err9 = {instancePath:instancePath+"/charge_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -279,6 +317,7 @@ errors++;
 else {
 const err10 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -34,6 +38,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -112,6 +120,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.ledger === undefined) && (missing0 = "ledger")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -152,6 +164,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -164,6 +180,10 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate4.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -231,6 +251,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.ledger === undefined) && (missing0 = "ledger")){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -257,7 +281,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -265,42 +289,60 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account") || (key0 === "number")) || (key0 === "id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err3 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(key1 === "number")){
 const err4 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err5 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -308,6 +350,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -315,6 +358,7 @@ if(data.number !== undefined){
 if(typeof data.number !== "string"){
 const err7 = {instancePath:instancePath+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -322,6 +366,7 @@ if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err8 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -329,6 +374,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate1.errors = vErrors;
@@ -340,16 +386,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.ledger === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "ledger"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(key0 === "ledger")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.ledger !== undefined){
@@ -362,6 +416,7 @@ errors = vErrors.length;
 else {
 const err2 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -34,6 +38,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -112,6 +120,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.ledger === undefined) && (missing0 = "ledger")) || ((data.entry === undefined) && (missing0 = "entry"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -145,6 +157,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((((((data1.id === undefined) && (missing1 = "id")) || ((data1.amount === undefined) && (missing1 = "amount"))) || ((data1.is_charge === undefined) && (missing1 = "is_charge"))) || ((data1.is_credit === undefined) && (missing1 = "is_credit"))) || ((data1.is_payment === undefined) && (missing1 = "is_payment"))) || ((data1.is_repayment === undefined) && (missing1 = "is_repayment"))) || ((data1.is_reversal === undefined) && (missing1 = "is_reversal"))) || ((data1.is_reversed === undefined) && (missing1 = "is_reversed"))) || ((data1.source_reason === undefined) && (missing1 = "source_reason"))){
 validate0.errors = [{instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: missing1}}];
@@ -310,6 +326,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.account === undefined) && (missing0 = "account")) || ((data.number === undefined) && (missing0 = "number"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -322,6 +342,10 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((data0.number === undefined) && (missing1 = "number")){
 validate4.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -389,6 +413,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.ledger === undefined) && (missing0 = "ledger")) || ((data.entry === undefined) && (missing0 = "entry"))){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -413,6 +441,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((((((data1.id === undefined) && (missing1 = "id")) || ((data1.amount === undefined) && (missing1 = "amount"))) || ((data1.is_charge === undefined) && (missing1 = "is_charge"))) || ((data1.is_credit === undefined) && (missing1 = "is_credit"))) || ((data1.is_payment === undefined) && (missing1 = "is_payment"))) || ((data1.is_repayment === undefined) && (missing1 = "is_repayment"))) || ((data1.is_reversal === undefined) && (missing1 = "is_reversal"))) || ((data1.is_reversed === undefined) && (missing1 = "is_reversed"))) || ((data1.source_reason === undefined) && (missing1 = "source_reason"))){
 validate3.errors = [{instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: missing1}}];
@@ -563,7 +595,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -571,42 +603,60 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "account") || (key0 === "number")) || (key0 === "id"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err3 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(key1 === "number")){
 const err4 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err5 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -614,6 +664,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -621,6 +672,7 @@ if(data.number !== undefined){
 if(typeof data.number !== "string"){
 const err7 = {instancePath:instancePath+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -628,6 +680,7 @@ if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err8 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -635,6 +688,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate1.errors = vErrors;
@@ -646,21 +700,30 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.ledger === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "ledger"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.entry === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "entry"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "ledger") || (key0 === "entry"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.ledger !== undefined){
@@ -672,56 +735,72 @@ errors = vErrors.length;
 if(data.entry !== undefined){
 let data1 = data.entry;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.id === undefined){
 const err3 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data1.amount === undefined){
 const err4 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "amount"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data1.is_charge === undefined){
 const err5 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_charge"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data1.is_credit === undefined){
 const err6 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_credit"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.is_payment === undefined){
 const err7 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_payment"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data1.is_repayment === undefined){
 const err8 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_repayment"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data1.is_reversal === undefined){
 const err9 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_reversal"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data1.is_reversed === undefined){
 const err10 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "is_reversed"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data1.source_reason === undefined){
 const err11 = {instancePath:instancePath+"/entry",keyword:"required",params:{missingProperty: "source_reason"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!(((((((((key1 === "id") || (key1 === "amount")) || (key1 === "is_charge")) || (key1 === "is_credit")) || (key1 === "is_payment")) || (key1 === "is_repayment")) || (key1 === "is_reversal")) || (key1 === "is_reversed")) || (key1 === "source_reason"))){
 const err12 = {instancePath:instancePath+"/entry",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data1.id !== undefined){
@@ -729,6 +808,7 @@ let data2 = data1.id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err13 = {instancePath:instancePath+"/entry/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -737,6 +817,7 @@ let data3 = data1.amount;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err14 = {instancePath:instancePath+"/entry/amount",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -744,6 +825,7 @@ if(data1.is_charge !== undefined){
 if(typeof data1.is_charge !== "boolean"){
 const err15 = {instancePath:instancePath+"/entry/is_charge",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -751,6 +833,7 @@ if(data1.is_credit !== undefined){
 if(typeof data1.is_credit !== "boolean"){
 const err16 = {instancePath:instancePath+"/entry/is_credit",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -758,6 +841,7 @@ if(data1.is_payment !== undefined){
 if(typeof data1.is_payment !== "boolean"){
 const err17 = {instancePath:instancePath+"/entry/is_payment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -765,6 +849,7 @@ if(data1.is_repayment !== undefined){
 if(typeof data1.is_repayment !== "boolean"){
 const err18 = {instancePath:instancePath+"/entry/is_repayment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -772,6 +857,7 @@ if(data1.is_reversal !== undefined){
 if(typeof data1.is_reversal !== "boolean"){
 const err19 = {instancePath:instancePath+"/entry/is_reversal",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -779,6 +865,7 @@ if(data1.is_reversed !== undefined){
 if(typeof data1.is_reversed !== "boolean"){
 const err20 = {instancePath:instancePath+"/entry/is_reversed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -786,6 +873,7 @@ if(data1.source_reason !== undefined){
 if(typeof data1.source_reason !== "string"){
 const err21 = {instancePath:instancePath+"/entry/source_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -793,6 +881,7 @@ errors++;
 else {
 const err22 = {instancePath:instancePath+"/entry",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -800,6 +889,7 @@ errors++;
 else {
 const err23 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.pathway_id === undefined) && (missing0 = "pathway_id")) || ((data.traversal_attempt_id === undefined) && (missing0 = "traversal_attempt_id"))) || ((data.traversal_attempt_context === undefined) && (missing0 = "traversal_attempt_context"))) || ((data.trigger_id === undefined) && (missing0 = "trigger_id"))) || ((data.failed_action_name === undefined) && (missing0 = "failed_action_name"))) || ((data.failed_action_error === undefined) && (missing0 = "failed_action_error"))) || ((data.failed_at === undefined) && (missing0 = "failed_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -139,6 +143,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.pathway_id === undefined) && (missing0 = "pathway_id")) || ((data.traversal_attempt_id === undefined) && (missing0 = "traversal_attempt_id"))) || ((data.traversal_attempt_context === undefined) && (missing0 = "traversal_attempt_context"))) || ((data.trigger_id === undefined) && (missing0 = "trigger_id"))) || ((data.failed_action_name === undefined) && (missing0 = "failed_action_name"))) || ((data.failed_action_error === undefined) && (missing0 = "failed_action_error"))) || ((data.failed_at === undefined) && (missing0 = "failed_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -251,7 +259,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -259,52 +267,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.pathway_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "pathway_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.traversal_attempt_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "traversal_attempt_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.traversal_attempt_context === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "traversal_attempt_context"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.trigger_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "trigger_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.failed_action_name === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "failed_action_name"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.failed_action_error === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "failed_action_error"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.failed_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "failed_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "pathway_id") || (key0 === "traversal_attempt_id")) || (key0 === "traversal_attempt_context")) || (key0 === "trigger_id")) || (key0 === "failed_action_name")) || (key0 === "failed_action_error")) || (key0 === "failed_at"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.pathway_id !== undefined){
 if(typeof data.pathway_id !== "string"){
 const err8 = {instancePath:instancePath+"/pathway_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -313,6 +336,7 @@ let data1 = data.traversal_attempt_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err9 = {instancePath:instancePath+"/traversal_attempt_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -321,6 +345,7 @@ let data2 = data.traversal_attempt_context;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 const err10 = {instancePath:instancePath+"/traversal_attempt_context",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -329,6 +354,7 @@ let data3 = data.trigger_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err11 = {instancePath:instancePath+"/trigger_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -336,6 +362,7 @@ if(data.failed_action_name !== undefined){
 if(typeof data.failed_action_name !== "string"){
 const err12 = {instancePath:instancePath+"/failed_action_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -343,6 +370,7 @@ if(data.failed_action_error !== undefined){
 if(typeof data.failed_action_error !== "string"){
 const err13 = {instancePath:instancePath+"/failed_action_error",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -350,6 +378,7 @@ if(data.failed_at !== undefined){
 if(typeof data.failed_at !== "string"){
 const err14 = {instancePath:instancePath+"/failed_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -357,6 +386,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.pathway_id === undefined) && (missing0 = "pathway_id")) || ((data.traversal_attempt_id === undefined) && (missing0 = "traversal_attempt_id"))) || ((data.trigger_id === undefined) && (missing0 = "trigger_id"))) || ((data.succeeded_at === undefined) && (missing0 = "succeeded_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -99,6 +103,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.pathway_id === undefined) && (missing0 = "pathway_id")) || ((data.traversal_attempt_id === undefined) && (missing0 = "traversal_attempt_id"))) || ((data.trigger_id === undefined) && (missing0 = "trigger_id"))) || ((data.succeeded_at === undefined) && (missing0 = "succeeded_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -171,7 +179,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -179,37 +187,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.pathway_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "pathway_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.traversal_attempt_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "traversal_attempt_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.trigger_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "trigger_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.succeeded_at === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "succeeded_at"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "pathway_id") || (key0 === "traversal_attempt_id")) || (key0 === "trigger_id")) || (key0 === "succeeded_at"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.pathway_id !== undefined){
 if(typeof data.pathway_id !== "string"){
 const err5 = {instancePath:instancePath+"/pathway_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -218,6 +238,7 @@ let data1 = data.traversal_attempt_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/traversal_attempt_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -226,6 +247,7 @@ let data2 = data.trigger_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err7 = {instancePath:instancePath+"/trigger_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -233,6 +255,7 @@ if(data.succeeded_at !== undefined){
 if(typeof data.succeeded_at !== "string"){
 const err8 = {instancePath:instancePath+"/succeeded_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -240,6 +263,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

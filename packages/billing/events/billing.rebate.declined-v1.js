@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))) || ((data.decline_reason === undefined) && (missing0 = "decline_reason"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.rebate_period_id === undefined) && (missing0 = "rebate_period_id"))) || ((data.rebate_type === undefined) && (missing0 = "rebate_type"))) || ((data.effective_from === undefined) && (missing0 = "effective_from"))) || ((data.effective_to === undefined) && (missing0 = "effective_to"))) || ((data.decline_reason === undefined) && (missing0 = "decline_reason"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,47 +237,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.rebate_period_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "rebate_period_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.rebate_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "rebate_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.effective_from === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.effective_to === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.decline_reason === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "decline_reason"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "rebate_period_id")) || (key0 === "rebate_type")) || (key0 === "effective_from")) || (key0 === "effective_to")) || (key0 === "decline_reason"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -278,6 +300,7 @@ let data1 = data.rebate_period_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err8 = {instancePath:instancePath+"/rebate_period_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -285,6 +308,7 @@ if(data.rebate_type !== undefined){
 if(typeof data.rebate_type !== "string"){
 const err9 = {instancePath:instancePath+"/rebate_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -292,6 +316,7 @@ if(data.effective_from !== undefined){
 if(typeof data.effective_from !== "string"){
 const err10 = {instancePath:instancePath+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -299,6 +324,7 @@ if(data.effective_to !== undefined){
 if(typeof data.effective_to !== "string"){
 const err11 = {instancePath:instancePath+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -306,6 +332,7 @@ if(data.decline_reason !== undefined){
 if(typeof data.decline_reason !== "string"){
 const err12 = {instancePath:instancePath+"/decline_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -313,6 +340,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

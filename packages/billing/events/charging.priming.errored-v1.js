@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.errors === undefined) && (missing0 = "errors")) || ((data.supply_point_id === undefined) && (missing0 = "supply_point_id"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -115,6 +119,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.errors === undefined) && (missing0 = "errors")) || ((data.supply_point_id === undefined) && (missing0 = "supply_point_id"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -203,7 +211,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -211,31 +219,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.errors === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "errors"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_point_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_point_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.period_start === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "period_start"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.period_end === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "period_end"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "errors") || (key0 === "supply_point_id")) || (key0 === "period_start")) || (key0 === "period_end"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.errors !== undefined){
@@ -246,6 +265,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
 const err5 = {instancePath:instancePath+"/errors/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -253,6 +273,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/errors",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -260,6 +281,7 @@ if(data.supply_point_id !== undefined){
 if(typeof data.supply_point_id !== "string"){
 const err7 = {instancePath:instancePath+"/supply_point_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -267,6 +289,7 @@ if(data.period_start !== undefined){
 if(typeof data.period_start !== "string"){
 const err8 = {instancePath:instancePath+"/period_start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -274,6 +297,7 @@ if(data.period_end !== undefined){
 if(typeof data.period_end !== "string"){
 const err9 = {instancePath:instancePath+"/period_end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -281,6 +305,7 @@ errors++;
 else {
 const err10 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 validate0.errors = vErrors;

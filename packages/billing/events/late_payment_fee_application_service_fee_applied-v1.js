@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fee_amount === undefined) && (missing0 = "fee_amount"))) || ((data.fee_date === undefined) && (missing0 = "fee_date"))) || ((data.charge_id === undefined) && (missing0 = "charge_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.run_id === undefined) && (missing0 = "run_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.fee_amount === undefined) && (missing0 = "fee_amount"))) || ((data.fee_date === undefined) && (missing0 = "fee_date"))) || ((data.charge_id === undefined) && (missing0 = "charge_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,42 +237,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.run_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "run_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.fee_amount === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "fee_amount"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.fee_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "fee_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.charge_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "charge_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "run_id") || (key0 === "account_number")) || (key0 === "fee_amount")) || (key0 === "fee_date")) || (key0 === "fee_type")) || (key0 === "charge_id"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.run_id !== undefined){
 if(typeof data.run_id !== "string"){
 const err6 = {instancePath:instancePath+"/run_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -272,6 +293,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -280,6 +302,7 @@ let data2 = data.fee_amount;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err8 = {instancePath:instancePath+"/fee_amount",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -287,6 +310,7 @@ if(data.fee_date !== undefined){
 if(typeof data.fee_date !== "string"){
 const err9 = {instancePath:instancePath+"/fee_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -294,6 +318,7 @@ if(data.fee_type !== undefined){
 if(typeof data.fee_type !== "string"){
 const err10 = {instancePath:instancePath+"/fee_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -301,6 +326,7 @@ if(data.charge_id !== undefined){
 if(typeof data.charge_id !== "string"){
 const err11 = {instancePath:instancePath+"/charge_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -308,6 +334,7 @@ errors++;
 else {
 const err12 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.id === undefined) && (missing0 = "id")) || ((data.actor === undefined) && (missing0 = "actor"))) || ((data.displayable_number === undefined) && (missing0 = "displayable_number"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.primary_registration_number === undefined) && (missing0 = "primary_registration_number"))) || ((data.secondary_registration_number === undefined) && (missing0 = "secondary_registration_number"))) || ((data.primary_tax_identifier_number === undefined) && (missing0 = "primary_tax_identifier_number"))) || ((data.legal_address === undefined) && (missing0 = "legal_address"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -151,6 +155,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.id === undefined) && (missing0 = "id")) || ((data.actor === undefined) && (missing0 = "actor"))) || ((data.displayable_number === undefined) && (missing0 = "displayable_number"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.primary_registration_number === undefined) && (missing0 = "primary_registration_number"))) || ((data.secondary_registration_number === undefined) && (missing0 = "secondary_registration_number"))) || ((data.primary_tax_identifier_number === undefined) && (missing0 = "primary_tax_identifier_number"))) || ((data.legal_address === undefined) && (missing0 = "legal_address"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -275,7 +283,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -283,57 +291,73 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.actor === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "actor"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.displayable_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "displayable_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.name === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "name"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.primary_registration_number === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "primary_registration_number"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.secondary_registration_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "secondary_registration_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.primary_tax_identifier_number === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "primary_tax_identifier_number"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.legal_address === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "legal_address"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "actor")) || (key0 === "displayable_number")) || (key0 === "name")) || (key0 === "primary_registration_number")) || (key0 === "secondary_registration_number")) || (key0 === "primary_tax_identifier_number")) || (key0 === "legal_address"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
 const err9 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -342,6 +366,7 @@ let data1 = data.actor;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
 const err10 = {instancePath:instancePath+"/actor",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -349,6 +374,7 @@ if(data.displayable_number !== undefined){
 if(typeof data.displayable_number !== "string"){
 const err11 = {instancePath:instancePath+"/displayable_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -356,6 +382,7 @@ if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err12 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -363,6 +390,7 @@ if(data.primary_registration_number !== undefined){
 if(typeof data.primary_registration_number !== "string"){
 const err13 = {instancePath:instancePath+"/primary_registration_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -370,6 +398,7 @@ if(data.secondary_registration_number !== undefined){
 if(typeof data.secondary_registration_number !== "string"){
 const err14 = {instancePath:instancePath+"/secondary_registration_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -377,6 +406,7 @@ if(data.primary_tax_identifier_number !== undefined){
 if(typeof data.primary_tax_identifier_number !== "string"){
 const err15 = {instancePath:instancePath+"/primary_tax_identifier_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -385,6 +415,7 @@ let data7 = data.legal_address;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
 const err16 = {instancePath:instancePath+"/legal_address",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -392,6 +423,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;

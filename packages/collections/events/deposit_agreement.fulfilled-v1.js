@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.deposit_key === undefined) && (missing0 = "deposit_key")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.ledger_identifier === undefined) && (missing0 = "ledger_identifier"))) || ((data.fulfilled_at === undefined) && (missing0 = "fulfilled_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.deposit_key === undefined) && (missing0 = "deposit_key")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.ledger_identifier === undefined) && (missing0 = "ledger_identifier"))) || ((data.fulfilled_at === undefined) && (missing0 = "fulfilled_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,47 +237,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.deposit_key === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "deposit_key"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.reason === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "reason"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.amount === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "amount"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.account_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.ledger_identifier === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "ledger_identifier"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.fulfilled_at === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "fulfilled_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "deposit_key") || (key0 === "reason")) || (key0 === "amount")) || (key0 === "account_number")) || (key0 === "ledger_identifier")) || (key0 === "fulfilled_at"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.deposit_key !== undefined){
 if(typeof data.deposit_key !== "string"){
 const err7 = {instancePath:instancePath+"/deposit_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -277,6 +299,7 @@ if(data.reason !== undefined){
 if(typeof data.reason !== "string"){
 const err8 = {instancePath:instancePath+"/reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -285,6 +308,7 @@ let data2 = data.amount;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/amount",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -292,6 +316,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err10 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -299,6 +324,7 @@ if(data.ledger_identifier !== undefined){
 if(typeof data.ledger_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/ledger_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -306,6 +332,7 @@ if(data.fulfilled_at !== undefined){
 if(typeof data.fulfilled_at !== "string"){
 const err12 = {instancePath:instancePath+"/fulfilled_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -313,6 +340,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.deposit_key === undefined) && (missing0 = "deposit_key")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.ledger_identifier === undefined) && (missing0 = "ledger_identifier"))) || ((data.returned_amount === undefined) && (missing0 = "returned_amount"))) || ((data.returned_at === undefined) && (missing0 = "returned_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -138,6 +142,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.deposit_key === undefined) && (missing0 = "deposit_key")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.ledger_identifier === undefined) && (missing0 = "ledger_identifier"))) || ((data.returned_amount === undefined) && (missing0 = "returned_amount"))) || ((data.returned_at === undefined) && (missing0 = "returned_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -249,7 +257,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -257,52 +265,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.deposit_key === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "deposit_key"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.reason === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "reason"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.amount === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "amount"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.account_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.ledger_identifier === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "ledger_identifier"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.returned_amount === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "returned_amount"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.returned_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "returned_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "deposit_key") || (key0 === "reason")) || (key0 === "amount")) || (key0 === "account_number")) || (key0 === "ledger_identifier")) || (key0 === "returned_amount")) || (key0 === "returned_at"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.deposit_key !== undefined){
 if(typeof data.deposit_key !== "string"){
 const err8 = {instancePath:instancePath+"/deposit_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -310,6 +333,7 @@ if(data.reason !== undefined){
 if(typeof data.reason !== "string"){
 const err9 = {instancePath:instancePath+"/reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -318,6 +342,7 @@ let data2 = data.amount;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err10 = {instancePath:instancePath+"/amount",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -325,6 +350,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err11 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -332,6 +358,7 @@ if(data.ledger_identifier !== undefined){
 if(typeof data.ledger_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/ledger_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -340,6 +367,7 @@ let data5 = data.returned_amount;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err13 = {instancePath:instancePath+"/returned_amount",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -347,6 +375,7 @@ if(data.returned_at !== undefined){
 if(typeof data.returned_at !== "string"){
 const err14 = {instancePath:instancePath+"/returned_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -354,6 +383,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;

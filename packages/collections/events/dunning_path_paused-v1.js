@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.dunning_path_name === undefined) && (missing0 = "dunning_path_name"))) || ((data.dunning_process_id === undefined) && (missing0 = "dunning_process_id"))) || ((data.pause_start_date === undefined) && (missing0 = "pause_start_date"))) || ((data.pause_end_date === undefined) && (missing0 = "pause_end_date"))) || ((data.created_note === undefined) && (missing0 = "created_note"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -123,6 +127,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.dunning_path_name === undefined) && (missing0 = "dunning_path_name"))) || ((data.dunning_process_id === undefined) && (missing0 = "dunning_process_id"))) || ((data.pause_start_date === undefined) && (missing0 = "pause_start_date"))) || ((data.pause_end_date === undefined) && (missing0 = "pause_end_date"))) || ((data.created_note === undefined) && (missing0 = "created_note"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -219,7 +227,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -227,47 +235,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.dunning_path_name === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "dunning_path_name"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.dunning_process_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "dunning_process_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.pause_start_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "pause_start_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.pause_end_date === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "pause_end_date"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.created_note === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "created_note"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "dunning_path_name")) || (key0 === "dunning_process_id")) || (key0 === "pause_start_date")) || (key0 === "pause_end_date")) || (key0 === "created_note"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -275,6 +297,7 @@ if(data.dunning_path_name !== undefined){
 if(typeof data.dunning_path_name !== "string"){
 const err8 = {instancePath:instancePath+"/dunning_path_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -282,6 +305,7 @@ if(data.dunning_process_id !== undefined){
 if(typeof data.dunning_process_id !== "string"){
 const err9 = {instancePath:instancePath+"/dunning_process_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -289,6 +313,7 @@ if(data.pause_start_date !== undefined){
 if(typeof data.pause_start_date !== "string"){
 const err10 = {instancePath:instancePath+"/pause_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -296,6 +321,7 @@ if(data.pause_end_date !== undefined){
 if(typeof data.pause_end_date !== "string"){
 const err11 = {instancePath:instancePath+"/pause_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -303,6 +329,7 @@ if(data.created_note !== undefined){
 if(typeof data.created_note !== "string"){
 const err12 = {instancePath:instancePath+"/created_note",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -310,6 +337,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.call_id === undefined) && (missing0 = "call_id"))) || ((data.call_key === undefined) && (missing0 = "call_key"))) || ((data.transcript_key === undefined) && (missing0 = "transcript_key"))) || ((data.redacted_transcript_key === undefined) && (missing0 = "redacted_transcript_key"))) || ((data.bucket === undefined) && (missing0 = "bucket"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -138,6 +142,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.call_id === undefined) && (missing0 = "call_id"))) || ((data.call_key === undefined) && (missing0 = "call_key"))) || ((data.transcript_key === undefined) && (missing0 = "transcript_key"))) || ((data.redacted_transcript_key === undefined) && (missing0 = "redacted_transcript_key"))) || ((data.bucket === undefined) && (missing0 = "bucket"))) || ((data.changes === undefined) && (missing0 = "changes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -249,7 +257,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -257,52 +265,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.call_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "call_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.call_key === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "call_key"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.transcript_key === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "transcript_key"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.redacted_transcript_key === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "redacted_transcript_key"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.bucket === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "bucket"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.changes === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "changes"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "account_number") || (key0 === "call_id")) || (key0 === "call_key")) || (key0 === "transcript_key")) || (key0 === "redacted_transcript_key")) || (key0 === "bucket")) || (key0 === "changes"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -311,6 +334,7 @@ let data1 = data.call_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err9 = {instancePath:instancePath+"/call_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -318,6 +342,7 @@ if(data.call_key !== undefined){
 if(typeof data.call_key !== "string"){
 const err10 = {instancePath:instancePath+"/call_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -325,6 +350,7 @@ if(data.transcript_key !== undefined){
 if(typeof data.transcript_key !== "string"){
 const err11 = {instancePath:instancePath+"/transcript_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -332,6 +358,7 @@ if(data.redacted_transcript_key !== undefined){
 if(typeof data.redacted_transcript_key !== "string"){
 const err12 = {instancePath:instancePath+"/redacted_transcript_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -339,6 +366,7 @@ if(data.bucket !== undefined){
 if(typeof data.bucket !== "string"){
 const err13 = {instancePath:instancePath+"/bucket",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -347,6 +375,7 @@ let data6 = data.changes;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
 const err14 = {instancePath:instancePath+"/changes",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -354,6 +383,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.call_id === undefined) && (missing0 = "call_id"))) || ((data.call_key === undefined) && (missing0 = "call_key"))) || ((data.transcript_key === undefined) && (missing0 = "transcript_key"))) || ((data.redacted_transcript_key === undefined) && (missing0 = "redacted_transcript_key"))) || ((data.bucket === undefined) && (missing0 = "bucket"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.call_id === undefined) && (missing0 = "call_id"))) || ((data.call_key === undefined) && (missing0 = "call_key"))) || ((data.transcript_key === undefined) && (missing0 = "transcript_key"))) || ((data.redacted_transcript_key === undefined) && (missing0 = "redacted_transcript_key"))) || ((data.bucket === undefined) && (missing0 = "bucket"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,47 +237,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.call_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "call_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.call_key === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "call_key"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.transcript_key === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "transcript_key"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.redacted_transcript_key === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "redacted_transcript_key"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.bucket === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "bucket"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_number") || (key0 === "call_id")) || (key0 === "call_key")) || (key0 === "transcript_key")) || (key0 === "redacted_transcript_key")) || (key0 === "bucket"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -278,6 +300,7 @@ let data1 = data.call_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err8 = {instancePath:instancePath+"/call_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -285,6 +308,7 @@ if(data.call_key !== undefined){
 if(typeof data.call_key !== "string"){
 const err9 = {instancePath:instancePath+"/call_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -292,6 +316,7 @@ if(data.transcript_key !== undefined){
 if(typeof data.transcript_key !== "string"){
 const err10 = {instancePath:instancePath+"/transcript_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -299,6 +324,7 @@ if(data.redacted_transcript_key !== undefined){
 if(typeof data.redacted_transcript_key !== "string"){
 const err11 = {instancePath:instancePath+"/redacted_transcript_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -306,6 +332,7 @@ if(data.bucket !== undefined){
 if(typeof data.bucket !== "string"){
 const err12 = {instancePath:instancePath+"/bucket",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -313,6 +340,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

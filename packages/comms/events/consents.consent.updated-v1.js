@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.signing_identity === undefined) && (missing0 = "signing_identity")) || ((data.consent === undefined) && (missing0 = "consent"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -34,6 +38,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.identity_type === undefined) && (missing1 = "identity_type")) || ((data0.identity === undefined) && (missing1 = "identity"))){
 validate0.errors = [{instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: missing1}}];
@@ -93,6 +101,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing2;
 if(((((data3.id === undefined) && (missing2 = "id")) || ((data3.consent_type_code === undefined) && (missing2 = "consent_type_code"))) || ((data3.value === undefined) && (missing2 = "value"))) || ((data3.signed_at === undefined) && (missing2 = "signed_at"))){
 validate0.errors = [{instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: missing2}}];
@@ -192,6 +204,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.signing_identity === undefined) && (missing0 = "signing_identity")) || ((data.consent === undefined) && (missing0 = "consent"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -204,6 +220,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.identity_type === undefined) && (missing1 = "identity_type")) || ((data0.identity === undefined) && (missing1 = "identity"))){
 validate1.errors = [{instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: missing1}}];
@@ -253,6 +273,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing2;
 if(((((data3.id === undefined) && (missing2 = "id")) || ((data3.consent_type_code === undefined) && (missing2 = "consent_type_code"))) || ((data3.value === undefined) && (missing2 = "value"))) || ((data3.signed_at === undefined) && (missing2 = "signed_at"))){
 validate1.errors = [{instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: missing2}}];
@@ -337,7 +361,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -345,47 +369,66 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.signing_identity === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "signing_identity"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.consent === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "consent"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((key0 === "signing_identity") || (key0 === "consent"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.signing_identity !== undefined){
 let data0 = data.signing_identity;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.identity_type === undefined){
 const err3 = {instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: "identity_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data0.identity === undefined){
 const err4 = {instancePath:instancePath+"/signing_identity",keyword:"required",params:{missingProperty: "identity"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!((key1 === "identity_type") || (key1 === "identity"))){
 const err5 = {instancePath:instancePath+"/signing_identity",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data0.identity_type !== undefined){
 if(typeof data0.identity_type !== "string"){
 const err6 = {instancePath:instancePath+"/signing_identity/identity_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -393,6 +436,7 @@ if(data0.identity !== undefined){
 if(typeof data0.identity !== "string"){
 const err7 = {instancePath:instancePath+"/signing_identity/identity",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -400,37 +444,49 @@ errors++;
 else {
 const err8 = {instancePath:instancePath+"/signing_identity",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
 if(data.consent !== undefined){
 let data3 = data.consent;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto2 = Object.getPrototypeOf(data3);
+if(proto2 !== Object.prototype && proto2 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.id === undefined){
 const err9 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.consent_type_code === undefined){
 const err10 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "consent_type_code"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data3.value === undefined){
 const err11 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "value"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data3.signed_at === undefined){
 const err12 = {instancePath:instancePath+"/consent",keyword:"required",params:{missingProperty: "signed_at"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data3){
 if(!((((key2 === "id") || (key2 === "consent_type_code")) || (key2 === "value")) || (key2 === "signed_at"))){
 const err13 = {instancePath:instancePath+"/consent",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data3.id !== undefined){
@@ -438,6 +494,7 @@ let data4 = data3.id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err14 = {instancePath:instancePath+"/consent/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -445,6 +502,7 @@ if(data3.consent_type_code !== undefined){
 if(typeof data3.consent_type_code !== "string"){
 const err15 = {instancePath:instancePath+"/consent/consent_type_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -452,6 +510,7 @@ if(data3.value !== undefined){
 if(typeof data3.value !== "string"){
 const err16 = {instancePath:instancePath+"/consent/value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -459,6 +518,7 @@ if(data3.signed_at !== undefined){
 if(typeof data3.signed_at !== "string"){
 const err17 = {instancePath:instancePath+"/consent/signed_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -466,6 +526,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/consent",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -473,6 +534,7 @@ errors++;
 else {
 const err19 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 validate0.errors = vErrors;

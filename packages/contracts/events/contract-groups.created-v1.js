@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.group_type === undefined) && (missing0 = "group_type"))) || ((data.valid_from === undefined) && (missing0 = "valid_from"))) || ((data.memberships === undefined) && (missing0 = "memberships"))) || ((data.traits === undefined) && (missing0 = "traits"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -125,6 +129,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto1 = Object.getPrototypeOf(data8);
+if(proto1 !== Object.prototype && proto1 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing1;
 if(((data8.contract_identifier === undefined) && (missing1 = "contract_identifier")) || ((data8.valid_from === undefined) && (missing1 = "valid_from"))){
 validate0.errors = [{instancePath:instancePath+"/memberships/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -215,6 +223,10 @@ const _errs31 = errors;
 const _errs32 = errors;
 if(errors === _errs32){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+const proto2 = Object.getPrototypeOf(data13);
+if(proto2 !== Object.prototype && proto2 !== null){
+data13 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data13));
+}
 let missing2;
 if((((data13.identifier === undefined) && (missing2 = "identifier")) || ((data13.type === undefined) && (missing2 = "type"))) || ((data13.data === undefined) && (missing2 = "data"))){
 validate0.errors = [{instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -319,6 +331,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.group_type === undefined) && (missing0 = "group_type"))) || ((data.valid_from === undefined) && (missing0 = "valid_from"))) || ((data.memberships === undefined) && (missing0 = "memberships"))) || ((data.traits === undefined) && (missing0 = "traits"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -422,6 +438,10 @@ const _errs18 = errors;
 const _errs19 = errors;
 if(errors === _errs19){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto1 = Object.getPrototypeOf(data8);
+if(proto1 !== Object.prototype && proto1 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing1;
 if(((data8.contract_identifier === undefined) && (missing1 = "contract_identifier")) || ((data8.valid_from === undefined) && (missing1 = "valid_from"))){
 validate1.errors = [{instancePath:instancePath+"/memberships/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -502,6 +522,10 @@ const _errs29 = errors;
 const _errs30 = errors;
 if(errors === _errs30){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+const proto2 = Object.getPrototypeOf(data13);
+if(proto2 !== Object.prototype && proto2 !== null){
+data13 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data13));
+}
 let missing2;
 if((((data13.identifier === undefined) && (missing2 = "identifier")) || ((data13.type === undefined) && (missing2 = "type"))) || ((data13.data === undefined) && (missing2 = "data"))){
 validate1.errors = [{instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -591,7 +615,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -599,42 +623,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_group_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_group_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.group_type === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "group_type"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.valid_from === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.memberships === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "memberships"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.traits === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "traits"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "contract_group_identifier") || (key0 === "group_type")) || (key0 === "valid_from")) || (key0 === "valid_to")) || (key0 === "managing_party_identifier")) || (key0 === "external_identifier")) || (key0 === "name")) || (key0 === "memberships")) || (key0 === "traits"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.contract_group_identifier !== undefined){
 if(typeof data.contract_group_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/contract_group_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -642,6 +679,7 @@ if(data.group_type !== undefined){
 if(typeof data.group_type !== "string"){
 const err7 = {instancePath:instancePath+"/group_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -649,6 +687,7 @@ if(data.valid_from !== undefined){
 if(typeof data.valid_from !== "string"){
 const err8 = {instancePath:instancePath+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -656,6 +695,7 @@ if(data.valid_to !== undefined){
 if(typeof data.valid_to !== "string"){
 const err9 = {instancePath:instancePath+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -663,6 +703,7 @@ if(data.managing_party_identifier !== undefined){
 if(typeof data.managing_party_identifier !== "string"){
 const err10 = {instancePath:instancePath+"/managing_party_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -670,6 +711,7 @@ if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -677,6 +719,7 @@ if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err12 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -687,27 +730,37 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto1 = Object.getPrototypeOf(data8);
+if(proto1 !== Object.prototype && proto1 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 if(data8.contract_identifier === undefined){
 const err13 = {instancePath:instancePath+"/memberships/" + i0,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data8.valid_from === undefined){
 const err14 = {instancePath:instancePath+"/memberships/" + i0,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data8){
 if(!(((key1 === "contract_identifier") || (key1 === "valid_from")) || (key1 === "valid_to"))){
 const err15 = {instancePath:instancePath+"/memberships/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
+}
 }
 }
 if(data8.contract_identifier !== undefined){
 if(typeof data8.contract_identifier !== "string"){
 const err16 = {instancePath:instancePath+"/memberships/" + i0+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -715,6 +768,7 @@ if(data8.valid_from !== undefined){
 if(typeof data8.valid_from !== "string"){
 const err17 = {instancePath:instancePath+"/memberships/" + i0+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -722,6 +776,7 @@ if(data8.valid_to !== undefined){
 if(typeof data8.valid_to !== "string"){
 const err18 = {instancePath:instancePath+"/memberships/" + i0+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -729,6 +784,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/memberships/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -736,6 +792,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/memberships",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -746,32 +803,43 @@ const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
 let data13 = data12[i1];
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+const proto2 = Object.getPrototypeOf(data13);
+if(proto2 !== Object.prototype && proto2 !== null){
+data13 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data13));
+}
 if(data13.identifier === undefined){
 const err21 = {instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 if(data13.type === undefined){
 const err22 = {instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 if(data13.data === undefined){
 const err23 = {instancePath:instancePath+"/traits/" + i1,keyword:"required",params:{missingProperty: "data"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data13){
 if(!(((key2 === "identifier") || (key2 === "type")) || (key2 === "data"))){
 const err24 = {instancePath:instancePath+"/traits/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
+}
 }
 }
 if(data13.identifier !== undefined){
 if(typeof data13.identifier !== "string"){
 const err25 = {instancePath:instancePath+"/traits/" + i1+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -779,6 +847,7 @@ if(data13.type !== undefined){
 if(typeof data13.type !== "string"){
 const err26 = {instancePath:instancePath+"/traits/" + i1+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -787,6 +856,7 @@ let data16 = data13.data;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
 const err27 = {instancePath:instancePath+"/traits/" + i1+"/data",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -794,6 +864,7 @@ errors++;
 else {
 const err28 = {instancePath:instancePath+"/traits/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -801,6 +872,7 @@ errors++;
 else {
 const err29 = {instancePath:instancePath+"/traits",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -808,6 +880,7 @@ errors++;
 else {
 const err30 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.effective_at === undefined) && (missing0 = "effective_at"))) || ((data.memberships_started === undefined) && (missing0 = "memberships_started"))) || ((data.memberships_ended === undefined) && (missing0 = "memberships_ended"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -65,6 +69,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.contract_identifier === undefined) && (missing1 = "contract_identifier")) || ((data3.valid_from === undefined) && (missing1 = "valid_from"))) || ((data3.valid_to === undefined) && (missing1 = "valid_to"))){
 validate0.errors = [{instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -155,6 +163,10 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto2 = Object.getPrototypeOf(data8);
+if(proto2 !== Object.prototype && proto2 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing2;
 if((((data8.contract_identifier === undefined) && (missing2 = "contract_identifier")) || ((data8.valid_from === undefined) && (missing2 = "valid_from"))) || ((data8.valid_to === undefined) && (missing2 = "valid_to"))){
 validate0.errors = [{instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -253,6 +265,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.effective_at === undefined) && (missing0 = "effective_at"))) || ((data.memberships_started === undefined) && (missing0 = "memberships_started"))) || ((data.memberships_ended === undefined) && (missing0 = "memberships_ended"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -296,6 +312,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.contract_identifier === undefined) && (missing1 = "contract_identifier")) || ((data3.valid_from === undefined) && (missing1 = "valid_from"))) || ((data3.valid_to === undefined) && (missing1 = "valid_to"))){
 validate1.errors = [{instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -376,6 +396,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto2 = Object.getPrototypeOf(data8);
+if(proto2 !== Object.prototype && proto2 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing2;
 if((((data8.contract_identifier === undefined) && (missing2 = "contract_identifier")) || ((data8.valid_from === undefined) && (missing2 = "valid_from"))) || ((data8.valid_to === undefined) && (missing2 = "valid_to"))){
 validate1.errors = [{instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -459,7 +483,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -467,37 +491,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_group_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_group_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.effective_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "effective_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.memberships_started === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "memberships_started"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.memberships_ended === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "memberships_ended"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_group_identifier") || (key0 === "effective_at")) || (key0 === "memberships_started")) || (key0 === "memberships_ended"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_group_identifier !== undefined){
 if(typeof data.contract_group_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/contract_group_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -505,6 +541,7 @@ if(data.effective_at !== undefined){
 if(typeof data.effective_at !== "string"){
 const err6 = {instancePath:instancePath+"/effective_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -515,32 +552,43 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.contract_identifier === undefined){
 const err7 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data3.valid_from === undefined){
 const err8 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data3.valid_to === undefined){
 const err9 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"required",params:{missingProperty: "valid_to"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!(((key1 === "contract_identifier") || (key1 === "valid_from")) || (key1 === "valid_to"))){
 const err10 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data3.contract_identifier !== undefined){
 if(typeof data3.contract_identifier !== "string"){
 const err11 = {instancePath:instancePath+"/memberships_started/" + i0+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -548,6 +596,7 @@ if(data3.valid_from !== undefined){
 if(typeof data3.valid_from !== "string"){
 const err12 = {instancePath:instancePath+"/memberships_started/" + i0+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -555,6 +604,7 @@ if(data3.valid_to !== undefined){
 if(typeof data3.valid_to !== "string"){
 const err13 = {instancePath:instancePath+"/memberships_started/" + i0+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -562,6 +612,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/memberships_started/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -569,6 +620,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/memberships_started",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -579,32 +631,43 @@ const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto2 = Object.getPrototypeOf(data8);
+if(proto2 !== Object.prototype && proto2 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 if(data8.contract_identifier === undefined){
 const err16 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data8.valid_from === undefined){
 const err17 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data8.valid_to === undefined){
 const err18 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"required",params:{missingProperty: "valid_to"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data8){
 if(!(((key2 === "contract_identifier") || (key2 === "valid_from")) || (key2 === "valid_to"))){
 const err19 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
+}
 }
 }
 if(data8.contract_identifier !== undefined){
 if(typeof data8.contract_identifier !== "string"){
 const err20 = {instancePath:instancePath+"/memberships_ended/" + i1+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -612,6 +675,7 @@ if(data8.valid_from !== undefined){
 if(typeof data8.valid_from !== "string"){
 const err21 = {instancePath:instancePath+"/memberships_ended/" + i1+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -619,6 +683,7 @@ if(data8.valid_to !== undefined){
 if(typeof data8.valid_to !== "string"){
 const err22 = {instancePath:instancePath+"/memberships_ended/" + i1+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -626,6 +691,7 @@ errors++;
 else {
 const err23 = {instancePath:instancePath+"/memberships_ended/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -633,6 +699,7 @@ errors++;
 else {
 const err24 = {instancePath:instancePath+"/memberships_ended",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -640,6 +707,7 @@ errors++;
 else {
 const err25 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 validate0.errors = vErrors;

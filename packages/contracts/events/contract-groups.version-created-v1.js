@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.identifier === undefined) && (missing0 = "identifier")) || ((data.effective_period === undefined) && (missing0 = "effective_period"))) || ((data.system_period === undefined) && (missing0 = "system_period"))) || ((data.traits === undefined) && (missing0 = "traits"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -46,6 +50,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start === undefined) && (missing1 = "start")) || ((data1.end === undefined) && (missing1 = "end"))){
 validate1.errors = [{instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -105,6 +113,10 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto2 = Object.getPrototypeOf(data4);
+if(proto2 !== Object.prototype && proto2 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing2;
 if(((data4.start === undefined) && (missing2 = "start")) || ((data4.end === undefined) && (missing2 = "end"))){
 validate1.errors = [{instancePath:instancePath+"/system_period",keyword:"required",params:{missingProperty: missing2}}];
@@ -171,6 +183,10 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto3 = Object.getPrototypeOf(data8);
+if(proto3 !== Object.prototype && proto3 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing3;
 if((((data8.identifier === undefined) && (missing3 = "identifier")) || ((data8.type === undefined) && (missing3 = "type"))) || ((data8.data === undefined) && (missing3 = "data"))){
 validate1.errors = [{instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: missing3}}];
@@ -269,6 +285,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.effective_period === undefined) && (missing0 = "effective_period"))) || ((data.superseded_versions === undefined) && (missing0 = "superseded_versions"))) || ((data.created_versions === undefined) && (missing0 = "created_versions"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -302,6 +322,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start === undefined) && (missing1 = "start")) || ((data1.end === undefined) && (missing1 = "end"))){
 validate0.errors = [{instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -436,6 +460,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.identifier === undefined) && (missing0 = "identifier")) || ((data.effective_period === undefined) && (missing0 = "effective_period"))) || ((data.system_period === undefined) && (missing0 = "system_period"))) || ((data.traits === undefined) && (missing0 = "traits"))){
 validate5.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -460,6 +488,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start === undefined) && (missing1 = "start")) || ((data1.end === undefined) && (missing1 = "end"))){
 validate5.errors = [{instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -509,6 +541,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto2 = Object.getPrototypeOf(data4);
+if(proto2 !== Object.prototype && proto2 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing2;
 if(((data4.start === undefined) && (missing2 = "start")) || ((data4.end === undefined) && (missing2 = "end"))){
 validate5.errors = [{instancePath:instancePath+"/system_period",keyword:"required",params:{missingProperty: missing2}}];
@@ -565,6 +601,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto3 = Object.getPrototypeOf(data8);
+if(proto3 !== Object.prototype && proto3 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 let missing3;
 if((((data8.identifier === undefined) && (missing3 = "identifier")) || ((data8.type === undefined) && (missing3 = "type"))) || ((data8.data === undefined) && (missing3 = "data"))){
 validate5.errors = [{instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: missing3}}];
@@ -652,6 +692,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_group_identifier === undefined) && (missing0 = "contract_group_identifier")) || ((data.effective_period === undefined) && (missing0 = "effective_period"))) || ((data.superseded_versions === undefined) && (missing0 = "superseded_versions"))) || ((data.created_versions === undefined) && (missing0 = "created_versions"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -676,6 +720,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if(((data1.start === undefined) && (missing1 = "start")) || ((data1.end === undefined) && (missing1 = "end"))){
 validate4.errors = [{instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: missing1}}];
@@ -795,7 +843,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -803,64 +851,86 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.effective_period === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "effective_period"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.system_period === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "system_period"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.traits === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "traits"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "identifier") || (key0 === "effective_period")) || (key0 === "system_period")) || (key0 === "traits"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.identifier !== undefined){
 if(typeof data.identifier !== "string"){
 const err5 = {instancePath:instancePath+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.effective_period !== undefined){
 let data1 = data.effective_period;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.start === undefined){
 const err6 = {instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: "start"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.end === undefined){
 const err7 = {instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: "end"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!((key1 === "start") || (key1 === "end"))){
 const err8 = {instancePath:instancePath+"/effective_period",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data1.start !== undefined){
 if(typeof data1.start !== "string"){
 const err9 = {instancePath:instancePath+"/effective_period/start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -868,6 +938,7 @@ if(data1.end !== undefined){
 if(typeof data1.end !== "string"){
 const err10 = {instancePath:instancePath+"/effective_period/end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -875,33 +946,44 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/effective_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
 if(data.system_period !== undefined){
 let data4 = data.system_period;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto2 = Object.getPrototypeOf(data4);
+if(proto2 !== Object.prototype && proto2 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.start === undefined){
 const err12 = {instancePath:instancePath+"/system_period",keyword:"required",params:{missingProperty: "start"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data4.end === undefined){
 const err13 = {instancePath:instancePath+"/system_period",keyword:"required",params:{missingProperty: "end"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data4){
 if(!((key2 === "start") || (key2 === "end"))){
 const err14 = {instancePath:instancePath+"/system_period",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
+}
 }
 }
 if(data4.start !== undefined){
 if(typeof data4.start !== "string"){
 const err15 = {instancePath:instancePath+"/system_period/start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -909,6 +991,7 @@ if(data4.end !== undefined){
 if(typeof data4.end !== "string"){
 const err16 = {instancePath:instancePath+"/system_period/end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -916,6 +999,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/system_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -926,32 +1010,43 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+const proto3 = Object.getPrototypeOf(data8);
+if(proto3 !== Object.prototype && proto3 !== null){
+data8 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data8));
+}
 if(data8.identifier === undefined){
 const err18 = {instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data8.type === undefined){
 const err19 = {instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data8.data === undefined){
 const err20 = {instancePath:instancePath+"/traits/" + i0,keyword:"required",params:{missingProperty: "data"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key3 in data8){
 if(!(((key3 === "identifier") || (key3 === "type")) || (key3 === "data"))){
 const err21 = {instancePath:instancePath+"/traits/" + i0,keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
+}
 }
 }
 if(data8.identifier !== undefined){
 if(typeof data8.identifier !== "string"){
 const err22 = {instancePath:instancePath+"/traits/" + i0+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -959,6 +1054,7 @@ if(data8.type !== undefined){
 if(typeof data8.type !== "string"){
 const err23 = {instancePath:instancePath+"/traits/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -967,6 +1063,7 @@ let data11 = data8.data;
 if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))){
 const err24 = {instancePath:instancePath+"/traits/" + i0+"/data",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -974,6 +1071,7 @@ errors++;
 else {
 const err25 = {instancePath:instancePath+"/traits/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -981,6 +1079,7 @@ errors++;
 else {
 const err26 = {instancePath:instancePath+"/traits",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -988,6 +1087,7 @@ errors++;
 else {
 const err27 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 validate1.errors = vErrors;
@@ -999,64 +1099,86 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_group_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_group_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.effective_period === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "effective_period"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.superseded_versions === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "superseded_versions"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.created_versions === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "created_versions"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_group_identifier") || (key0 === "effective_period")) || (key0 === "superseded_versions")) || (key0 === "created_versions"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_group_identifier !== undefined){
 if(typeof data.contract_group_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/contract_group_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.effective_period !== undefined){
 let data1 = data.effective_period;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.start === undefined){
 const err6 = {instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: "start"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.end === undefined){
 const err7 = {instancePath:instancePath+"/effective_period",keyword:"required",params:{missingProperty: "end"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!((key1 === "start") || (key1 === "end"))){
 const err8 = {instancePath:instancePath+"/effective_period",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data1.start !== undefined){
 if(typeof data1.start !== "string"){
 const err9 = {instancePath:instancePath+"/effective_period/start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -1064,6 +1186,7 @@ if(data1.end !== undefined){
 if(typeof data1.end !== "string"){
 const err10 = {instancePath:instancePath+"/effective_period/end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -1071,6 +1194,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/effective_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -1088,6 +1212,7 @@ errors = vErrors.length;
 else {
 const err12 = {instancePath:instancePath+"/superseded_versions",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -1105,6 +1230,7 @@ errors = vErrors.length;
 else {
 const err13 = {instancePath:instancePath+"/created_versions",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -1112,6 +1238,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;

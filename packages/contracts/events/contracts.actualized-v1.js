@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.version_reference === undefined) && (missing0 = "version_reference"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.for_subjects === undefined) && (missing0 = "for_subjects"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -116,6 +120,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.version_reference === undefined) && (missing0 = "version_reference"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.for_subjects === undefined) && (missing0 = "for_subjects"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -205,7 +213,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -213,37 +221,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.version_reference === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "version_reference"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.for_subjects === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "for_subjects"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_identifier") || (key0 === "version_reference")) || (key0 === "occurred_at")) || (key0 === "for_subjects"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err5 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -252,6 +272,7 @@ let data1 = data.version_reference;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err6 = {instancePath:instancePath+"/version_reference",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -259,6 +280,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err7 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -270,6 +292,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data3[i0] !== "string"){
 const err8 = {instancePath:instancePath+"/for_subjects/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -277,6 +300,7 @@ errors++;
 else {
 const err9 = {instancePath:instancePath+"/for_subjects",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -284,6 +308,7 @@ errors++;
 else {
 const err10 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 validate0.errors = vErrors;

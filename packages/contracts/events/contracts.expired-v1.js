@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.valid_to === undefined) && (missing0 = "valid_to"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -84,6 +88,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.valid_to === undefined) && (missing0 = "valid_to"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -141,7 +149,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -149,32 +157,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.valid_to === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "valid_to"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "contract_identifier") || (key0 === "occurred_at")) || (key0 === "valid_to"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err4 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -182,6 +201,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err5 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -189,6 +209,7 @@ if(data.valid_to !== undefined){
 if(typeof data.valid_to !== "string"){
 const err6 = {instancePath:instancePath+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -196,6 +217,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;

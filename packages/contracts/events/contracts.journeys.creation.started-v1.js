@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.subject_contract_journeys === undefined) && (missing0 = "subject_contract_journeys"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -34,6 +38,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate0.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -137,6 +145,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((data7.number === undefined) && (missing2 = "number")) || ((data7.subject_number === undefined) && (missing2 = "subject_number"))){
 validate0.errors = [{instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -222,6 +234,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.subject_contract_journeys === undefined) && (missing0 = "subject_contract_journeys"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -234,6 +250,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate1.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -327,6 +347,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((data7.number === undefined) && (missing2 = "number")) || ((data7.subject_number === undefined) && (missing2 = "subject_number"))){
 validate1.errors = [{instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -397,7 +421,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -405,62 +429,84 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_journey === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_journey"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.contract_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.subject_contract_journeys === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "subject_contract_journeys"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "contract_journey") || (key0 === "contract_identifier")) || (key0 === "occurred_at")) || (key0 === "subject_contract_journeys"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.contract_journey !== undefined){
 let data0 = data.contract_journey;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err5 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data0.type === undefined){
 const err6 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data0.requested_at === undefined){
 const err7 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(((key1 === "number") || (key1 === "type")) || (key1 === "requested_at"))){
 const err8 = {instancePath:instancePath+"/contract_journey",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err9 = {instancePath:instancePath+"/contract_journey/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -468,6 +514,7 @@ if(data0.type !== undefined){
 if(typeof data0.type !== "string"){
 const err10 = {instancePath:instancePath+"/contract_journey/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -475,6 +522,7 @@ if(data0.requested_at !== undefined){
 if(typeof data0.requested_at !== "string"){
 const err11 = {instancePath:instancePath+"/contract_journey/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -482,6 +530,7 @@ errors++;
 else {
 const err12 = {instancePath:instancePath+"/contract_journey",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -489,6 +538,7 @@ if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -496,6 +546,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -506,27 +557,37 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.number === undefined){
 const err15 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data7.subject_number === undefined){
 const err16 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"required",params:{missingProperty: "subject_number"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!((key2 === "number") || (key2 === "subject_number"))){
 const err17 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
+}
 }
 }
 if(data7.number !== undefined){
 if(typeof data7.number !== "string"){
 const err18 = {instancePath:instancePath+"/subject_contract_journeys/" + i0+"/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -534,6 +595,7 @@ if(data7.subject_number !== undefined){
 if(typeof data7.subject_number !== "string"){
 const err19 = {instancePath:instancePath+"/subject_contract_journeys/" + i0+"/subject_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -541,6 +603,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/subject_contract_journeys/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -548,6 +611,7 @@ errors++;
 else {
 const err21 = {instancePath:instancePath+"/subject_contract_journeys",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -555,6 +619,7 @@ errors++;
 else {
 const err22 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -34,6 +38,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate0.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -144,6 +152,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.contract_journey === undefined) && (missing0 = "contract_journey")) || ((data.contract_identifier === undefined) && (missing0 = "contract_identifier"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -156,6 +168,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if((((data0.number === undefined) && (missing1 = "number")) || ((data0.type === undefined) && (missing1 = "type"))) || ((data0.requested_at === undefined) && (missing1 = "requested_at"))){
 validate1.errors = [{instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: missing1}}];
@@ -251,7 +267,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -259,57 +275,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_journey === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_journey"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.contract_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "contract_journey") || (key0 === "contract_identifier")) || (key0 === "occurred_at"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.contract_journey !== undefined){
 let data0 = data.contract_journey;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err4 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data0.type === undefined){
 const err5 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data0.requested_at === undefined){
 const err6 = {instancePath:instancePath+"/contract_journey",keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!(((key1 === "number") || (key1 === "type")) || (key1 === "requested_at"))){
 const err7 = {instancePath:instancePath+"/contract_journey",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err8 = {instancePath:instancePath+"/contract_journey/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -317,6 +354,7 @@ if(data0.type !== undefined){
 if(typeof data0.type !== "string"){
 const err9 = {instancePath:instancePath+"/contract_journey/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -324,6 +362,7 @@ if(data0.requested_at !== undefined){
 if(typeof data0.requested_at !== "string"){
 const err10 = {instancePath:instancePath+"/contract_journey/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -331,6 +370,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/contract_journey",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -338,6 +378,7 @@ if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -345,6 +386,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err13 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -352,6 +394,7 @@ errors++;
 else {
 const err14 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 validate0.errors = vErrors;

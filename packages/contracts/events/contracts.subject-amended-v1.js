@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.added === undefined) && (missing0 = "added"))) || ((data.updated === undefined) && (missing0 = "updated"))) || ((data.removed === undefined) && (missing0 = "removed"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -65,6 +69,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if(((((data3.type === undefined) && (missing1 = "type")) || ((data3.identifier === undefined) && (missing1 = "identifier"))) || ((data3.effective_from === undefined) && (missing1 = "effective_from"))) || ((data3.effective_to === undefined) && (missing1 = "effective_to"))){
 validate0.errors = [{instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -168,6 +176,10 @@ const _errs23 = errors;
 const _errs24 = errors;
 if(errors === _errs24){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 let missing2;
 if(((((data9.type === undefined) && (missing2 = "type")) || ((data9.identifier === undefined) && (missing2 = "identifier"))) || ((data9.effective_from === undefined) && (missing2 = "effective_from"))) || ((data9.effective_to === undefined) && (missing2 = "effective_to"))){
 validate0.errors = [{instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -271,6 +283,10 @@ const _errs37 = errors;
 const _errs38 = errors;
 if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+const proto3 = Object.getPrototypeOf(data15);
+if(proto3 !== Object.prototype && proto3 !== null){
+data15 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data15));
+}
 let missing3;
 if(((((data15.type === undefined) && (missing3 = "type")) || ((data15.identifier === undefined) && (missing3 = "identifier"))) || ((data15.effective_from === undefined) && (missing3 = "effective_from"))) || ((data15.effective_to === undefined) && (missing3 = "effective_to"))){
 validate0.errors = [{instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: missing3}}];
@@ -383,6 +399,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.contract_identifier === undefined) && (missing0 = "contract_identifier")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.added === undefined) && (missing0 = "added"))) || ((data.updated === undefined) && (missing0 = "updated"))) || ((data.removed === undefined) && (missing0 = "removed"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -426,6 +446,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if(((((data3.type === undefined) && (missing1 = "type")) || ((data3.identifier === undefined) && (missing1 = "identifier"))) || ((data3.effective_from === undefined) && (missing1 = "effective_from"))) || ((data3.effective_to === undefined) && (missing1 = "effective_to"))){
 validate1.errors = [{instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -519,6 +543,10 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 let missing2;
 if(((((data9.type === undefined) && (missing2 = "type")) || ((data9.identifier === undefined) && (missing2 = "identifier"))) || ((data9.effective_from === undefined) && (missing2 = "effective_from"))) || ((data9.effective_to === undefined) && (missing2 = "effective_to"))){
 validate1.errors = [{instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -612,6 +640,10 @@ const _errs34 = errors;
 const _errs35 = errors;
 if(errors === _errs35){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+const proto3 = Object.getPrototypeOf(data15);
+if(proto3 !== Object.prototype && proto3 !== null){
+data15 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data15));
+}
 let missing3;
 if(((((data15.type === undefined) && (missing3 = "type")) || ((data15.identifier === undefined) && (missing3 = "identifier"))) || ((data15.effective_from === undefined) && (missing3 = "effective_from"))) || ((data15.effective_to === undefined) && (missing3 = "effective_to"))){
 validate1.errors = [{instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: missing3}}];
@@ -709,7 +741,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -717,42 +749,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.contract_identifier === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "contract_identifier"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.added === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "added"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.updated === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "updated"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.removed === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "removed"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "contract_identifier") || (key0 === "occurred_at")) || (key0 === "added")) || (key0 === "updated")) || (key0 === "removed"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.contract_identifier !== undefined){
 if(typeof data.contract_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -760,6 +805,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err7 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -770,37 +816,49 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.type === undefined){
 const err8 = {instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data3.identifier === undefined){
 const err9 = {instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.effective_from === undefined){
 const err10 = {instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data3.effective_to === undefined){
 const err11 = {instancePath:instancePath+"/added/" + i0,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!((((key1 === "type") || (key1 === "identifier")) || (key1 === "effective_from")) || (key1 === "effective_to"))){
 const err12 = {instancePath:instancePath+"/added/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data3.type !== undefined){
 if(typeof data3.type !== "string"){
 const err13 = {instancePath:instancePath+"/added/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -808,6 +866,7 @@ if(data3.identifier !== undefined){
 if(typeof data3.identifier !== "string"){
 const err14 = {instancePath:instancePath+"/added/" + i0+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -815,6 +874,7 @@ if(data3.effective_from !== undefined){
 if(typeof data3.effective_from !== "string"){
 const err15 = {instancePath:instancePath+"/added/" + i0+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -822,6 +882,7 @@ if(data3.effective_to !== undefined){
 if(typeof data3.effective_to !== "string"){
 const err16 = {instancePath:instancePath+"/added/" + i0+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -829,6 +890,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/added/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -836,6 +898,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/added",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -846,37 +909,49 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 if(data9.type === undefined){
 const err19 = {instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data9.identifier === undefined){
 const err20 = {instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data9.effective_from === undefined){
 const err21 = {instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 if(data9.effective_to === undefined){
 const err22 = {instancePath:instancePath+"/updated/" + i1,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data9){
 if(!((((key2 === "type") || (key2 === "identifier")) || (key2 === "effective_from")) || (key2 === "effective_to"))){
 const err23 = {instancePath:instancePath+"/updated/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
+}
 }
 }
 if(data9.type !== undefined){
 if(typeof data9.type !== "string"){
 const err24 = {instancePath:instancePath+"/updated/" + i1+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -884,6 +959,7 @@ if(data9.identifier !== undefined){
 if(typeof data9.identifier !== "string"){
 const err25 = {instancePath:instancePath+"/updated/" + i1+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -891,6 +967,7 @@ if(data9.effective_from !== undefined){
 if(typeof data9.effective_from !== "string"){
 const err26 = {instancePath:instancePath+"/updated/" + i1+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -898,6 +975,7 @@ if(data9.effective_to !== undefined){
 if(typeof data9.effective_to !== "string"){
 const err27 = {instancePath:instancePath+"/updated/" + i1+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -905,6 +983,7 @@ errors++;
 else {
 const err28 = {instancePath:instancePath+"/updated/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -912,6 +991,7 @@ errors++;
 else {
 const err29 = {instancePath:instancePath+"/updated",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -922,37 +1002,49 @@ const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
 let data15 = data14[i2];
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+const proto3 = Object.getPrototypeOf(data15);
+if(proto3 !== Object.prototype && proto3 !== null){
+data15 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data15));
+}
 if(data15.type === undefined){
 const err30 = {instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 if(data15.identifier === undefined){
 const err31 = {instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: "identifier"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 if(data15.effective_from === undefined){
 const err32 = {instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: "effective_from"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 if(data15.effective_to === undefined){
 const err33 = {instancePath:instancePath+"/removed/" + i2,keyword:"required",params:{missingProperty: "effective_to"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key3 in data15){
 if(!((((key3 === "type") || (key3 === "identifier")) || (key3 === "effective_from")) || (key3 === "effective_to"))){
 const err34 = {instancePath:instancePath+"/removed/" + i2,keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
+}
 }
 }
 if(data15.type !== undefined){
 if(typeof data15.type !== "string"){
 const err35 = {instancePath:instancePath+"/removed/" + i2+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -960,6 +1052,7 @@ if(data15.identifier !== undefined){
 if(typeof data15.identifier !== "string"){
 const err36 = {instancePath:instancePath+"/removed/" + i2+"/identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -967,6 +1060,7 @@ if(data15.effective_from !== undefined){
 if(typeof data15.effective_from !== "string"){
 const err37 = {instancePath:instancePath+"/removed/" + i2+"/effective_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -974,6 +1068,7 @@ if(data15.effective_to !== undefined){
 if(typeof data15.effective_to !== "string"){
 const err38 = {instancePath:instancePath+"/removed/" + i2+"/effective_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -981,6 +1076,7 @@ errors++;
 else {
 const err39 = {instancePath:instancePath+"/removed/" + i2,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -988,6 +1084,7 @@ errors++;
 else {
 const err40 = {instancePath:instancePath+"/removed",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -995,6 +1092,7 @@ errors++;
 else {
 const err41 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))) || ((data.actions_results === undefined) && (missing0 = "actions_results"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -65,6 +69,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.code === undefined) && (missing1 = "code")) || ((data3.succeeded === undefined) && (missing1 = "succeeded"))) || ((data3.stop_further_evaluation === undefined) && (missing1 = "stop_further_evaluation"))){
 validate0.errors = [{instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -162,6 +170,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))) || ((data.actions_results === undefined) && (missing0 = "actions_results"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -205,6 +217,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.code === undefined) && (missing1 = "code")) || ((data3.succeeded === undefined) && (missing1 = "succeeded"))) || ((data3.stop_further_evaluation === undefined) && (missing1 = "stop_further_evaluation"))){
 validate1.errors = [{instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -287,7 +303,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -295,32 +311,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.message_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "message_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.actions_results === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "actions_results"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "message_relay_id")) || (key0 === "actions_results"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -328,6 +355,7 @@ if(data.message_relay_id !== undefined){
 if(typeof data.message_relay_id !== "string"){
 const err5 = {instancePath:instancePath+"/message_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -338,32 +366,43 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.code === undefined){
 const err6 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data3.succeeded === undefined){
 const err7 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: "succeeded"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data3.stop_further_evaluation === undefined){
 const err8 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"required",params:{missingProperty: "stop_further_evaluation"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!(((key1 === "code") || (key1 === "succeeded")) || (key1 === "stop_further_evaluation"))){
 const err9 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data3.code !== undefined){
 if(typeof data3.code !== "string"){
 const err10 = {instancePath:instancePath+"/actions_results/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -371,6 +410,7 @@ if(data3.succeeded !== undefined){
 if(typeof data3.succeeded !== "boolean"){
 const err11 = {instancePath:instancePath+"/actions_results/" + i0+"/succeeded",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -378,6 +418,7 @@ if(data3.stop_further_evaluation !== undefined){
 if(typeof data3.stop_further_evaluation !== "boolean"){
 const err12 = {instancePath:instancePath+"/actions_results/" + i0+"/stop_further_evaluation",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -385,6 +426,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/actions_results/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -392,6 +434,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/actions_results",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -399,6 +442,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;

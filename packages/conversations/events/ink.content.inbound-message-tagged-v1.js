@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.message_id === undefined) && (missing0 = "message_id")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.channel === undefined) && (missing0 = "channel"))) || ((data.content === undefined) && (missing0 = "content"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -71,6 +75,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((data3.tags === undefined) && (missing1 = "tags")){
 validate1.errors = [{instancePath:instancePath+"/content",keyword:"required",params:{missingProperty: missing1}}];
@@ -206,6 +214,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -291,6 +303,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.message_id === undefined) && (missing0 = "message_id")) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.channel === undefined) && (missing0 = "channel"))) || ((data.content === undefined) && (missing0 = "content"))){
 validate4.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -340,6 +356,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((data3.tags === undefined) && (missing1 = "tags")){
 validate4.errors = [{instancePath:instancePath+"/content",keyword:"required",params:{missingProperty: missing1}}];
@@ -464,6 +484,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate3.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -535,7 +559,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -543,31 +567,42 @@ function validate1(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.message_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "message_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.channel === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.content === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "content"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "message_id") || (key0 === "occurred_at")) || (key0 === "channel")) || (key0 === "content"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.message_id !== undefined){
@@ -575,6 +610,7 @@ let data0 = data.message_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/message_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -582,6 +618,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err6 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -589,28 +626,38 @@ if(data.channel !== undefined){
 if(typeof data.channel !== "string"){
 const err7 = {instancePath:instancePath+"/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
 if(data.content !== undefined){
 let data3 = data.content;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.tags === undefined){
 const err8 = {instancePath:instancePath+"/content",keyword:"required",params:{missingProperty: "tags"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!((((key1 === "from_address") || (key1 === "subject")) || (key1 === "to_addresses")) || (key1 === "tags"))){
 const err9 = {instancePath:instancePath+"/content",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data3.from_address !== undefined){
 if(typeof data3.from_address !== "string"){
 const err10 = {instancePath:instancePath+"/content/from_address",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -618,6 +665,7 @@ if(data3.subject !== undefined){
 if(typeof data3.subject !== "string"){
 const err11 = {instancePath:instancePath+"/content/subject",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -629,6 +677,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data6[i0] !== "string"){
 const err12 = {instancePath:instancePath+"/content/to_addresses/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -636,6 +685,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/content/to_addresses",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -647,6 +697,7 @@ for(let i1=0; i1<len1; i1++){
 if(typeof data8[i1] !== "string"){
 const err14 = {instancePath:instancePath+"/content/tags/" + i1,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -654,6 +705,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/content/tags",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -661,6 +713,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/content",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -668,6 +721,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate1.errors = vErrors;
@@ -679,31 +733,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.message === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "message"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -711,6 +776,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -718,6 +784,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err6 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -725,6 +792,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -738,6 +806,7 @@ errors = vErrors.length;
 else {
 const err8 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -153,6 +157,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -279,7 +287,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -287,51 +295,66 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.actor_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "actor_type")) || (key0 === "actor_id")) || (key0 === "organisation_id"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -339,6 +362,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err9 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -346,6 +370,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err10 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -353,6 +378,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err11 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -360,6 +386,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err12 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -368,6 +395,7 @@ let data4 = data.support_user_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err13 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -375,6 +403,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err14 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -383,6 +412,7 @@ let data6 = data.actor_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err15 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -391,6 +421,7 @@ let data7 = data.organisation_id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err16 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -398,6 +429,7 @@ errors++;
 else {
 const err17 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 validate0.errors = vErrors;

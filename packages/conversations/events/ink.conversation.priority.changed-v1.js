@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.old_priority === undefined) && (missing0 = "old_priority"))) || ((data.new_priority === undefined) && (missing0 = "new_priority"))) || ((data.prioritized_at === undefined) && (missing0 = "prioritized_at"))) || ((data.message_id === undefined) && (missing0 = "message_id"))) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -194,6 +198,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.old_priority === undefined) && (missing0 = "old_priority"))) || ((data.new_priority === undefined) && (missing0 = "new_priority"))) || ((data.prioritized_at === undefined) && (missing0 = "prioritized_at"))) || ((data.message_id === undefined) && (missing0 = "message_id"))) || ((data.message_relay_id === undefined) && (missing0 = "message_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -361,7 +369,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -369,66 +377,84 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.old_priority === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "old_priority"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.new_priority === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "new_priority"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.prioritized_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "prioritized_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.message_id === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "message_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.message_relay_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "message_relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.account_number === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "old_priority")) || (key0 === "new_priority")) || (key0 === "prioritized_at")) || (key0 === "message_id")) || (key0 === "message_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "organisation_id"))){
 const err11 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -436,6 +462,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err12 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -443,6 +470,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err13 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -451,6 +479,7 @@ let data2 = data.old_priority;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
 const err14 = {instancePath:instancePath+"/old_priority",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -459,6 +488,7 @@ let data3 = data.new_priority;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
 const err15 = {instancePath:instancePath+"/new_priority",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -466,6 +496,7 @@ if(data.prioritized_at !== undefined){
 if(typeof data.prioritized_at !== "string"){
 const err16 = {instancePath:instancePath+"/prioritized_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -474,6 +505,7 @@ let data5 = data.message_id;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err17 = {instancePath:instancePath+"/message_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -481,6 +513,7 @@ if(data.message_relay_id !== undefined){
 if(typeof data.message_relay_id !== "string"){
 const err18 = {instancePath:instancePath+"/message_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -488,6 +521,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err19 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -495,6 +529,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err20 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -503,6 +538,7 @@ let data9 = data.support_user_id;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err21 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -511,6 +547,7 @@ let data10 = data.organisation_id;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
 const err22 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -518,6 +555,7 @@ errors++;
 else {
 const err23 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 validate0.errors = vErrors;

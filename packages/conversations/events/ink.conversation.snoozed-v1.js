@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.snoozed_to === undefined) && (missing0 = "snoozed_to"))) || ((data.ink_note_relay_id === undefined) && (missing0 = "ink_note_relay_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -179,6 +183,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.conversation_id === undefined) && (missing0 = "conversation_id")) || ((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.latest_contacted_account_user_number === undefined) && (missing0 = "latest_contacted_account_user_number"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.snoozed_to === undefined) && (missing0 = "snoozed_to"))) || ((data.ink_note_relay_id === undefined) && (missing0 = "ink_note_relay_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -331,7 +339,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -339,61 +347,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.conversation_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.latest_contacted_account_user_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "latest_contacted_account_user_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_type === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.actor_id === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.snoozed_to === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "snoozed_to"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.ink_note_relay_id === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "ink_note_relay_id"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "conversation_id") || (key0 === "conversation_relay_id")) || (key0 === "account_number")) || (key0 === "latest_contacted_account_user_number")) || (key0 === "support_user_id")) || (key0 === "actor_type")) || (key0 === "actor_id")) || (key0 === "organisation_id")) || (key0 === "snoozed_to")) || (key0 === "ink_note_relay_id"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.conversation_id !== undefined){
@@ -401,6 +426,7 @@ let data0 = data.conversation_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/conversation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -408,6 +434,7 @@ if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err12 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -415,6 +442,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err13 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -422,6 +450,7 @@ if(data.latest_contacted_account_user_number !== undefined){
 if(typeof data.latest_contacted_account_user_number !== "string"){
 const err14 = {instancePath:instancePath+"/latest_contacted_account_user_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -430,6 +459,7 @@ let data4 = data.support_user_id;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err15 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -437,6 +467,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err16 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -445,6 +476,7 @@ let data6 = data.actor_id;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err17 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -453,6 +485,7 @@ let data7 = data.organisation_id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err18 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -460,6 +493,7 @@ if(data.snoozed_to !== undefined){
 if(typeof data.snoozed_to !== "string"){
 const err19 = {instancePath:instancePath+"/snoozed_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -467,6 +501,7 @@ if(data.ink_note_relay_id !== undefined){
 if(typeof data.ink_note_relay_id !== "string"){
 const err20 = {instancePath:instancePath+"/ink_note_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -474,6 +509,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;

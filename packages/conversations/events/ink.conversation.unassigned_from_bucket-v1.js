@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.bucket_relay_id === undefined) && (missing0 = "bucket_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -126,6 +130,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.bucket_relay_id === undefined) && (missing0 = "bucket_relay_id"))) || ((data.support_user_id === undefined) && (missing0 = "support_user_id"))) || ((data.organisation_id === undefined) && (missing0 = "organisation_id"))) || ((data.actor_type === undefined) && (missing0 = "actor_type"))) || ((data.actor_id === undefined) && (missing0 = "actor_id"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -225,7 +233,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -233,47 +241,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.bucket_relay_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "bucket_relay_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.support_user_id === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.organisation_id === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "organisation_id"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.actor_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "actor_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.actor_id === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "actor_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "conversation_relay_id") || (key0 === "bucket_relay_id")) || (key0 === "support_user_id")) || (key0 === "organisation_id")) || (key0 === "actor_type")) || (key0 === "actor_id"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err7 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -281,6 +303,7 @@ if(data.bucket_relay_id !== undefined){
 if(typeof data.bucket_relay_id !== "string"){
 const err8 = {instancePath:instancePath+"/bucket_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -289,6 +312,7 @@ let data2 = data.support_user_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -297,6 +321,7 @@ let data3 = data.organisation_id;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err10 = {instancePath:instancePath+"/organisation_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -304,6 +329,7 @@ if(data.actor_type !== undefined){
 if(typeof data.actor_type !== "string"){
 const err11 = {instancePath:instancePath+"/actor_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -312,6 +338,7 @@ let data5 = data.actor_id;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err12 = {instancePath:instancePath+"/actor_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -319,6 +346,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.filename === undefined) && (missing0 = "filename")) || ((data.s3_key === undefined) && (missing0 = "s3_key"))) || ((data.s3_bucket === undefined) && (missing0 = "s3_bucket"))) || ((data.size_in_bytes === undefined) && (missing0 = "size_in_bytes"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -98,6 +102,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.filename === undefined) && (missing0 = "filename")) || ((data.s3_key === undefined) && (missing0 = "s3_key"))) || ((data.s3_bucket === undefined) && (missing0 = "s3_bucket"))) || ((data.size_in_bytes === undefined) && (missing0 = "size_in_bytes"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -169,7 +177,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -177,37 +185,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.filename === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "filename"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.s3_key === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "s3_key"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.s3_bucket === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "s3_bucket"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.size_in_bytes === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "size_in_bytes"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "filename") || (key0 === "s3_key")) || (key0 === "s3_bucket")) || (key0 === "size_in_bytes"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.filename !== undefined){
 if(typeof data.filename !== "string"){
 const err5 = {instancePath:instancePath+"/filename",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -215,6 +235,7 @@ if(data.s3_key !== undefined){
 if(typeof data.s3_key !== "string"){
 const err6 = {instancePath:instancePath+"/s3_key",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -222,6 +243,7 @@ if(data.s3_bucket !== undefined){
 if(typeof data.s3_bucket !== "string"){
 const err7 = {instancePath:instancePath+"/s3_bucket",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -230,6 +252,7 @@ let data3 = data.size_in_bytes;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 const err8 = {instancePath:instancePath+"/size_in_bytes",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -237,6 +260,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.message === undefined) && (missing0 = "message"))) || ((data.failure === undefined) && (missing0 = "failure"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -46,6 +50,10 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((data1.relay_id === undefined) && (missing1 = "relay_id")) || ((data1.vendor === undefined) && (missing1 = "vendor"))) || ((data1.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data1.channel === undefined) && (missing1 = "channel"))) || ((data1.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -144,6 +152,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if((((data7.type === undefined) && (missing2 = "type")) || ((data7.reason === undefined) && (missing2 = "reason"))) || ((data7.occurred_at === undefined) && (missing2 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: missing2}}];
@@ -230,6 +242,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.message === undefined) && (missing0 = "message"))) || ((data.failure === undefined) && (missing0 = "failure"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -254,6 +270,10 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 let missing1;
 if((((((data1.relay_id === undefined) && (missing1 = "relay_id")) || ((data1.vendor === undefined) && (missing1 = "vendor"))) || ((data1.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data1.channel === undefined) && (missing1 = "channel"))) || ((data1.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -342,6 +362,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if((((data7.type === undefined) && (missing2 = "type")) || ((data7.reason === undefined) && (missing2 = "reason"))) || ((data7.occurred_at === undefined) && (missing2 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: missing2}}];
@@ -413,7 +437,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -421,74 +445,98 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.message === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.failure === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "failure"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "message")) || (key0 === "failure"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data1 = data.message;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+const proto1 = Object.getPrototypeOf(data1);
+if(proto1 !== Object.prototype && proto1 !== null){
+data1 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data1));
+}
 if(data1.relay_id === undefined){
 const err5 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data1.vendor === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data1.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data1.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data1.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data1){
 if(!(((((key1 === "relay_id") || (key1 === "vendor")) || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data1.relay_id !== undefined){
 if(typeof data1.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -496,6 +544,7 @@ if(data1.vendor !== undefined){
 if(typeof data1.vendor !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -503,6 +552,7 @@ if(data1.vendor_id !== undefined){
 if(typeof data1.vendor_id !== "string"){
 const err13 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -510,6 +560,7 @@ if(data1.channel !== undefined){
 if(typeof data1.channel !== "string"){
 const err14 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -517,6 +568,7 @@ if(data1.occurred_at !== undefined){
 if(typeof data1.occurred_at !== "string"){
 const err15 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -524,38 +576,50 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
 if(data.failure !== undefined){
 let data7 = data.failure;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.type === undefined){
 const err17 = {instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data7.reason === undefined){
 const err18 = {instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: "reason"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data7.occurred_at === undefined){
 const err19 = {instancePath:instancePath+"/failure",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!(((key2 === "type") || (key2 === "reason")) || (key2 === "occurred_at"))){
 const err20 = {instancePath:instancePath+"/failure",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
+}
 }
 }
 if(data7.type !== undefined){
 if(typeof data7.type !== "string"){
 const err21 = {instancePath:instancePath+"/failure/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -563,6 +627,7 @@ if(data7.reason !== undefined){
 if(typeof data7.reason !== "string"){
 const err22 = {instancePath:instancePath+"/failure/reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -570,6 +635,7 @@ if(data7.occurred_at !== undefined){
 if(typeof data7.occurred_at !== "string"){
 const err23 = {instancePath:instancePath+"/failure/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -577,6 +643,7 @@ errors++;
 else {
 const err24 = {instancePath:instancePath+"/failure",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -584,6 +651,7 @@ errors++;
 else {
 const err25 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 validate0.errors = vErrors;

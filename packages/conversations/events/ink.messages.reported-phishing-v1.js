@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -58,6 +62,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate0.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -157,6 +165,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.conversation_relay_id === undefined) && (missing0 = "conversation_relay_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.message === undefined) && (missing0 = "message"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -193,6 +205,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if(((((data2.relay_id === undefined) && (missing1 = "relay_id")) || ((data2.vendor_id === undefined) && (missing1 = "vendor_id"))) || ((data2.channel === undefined) && (missing1 = "channel"))) || ((data2.occurred_at === undefined) && (missing1 = "occurred_at"))){
 validate1.errors = [{instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: missing1}}];
@@ -277,7 +293,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -285,32 +301,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.conversation_relay_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "conversation_relay_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.message === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "conversation_relay_id") || (key0 === "account_number")) || (key0 === "message"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.conversation_relay_id !== undefined){
 if(typeof data.conversation_relay_id !== "string"){
 const err4 = {instancePath:instancePath+"/conversation_relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -318,43 +345,56 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
 if(data.message !== undefined){
 let data2 = data.message;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.relay_id === undefined){
 const err6 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "relay_id"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.vendor_id === undefined){
 const err7 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "vendor_id"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.channel === undefined){
 const err8 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "channel"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.occurred_at === undefined){
 const err9 = {instancePath:instancePath+"/message",keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!((((key1 === "relay_id") || (key1 === "vendor_id")) || (key1 === "channel")) || (key1 === "occurred_at"))){
 const err10 = {instancePath:instancePath+"/message",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data2.relay_id !== undefined){
 if(typeof data2.relay_id !== "string"){
 const err11 = {instancePath:instancePath+"/message/relay_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -362,6 +402,7 @@ if(data2.vendor_id !== undefined){
 if(typeof data2.vendor_id !== "string"){
 const err12 = {instancePath:instancePath+"/message/vendor_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -369,6 +410,7 @@ if(data2.channel !== undefined){
 if(typeof data2.channel !== "string"){
 const err13 = {instancePath:instancePath+"/message/channel",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -376,6 +418,7 @@ if(data2.occurred_at !== undefined){
 if(typeof data2.occurred_at !== "string"){
 const err14 = {instancePath:instancePath+"/message/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -383,6 +426,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/message",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -390,6 +434,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;

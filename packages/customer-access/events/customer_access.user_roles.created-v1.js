@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.code === undefined) && (missing0 = "code")) || ((data.permissions === undefined) && (missing0 = "permissions"))) || ((data.name === undefined) && (missing0 = "name"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -102,6 +106,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.code === undefined) && (missing0 = "code")) || ((data.permissions === undefined) && (missing0 = "permissions"))) || ((data.name === undefined) && (missing0 = "name"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -177,7 +185,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -185,32 +193,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.code === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.permissions === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "permissions"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.name === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "name"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "code") || (key0 === "permissions")) || (key0 === "name"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.code !== undefined){
 if(typeof data.code !== "string"){
 const err4 = {instancePath:instancePath+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -222,6 +241,7 @@ for(let i0=0; i0<len0; i0++){
 if(typeof data1[i0] !== "string"){
 const err5 = {instancePath:instancePath+"/permissions/" + i0,keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -229,6 +249,7 @@ errors++;
 else {
 const err6 = {instancePath:instancePath+"/permissions",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -236,6 +257,7 @@ if(data.name !== undefined){
 if(typeof data.name !== "string"){
 const err7 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -243,6 +265,7 @@ errors++;
 else {
 const err8 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -97,6 +101,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.resource_type === undefined) && (missing0 = "resource_type")) || ((data.external_identifier === undefined) && (missing0 = "external_identifier"))) || ((data.error_code === undefined) && (missing0 = "error_code"))) || ((data.error_detail === undefined) && (missing0 = "error_detail"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -167,7 +175,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -175,37 +183,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.resource_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "resource_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.external_identifier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.error_code === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "error_code"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.error_detail === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "error_detail"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "resource_type") || (key0 === "external_identifier")) || (key0 === "error_code")) || (key0 === "error_detail"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.resource_type !== undefined){
 if(typeof data.resource_type !== "string"){
 const err5 = {instancePath:instancePath+"/resource_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -213,6 +233,7 @@ if(data.external_identifier !== undefined){
 if(typeof data.external_identifier !== "string"){
 const err6 = {instancePath:instancePath+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -220,6 +241,7 @@ if(data.error_code !== undefined){
 if(typeof data.error_code !== "string"){
 const err7 = {instancePath:instancePath+"/error_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -227,6 +249,7 @@ if(data.error_detail !== undefined){
 if(typeof data.error_detail !== "string"){
 const err8 = {instancePath:instancePath+"/error_detail",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -234,6 +257,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.journey_id === undefined) && (missing0 = "journey_id")) || ((data.service_order_reference === undefined) && (missing0 = "service_order_reference"))) || ((data.scheduled_at === undefined) && (missing0 = "scheduled_at"))) || ((data.scheduled_end_at === undefined) && (missing0 = "scheduled_end_at"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.journey_id === undefined) && (missing0 = "journey_id")) || ((data.service_order_reference === undefined) && (missing0 = "service_order_reference"))) || ((data.scheduled_at === undefined) && (missing0 = "scheduled_at"))) || ((data.scheduled_end_at === undefined) && (missing0 = "scheduled_end_at"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,41 +237,54 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.journey_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "journey_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.service_order_reference === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "service_order_reference"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.scheduled_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "scheduled_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.scheduled_end_at === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "scheduled_end_at"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.job_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "job_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.account_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "journey_id") || (key0 === "service_order_reference")) || (key0 === "scheduled_at")) || (key0 === "scheduled_end_at")) || (key0 === "job_type")) || (key0 === "account_number"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.journey_id !== undefined){
@@ -271,6 +292,7 @@ let data0 = data.journey_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err7 = {instancePath:instancePath+"/journey_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -278,6 +300,7 @@ if(data.service_order_reference !== undefined){
 if(typeof data.service_order_reference !== "string"){
 const err8 = {instancePath:instancePath+"/service_order_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -285,6 +308,7 @@ if(data.scheduled_at !== undefined){
 if(typeof data.scheduled_at !== "string"){
 const err9 = {instancePath:instancePath+"/scheduled_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -292,6 +316,7 @@ if(data.scheduled_end_at !== undefined){
 if(typeof data.scheduled_end_at !== "string"){
 const err10 = {instancePath:instancePath+"/scheduled_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -299,6 +324,7 @@ if(data.job_type !== undefined){
 if(typeof data.job_type !== "string"){
 const err11 = {instancePath:instancePath+"/job_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -306,6 +332,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err12 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -313,6 +340,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

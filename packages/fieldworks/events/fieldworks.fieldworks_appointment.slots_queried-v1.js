@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.job_type === undefined) && (missing0 = "job_type")) || ((data.service_order_id === undefined) && (missing0 = "service_order_id"))) || ((data.number_of_slots === undefined) && (missing0 = "number_of_slots"))) || ((data.exception_name === undefined) && (missing0 = "exception_name"))) || ((data.exception_items === undefined) && (missing0 = "exception_items"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -112,6 +116,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.job_type === undefined) && (missing0 = "job_type")) || ((data.service_order_id === undefined) && (missing0 = "service_order_id"))) || ((data.number_of_slots === undefined) && (missing0 = "number_of_slots"))) || ((data.exception_name === undefined) && (missing0 = "exception_name"))) || ((data.exception_items === undefined) && (missing0 = "exception_items"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -197,7 +205,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -205,42 +213,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.job_type === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "job_type"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.service_order_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "service_order_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.number_of_slots === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "number_of_slots"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.exception_name === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "exception_name"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.exception_items === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "exception_items"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "job_type") || (key0 === "service_order_id")) || (key0 === "number_of_slots")) || (key0 === "exception_name")) || (key0 === "exception_items"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.job_type !== undefined){
 if(typeof data.job_type !== "string"){
 const err6 = {instancePath:instancePath+"/job_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -248,6 +269,7 @@ if(data.service_order_id !== undefined){
 if(typeof data.service_order_id !== "string"){
 const err7 = {instancePath:instancePath+"/service_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -256,6 +278,7 @@ let data2 = data.number_of_slots;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err8 = {instancePath:instancePath+"/number_of_slots",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -263,6 +286,7 @@ if(data.exception_name !== undefined){
 if(typeof data.exception_name !== "string"){
 const err9 = {instancePath:instancePath+"/exception_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -271,6 +295,7 @@ let data4 = data.exception_items;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err10 = {instancePath:instancePath+"/exception_items",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -278,6 +303,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;

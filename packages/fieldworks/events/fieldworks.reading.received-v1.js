@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.source === undefined) && (missing0 = "source"))) || ((data.value_cubic_metres === undefined) && (missing0 = "value_cubic_metres"))) || ((data.reading_date === undefined) && (missing0 = "reading_date"))) || ((data.notes === undefined) && (missing0 = "notes"))) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.skip_hold_checks === undefined) && (missing0 = "skip_hold_checks"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -150,6 +154,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.meter_id === undefined) && (missing0 = "meter_id")) || ((data.source === undefined) && (missing0 = "source"))) || ((data.value_cubic_metres === undefined) && (missing0 = "value_cubic_metres"))) || ((data.reading_date === undefined) && (missing0 = "reading_date"))) || ((data.notes === undefined) && (missing0 = "notes"))) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.skip_hold_checks === undefined) && (missing0 = "skip_hold_checks"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -273,7 +281,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -281,46 +289,60 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.meter_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.source === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.value_cubic_metres === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value_cubic_metres"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.reading_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "reading_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.notes === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "notes"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.reason === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "reason"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.skip_hold_checks === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "skip_hold_checks"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "meter_id") || (key0 === "source")) || (key0 === "value_cubic_metres")) || (key0 === "reading_date")) || (key0 === "notes")) || (key0 === "reason")) || (key0 === "skip_hold_checks")) || (key0 === "quarantine_read"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -328,6 +350,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err8 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -335,6 +358,7 @@ if(data.source !== undefined){
 if(typeof data.source !== "string"){
 const err9 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -342,6 +366,7 @@ if(data.value_cubic_metres !== undefined){
 if(typeof data.value_cubic_metres !== "string"){
 const err10 = {instancePath:instancePath+"/value_cubic_metres",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -349,6 +374,7 @@ if(data.reading_date !== undefined){
 if(typeof data.reading_date !== "string"){
 const err11 = {instancePath:instancePath+"/reading_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -356,6 +382,7 @@ if(data.notes !== undefined){
 if(typeof data.notes !== "string"){
 const err12 = {instancePath:instancePath+"/notes",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -363,6 +390,7 @@ if(data.reason !== undefined){
 if(typeof data.reason !== "string"){
 const err13 = {instancePath:instancePath+"/reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -370,6 +398,7 @@ if(data.skip_hold_checks !== undefined){
 if(typeof data.skip_hold_checks !== "boolean"){
 const err14 = {instancePath:instancePath+"/skip_hold_checks",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -377,6 +406,7 @@ if(data.quarantine_read !== undefined){
 if(typeof data.quarantine_read !== "boolean"){
 const err15 = {instancePath:instancePath+"/quarantine_read",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -384,6 +414,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.service_order_id === undefined) && (missing0 = "service_order_id"))) || ((data.journey_type === undefined) && (missing0 = "journey_type"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.changed_fields === undefined) && (missing0 = "changed_fields"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -111,6 +115,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.service_order_id === undefined) && (missing0 = "service_order_id"))) || ((data.journey_type === undefined) && (missing0 = "journey_type"))) || ((data.job_type === undefined) && (missing0 = "job_type"))) || ((data.changed_fields === undefined) && (missing0 = "changed_fields"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -195,7 +203,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -203,42 +211,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.service_order_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "service_order_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.journey_type === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "journey_type"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.job_type === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "job_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.changed_fields === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "changed_fields"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "service_order_id")) || (key0 === "journey_type")) || (key0 === "job_type")) || (key0 === "changed_fields"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -246,6 +267,7 @@ if(data.service_order_id !== undefined){
 if(typeof data.service_order_id !== "string"){
 const err7 = {instancePath:instancePath+"/service_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -253,6 +275,7 @@ if(data.journey_type !== undefined){
 if(typeof data.journey_type !== "string"){
 const err8 = {instancePath:instancePath+"/journey_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -260,6 +283,7 @@ if(data.job_type !== undefined){
 if(typeof data.job_type !== "string"){
 const err9 = {instancePath:instancePath+"/job_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -268,6 +292,7 @@ let data4 = data.changed_fields;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 const err10 = {instancePath:instancePath+"/changed_fields",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -275,6 +300,7 @@ errors++;
 else {
 const err11 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 validate0.errors = vErrors;

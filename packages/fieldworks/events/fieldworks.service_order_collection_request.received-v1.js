@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.job_type_code === undefined) && (missing0 = "job_type_code")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((data.job_type_code === undefined) && (missing0 = "job_type_code")) || ((data.account_number === undefined) && (missing0 = "account_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,27 +237,37 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.job_type_code === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "job_type_code"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "job_type_code") || (key0 === "account_number")) || (key0 === "notes")) || (key0 === "incident_location")) || (key0 === "reported_at")) || (key0 === "caller"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
+}
 }
 }
 if(data.job_type_code !== undefined){
 if(typeof data.job_type_code !== "string"){
 const err3 = {instancePath:instancePath+"/job_type_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 }
@@ -257,6 +275,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err4 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -264,6 +283,7 @@ if(data.notes !== undefined){
 if(typeof data.notes !== "string"){
 const err5 = {instancePath:instancePath+"/notes",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -271,6 +291,7 @@ if(data.incident_location !== undefined){
 if(typeof data.incident_location !== "string"){
 const err6 = {instancePath:instancePath+"/incident_location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -278,6 +299,7 @@ if(data.reported_at !== undefined){
 if(typeof data.reported_at !== "string"){
 const err7 = {instancePath:instancePath+"/reported_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -286,6 +308,7 @@ let data5 = data.caller;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 const err8 = {instancePath:instancePath+"/caller",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -293,6 +316,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.service_order_id === undefined) && (missing0 = "service_order_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.planned_install_on === undefined) && (missing0 = "planned_install_on"))) || ((data.current_date === undefined) && (missing0 = "current_date"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -97,6 +101,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.service_order_id === undefined) && (missing0 = "service_order_id")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.planned_install_on === undefined) && (missing0 = "planned_install_on"))) || ((data.current_date === undefined) && (missing0 = "current_date"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -167,7 +175,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -175,37 +183,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.service_order_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "service_order_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.planned_install_on === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "planned_install_on"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.current_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "current_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "service_order_id") || (key0 === "account_number")) || (key0 === "planned_install_on")) || (key0 === "current_date"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.service_order_id !== undefined){
 if(typeof data.service_order_id !== "string"){
 const err5 = {instancePath:instancePath+"/service_order_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -213,6 +233,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -220,6 +241,7 @@ if(data.planned_install_on !== undefined){
 if(typeof data.planned_install_on !== "string"){
 const err7 = {instancePath:instancePath+"/planned_install_on",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -227,6 +249,7 @@ if(data.current_date !== undefined){
 if(typeof data.current_date !== "string"){
 const err8 = {instancePath:instancePath+"/current_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -234,6 +257,7 @@ errors++;
 else {
 const err9 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.removed_meter_serial_number === undefined) && (missing0 = "removed_meter_serial_number")) || ((data.exchange_date === undefined) && (missing0 = "exchange_date"))) || ((data.make === undefined) && (missing0 = "make"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.number_of_digits === undefined) && (missing0 = "number_of_digits"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.location === undefined) && (missing0 = "location"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -281,6 +285,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.removed_meter_serial_number === undefined) && (missing0 = "removed_meter_serial_number")) || ((data.exchange_date === undefined) && (missing0 = "exchange_date"))) || ((data.make === undefined) && (missing0 = "make"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.number_of_digits === undefined) && (missing0 = "number_of_digits"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.location === undefined) && (missing0 = "location"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -535,7 +543,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -543,67 +551,85 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.removed_meter_serial_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "removed_meter_serial_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.exchange_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "exchange_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.make === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "make"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.model === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.serial_number === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.size === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "size"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.status === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.number_of_digits === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "number_of_digits"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.capability_type === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "capability_type"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.location === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((key0 === "removed_meter_external_reference") || (key0 === "removed_meter_serial_number")) || (key0 === "exchange_date")) || (key0 === "final_reading")) || (key0 === "make")) || (key0 === "model")) || (key0 === "serial_number")) || (key0 === "radio_serial_number")) || (key0 === "size")) || (key0 === "status")) || (key0 === "number_of_digits")) || (key0 === "first_reading")) || (key0 === "access_information")) || (key0 === "capability_type")) || (key0 === "location")) || (key0 === "flow_regulator_installed")) || (key0 === "has_lce")) || (key0 === "is_nhh_meter_operation_allowed"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.removed_meter_external_reference !== undefined){
 if(typeof data.removed_meter_external_reference !== "string"){
 const err11 = {instancePath:instancePath+"/removed_meter_external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -611,6 +637,7 @@ if(data.removed_meter_serial_number !== undefined){
 if(typeof data.removed_meter_serial_number !== "string"){
 const err12 = {instancePath:instancePath+"/removed_meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -618,6 +645,7 @@ if(data.exchange_date !== undefined){
 if(typeof data.exchange_date !== "string"){
 const err13 = {instancePath:instancePath+"/exchange_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -625,6 +653,7 @@ if(data.final_reading !== undefined){
 if(typeof data.final_reading !== "string"){
 const err14 = {instancePath:instancePath+"/final_reading",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -632,6 +661,7 @@ if(data.make !== undefined){
 if(typeof data.make !== "string"){
 const err15 = {instancePath:instancePath+"/make",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -639,6 +669,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err16 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -646,6 +677,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err17 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -653,6 +685,7 @@ if(data.radio_serial_number !== undefined){
 if(typeof data.radio_serial_number !== "string"){
 const err18 = {instancePath:instancePath+"/radio_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -661,6 +694,7 @@ let data8 = data.size;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err19 = {instancePath:instancePath+"/size",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -668,6 +702,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err20 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -676,6 +711,7 @@ let data10 = data.number_of_digits;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
 const err21 = {instancePath:instancePath+"/number_of_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -683,6 +719,7 @@ if(data.first_reading !== undefined){
 if(typeof data.first_reading !== "string"){
 const err22 = {instancePath:instancePath+"/first_reading",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -690,6 +727,7 @@ if(data.access_information !== undefined){
 if(typeof data.access_information !== "string"){
 const err23 = {instancePath:instancePath+"/access_information",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -697,6 +735,7 @@ if(data.capability_type !== undefined){
 if(typeof data.capability_type !== "string"){
 const err24 = {instancePath:instancePath+"/capability_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -704,6 +743,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err25 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -711,6 +751,7 @@ if(data.flow_regulator_installed !== undefined){
 if(typeof data.flow_regulator_installed !== "boolean"){
 const err26 = {instancePath:instancePath+"/flow_regulator_installed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -718,6 +759,7 @@ if(data.has_lce !== undefined){
 if(typeof data.has_lce !== "boolean"){
 const err27 = {instancePath:instancePath+"/has_lce",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -725,6 +767,7 @@ if(data.is_nhh_meter_operation_allowed !== undefined){
 if(typeof data.is_nhh_meter_operation_allowed !== "boolean"){
 const err28 = {instancePath:instancePath+"/is_nhh_meter_operation_allowed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -732,6 +775,7 @@ errors++;
 else {
 const err29 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((((data.property_id === undefined) && (missing0 = "property_id")) || ((data.install_date === undefined) && (missing0 = "install_date"))) || ((data.make === undefined) && (missing0 = "make"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.reading_months === undefined) && (missing0 = "reading_months"))) || ((data.first_reading === undefined) && (missing0 = "first_reading"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.number_of_digits === undefined) && (missing0 = "number_of_digits"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.category === undefined) && (missing0 = "category"))) || ((data.radio_serial_number === undefined) && (missing0 = "radio_serial_number"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -477,6 +481,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((((data.property_id === undefined) && (missing0 = "property_id")) || ((data.install_date === undefined) && (missing0 = "install_date"))) || ((data.make === undefined) && (missing0 = "make"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.serial_number === undefined) && (missing0 = "serial_number"))) || ((data.reading_months === undefined) && (missing0 = "reading_months"))) || ((data.first_reading === undefined) && (missing0 = "first_reading"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.number_of_digits === undefined) && (missing0 = "number_of_digits"))) || ((data.capability_type === undefined) && (missing0 = "capability_type"))) || ((data.category === undefined) && (missing0 = "category"))) || ((data.radio_serial_number === undefined) && (missing0 = "radio_serial_number"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -927,7 +935,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -935,76 +943,96 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.property_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "property_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.install_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "install_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.make === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "make"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.model === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.location === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.serial_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "serial_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.reading_months === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "reading_months"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.first_reading === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "first_reading"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.size === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "size"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.number_of_digits === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "number_of_digits"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.capability_type === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "capability_type"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.category === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "category"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.radio_serial_number === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "radio_serial_number"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((((((((((key0 === "property_id") || (key0 === "install_date")) || (key0 === "make")) || (key0 === "model")) || (key0 === "location")) || (key0 === "serial_number")) || (key0 === "external_reference")) || (key0 === "reading_months")) || (key0 === "first_reading")) || (key0 === "estimation_months")) || (key0 === "non_return_to_sewage_allowance")) || (key0 === "size")) || (key0 === "status")) || (key0 === "number_of_digits")) || (key0 === "capability_type")) || (key0 === "category")) || (key0 === "access_information")) || (key0 === "latitude")) || (key0 === "longitude")) || (key0 === "easting")) || (key0 === "northing")) || (key0 === "installation_reason")) || (key0 === "active_from")) || (key0 === "active_to")) || (key0 === "radio_serial_number")) || (key0 === "requires_manual_collection")) || (key0 === "flow_regulator_installed")) || (key0 === "has_lce")) || (key0 === "params_for_subsequent_events")) || (key0 === "is_nhh_meter_operation_allowed"))){
 const err13 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data.property_id !== undefined){
@@ -1012,6 +1040,7 @@ let data0 = data.property_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err14 = {instancePath:instancePath+"/property_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -1019,6 +1048,7 @@ if(data.install_date !== undefined){
 if(typeof data.install_date !== "string"){
 const err15 = {instancePath:instancePath+"/install_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -1026,6 +1056,7 @@ if(data.make !== undefined){
 if(typeof data.make !== "string"){
 const err16 = {instancePath:instancePath+"/make",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -1033,6 +1064,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err17 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -1040,6 +1072,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err18 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -1047,6 +1080,7 @@ if(data.serial_number !== undefined){
 if(typeof data.serial_number !== "string"){
 const err19 = {instancePath:instancePath+"/serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -1054,6 +1088,7 @@ if(data.external_reference !== undefined){
 if(typeof data.external_reference !== "string"){
 const err20 = {instancePath:instancePath+"/external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -1066,6 +1101,7 @@ let data8 = data7[i0];
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err21 = {instancePath:instancePath+"/reading_months/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -1073,6 +1109,7 @@ errors++;
 else {
 const err22 = {instancePath:instancePath+"/reading_months",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -1080,6 +1117,7 @@ if(data.first_reading !== undefined){
 if(typeof data.first_reading !== "string"){
 const err23 = {instancePath:instancePath+"/first_reading",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -1092,6 +1130,7 @@ let data11 = data10[i1];
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
 const err24 = {instancePath:instancePath+"/estimation_months/" + i1,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -1099,6 +1138,7 @@ errors++;
 else {
 const err25 = {instancePath:instancePath+"/estimation_months",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -1106,6 +1146,7 @@ if(data.non_return_to_sewage_allowance !== undefined){
 if(typeof data.non_return_to_sewage_allowance !== "string"){
 const err26 = {instancePath:instancePath+"/non_return_to_sewage_allowance",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -1114,6 +1155,7 @@ let data13 = data.size;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 const err27 = {instancePath:instancePath+"/size",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -1121,6 +1163,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err28 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -1129,6 +1172,7 @@ let data15 = data.number_of_digits;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
 const err29 = {instancePath:instancePath+"/number_of_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -1136,6 +1180,7 @@ if(data.capability_type !== undefined){
 if(typeof data.capability_type !== "string"){
 const err30 = {instancePath:instancePath+"/capability_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -1143,6 +1188,7 @@ if(data.category !== undefined){
 if(typeof data.category !== "string"){
 const err31 = {instancePath:instancePath+"/category",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -1150,6 +1196,7 @@ if(data.access_information !== undefined){
 if(typeof data.access_information !== "string"){
 const err32 = {instancePath:instancePath+"/access_information",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -1157,6 +1204,7 @@ if(data.latitude !== undefined){
 if(typeof data.latitude !== "string"){
 const err33 = {instancePath:instancePath+"/latitude",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -1164,6 +1212,7 @@ if(data.longitude !== undefined){
 if(typeof data.longitude !== "string"){
 const err34 = {instancePath:instancePath+"/longitude",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -1171,6 +1220,7 @@ if(data.easting !== undefined){
 if(typeof data.easting !== "string"){
 const err35 = {instancePath:instancePath+"/easting",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -1178,6 +1228,7 @@ if(data.northing !== undefined){
 if(typeof data.northing !== "string"){
 const err36 = {instancePath:instancePath+"/northing",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -1185,6 +1236,7 @@ if(data.installation_reason !== undefined){
 if(typeof data.installation_reason !== "string"){
 const err37 = {instancePath:instancePath+"/installation_reason",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -1192,6 +1244,7 @@ if(data.active_from !== undefined){
 if(typeof data.active_from !== "string"){
 const err38 = {instancePath:instancePath+"/active_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -1199,6 +1252,7 @@ if(data.active_to !== undefined){
 if(typeof data.active_to !== "string"){
 const err39 = {instancePath:instancePath+"/active_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -1206,6 +1260,7 @@ if(data.radio_serial_number !== undefined){
 if(typeof data.radio_serial_number !== "string"){
 const err40 = {instancePath:instancePath+"/radio_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -1213,6 +1268,7 @@ if(data.requires_manual_collection !== undefined){
 if(typeof data.requires_manual_collection !== "boolean"){
 const err41 = {instancePath:instancePath+"/requires_manual_collection",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -1220,6 +1276,7 @@ if(data.flow_regulator_installed !== undefined){
 if(typeof data.flow_regulator_installed !== "boolean"){
 const err42 = {instancePath:instancePath+"/flow_regulator_installed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -1227,6 +1284,7 @@ if(data.has_lce !== undefined){
 if(typeof data.has_lce !== "boolean"){
 const err43 = {instancePath:instancePath+"/has_lce",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -1235,6 +1293,7 @@ let data30 = data.params_for_subsequent_events;
 if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
 const err44 = {instancePath:instancePath+"/params_for_subsequent_events",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -1242,6 +1301,7 @@ if(data.is_nhh_meter_operation_allowed !== undefined){
 if(typeof data.is_nhh_meter_operation_allowed !== "boolean"){
 const err45 = {instancePath:instancePath+"/is_nhh_meter_operation_allowed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 }
@@ -1249,6 +1309,7 @@ errors++;
 else {
 const err46 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err46);
+eventryRun.report(err46);
 errors++;
 }
 validate0.errors = vErrors;

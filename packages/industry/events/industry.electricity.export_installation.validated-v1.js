@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.import_mpan === undefined) && (missing0 = "import_mpan")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.product_code === undefined) && (missing0 = "product_code"))) || ((data.manual_declared_net_capacity === undefined) && (missing0 = "manual_declared_net_capacity"))) || ((data.manual_technology_type === undefined) && (missing0 = "manual_technology_type"))) || ((data.valid_mcs_installations === undefined) && (missing0 = "valid_mcs_installations"))) || ((data.journey_identifier === undefined) && (missing0 = "journey_identifier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -155,6 +159,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.import_mpan === undefined) && (missing0 = "import_mpan")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.product_code === undefined) && (missing0 = "product_code"))) || ((data.manual_declared_net_capacity === undefined) && (missing0 = "manual_declared_net_capacity"))) || ((data.manual_technology_type === undefined) && (missing0 = "manual_technology_type"))) || ((data.valid_mcs_installations === undefined) && (missing0 = "valid_mcs_installations"))) || ((data.journey_identifier === undefined) && (missing0 = "journey_identifier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -283,7 +291,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -291,52 +299,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.import_mpan === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "import_mpan"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.product_code === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "product_code"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.manual_declared_net_capacity === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "manual_declared_net_capacity"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.manual_technology_type === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "manual_technology_type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.valid_mcs_installations === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "valid_mcs_installations"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.journey_identifier === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "journey_identifier"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "import_mpan") || (key0 === "account_number")) || (key0 === "product_code")) || (key0 === "manual_declared_net_capacity")) || (key0 === "manual_technology_type")) || (key0 === "valid_mcs_installations")) || (key0 === "journey_identifier"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.import_mpan !== undefined){
 if(typeof data.import_mpan !== "string"){
 const err8 = {instancePath:instancePath+"/import_mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -344,6 +367,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err9 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -351,6 +375,7 @@ if(data.product_code !== undefined){
 if(typeof data.product_code !== "string"){
 const err10 = {instancePath:instancePath+"/product_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -358,6 +383,7 @@ if(data.manual_declared_net_capacity !== undefined){
 if(typeof data.manual_declared_net_capacity !== "string"){
 const err11 = {instancePath:instancePath+"/manual_declared_net_capacity",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -365,6 +391,7 @@ if(data.manual_technology_type !== undefined){
 if(typeof data.manual_technology_type !== "string"){
 const err12 = {instancePath:instancePath+"/manual_technology_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -377,6 +404,7 @@ let data6 = data5[i0];
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
 const err13 = {instancePath:instancePath+"/valid_mcs_installations/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -384,6 +412,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/valid_mcs_installations",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -391,6 +420,7 @@ if(data.journey_identifier !== undefined){
 if(typeof data.journey_identifier !== "string"){
 const err15 = {instancePath:instancePath+"/journey_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -398,6 +428,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.supply_points_no_longer_coming_on_supply === undefined) && (missing0 = "supply_points_no_longer_coming_on_supply"))) || ((data.all_supply_points === undefined) && (missing0 = "all_supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -65,6 +69,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if(((((data3.market_name === undefined) && (missing1 = "market_name")) || ((data3.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data3.confirmed_ssd === undefined) && (missing1 = "confirmed_ssd"))) || ((data3.was_cancelled === undefined) && (missing1 = "was_cancelled"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -168,6 +176,10 @@ const _errs23 = errors;
 const _errs24 = errors;
 if(errors === _errs24){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 let missing2;
 if(((((data9.market_name === undefined) && (missing2 = "market_name")) || ((data9.external_identifier === undefined) && (missing2 = "external_identifier"))) || ((data9.confirmed_ssd === undefined) && (missing2 = "confirmed_ssd"))) || ((data9.was_cancelled === undefined) && (missing2 = "was_cancelled"))){
 validate0.errors = [{instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -279,6 +291,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number")) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.supply_points_no_longer_coming_on_supply === undefined) && (missing0 = "supply_points_no_longer_coming_on_supply"))) || ((data.all_supply_points === undefined) && (missing0 = "all_supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -322,6 +338,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if(((((data3.market_name === undefined) && (missing1 = "market_name")) || ((data3.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data3.confirmed_ssd === undefined) && (missing1 = "confirmed_ssd"))) || ((data3.was_cancelled === undefined) && (missing1 = "was_cancelled"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -415,6 +435,10 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 let missing2;
 if(((((data9.market_name === undefined) && (missing2 = "market_name")) || ((data9.external_identifier === undefined) && (missing2 = "external_identifier"))) || ((data9.confirmed_ssd === undefined) && (missing2 = "confirmed_ssd"))) || ((data9.was_cancelled === undefined) && (missing2 = "was_cancelled"))){
 validate1.errors = [{instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -511,7 +535,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -519,37 +543,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.join_supplier_process_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.account_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_points_no_longer_coming_on_supply === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_points_no_longer_coming_on_supply"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.all_supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "all_supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "join_supplier_process_number") || (key0 === "account_number")) || (key0 === "supply_points_no_longer_coming_on_supply")) || (key0 === "all_supply_points"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err5 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -557,6 +593,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -567,37 +604,49 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.market_name === undefined){
 const err7 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data3.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data3.confirmed_ssd === undefined){
 const err9 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: "confirmed_ssd"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.was_cancelled === undefined){
 const err10 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"required",params:{missingProperty: "was_cancelled"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!((((key1 === "market_name") || (key1 === "external_identifier")) || (key1 === "confirmed_ssd")) || (key1 === "was_cancelled"))){
 const err11 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data3.market_name !== undefined){
 if(typeof data3.market_name !== "string"){
 const err12 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -605,6 +654,7 @@ if(data3.external_identifier !== undefined){
 if(typeof data3.external_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -612,6 +662,7 @@ if(data3.confirmed_ssd !== undefined){
 if(typeof data3.confirmed_ssd !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0+"/confirmed_ssd",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -619,6 +670,7 @@ if(data3.was_cancelled !== undefined){
 if(typeof data3.was_cancelled !== "boolean"){
 const err15 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0+"/was_cancelled",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -626,6 +678,7 @@ errors++;
 else {
 const err16 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -633,6 +686,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/supply_points_no_longer_coming_on_supply",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -643,37 +697,49 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const proto2 = Object.getPrototypeOf(data9);
+if(proto2 !== Object.prototype && proto2 !== null){
+data9 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data9));
+}
 if(data9.market_name === undefined){
 const err18 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data9.external_identifier === undefined){
 const err19 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data9.confirmed_ssd === undefined){
 const err20 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "confirmed_ssd"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data9.was_cancelled === undefined){
 const err21 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "was_cancelled"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data9){
 if(!((((key2 === "market_name") || (key2 === "external_identifier")) || (key2 === "confirmed_ssd")) || (key2 === "was_cancelled"))){
 const err22 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
+}
 }
 }
 if(data9.market_name !== undefined){
 if(typeof data9.market_name !== "string"){
 const err23 = {instancePath:instancePath+"/all_supply_points/" + i1+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -681,6 +747,7 @@ if(data9.external_identifier !== undefined){
 if(typeof data9.external_identifier !== "string"){
 const err24 = {instancePath:instancePath+"/all_supply_points/" + i1+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -688,6 +755,7 @@ if(data9.confirmed_ssd !== undefined){
 if(typeof data9.confirmed_ssd !== "string"){
 const err25 = {instancePath:instancePath+"/all_supply_points/" + i1+"/confirmed_ssd",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -695,6 +763,7 @@ if(data9.was_cancelled !== undefined){
 if(typeof data9.was_cancelled !== "boolean"){
 const err26 = {instancePath:instancePath+"/all_supply_points/" + i1+"/was_cancelled",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -702,6 +771,7 @@ errors++;
 else {
 const err27 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -709,6 +779,7 @@ errors++;
 else {
 const err28 = {instancePath:instancePath+"/all_supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -716,6 +787,7 @@ errors++;
 else {
 const err29 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 validate0.errors = vErrors;

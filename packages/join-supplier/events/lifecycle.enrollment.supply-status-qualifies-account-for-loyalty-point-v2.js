@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.supply_points_past_ssd === undefined) && (missing0 = "supply_points_past_ssd"))) || ((data.all_supply_points === undefined) && (missing0 = "all_supply_points"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -78,6 +82,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if(((((data4.market_name === undefined) && (missing1 = "market_name")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.confirmed_ssd === undefined) && (missing1 = "confirmed_ssd"))) || ((data4.was_cancelled === undefined) && (missing1 = "was_cancelled"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -181,6 +189,10 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto2 = Object.getPrototypeOf(data10);
+if(proto2 !== Object.prototype && proto2 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 let missing2;
 if(((((data10.market_name === undefined) && (missing2 = "market_name")) || ((data10.external_identifier === undefined) && (missing2 = "external_identifier"))) || ((data10.confirmed_ssd === undefined) && (missing2 = "confirmed_ssd"))) || ((data10.was_cancelled === undefined) && (missing2 = "was_cancelled"))){
 validate0.errors = [{instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -293,6 +305,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.join_supplier_process_id === undefined) && (missing0 = "join_supplier_process_id")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.supply_points_past_ssd === undefined) && (missing0 = "supply_points_past_ssd"))) || ((data.all_supply_points === undefined) && (missing0 = "all_supply_points"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -349,6 +365,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if(((((data4.market_name === undefined) && (missing1 = "market_name")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.confirmed_ssd === undefined) && (missing1 = "confirmed_ssd"))) || ((data4.was_cancelled === undefined) && (missing1 = "was_cancelled"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -442,6 +462,10 @@ const _errs23 = errors;
 const _errs24 = errors;
 if(errors === _errs24){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto2 = Object.getPrototypeOf(data10);
+if(proto2 !== Object.prototype && proto2 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 let missing2;
 if(((((data10.market_name === undefined) && (missing2 = "market_name")) || ((data10.external_identifier === undefined) && (missing2 = "external_identifier"))) || ((data10.confirmed_ssd === undefined) && (missing2 = "confirmed_ssd"))) || ((data10.was_cancelled === undefined) && (missing2 = "was_cancelled"))){
 validate1.errors = [{instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -539,7 +563,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -547,36 +571,48 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.join_supplier_process_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.account_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points_past_ssd === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points_past_ssd"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.all_supply_points === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "all_supply_points"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "join_supplier_process_id") || (key0 === "join_supplier_process_number")) || (key0 === "account_number")) || (key0 === "supply_points_past_ssd")) || (key0 === "all_supply_points"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.join_supplier_process_id !== undefined){
@@ -584,6 +620,7 @@ let data0 = data.join_supplier_process_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err6 = {instancePath:instancePath+"/join_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -591,6 +628,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -598,6 +636,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err8 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -608,37 +647,49 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err10 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.confirmed_ssd === undefined){
 const err11 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: "confirmed_ssd"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data4.was_cancelled === undefined){
 const err12 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"required",params:{missingProperty: "was_cancelled"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!((((key1 === "market_name") || (key1 === "external_identifier")) || (key1 === "confirmed_ssd")) || (key1 === "was_cancelled"))){
 const err13 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err14 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -646,6 +697,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err15 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -653,6 +705,7 @@ if(data4.confirmed_ssd !== undefined){
 if(typeof data4.confirmed_ssd !== "string"){
 const err16 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0+"/confirmed_ssd",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -660,6 +713,7 @@ if(data4.was_cancelled !== undefined){
 if(typeof data4.was_cancelled !== "boolean"){
 const err17 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0+"/was_cancelled",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -667,6 +721,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/supply_points_past_ssd/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -674,6 +729,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/supply_points_past_ssd",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -684,37 +740,49 @@ const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto2 = Object.getPrototypeOf(data10);
+if(proto2 !== Object.prototype && proto2 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 if(data10.market_name === undefined){
 const err20 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data10.external_identifier === undefined){
 const err21 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 if(data10.confirmed_ssd === undefined){
 const err22 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "confirmed_ssd"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 if(data10.was_cancelled === undefined){
 const err23 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"required",params:{missingProperty: "was_cancelled"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data10){
 if(!((((key2 === "market_name") || (key2 === "external_identifier")) || (key2 === "confirmed_ssd")) || (key2 === "was_cancelled"))){
 const err24 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
+}
 }
 }
 if(data10.market_name !== undefined){
 if(typeof data10.market_name !== "string"){
 const err25 = {instancePath:instancePath+"/all_supply_points/" + i1+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -722,6 +790,7 @@ if(data10.external_identifier !== undefined){
 if(typeof data10.external_identifier !== "string"){
 const err26 = {instancePath:instancePath+"/all_supply_points/" + i1+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -729,6 +798,7 @@ if(data10.confirmed_ssd !== undefined){
 if(typeof data10.confirmed_ssd !== "string"){
 const err27 = {instancePath:instancePath+"/all_supply_points/" + i1+"/confirmed_ssd",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -736,6 +806,7 @@ if(data10.was_cancelled !== undefined){
 if(typeof data10.was_cancelled !== "boolean"){
 const err28 = {instancePath:instancePath+"/all_supply_points/" + i1+"/was_cancelled",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -743,6 +814,7 @@ errors++;
 else {
 const err29 = {instancePath:instancePath+"/all_supply_points/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -750,6 +822,7 @@ errors++;
 else {
 const err30 = {instancePath:instancePath+"/all_supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -757,6 +830,7 @@ errors++;
 else {
 const err31 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.activation_journey_type === undefined) && (missing0 = "activation_journey_type"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -82,6 +86,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if(((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -157,6 +165,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.subtype === undefined) && (missing0 = "subtype"))) || ((data.activation_journey_type === undefined) && (missing0 = "activation_journey_type"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -217,6 +229,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if(((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -277,7 +293,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -285,42 +301,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.activation_journey_type === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "activation_journey_type"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.supply_point === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "subtype")) || (key0 === "activation_journey_type")) || (key0 === "supply_point"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -328,6 +357,7 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -335,6 +365,7 @@ if(data.subtype !== undefined){
 if(typeof data.subtype !== "string"){
 const err8 = {instancePath:instancePath+"/subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -342,33 +373,44 @@ if(data.activation_journey_type !== undefined){
 if(typeof data.activation_journey_type !== "string"){
 const err9 = {instancePath:instancePath+"/activation_journey_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data4 = data.supply_point;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.market_name === undefined){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!((key1 === "external_identifier") || (key1 === "market_name"))){
 const err12 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -376,6 +418,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -383,6 +426,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -390,6 +434,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.agreements === undefined) && (missing0 = "agreements"))) || ((data.contract_references === undefined) && (missing0 = "contract_references"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -58,6 +62,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -137,6 +145,10 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((((data7.id === undefined) && (missing2 = "id")) || ((data7.valid_from === undefined) && (missing2 = "valid_from"))) || ((data7.valid_to === undefined) && (missing2 = "valid_to"))) || ((data7.product_code === undefined) && (missing2 = "product_code"))){
 validate0.errors = [{instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -234,6 +246,10 @@ const _errs31 = errors;
 const _errs32 = errors;
 if(errors === _errs32){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 const _errs34 = errors;
 for(const key3 in data12){
 if(!((key3 === "account_contract_identifier") || (key3 === "business_contract_identifier"))){
@@ -302,6 +318,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.agreements === undefined) && (missing0 = "agreements"))) || ((data.contract_references === undefined) && (missing0 = "contract_references"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -338,6 +358,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -407,6 +431,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 let missing2;
 if(((((data7.id === undefined) && (missing2 = "id")) || ((data7.valid_from === undefined) && (missing2 = "valid_from"))) || ((data7.valid_to === undefined) && (missing2 = "valid_to"))) || ((data7.product_code === undefined) && (missing2 = "product_code"))){
 validate1.errors = [{instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: missing2}}];
@@ -494,6 +522,10 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
 if(data12.account_contract_identifier !== undefined){
 const _errs31 = errors;
 if(typeof data12.account_contract_identifier !== "string"){
@@ -547,7 +579,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -555,42 +587,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.agreements === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "agreements"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.contract_references === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "contract_references"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "agreements")) || (key0 === "contract_references"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -598,38 +643,50 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data2.confirmed_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -637,6 +694,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -644,6 +702,7 @@ if(data2.confirmed_supply_start_date !== undefined){
 if(typeof data2.confirmed_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/confirmed_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -651,6 +710,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -661,31 +721,42 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+const proto2 = Object.getPrototypeOf(data7);
+if(proto2 !== Object.prototype && proto2 !== null){
+data7 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data7));
+}
 if(data7.id === undefined){
 const err16 = {instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data7.valid_from === undefined){
 const err17 = {instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: "valid_from"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data7.valid_to === undefined){
 const err18 = {instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: "valid_to"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data7.product_code === undefined){
 const err19 = {instancePath:instancePath+"/agreements/" + i0,keyword:"required",params:{missingProperty: "product_code"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data7){
 if(!((((key2 === "id") || (key2 === "valid_from")) || (key2 === "valid_to")) || (key2 === "product_code"))){
 const err20 = {instancePath:instancePath+"/agreements/" + i0,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
+}
 }
 }
 if(data7.id !== undefined){
@@ -693,6 +764,7 @@ let data8 = data7.id;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err21 = {instancePath:instancePath+"/agreements/" + i0+"/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -700,6 +772,7 @@ if(data7.valid_from !== undefined){
 if(typeof data7.valid_from !== "string"){
 const err22 = {instancePath:instancePath+"/agreements/" + i0+"/valid_from",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -707,6 +780,7 @@ if(data7.valid_to !== undefined){
 if(typeof data7.valid_to !== "string"){
 const err23 = {instancePath:instancePath+"/agreements/" + i0+"/valid_to",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -714,6 +788,7 @@ if(data7.product_code !== undefined){
 if(typeof data7.product_code !== "string"){
 const err24 = {instancePath:instancePath+"/agreements/" + i0+"/product_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -721,6 +796,7 @@ errors++;
 else {
 const err25 = {instancePath:instancePath+"/agreements/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -728,23 +804,32 @@ errors++;
 else {
 const err26 = {instancePath:instancePath+"/agreements",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
 if(data.contract_references !== undefined){
 let data12 = data.contract_references;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+const proto3 = Object.getPrototypeOf(data12);
+if(proto3 !== Object.prototype && proto3 !== null){
+data12 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data12));
+}
+if(!eventryRun.tolerant){
 for(const key3 in data12){
 if(!((key3 === "account_contract_identifier") || (key3 === "business_contract_identifier"))){
 const err27 = {instancePath:instancePath+"/contract_references",keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
+}
 }
 }
 if(data12.account_contract_identifier !== undefined){
 if(typeof data12.account_contract_identifier !== "string"){
 const err28 = {instancePath:instancePath+"/contract_references/account_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -752,6 +837,7 @@ if(data12.business_contract_identifier !== undefined){
 if(typeof data12.business_contract_identifier !== "string"){
 const err29 = {instancePath:instancePath+"/contract_references/business_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -759,6 +845,7 @@ errors++;
 else {
 const err30 = {instancePath:instancePath+"/contract_references",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -766,6 +853,7 @@ errors++;
 else {
 const err31 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 validate0.errors = vErrors;

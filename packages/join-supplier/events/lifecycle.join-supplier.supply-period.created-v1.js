@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.supply_period === undefined) && (missing0 = "supply_period"))) || ((data.contract_references === undefined) && (missing0 = "contract_references"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -58,6 +62,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -130,6 +138,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.supply_start_at === undefined) && (missing2 = "supply_start_at"))) || ((data6.supply_end_at === undefined) && (missing2 = "supply_end_at"))){
 validate0.errors = [{instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: missing2}}];
@@ -203,6 +215,10 @@ const _errs27 = errors;
 const _errs28 = errors;
 if(errors === _errs28){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto3 = Object.getPrototypeOf(data10);
+if(proto3 !== Object.prototype && proto3 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 const _errs30 = errors;
 for(const key3 in data10){
 if(!((key3 === "account_contract_identifier") || (key3 === "business_contract_identifier"))){
@@ -271,6 +287,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.join_supplier_process_number === undefined) && (missing0 = "join_supplier_process_number"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))) || ((data.supply_period === undefined) && (missing0 = "supply_period"))) || ((data.contract_references === undefined) && (missing0 = "contract_references"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -307,6 +327,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data2.market_name === undefined) && (missing1 = "market_name"))) || ((data2.confirmed_supply_start_date === undefined) && (missing1 = "confirmed_supply_start_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -369,6 +393,10 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.supply_start_at === undefined) && (missing2 = "supply_start_at"))) || ((data6.supply_end_at === undefined) && (missing2 = "supply_end_at"))){
 validate1.errors = [{instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: missing2}}];
@@ -432,6 +460,10 @@ const _errs24 = errors;
 const _errs25 = errors;
 if(errors === _errs25){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto3 = Object.getPrototypeOf(data10);
+if(proto3 !== Object.prototype && proto3 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
 if(data10.account_contract_identifier !== undefined){
 const _errs27 = errors;
 if(typeof data10.account_contract_identifier !== "string"){
@@ -485,7 +517,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -493,42 +525,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.join_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "join_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_point === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_period === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_period"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.contract_references === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "contract_references"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "join_supplier_process_number")) || (key0 === "supply_point")) || (key0 === "supply_period")) || (key0 === "contract_references"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -536,38 +581,50 @@ if(data.join_supplier_process_number !== undefined){
 if(typeof data.join_supplier_process_number !== "string"){
 const err7 = {instancePath:instancePath+"/join_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data2 = data.supply_point;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data2.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data2.confirmed_supply_start_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_start_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_start_date"))){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data2.external_identifier !== undefined){
 if(typeof data2.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -575,6 +632,7 @@ if(data2.market_name !== undefined){
 if(typeof data2.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -582,6 +640,7 @@ if(data2.confirmed_supply_start_date !== undefined){
 if(typeof data2.confirmed_supply_start_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/confirmed_supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -589,32 +648,43 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
 if(data.supply_period !== undefined){
 let data6 = data.supply_period;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 if(data6.id === undefined){
 const err16 = {instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data6.supply_start_at === undefined){
 const err17 = {instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: "supply_start_at"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data6.supply_end_at === undefined){
 const err18 = {instancePath:instancePath+"/supply_period",keyword:"required",params:{missingProperty: "supply_end_at"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data6){
 if(!(((key2 === "id") || (key2 === "supply_start_at")) || (key2 === "supply_end_at"))){
 const err19 = {instancePath:instancePath+"/supply_period",keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
+}
 }
 }
 if(data6.id !== undefined){
@@ -622,6 +692,7 @@ let data7 = data6.id;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
 const err20 = {instancePath:instancePath+"/supply_period/id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -629,6 +700,7 @@ if(data6.supply_start_at !== undefined){
 if(typeof data6.supply_start_at !== "string"){
 const err21 = {instancePath:instancePath+"/supply_period/supply_start_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -636,6 +708,7 @@ if(data6.supply_end_at !== undefined){
 if(typeof data6.supply_end_at !== "string"){
 const err22 = {instancePath:instancePath+"/supply_period/supply_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -643,23 +716,32 @@ errors++;
 else {
 const err23 = {instancePath:instancePath+"/supply_period",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
 if(data.contract_references !== undefined){
 let data10 = data.contract_references;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+const proto3 = Object.getPrototypeOf(data10);
+if(proto3 !== Object.prototype && proto3 !== null){
+data10 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data10));
+}
+if(!eventryRun.tolerant){
 for(const key3 in data10){
 if(!((key3 === "account_contract_identifier") || (key3 === "business_contract_identifier"))){
 const err24 = {instancePath:instancePath+"/contract_references",keyword:"additionalProperties",params:{additionalProperty: key3}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
+}
 }
 }
 if(data10.account_contract_identifier !== undefined){
 if(typeof data10.account_contract_identifier !== "string"){
 const err25 = {instancePath:instancePath+"/contract_references/account_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -667,6 +749,7 @@ if(data10.business_contract_identifier !== undefined){
 if(typeof data10.business_contract_identifier !== "string"){
 const err26 = {instancePath:instancePath+"/contract_references/business_contract_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -674,6 +757,7 @@ errors++;
 else {
 const err27 = {instancePath:instancePath+"/contract_references",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -681,6 +765,7 @@ errors++;
 else {
 const err28 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 validate0.errors = vErrors;

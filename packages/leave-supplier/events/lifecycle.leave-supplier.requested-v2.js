@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -78,6 +82,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -242,6 +250,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.requested_supply_end_at === undefined) && (missing0 = "requested_supply_end_at"))) || ((data.requested_supply_end_date === undefined) && (missing0 = "requested_supply_end_date"))) || ((data.requested_at === undefined) && (missing0 = "requested_at"))) || ((data.is_passive === undefined) && (missing0 = "is_passive"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -298,6 +310,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.market_identifier === undefined) && (missing1 = "market_identifier")) || ((data4.external_identifier === undefined) && (missing1 = "external_identifier"))) || ((data4.market_name === undefined) && (missing1 = "market_name"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -447,7 +463,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -455,57 +471,73 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_points === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.requested_supply_end_at === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_at"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.requested_supply_end_date === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "requested_supply_end_date"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.requested_at === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "requested_at"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.is_passive === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "is_passive"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_points")) || (key0 === "requested_supply_end_at")) || (key0 === "requested_supply_end_date")) || (key0 === "requested_at")) || (key0 === "is_passive")) || (key0 === "passive_loss_instigated_supply_point_id"))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err9 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -514,6 +546,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err10 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -521,6 +554,7 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err11 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -531,32 +565,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.market_identifier === undefined){
 const err12 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_identifier"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data4.external_identifier === undefined){
 const err13 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data4.market_name === undefined){
 const err14 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "market_identifier") || (key1 === "external_identifier")) || (key1 === "market_name"))){
 const err15 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
+}
 }
 }
 if(data4.market_identifier !== undefined){
 if(typeof data4.market_identifier !== "string"){
 const err16 = {instancePath:instancePath+"/supply_points/" + i0+"/market_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -564,6 +609,7 @@ if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err17 = {instancePath:instancePath+"/supply_points/" + i0+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -571,6 +617,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err18 = {instancePath:instancePath+"/supply_points/" + i0+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -578,6 +625,7 @@ errors++;
 else {
 const err19 = {instancePath:instancePath+"/supply_points/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -585,6 +633,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -592,6 +641,7 @@ if(data.requested_supply_end_at !== undefined){
 if(typeof data.requested_supply_end_at !== "string"){
 const err21 = {instancePath:instancePath+"/requested_supply_end_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -599,6 +649,7 @@ if(data.requested_supply_end_date !== undefined){
 if(typeof data.requested_supply_end_date !== "string"){
 const err22 = {instancePath:instancePath+"/requested_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -606,6 +657,7 @@ if(data.requested_at !== undefined){
 if(typeof data.requested_at !== "string"){
 const err23 = {instancePath:instancePath+"/requested_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -613,6 +665,7 @@ if(data.is_passive !== undefined){
 if(typeof data.is_passive !== "boolean"){
 const err24 = {instancePath:instancePath+"/is_passive",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -621,6 +674,7 @@ let data12 = data.passive_loss_instigated_supply_point_id;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err25 = {instancePath:instancePath+"/passive_loss_instigated_supply_point_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -628,6 +682,7 @@ errors++;
 else {
 const err26 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -83,6 +87,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.confirmed_supply_end_date === undefined) && (missing1 = "confirmed_supply_end_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -171,6 +179,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_id === undefined) && (missing0 = "leave_supplier_process_id"))) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -232,6 +244,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data4.market_name === undefined) && (missing1 = "market_name"))) || ((data4.confirmed_supply_end_date === undefined) && (missing1 = "confirmed_supply_end_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -305,7 +321,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -313,42 +329,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.supply_point === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "account_number") || (key0 === "leave_supplier_process_id")) || (key0 === "leave_supplier_process_number")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_point"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err6 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -357,6 +386,7 @@ let data1 = data.leave_supplier_process_id;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 const err7 = {instancePath:instancePath+"/leave_supplier_process_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -364,6 +394,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err8 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -371,38 +402,50 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err9 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data4 = data.supply_point;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.external_identifier === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.market_name === undefined){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data4.confirmed_supply_end_date === undefined){
 const err12 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "confirmed_supply_end_date"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "confirmed_supply_end_date"))){
 const err13 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data4.external_identifier !== undefined){
 if(typeof data4.external_identifier !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -410,6 +453,7 @@ if(data4.market_name !== undefined){
 if(typeof data4.market_name !== "string"){
 const err15 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -417,6 +461,7 @@ if(data4.confirmed_supply_end_date !== undefined){
 if(typeof data4.confirmed_supply_end_date !== "string"){
 const err16 = {instancePath:instancePath+"/supply_point/confirmed_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -424,6 +469,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -431,6 +477,7 @@ errors++;
 else {
 const err18 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 validate0.errors = vErrors;

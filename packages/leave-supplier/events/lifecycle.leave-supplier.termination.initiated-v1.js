@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -70,6 +74,10 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data3.market_name === undefined) && (missing1 = "market_name"))) || ((data3.requested_supply_end_date === undefined) && (missing1 = "requested_supply_end_date"))){
 validate0.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -157,6 +165,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.leave_supplier_process_number === undefined) && (missing0 = "leave_supplier_process_number"))) || ((data.leave_supplier_process_subtype === undefined) && (missing0 = "leave_supplier_process_subtype"))) || ((data.supply_point === undefined) && (missing0 = "supply_point"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -205,6 +217,10 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 let missing1;
 if((((data3.external_identifier === undefined) && (missing1 = "external_identifier")) || ((data3.market_name === undefined) && (missing1 = "market_name"))) || ((data3.requested_supply_end_date === undefined) && (missing1 = "requested_supply_end_date"))){
 validate1.errors = [{instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: missing1}}];
@@ -277,7 +293,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -285,37 +301,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.leave_supplier_process_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.leave_supplier_process_subtype === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "leave_supplier_process_subtype"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.supply_point === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "supply_point"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account_number") || (key0 === "leave_supplier_process_number")) || (key0 === "leave_supplier_process_subtype")) || (key0 === "supply_point"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err5 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -323,6 +351,7 @@ if(data.leave_supplier_process_number !== undefined){
 if(typeof data.leave_supplier_process_number !== "string"){
 const err6 = {instancePath:instancePath+"/leave_supplier_process_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -330,38 +359,50 @@ if(data.leave_supplier_process_subtype !== undefined){
 if(typeof data.leave_supplier_process_subtype !== "string"){
 const err7 = {instancePath:instancePath+"/leave_supplier_process_subtype",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
 if(data.supply_point !== undefined){
 let data3 = data.supply_point;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+const proto1 = Object.getPrototypeOf(data3);
+if(proto1 !== Object.prototype && proto1 !== null){
+data3 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data3));
+}
 if(data3.external_identifier === undefined){
 const err8 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data3.market_name === undefined){
 const err9 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data3.requested_supply_end_date === undefined){
 const err10 = {instancePath:instancePath+"/supply_point",keyword:"required",params:{missingProperty: "requested_supply_end_date"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data3){
 if(!(((key1 === "external_identifier") || (key1 === "market_name")) || (key1 === "requested_supply_end_date"))){
 const err11 = {instancePath:instancePath+"/supply_point",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
+}
 }
 }
 if(data3.external_identifier !== undefined){
 if(typeof data3.external_identifier !== "string"){
 const err12 = {instancePath:instancePath+"/supply_point/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -369,6 +410,7 @@ if(data3.market_name !== undefined){
 if(typeof data3.market_name !== "string"){
 const err13 = {instancePath:instancePath+"/supply_point/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -376,6 +418,7 @@ if(data3.requested_supply_end_date !== undefined){
 if(typeof data3.requested_supply_end_date !== "string"){
 const err14 = {instancePath:instancePath+"/supply_point/requested_supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -383,6 +426,7 @@ errors++;
 else {
 const err15 = {instancePath:instancePath+"/supply_point",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -390,6 +434,7 @@ errors++;
 else {
 const err16 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 validate0.errors = vErrors;

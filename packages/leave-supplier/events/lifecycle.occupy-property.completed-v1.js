@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account === undefined) && (missing0 = "account")) || ((data.property_ids === undefined) && (missing0 = "property_ids"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.move_in_date === undefined) && (missing0 = "move_in_date"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -34,6 +38,10 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.external_reference === undefined) && (missing1 = "external_reference"))){
 validate0.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -131,6 +139,10 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.market_name === undefined) && (missing2 = "market_name"))) || ((data6.external_identifier === undefined) && (missing2 = "external_identifier"))){
 validate0.errors = [{instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -241,6 +253,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.account === undefined) && (missing0 = "account")) || ((data.property_ids === undefined) && (missing0 = "property_ids"))) || ((data.supply_points === undefined) && (missing0 = "supply_points"))) || ((data.move_in_date === undefined) && (missing0 = "move_in_date"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -253,6 +269,10 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.external_reference === undefined) && (missing1 = "external_reference"))){
 validate1.errors = [{instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: missing1}}];
@@ -340,6 +360,10 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 let missing2;
 if((((data6.id === undefined) && (missing2 = "id")) || ((data6.market_name === undefined) && (missing2 = "market_name"))) || ((data6.external_identifier === undefined) && (missing2 = "external_identifier"))){
 validate1.errors = [{instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: missing2}}];
@@ -435,7 +459,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -443,57 +467,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.property_ids === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "property_ids"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_points === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_points"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.move_in_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "move_in_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((key0 === "account") || (key0 === "property_ids")) || (key0 === "supply_points")) || (key0 === "move_in_date"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.account !== undefined){
 let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const proto1 = Object.getPrototypeOf(data0);
+if(proto1 !== Object.prototype && proto1 !== null){
+data0 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data0));
+}
 if(data0.number === undefined){
 const err5 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data0.external_reference === undefined){
 const err6 = {instancePath:instancePath+"/account",keyword:"required",params:{missingProperty: "external_reference"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data0){
 if(!((key1 === "number") || (key1 === "external_reference"))){
 const err7 = {instancePath:instancePath+"/account",keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data0.number !== undefined){
 if(typeof data0.number !== "string"){
 const err8 = {instancePath:instancePath+"/account/number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -501,6 +546,7 @@ if(data0.external_reference !== undefined){
 if(typeof data0.external_reference !== "string"){
 const err9 = {instancePath:instancePath+"/account/external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -508,6 +554,7 @@ errors++;
 else {
 const err10 = {instancePath:instancePath+"/account",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -520,6 +567,7 @@ let data4 = data3[i0];
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
 const err11 = {instancePath:instancePath+"/property_ids/" + i0,keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -527,6 +575,7 @@ errors++;
 else {
 const err12 = {instancePath:instancePath+"/property_ids",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -537,32 +586,43 @@ const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+const proto2 = Object.getPrototypeOf(data6);
+if(proto2 !== Object.prototype && proto2 !== null){
+data6 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data6));
+}
 if(data6.id === undefined){
 const err13 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "id"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data6.market_name === undefined){
 const err14 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "market_name"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data6.external_identifier === undefined){
 const err15 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"required",params:{missingProperty: "external_identifier"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key2 in data6){
 if(!(((key2 === "id") || (key2 === "market_name")) || (key2 === "external_identifier"))){
 const err16 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"additionalProperties",params:{additionalProperty: key2}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
+}
 }
 }
 if(data6.id !== undefined){
 if(typeof data6.id !== "string"){
 const err17 = {instancePath:instancePath+"/supply_points/" + i1+"/id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -570,6 +630,7 @@ if(data6.market_name !== undefined){
 if(typeof data6.market_name !== "string"){
 const err18 = {instancePath:instancePath+"/supply_points/" + i1+"/market_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -577,6 +638,7 @@ if(data6.external_identifier !== undefined){
 if(typeof data6.external_identifier !== "string"){
 const err19 = {instancePath:instancePath+"/supply_points/" + i1+"/external_identifier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -584,6 +646,7 @@ errors++;
 else {
 const err20 = {instancePath:instancePath+"/supply_points/" + i1,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -591,6 +654,7 @@ errors++;
 else {
 const err21 = {instancePath:instancePath+"/supply_points",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -598,6 +662,7 @@ if(data.move_in_date !== undefined){
 if(typeof data.move_in_date !== "string"){
 const err22 = {instancePath:instancePath+"/move_in_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -605,6 +670,7 @@ errors++;
 else {
 const err23 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.support_user_id === undefined) && (missing0 = "support_user_id")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.trigger_action === undefined) && (missing0 = "trigger_action"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -84,6 +88,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((data.support_user_id === undefined) && (missing0 = "support_user_id")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.trigger_action === undefined) && (missing0 = "trigger_action"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -141,7 +149,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -149,32 +157,43 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.support_user_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "support_user_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.trigger_action === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "trigger_action"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((key0 === "support_user_id") || (key0 === "supply_start_date")) || (key0 === "trigger_action"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
+}
 }
 }
 if(data.support_user_id !== undefined){
 if(typeof data.support_user_id !== "string"){
 const err4 = {instancePath:instancePath+"/support_user_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 }
@@ -182,6 +201,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err5 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -189,6 +209,7 @@ if(data.trigger_action !== undefined){
 if(typeof data.trigger_action !== "string"){
 const err6 = {instancePath:instancePath+"/trigger_action",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -196,6 +217,7 @@ errors++;
 else {
 const err7 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.issue_id === undefined) && (missing0 = "issue_id")) || ((data.issue_category === undefined) && (missing0 = "issue_category"))) || ((data.issue_subcategory === undefined) && (missing0 = "issue_subcategory"))) || ((data.issue_status === undefined) && (missing0 = "issue_status"))) || ((data.market_supply_point_id === undefined) && (missing0 = "market_supply_point_id"))) || ((data.opened_at === undefined) && (missing0 = "opened_at"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))) || ((data.reading_type === undefined) && (missing0 = "reading_type"))) || ((data.utility === undefined) && (missing0 = "utility"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -176,6 +180,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.issue_id === undefined) && (missing0 = "issue_id")) || ((data.issue_category === undefined) && (missing0 = "issue_category"))) || ((data.issue_subcategory === undefined) && (missing0 = "issue_subcategory"))) || ((data.issue_status === undefined) && (missing0 = "issue_status"))) || ((data.market_supply_point_id === undefined) && (missing0 = "market_supply_point_id"))) || ((data.opened_at === undefined) && (missing0 = "opened_at"))) || ((data.period_start === undefined) && (missing0 = "period_start"))) || ((data.period_end === undefined) && (missing0 = "period_end"))) || ((data.reading_type === undefined) && (missing0 = "reading_type"))) || ((data.utility === undefined) && (missing0 = "utility"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -325,7 +333,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -333,61 +341,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.issue_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "issue_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.issue_category === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "issue_category"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.issue_subcategory === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "issue_subcategory"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.issue_status === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "issue_status"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.market_supply_point_id === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "market_supply_point_id"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.opened_at === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "opened_at"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.period_start === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "period_start"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.period_end === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "period_end"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.reading_type === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "reading_type"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.utility === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "utility"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "issue_id") || (key0 === "issue_category")) || (key0 === "issue_subcategory")) || (key0 === "issue_status")) || (key0 === "market_supply_point_id")) || (key0 === "opened_at")) || (key0 === "period_start")) || (key0 === "period_end")) || (key0 === "reading_type")) || (key0 === "utility"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.issue_id !== undefined){
@@ -395,6 +420,7 @@ let data0 = data.issue_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/issue_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -402,6 +428,7 @@ if(data.issue_category !== undefined){
 if(typeof data.issue_category !== "string"){
 const err12 = {instancePath:instancePath+"/issue_category",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -409,6 +436,7 @@ if(data.issue_subcategory !== undefined){
 if(typeof data.issue_subcategory !== "string"){
 const err13 = {instancePath:instancePath+"/issue_subcategory",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -416,6 +444,7 @@ if(data.issue_status !== undefined){
 if(typeof data.issue_status !== "string"){
 const err14 = {instancePath:instancePath+"/issue_status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -423,6 +452,7 @@ if(data.market_supply_point_id !== undefined){
 if(typeof data.market_supply_point_id !== "string"){
 const err15 = {instancePath:instancePath+"/market_supply_point_id",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -430,6 +460,7 @@ if(data.opened_at !== undefined){
 if(typeof data.opened_at !== "string"){
 const err16 = {instancePath:instancePath+"/opened_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -437,6 +468,7 @@ if(data.period_start !== undefined){
 if(typeof data.period_start !== "string"){
 const err17 = {instancePath:instancePath+"/period_start",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -444,6 +476,7 @@ if(data.period_end !== undefined){
 if(typeof data.period_end !== "string"){
 const err18 = {instancePath:instancePath+"/period_end",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -451,6 +484,7 @@ if(data.reading_type !== undefined){
 if(typeof data.reading_type !== "string"){
 const err19 = {instancePath:instancePath+"/reading_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -458,6 +492,7 @@ if(data.utility !== undefined){
 if(typeof data.utility !== "string"){
 const err20 = {instancePath:instancePath+"/utility",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -465,6 +500,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.meter_id === undefined) && (missing0 = "meter_id"))) || ((data.alerts === undefined) && (missing0 = "alerts"))) || ((data.number_of_alerts === undefined) && (missing0 = "number_of_alerts"))) || ((data.meter_installation_date === undefined) && (missing0 = "meter_installation_date"))) || ((data.meter_size === undefined) && (missing0 = "meter_size"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -78,6 +82,10 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.code === undefined) && (missing1 = "code")) || ((data4.type === undefined) && (missing1 = "type"))) || ((data4.description === undefined) && (missing1 = "description"))){
 validate0.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -297,6 +305,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.account_number === undefined) && (missing0 = "account_number")) || ((data.meter_id === undefined) && (missing0 = "meter_id"))) || ((data.alerts === undefined) && (missing0 = "alerts"))) || ((data.number_of_alerts === undefined) && (missing0 = "number_of_alerts"))) || ((data.meter_installation_date === undefined) && (missing0 = "meter_installation_date"))) || ((data.meter_size === undefined) && (missing0 = "meter_size"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -353,6 +365,10 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 let missing1;
 if((((data4.code === undefined) && (missing1 = "code")) || ((data4.type === undefined) && (missing1 = "type"))) || ((data4.description === undefined) && (missing1 = "description"))){
 validate1.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -557,7 +573,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -565,47 +581,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_number === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.alerts === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "alerts"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.number_of_alerts === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "number_of_alerts"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.meter_installation_date === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "meter_installation_date"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.meter_size === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "meter_size"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((((((key0 === "account_number") || (key0 === "is_business_account")) || (key0 === "meter_id")) || (key0 === "alerts")) || (key0 === "number_of_alerts")) || (key0 === "reader_comments")) || (key0 === "reader_name")) || (key0 === "property_id")) || (key0 === "meter_installation_date")) || (key0 === "location_type")) || (key0 === "meter_size")) || (key0 === "is_meter_billable")) || (key0 === "extra"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err7 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -613,6 +643,7 @@ if(data.is_business_account !== undefined){
 if(typeof data.is_business_account !== "boolean"){
 const err8 = {instancePath:instancePath+"/is_business_account",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -621,6 +652,7 @@ let data2 = data.meter_id;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err9 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -631,32 +663,43 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+const proto1 = Object.getPrototypeOf(data4);
+if(proto1 !== Object.prototype && proto1 !== null){
+data4 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data4));
+}
 if(data4.code === undefined){
 const err10 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data4.type === undefined){
 const err11 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data4.description === undefined){
 const err12 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data4){
 if(!(((key1 === "code") || (key1 === "type")) || (key1 === "description"))){
 const err13 = {instancePath:instancePath+"/alerts/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
+}
 }
 }
 if(data4.code !== undefined){
 if(typeof data4.code !== "string"){
 const err14 = {instancePath:instancePath+"/alerts/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -664,6 +707,7 @@ if(data4.type !== undefined){
 if(typeof data4.type !== "string"){
 const err15 = {instancePath:instancePath+"/alerts/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -671,6 +715,7 @@ if(data4.description !== undefined){
 if(typeof data4.description !== "string"){
 const err16 = {instancePath:instancePath+"/alerts/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -678,6 +723,7 @@ errors++;
 else {
 const err17 = {instancePath:instancePath+"/alerts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -685,6 +731,7 @@ errors++;
 else {
 const err18 = {instancePath:instancePath+"/alerts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -693,6 +740,7 @@ let data8 = data.number_of_alerts;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 const err19 = {instancePath:instancePath+"/number_of_alerts",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -700,6 +748,7 @@ if(data.reader_comments !== undefined){
 if(typeof data.reader_comments !== "string"){
 const err20 = {instancePath:instancePath+"/reader_comments",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -707,6 +756,7 @@ if(data.reader_name !== undefined){
 if(typeof data.reader_name !== "string"){
 const err21 = {instancePath:instancePath+"/reader_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -715,6 +765,7 @@ let data11 = data.property_id;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
 const err22 = {instancePath:instancePath+"/property_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -722,6 +773,7 @@ if(data.meter_installation_date !== undefined){
 if(typeof data.meter_installation_date !== "string"){
 const err23 = {instancePath:instancePath+"/meter_installation_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -729,6 +781,7 @@ if(data.location_type !== undefined){
 if(typeof data.location_type !== "string"){
 const err24 = {instancePath:instancePath+"/location_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -737,6 +790,7 @@ let data14 = data.meter_size;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err25 = {instancePath:instancePath+"/meter_size",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -744,6 +798,7 @@ if(data.is_meter_billable !== undefined){
 if(typeof data.is_meter_billable !== "boolean"){
 const err26 = {instancePath:instancePath+"/is_meter_billable",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -752,6 +807,7 @@ let data16 = data.extra;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
 const err27 = {instancePath:instancePath+"/extra",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -759,6 +815,7 @@ errors++;
 else {
 const err28 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 validate0.errors = vErrors;

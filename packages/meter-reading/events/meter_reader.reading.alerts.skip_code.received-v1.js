@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_reference === undefined) && (missing0 = "account_reference")) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.reader_comments === undefined) && (missing0 = "reader_comments"))) || ((data.code === undefined) && (missing0 = "code"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -124,6 +128,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((data.account_reference === undefined) && (missing0 = "account_reference")) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.occurred_at === undefined) && (missing0 = "occurred_at"))) || ((data.reader_comments === undefined) && (missing0 = "reader_comments"))) || ((data.code === undefined) && (missing0 = "code"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,7 +229,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -229,42 +237,55 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_reference === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_reference"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_serial === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.occurred_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "occurred_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.reader_comments === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "reader_comments"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.code === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "account_reference") || (key0 === "meter_serial")) || (key0 === "meter_point_reference")) || (key0 === "occurred_at")) || (key0 === "reader_comments")) || (key0 === "code"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
+}
 }
 }
 if(data.account_reference !== undefined){
 if(typeof data.account_reference !== "string"){
 const err6 = {instancePath:instancePath+"/account_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -272,6 +293,7 @@ if(data.meter_serial !== undefined){
 if(typeof data.meter_serial !== "string"){
 const err7 = {instancePath:instancePath+"/meter_serial",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -279,6 +301,7 @@ if(data.meter_point_reference !== undefined){
 if(typeof data.meter_point_reference !== "string"){
 const err8 = {instancePath:instancePath+"/meter_point_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -286,6 +309,7 @@ if(data.occurred_at !== undefined){
 if(typeof data.occurred_at !== "string"){
 const err9 = {instancePath:instancePath+"/occurred_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -293,6 +317,7 @@ if(data.reader_comments !== undefined){
 if(typeof data.reader_comments !== "string"){
 const err10 = {instancePath:instancePath+"/reader_comments",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -301,6 +326,7 @@ let data5 = data.code;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err11 = {instancePath:instancePath+"/code",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -308,6 +334,7 @@ errors++;
 else {
 const err12 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.read_at === undefined) && (missing0 = "read_at")) || ((data.reading_id === undefined) && (missing0 = "reading_id"))) || ((data.already_existed === undefined) && (missing0 = "already_existed"))) || ((data.is_tripped === undefined) && (missing0 = "is_tripped"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -54,6 +58,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.code === undefined) && (missing1 = "code")) || ((data2.type === undefined) && (missing1 = "type"))) || ((data2.description === undefined) && (missing1 = "description"))){
 validate0.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -229,6 +237,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.read_at === undefined) && (missing0 = "read_at")) || ((data.reading_id === undefined) && (missing0 = "reading_id"))) || ((data.already_existed === undefined) && (missing0 = "already_existed"))) || ((data.is_tripped === undefined) && (missing0 = "is_tripped"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -261,6 +273,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.code === undefined) && (missing1 = "code")) || ((data2.type === undefined) && (missing1 = "type"))) || ((data2.description === undefined) && (missing1 = "description"))){
 validate1.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -421,7 +437,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -429,31 +445,42 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.read_at === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "read_at"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.reading_id === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "reading_id"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.already_existed === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "already_existed"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.is_tripped === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "is_tripped"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((key0 === "meter_id") || (key0 === "alerts")) || (key0 === "additional_information")) || (key0 === "meter_reader_name")) || (key0 === "read_at")) || (key0 === "reading_id")) || (key0 === "already_existed")) || (key0 === "is_tripped"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -461,6 +488,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err5 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -471,32 +499,43 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.code === undefined){
 const err6 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data2.type === undefined){
 const err7 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data2.description === undefined){
 const err8 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "code") || (key1 === "type")) || (key1 === "description"))){
 const err9 = {instancePath:instancePath+"/alerts/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
+}
 }
 }
 if(data2.code !== undefined){
 if(typeof data2.code !== "string"){
 const err10 = {instancePath:instancePath+"/alerts/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -504,6 +543,7 @@ if(data2.type !== undefined){
 if(typeof data2.type !== "string"){
 const err11 = {instancePath:instancePath+"/alerts/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -511,6 +551,7 @@ if(data2.description !== undefined){
 if(typeof data2.description !== "string"){
 const err12 = {instancePath:instancePath+"/alerts/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -518,6 +559,7 @@ errors++;
 else {
 const err13 = {instancePath:instancePath+"/alerts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -525,6 +567,7 @@ errors++;
 else {
 const err14 = {instancePath:instancePath+"/alerts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -532,6 +575,7 @@ if(data.additional_information !== undefined){
 if(typeof data.additional_information !== "string"){
 const err15 = {instancePath:instancePath+"/additional_information",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -539,6 +583,7 @@ if(data.meter_reader_name !== undefined){
 if(typeof data.meter_reader_name !== "string"){
 const err16 = {instancePath:instancePath+"/meter_reader_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -546,6 +591,7 @@ if(data.read_at !== undefined){
 if(typeof data.read_at !== "string"){
 const err17 = {instancePath:instancePath+"/read_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -554,6 +600,7 @@ let data9 = data.reading_id;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err18 = {instancePath:instancePath+"/reading_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -561,6 +608,7 @@ if(data.already_existed !== undefined){
 if(typeof data.already_existed !== "boolean"){
 const err19 = {instancePath:instancePath+"/already_existed",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -568,6 +616,7 @@ if(data.is_tripped !== undefined){
 if(typeof data.is_tripped !== "boolean"){
 const err20 = {instancePath:instancePath+"/is_tripped",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -575,6 +624,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;

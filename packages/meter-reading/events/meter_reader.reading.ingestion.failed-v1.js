@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.error_code === undefined) && (missing0 = "error_code")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.reading_read_at === undefined) && (missing0 = "reading_read_at"))) || ((data.reading_value === undefined) && (missing0 = "reading_value"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -161,6 +165,10 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+const proto1 = Object.getPrototypeOf(data11);
+if(proto1 !== Object.prototype && proto1 !== null){
+data11 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data11));
+}
 let missing1;
 if((((data11.code === undefined) && (missing1 = "code")) || ((data11.type === undefined) && (missing1 = "type"))) || ((data11.description === undefined) && (missing1 = "description"))){
 validate0.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -266,6 +274,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((data.error_code === undefined) && (missing0 = "error_code")) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.reading_read_at === undefined) && (missing0 = "reading_read_at"))) || ((data.reading_value === undefined) && (missing0 = "reading_value"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -405,6 +417,10 @@ const _errs24 = errors;
 const _errs25 = errors;
 if(errors === _errs25){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+const proto1 = Object.getPrototypeOf(data11);
+if(proto1 !== Object.prototype && proto1 !== null){
+data11 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data11));
+}
 let missing1;
 if((((data11.code === undefined) && (missing1 = "code")) || ((data11.type === undefined) && (missing1 = "type"))) || ((data11.description === undefined) && (missing1 = "description"))){
 validate1.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -495,7 +511,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -503,37 +519,49 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.error_code === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "error_code"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reading_read_at === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reading_read_at"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.reading_value === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "reading_value"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((((((key0 === "error_title") || (key0 === "error_code")) || (key0 === "error_detail")) || (key0 === "meter_serial_number")) || (key0 === "meter_external_reference")) || (key0 === "reading_read_at")) || (key0 === "reader_name")) || (key0 === "reading_value")) || (key0 === "new_meter_location")) || (key0 === "is_tripped")) || (key0 === "alerts"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
+}
 }
 }
 if(data.error_title !== undefined){
 if(typeof data.error_title !== "string"){
 const err5 = {instancePath:instancePath+"/error_title",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 }
@@ -541,6 +569,7 @@ if(data.error_code !== undefined){
 if(typeof data.error_code !== "string"){
 const err6 = {instancePath:instancePath+"/error_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 }
@@ -548,6 +577,7 @@ if(data.error_detail !== undefined){
 if(typeof data.error_detail !== "string"){
 const err7 = {instancePath:instancePath+"/error_detail",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -555,6 +585,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err8 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -562,6 +593,7 @@ if(data.meter_external_reference !== undefined){
 if(typeof data.meter_external_reference !== "string"){
 const err9 = {instancePath:instancePath+"/meter_external_reference",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -569,6 +601,7 @@ if(data.reading_read_at !== undefined){
 if(typeof data.reading_read_at !== "string"){
 const err10 = {instancePath:instancePath+"/reading_read_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -576,6 +609,7 @@ if(data.reader_name !== undefined){
 if(typeof data.reader_name !== "string"){
 const err11 = {instancePath:instancePath+"/reader_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -583,6 +617,7 @@ if(data.reading_value !== undefined){
 if(typeof data.reading_value !== "string"){
 const err12 = {instancePath:instancePath+"/reading_value",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -590,6 +625,7 @@ if(data.new_meter_location !== undefined){
 if(typeof data.new_meter_location !== "string"){
 const err13 = {instancePath:instancePath+"/new_meter_location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -597,6 +633,7 @@ if(data.is_tripped !== undefined){
 if(typeof data.is_tripped !== "boolean"){
 const err14 = {instancePath:instancePath+"/is_tripped",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -607,32 +644,43 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+const proto1 = Object.getPrototypeOf(data11);
+if(proto1 !== Object.prototype && proto1 !== null){
+data11 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data11));
+}
 if(data11.code === undefined){
 const err15 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data11.type === undefined){
 const err16 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data11.description === undefined){
 const err17 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data11){
 if(!(((key1 === "code") || (key1 === "type")) || (key1 === "description"))){
 const err18 = {instancePath:instancePath+"/alerts/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
+}
 }
 }
 if(data11.code !== undefined){
 if(typeof data11.code !== "string"){
 const err19 = {instancePath:instancePath+"/alerts/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -640,6 +688,7 @@ if(data11.type !== undefined){
 if(typeof data11.type !== "string"){
 const err20 = {instancePath:instancePath+"/alerts/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -647,6 +696,7 @@ if(data11.description !== undefined){
 if(typeof data11.description !== "string"){
 const err21 = {instancePath:instancePath+"/alerts/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -654,6 +704,7 @@ errors++;
 else {
 const err22 = {instancePath:instancePath+"/alerts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -661,6 +712,7 @@ errors++;
 else {
 const err23 = {instancePath:instancePath+"/alerts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -668,6 +720,7 @@ errors++;
 else {
 const err24 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.read_at === undefined) && (missing0 = "read_at")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -54,6 +58,10 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.code === undefined) && (missing1 = "code")) || ((data2.type === undefined) && (missing1 = "type"))) || ((data2.description === undefined) && (missing1 = "description"))){
 validate0.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -189,6 +197,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.read_at === undefined) && (missing0 = "read_at")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -221,6 +233,10 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 let missing1;
 if((((data2.code === undefined) && (missing1 = "code")) || ((data2.type === undefined) && (missing1 = "type"))) || ((data2.description === undefined) && (missing1 = "description"))){
 validate1.errors = [{instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: missing1}}];
@@ -341,7 +357,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -349,16 +365,24 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.read_at === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "read_at"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((key0 === "meter_id") || (key0 === "alerts")) || (key0 === "additional_information")) || (key0 === "meter_reader_name")) || (key0 === "read_at"))){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
+}
 }
 }
 if(data.meter_id !== undefined){
@@ -366,6 +390,7 @@ let data0 = data.meter_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err2 = {instancePath:instancePath+"/meter_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 }
@@ -376,32 +401,43 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+const proto1 = Object.getPrototypeOf(data2);
+if(proto1 !== Object.prototype && proto1 !== null){
+data2 = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data2));
+}
 if(data2.code === undefined){
 const err3 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "code"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data2.type === undefined){
 const err4 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "type"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data2.description === undefined){
 const err5 = {instancePath:instancePath+"/alerts/" + i0,keyword:"required",params:{missingProperty: "description"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key1 in data2){
 if(!(((key1 === "code") || (key1 === "type")) || (key1 === "description"))){
 const err6 = {instancePath:instancePath+"/alerts/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data2.code !== undefined){
 if(typeof data2.code !== "string"){
 const err7 = {instancePath:instancePath+"/alerts/" + i0+"/code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -409,6 +445,7 @@ if(data2.type !== undefined){
 if(typeof data2.type !== "string"){
 const err8 = {instancePath:instancePath+"/alerts/" + i0+"/type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -416,6 +453,7 @@ if(data2.description !== undefined){
 if(typeof data2.description !== "string"){
 const err9 = {instancePath:instancePath+"/alerts/" + i0+"/description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -423,6 +461,7 @@ errors++;
 else {
 const err10 = {instancePath:instancePath+"/alerts/" + i0,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -430,6 +469,7 @@ errors++;
 else {
 const err11 = {instancePath:instancePath+"/alerts",keyword:"type",params:{type: "array"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -437,6 +477,7 @@ if(data.additional_information !== undefined){
 if(typeof data.additional_information !== "string"){
 const err12 = {instancePath:instancePath+"/additional_information",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -444,6 +485,7 @@ if(data.meter_reader_name !== undefined){
 if(typeof data.meter_reader_name !== "string"){
 const err13 = {instancePath:instancePath+"/meter_reader_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -451,6 +493,7 @@ if(data.read_at !== undefined){
 if(typeof data.read_at !== "string"){
 const err14 = {instancePath:instancePath+"/read_at",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -458,6 +501,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;

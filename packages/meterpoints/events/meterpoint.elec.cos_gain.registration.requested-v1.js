@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.mpan === undefined) && (missing0 = "mpan")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.supplier_mpid === undefined) && (missing0 = "supplier_mpid"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.is_internal_transfer === undefined) && (missing0 = "is_internal_transfer"))) || ((data.is_migrated === undefined) && (missing0 = "is_migrated"))) || ((data.is_export === undefined) && (missing0 = "is_export"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -136,6 +140,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((data.mpan === undefined) && (missing0 = "mpan")) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.supplier_mpid === undefined) && (missing0 = "supplier_mpid"))) || ((data.account_number === undefined) && (missing0 = "account_number"))) || ((data.is_internal_transfer === undefined) && (missing0 = "is_internal_transfer"))) || ((data.is_migrated === undefined) && (missing0 = "is_migrated"))) || ((data.is_export === undefined) && (missing0 = "is_export"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -245,7 +253,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -253,52 +261,67 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mpan === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mpan"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supplier_mpid === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supplier_mpid"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.account_number === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "account_number"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.is_internal_transfer === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "is_internal_transfer"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.is_migrated === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "is_migrated"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.is_export === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "is_export"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!(((((((key0 === "mpan") || (key0 === "supply_start_date")) || (key0 === "supplier_mpid")) || (key0 === "account_number")) || (key0 === "is_internal_transfer")) || (key0 === "is_migrated")) || (key0 === "is_export"))){
 const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
+}
 }
 }
 if(data.mpan !== undefined){
 if(typeof data.mpan !== "string"){
 const err8 = {instancePath:instancePath+"/mpan",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -306,6 +329,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err9 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -313,6 +337,7 @@ if(data.supplier_mpid !== undefined){
 if(typeof data.supplier_mpid !== "string"){
 const err10 = {instancePath:instancePath+"/supplier_mpid",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -320,6 +345,7 @@ if(data.account_number !== undefined){
 if(typeof data.account_number !== "string"){
 const err11 = {instancePath:instancePath+"/account_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -327,6 +353,7 @@ if(data.is_internal_transfer !== undefined){
 if(typeof data.is_internal_transfer !== "boolean"){
 const err12 = {instancePath:instancePath+"/is_internal_transfer",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -334,6 +361,7 @@ if(data.is_migrated !== undefined){
 if(typeof data.is_migrated !== "boolean"){
 const err13 = {instancePath:instancePath+"/is_migrated",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -341,6 +369,7 @@ if(data.is_export !== undefined){
 if(typeof data.is_export !== "boolean"){
 const err14 = {instancePath:instancePath+"/is_export",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -348,6 +377,7 @@ errors++;
 else {
 const err15 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 validate0.errors = vErrors;

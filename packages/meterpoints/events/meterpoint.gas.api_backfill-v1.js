@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.nomination_shipper_ref === undefined) && (missing0 = "nomination_shipper_ref"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -123,6 +127,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.nomination_shipper_ref === undefined) && (missing0 = "nomination_shipper_ref"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -219,7 +227,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -227,47 +235,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supplier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supplier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_reading_factor === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_reading_factor"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.nomination_shipper_ref === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "nomination_shipper_ref"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.supply_end_date === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "supply_end_date"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "mprn") || (key0 === "supplier")) || (key0 === "supply_start_date")) || (key0 === "meter_reading_factor")) || (key0 === "nomination_shipper_ref")) || (key0 === "supply_end_date"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err7 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -275,6 +297,7 @@ if(data.supplier !== undefined){
 if(typeof data.supplier !== "string"){
 const err8 = {instancePath:instancePath+"/supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -282,6 +305,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err9 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -289,6 +313,7 @@ if(data.meter_reading_factor !== undefined){
 if(typeof data.meter_reading_factor !== "string"){
 const err10 = {instancePath:instancePath+"/meter_reading_factor",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -296,6 +321,7 @@ if(data.nomination_shipper_ref !== undefined){
 if(typeof data.nomination_shipper_ref !== "string"){
 const err11 = {instancePath:instancePath+"/nomination_shipper_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -303,6 +329,7 @@ if(data.supply_end_date !== undefined){
 if(typeof data.supply_end_date !== "string"){
 const err12 = {instancePath:instancePath+"/supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -310,6 +337,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

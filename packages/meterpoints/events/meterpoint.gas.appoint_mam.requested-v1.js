@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_appoint === undefined) && (missing0 = "mam_to_appoint"))) || ((data.force_appointment === undefined) && (missing0 = "force_appointment"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -203,6 +207,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_appoint === undefined) && (missing0 = "mam_to_appoint"))) || ((data.force_appointment === undefined) && (missing0 = "force_appointment"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -379,7 +387,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -387,77 +395,97 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mam_to_appoint === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mam_to_appoint"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.force_appointment === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "force_appointment"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.owner === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "owner"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.model === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.manufacturer === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "manufacturer"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.manufactured_year === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "manufactured_year"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.location === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.location_description === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "location_description"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.status === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.meter_type === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "meter_type"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((key0 === "mprn") || (key0 === "mam_to_appoint")) || (key0 === "force_appointment")) || (key0 === "owner")) || (key0 === "model")) || (key0 === "manufacturer")) || (key0 === "manufactured_year")) || (key0 === "location")) || (key0 === "location_description")) || (key0 === "status")) || (key0 === "meter_type")) || (key0 === "meter_mechanism"))){
 const err12 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err13 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -465,6 +493,7 @@ if(data.mam_to_appoint !== undefined){
 if(typeof data.mam_to_appoint !== "string"){
 const err14 = {instancePath:instancePath+"/mam_to_appoint",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -472,6 +501,7 @@ if(data.force_appointment !== undefined){
 if(typeof data.force_appointment !== "boolean"){
 const err15 = {instancePath:instancePath+"/force_appointment",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -480,6 +510,7 @@ let data3 = data.owner;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
 const err16 = {instancePath:instancePath+"/owner",keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -487,6 +518,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err17 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -494,6 +526,7 @@ if(data.manufacturer !== undefined){
 if(typeof data.manufacturer !== "string"){
 const err18 = {instancePath:instancePath+"/manufacturer",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -502,6 +535,7 @@ let data6 = data.manufactured_year;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
 const err19 = {instancePath:instancePath+"/manufactured_year",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -509,6 +543,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err20 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -516,6 +551,7 @@ if(data.location_description !== undefined){
 if(typeof data.location_description !== "string"){
 const err21 = {instancePath:instancePath+"/location_description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 }
@@ -523,6 +559,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err22 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 }
@@ -530,6 +567,7 @@ if(data.meter_type !== undefined){
 if(typeof data.meter_type !== "string"){
 const err23 = {instancePath:instancePath+"/meter_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -537,6 +575,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err24 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -544,6 +583,7 @@ errors++;
 else {
 const err25 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 validate0.errors = vErrors;

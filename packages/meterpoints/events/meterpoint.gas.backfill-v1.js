@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.sub_building_name === undefined) && (missing0 = "sub_building_name"))) || ((data.building_name === undefined) && (missing0 = "building_name"))) || ((data.building_number === undefined) && (missing0 = "building_number"))) || ((data.dependent_street === undefined) && (missing0 = "dependent_street"))) || ((data.principal_street === undefined) && (missing0 = "principal_street"))) || ((data.double_dependent_locality === undefined) && (missing0 = "double_dependent_locality"))) || ((data.dependent_locality === undefined) && (missing0 = "dependent_locality"))) || ((data.post_town === undefined) && (missing0 = "post_town"))) || ((data.county === undefined) && (missing0 = "county"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_is_imperial === undefined) && (missing0 = "meter_is_imperial"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.last_reading === undefined) && (missing0 = "last_reading"))) || ((data.last_reading_on === undefined) && (missing0 = "last_reading_on"))) || ((data.nomination_shipper_ref === undefined) && (missing0 = "nomination_shipper_ref"))) || ((data.cohort === undefined) && (missing0 = "cohort"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -332,6 +336,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.supply_start_date === undefined) && (missing0 = "supply_start_date"))) || ((data.sub_building_name === undefined) && (missing0 = "sub_building_name"))) || ((data.building_name === undefined) && (missing0 = "building_name"))) || ((data.building_number === undefined) && (missing0 = "building_number"))) || ((data.dependent_street === undefined) && (missing0 = "dependent_street"))) || ((data.principal_street === undefined) && (missing0 = "principal_street"))) || ((data.double_dependent_locality === undefined) && (missing0 = "double_dependent_locality"))) || ((data.dependent_locality === undefined) && (missing0 = "dependent_locality"))) || ((data.post_town === undefined) && (missing0 = "post_town"))) || ((data.county === undefined) && (missing0 = "county"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_is_imperial === undefined) && (missing0 = "meter_is_imperial"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.last_reading === undefined) && (missing0 = "last_reading"))) || ((data.last_reading_on === undefined) && (missing0 = "last_reading_on"))) || ((data.nomination_shipper_ref === undefined) && (missing0 = "nomination_shipper_ref"))) || ((data.cohort === undefined) && (missing0 = "cohort"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -637,7 +645,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -645,127 +653,157 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supplier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supplier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_start_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_start_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.sub_building_name === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "sub_building_name"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.building_name === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "building_name"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.building_number === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "building_number"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.dependent_street === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "dependent_street"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.principal_street === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "principal_street"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.double_dependent_locality === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "double_dependent_locality"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.dependent_locality === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "dependent_locality"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.post_town === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "post_town"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.county === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "county"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.postcode === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "postcode"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err14 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err15 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data.meter_is_imperial === undefined){
 const err16 = {instancePath,keyword:"required",params:{missingProperty: "meter_is_imperial"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data.meter_reading_factor === undefined){
 const err17 = {instancePath,keyword:"required",params:{missingProperty: "meter_reading_factor"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data.last_reading === undefined){
 const err18 = {instancePath,keyword:"required",params:{missingProperty: "last_reading"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data.last_reading_on === undefined){
 const err19 = {instancePath,keyword:"required",params:{missingProperty: "last_reading_on"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data.nomination_shipper_ref === undefined){
 const err20 = {instancePath,keyword:"required",params:{missingProperty: "nomination_shipper_ref"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data.cohort === undefined){
 const err21 = {instancePath,keyword:"required",params:{missingProperty: "cohort"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((key0 === "mprn") || (key0 === "supplier")) || (key0 === "supply_start_date")) || (key0 === "sub_building_name")) || (key0 === "building_name")) || (key0 === "building_number")) || (key0 === "dependent_street")) || (key0 === "principal_street")) || (key0 === "double_dependent_locality")) || (key0 === "dependent_locality")) || (key0 === "post_town")) || (key0 === "county")) || (key0 === "postcode")) || (key0 === "meter_serial_number")) || (key0 === "meter_digits")) || (key0 === "meter_mechanism")) || (key0 === "meter_is_imperial")) || (key0 === "meter_reading_factor")) || (key0 === "last_reading")) || (key0 === "last_reading_on")) || (key0 === "nomination_shipper_ref")) || (key0 === "cohort"))){
 const err22 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err23 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -773,6 +811,7 @@ if(data.supplier !== undefined){
 if(typeof data.supplier !== "string"){
 const err24 = {instancePath:instancePath+"/supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -780,6 +819,7 @@ if(data.supply_start_date !== undefined){
 if(typeof data.supply_start_date !== "string"){
 const err25 = {instancePath:instancePath+"/supply_start_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -787,6 +827,7 @@ if(data.sub_building_name !== undefined){
 if(typeof data.sub_building_name !== "string"){
 const err26 = {instancePath:instancePath+"/sub_building_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -794,6 +835,7 @@ if(data.building_name !== undefined){
 if(typeof data.building_name !== "string"){
 const err27 = {instancePath:instancePath+"/building_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -801,6 +843,7 @@ if(data.building_number !== undefined){
 if(typeof data.building_number !== "string"){
 const err28 = {instancePath:instancePath+"/building_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -808,6 +851,7 @@ if(data.dependent_street !== undefined){
 if(typeof data.dependent_street !== "string"){
 const err29 = {instancePath:instancePath+"/dependent_street",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -815,6 +859,7 @@ if(data.principal_street !== undefined){
 if(typeof data.principal_street !== "string"){
 const err30 = {instancePath:instancePath+"/principal_street",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -822,6 +867,7 @@ if(data.double_dependent_locality !== undefined){
 if(typeof data.double_dependent_locality !== "string"){
 const err31 = {instancePath:instancePath+"/double_dependent_locality",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -829,6 +875,7 @@ if(data.dependent_locality !== undefined){
 if(typeof data.dependent_locality !== "string"){
 const err32 = {instancePath:instancePath+"/dependent_locality",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -836,6 +883,7 @@ if(data.post_town !== undefined){
 if(typeof data.post_town !== "string"){
 const err33 = {instancePath:instancePath+"/post_town",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -843,6 +891,7 @@ if(data.county !== undefined){
 if(typeof data.county !== "string"){
 const err34 = {instancePath:instancePath+"/county",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -850,6 +899,7 @@ if(data.postcode !== undefined){
 if(typeof data.postcode !== "string"){
 const err35 = {instancePath:instancePath+"/postcode",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -857,6 +907,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err36 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -865,6 +916,7 @@ let data14 = data.meter_digits;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err37 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -872,6 +924,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err38 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -879,6 +932,7 @@ if(data.meter_is_imperial !== undefined){
 if(typeof data.meter_is_imperial !== "boolean"){
 const err39 = {instancePath:instancePath+"/meter_is_imperial",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -886,6 +940,7 @@ if(data.meter_reading_factor !== undefined){
 if(typeof data.meter_reading_factor !== "string"){
 const err40 = {instancePath:instancePath+"/meter_reading_factor",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -893,6 +948,7 @@ if(data.last_reading !== undefined){
 if(typeof data.last_reading !== "string"){
 const err41 = {instancePath:instancePath+"/last_reading",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -900,6 +956,7 @@ if(data.last_reading_on !== undefined){
 if(typeof data.last_reading_on !== "string"){
 const err42 = {instancePath:instancePath+"/last_reading_on",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -907,6 +964,7 @@ if(data.nomination_shipper_ref !== undefined){
 if(typeof data.nomination_shipper_ref !== "string"){
 const err43 = {instancePath:instancePath+"/nomination_shipper_ref",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -914,6 +972,7 @@ if(data.cohort !== undefined){
 if(typeof data.cohort !== "string"){
 const err44 = {instancePath:instancePath+"/cohort",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -921,6 +980,7 @@ errors++;
 else {
 const err45 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 validate0.errors = vErrors;

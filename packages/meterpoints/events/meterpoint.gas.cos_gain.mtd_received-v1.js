@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.building_name === undefined) && (missing0 = "building_name"))) || ((data.building_number === undefined) && (missing0 = "building_number"))) || ((data.dependent_street === undefined) && (missing0 = "dependent_street"))) || ((data.principle_street === undefined) && (missing0 = "principle_street"))) || ((data.dependent_locality === undefined) && (missing0 = "dependent_locality"))) || ((data.post_town === undefined) && (missing0 = "post_town"))) || ((data.county === undefined) && (missing0 = "county"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_is_imperial === undefined) && (missing0 = "meter_is_imperial"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.instructions === undefined) && (missing0 = "instructions"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.pulse_value === undefined) && (missing0 = "pulse_value"))) || ((data.correction_factor === undefined) && (missing0 = "correction_factor"))) || ((data.bypass_fitted === undefined) && (missing0 = "bypass_fitted"))) || ((data.collar_fitted === undefined) && (missing0 = "collar_fitted"))) || ((data.last_inspection_on === undefined) && (missing0 = "last_inspection_on"))) || ((data.last_reading === undefined) && (missing0 = "last_reading"))) || ((data.last_reading_on === undefined) && (missing0 = "last_reading_on"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -442,6 +446,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((((((((((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.building_name === undefined) && (missing0 = "building_name"))) || ((data.building_number === undefined) && (missing0 = "building_number"))) || ((data.dependent_street === undefined) && (missing0 = "dependent_street"))) || ((data.principle_street === undefined) && (missing0 = "principle_street"))) || ((data.dependent_locality === undefined) && (missing0 = "dependent_locality"))) || ((data.post_town === undefined) && (missing0 = "post_town"))) || ((data.county === undefined) && (missing0 = "county"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_type === undefined) && (missing0 = "meter_type"))) || ((data.meter_is_imperial === undefined) && (missing0 = "meter_is_imperial"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.owner === undefined) && (missing0 = "owner"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.manufacturer === undefined) && (missing0 = "manufacturer"))) || ((data.manufactured_year === undefined) && (missing0 = "manufactured_year"))) || ((data.location === undefined) && (missing0 = "location"))) || ((data.location_description === undefined) && (missing0 = "location_description"))) || ((data.instructions === undefined) && (missing0 = "instructions"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.pulse_value === undefined) && (missing0 = "pulse_value"))) || ((data.correction_factor === undefined) && (missing0 = "correction_factor"))) || ((data.bypass_fitted === undefined) && (missing0 = "bypass_fitted"))) || ((data.collar_fitted === undefined) && (missing0 = "collar_fitted"))) || ((data.last_inspection_on === undefined) && (missing0 = "last_inspection_on"))) || ((data.last_reading === undefined) && (missing0 = "last_reading"))) || ((data.last_reading_on === undefined) && (missing0 = "last_reading_on"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -857,7 +865,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -865,162 +873,199 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.building_name === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "building_name"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.building_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "building_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.dependent_street === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "dependent_street"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.principle_street === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "principle_street"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.dependent_locality === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "dependent_locality"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.post_town === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "post_town"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.county === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "county"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.meter_type === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "meter_type"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.meter_is_imperial === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "meter_is_imperial"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.meter_reading_factor === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "meter_reading_factor"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data.owner === undefined){
 const err14 = {instancePath,keyword:"required",params:{missingProperty: "owner"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data.model === undefined){
 const err15 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data.manufacturer === undefined){
 const err16 = {instancePath,keyword:"required",params:{missingProperty: "manufacturer"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data.manufactured_year === undefined){
 const err17 = {instancePath,keyword:"required",params:{missingProperty: "manufactured_year"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data.location === undefined){
 const err18 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data.location_description === undefined){
 const err19 = {instancePath,keyword:"required",params:{missingProperty: "location_description"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data.instructions === undefined){
 const err20 = {instancePath,keyword:"required",params:{missingProperty: "instructions"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data.status === undefined){
 const err21 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 if(data.pulse_value === undefined){
 const err22 = {instancePath,keyword:"required",params:{missingProperty: "pulse_value"}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
 }
 if(data.correction_factor === undefined){
 const err23 = {instancePath,keyword:"required",params:{missingProperty: "correction_factor"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 if(data.bypass_fitted === undefined){
 const err24 = {instancePath,keyword:"required",params:{missingProperty: "bypass_fitted"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 if(data.collar_fitted === undefined){
 const err25 = {instancePath,keyword:"required",params:{missingProperty: "collar_fitted"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 if(data.last_inspection_on === undefined){
 const err26 = {instancePath,keyword:"required",params:{missingProperty: "last_inspection_on"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 if(data.last_reading === undefined){
 const err27 = {instancePath,keyword:"required",params:{missingProperty: "last_reading"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 if(data.last_reading_on === undefined){
 const err28 = {instancePath,keyword:"required",params:{missingProperty: "last_reading_on"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((((((((((key0 === "mprn") || (key0 === "building_name")) || (key0 === "building_number")) || (key0 === "dependent_street")) || (key0 === "principle_street")) || (key0 === "dependent_locality")) || (key0 === "post_town")) || (key0 === "county")) || (key0 === "meter_serial_number")) || (key0 === "meter_digits")) || (key0 === "meter_mechanism")) || (key0 === "meter_type")) || (key0 === "meter_is_imperial")) || (key0 === "meter_reading_factor")) || (key0 === "meter_link_code")) || (key0 === "owner")) || (key0 === "model")) || (key0 === "manufacturer")) || (key0 === "manufactured_year")) || (key0 === "location")) || (key0 === "location_description")) || (key0 === "instructions")) || (key0 === "status")) || (key0 === "pulse_value")) || (key0 === "correction_factor")) || (key0 === "bypass_fitted")) || (key0 === "collar_fitted")) || (key0 === "last_inspection_on")) || (key0 === "last_reading")) || (key0 === "last_reading_on"))){
 const err29 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err30 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -1028,6 +1073,7 @@ if(data.building_name !== undefined){
 if(typeof data.building_name !== "string"){
 const err31 = {instancePath:instancePath+"/building_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -1036,6 +1082,7 @@ let data2 = data.building_number;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err32 = {instancePath:instancePath+"/building_number",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -1043,6 +1090,7 @@ if(data.dependent_street !== undefined){
 if(typeof data.dependent_street !== "string"){
 const err33 = {instancePath:instancePath+"/dependent_street",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -1050,6 +1098,7 @@ if(data.principle_street !== undefined){
 if(typeof data.principle_street !== "string"){
 const err34 = {instancePath:instancePath+"/principle_street",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -1057,6 +1106,7 @@ if(data.dependent_locality !== undefined){
 if(typeof data.dependent_locality !== "string"){
 const err35 = {instancePath:instancePath+"/dependent_locality",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -1064,6 +1114,7 @@ if(data.post_town !== undefined){
 if(typeof data.post_town !== "string"){
 const err36 = {instancePath:instancePath+"/post_town",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -1071,6 +1122,7 @@ if(data.county !== undefined){
 if(typeof data.county !== "string"){
 const err37 = {instancePath:instancePath+"/county",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -1078,6 +1130,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err38 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -1086,6 +1139,7 @@ let data9 = data.meter_digits;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err39 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -1093,6 +1147,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err40 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -1100,6 +1155,7 @@ if(data.meter_type !== undefined){
 if(typeof data.meter_type !== "string"){
 const err41 = {instancePath:instancePath+"/meter_type",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -1107,6 +1163,7 @@ if(data.meter_is_imperial !== undefined){
 if(typeof data.meter_is_imperial !== "boolean"){
 const err42 = {instancePath:instancePath+"/meter_is_imperial",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -1115,6 +1172,7 @@ let data13 = data.meter_reading_factor;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
 const err43 = {instancePath:instancePath+"/meter_reading_factor",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -1122,6 +1180,7 @@ if(data.meter_link_code !== undefined){
 if(typeof data.meter_link_code !== "string"){
 const err44 = {instancePath:instancePath+"/meter_link_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -1129,6 +1188,7 @@ if(data.owner !== undefined){
 if(typeof data.owner !== "string"){
 const err45 = {instancePath:instancePath+"/owner",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 }
@@ -1136,6 +1196,7 @@ if(data.model !== undefined){
 if(typeof data.model !== "string"){
 const err46 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err46);
+eventryRun.report(err46);
 errors++;
 }
 }
@@ -1143,6 +1204,7 @@ if(data.manufacturer !== undefined){
 if(typeof data.manufacturer !== "string"){
 const err47 = {instancePath:instancePath+"/manufacturer",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err47);
+eventryRun.report(err47);
 errors++;
 }
 }
@@ -1151,6 +1213,7 @@ let data18 = data.manufactured_year;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
 const err48 = {instancePath:instancePath+"/manufactured_year",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err48);
+eventryRun.report(err48);
 errors++;
 }
 }
@@ -1158,6 +1221,7 @@ if(data.location !== undefined){
 if(typeof data.location !== "string"){
 const err49 = {instancePath:instancePath+"/location",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err49);
+eventryRun.report(err49);
 errors++;
 }
 }
@@ -1165,6 +1229,7 @@ if(data.location_description !== undefined){
 if(typeof data.location_description !== "string"){
 const err50 = {instancePath:instancePath+"/location_description",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err50);
+eventryRun.report(err50);
 errors++;
 }
 }
@@ -1172,6 +1237,7 @@ if(data.instructions !== undefined){
 if(typeof data.instructions !== "string"){
 const err51 = {instancePath:instancePath+"/instructions",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err51);
+eventryRun.report(err51);
 errors++;
 }
 }
@@ -1179,6 +1245,7 @@ if(data.status !== undefined){
 if(typeof data.status !== "string"){
 const err52 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err52);
+eventryRun.report(err52);
 errors++;
 }
 }
@@ -1187,6 +1254,7 @@ let data23 = data.pulse_value;
 if(!((typeof data23 == "number") && (isFinite(data23)))){
 const err53 = {instancePath:instancePath+"/pulse_value",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err53);
+eventryRun.report(err53);
 errors++;
 }
 }
@@ -1195,6 +1263,7 @@ let data24 = data.correction_factor;
 if(!((typeof data24 == "number") && (isFinite(data24)))){
 const err54 = {instancePath:instancePath+"/correction_factor",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err54);
+eventryRun.report(err54);
 errors++;
 }
 }
@@ -1202,6 +1271,7 @@ if(data.bypass_fitted !== undefined){
 if(typeof data.bypass_fitted !== "boolean"){
 const err55 = {instancePath:instancePath+"/bypass_fitted",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err55);
+eventryRun.report(err55);
 errors++;
 }
 }
@@ -1209,6 +1279,7 @@ if(data.collar_fitted !== undefined){
 if(typeof data.collar_fitted !== "boolean"){
 const err56 = {instancePath:instancePath+"/collar_fitted",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err56);
+eventryRun.report(err56);
 errors++;
 }
 }
@@ -1216,6 +1287,7 @@ if(data.last_inspection_on !== undefined){
 if(typeof data.last_inspection_on !== "string"){
 const err57 = {instancePath:instancePath+"/last_inspection_on",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err57);
+eventryRun.report(err57);
 errors++;
 }
 }
@@ -1224,6 +1296,7 @@ let data28 = data.last_reading;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
 const err58 = {instancePath:instancePath+"/last_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err58);
+eventryRun.report(err58);
 errors++;
 }
 }
@@ -1231,6 +1304,7 @@ if(data.last_reading_on !== undefined){
 if(typeof data.last_reading_on !== "string"){
 const err59 = {instancePath:instancePath+"/last_reading_on",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err59);
+eventryRun.report(err59);
 errors++;
 }
 }
@@ -1238,6 +1312,7 @@ errors++;
 else {
 const err60 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err60);
+eventryRun.report(err60);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.mprn === undefined) && (missing0 = "mprn"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))) || ((data.meter_exists === undefined) && (missing0 = "meter_exists"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_imperial_metric_indicator === undefined) && (missing0 = "meter_imperial_metric_indicator"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.new_supplier === undefined) && (missing0 = "new_supplier"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -178,6 +182,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.mprn === undefined) && (missing0 = "mprn"))) || ((data.supply_end_date === undefined) && (missing0 = "supply_end_date"))) || ((data.meter_exists === undefined) && (missing0 = "meter_exists"))) || ((data.meter_serial_number === undefined) && (missing0 = "meter_serial_number"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.meter_mechanism === undefined) && (missing0 = "meter_mechanism"))) || ((data.meter_imperial_metric_indicator === undefined) && (missing0 = "meter_imperial_metric_indicator"))) || ((data.meter_reading_factor === undefined) && (missing0 = "meter_reading_factor"))) || ((data.new_supplier === undefined) && (missing0 = "new_supplier"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -329,7 +337,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -337,61 +345,78 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.account_id === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "account_id"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mprn === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.supply_end_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "supply_end_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.meter_exists === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "meter_exists"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.meter_serial_number === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial_number"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.meter_mechanism === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "meter_mechanism"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.meter_imperial_metric_indicator === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "meter_imperial_metric_indicator"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.meter_reading_factor === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "meter_reading_factor"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.new_supplier === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "new_supplier"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((key0 === "account_id") || (key0 === "mprn")) || (key0 === "supply_end_date")) || (key0 === "meter_exists")) || (key0 === "meter_serial_number")) || (key0 === "meter_digits")) || (key0 === "meter_mechanism")) || (key0 === "meter_imperial_metric_indicator")) || (key0 === "meter_reading_factor")) || (key0 === "new_supplier"))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
+}
 }
 }
 if(data.account_id !== undefined){
@@ -399,6 +424,7 @@ let data0 = data.account_id;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 const err11 = {instancePath:instancePath+"/account_id",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -406,6 +432,7 @@ if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err12 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -413,6 +440,7 @@ if(data.supply_end_date !== undefined){
 if(typeof data.supply_end_date !== "string"){
 const err13 = {instancePath:instancePath+"/supply_end_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 }
@@ -420,6 +448,7 @@ if(data.meter_exists !== undefined){
 if(typeof data.meter_exists !== "boolean"){
 const err14 = {instancePath:instancePath+"/meter_exists",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 }
@@ -427,6 +456,7 @@ if(data.meter_serial_number !== undefined){
 if(typeof data.meter_serial_number !== "string"){
 const err15 = {instancePath:instancePath+"/meter_serial_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 }
@@ -435,6 +465,7 @@ let data5 = data.meter_digits;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
 const err16 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 }
@@ -442,6 +473,7 @@ if(data.meter_mechanism !== undefined){
 if(typeof data.meter_mechanism !== "string"){
 const err17 = {instancePath:instancePath+"/meter_mechanism",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 }
@@ -449,6 +481,7 @@ if(data.meter_imperial_metric_indicator !== undefined){
 if(typeof data.meter_imperial_metric_indicator !== "string"){
 const err18 = {instancePath:instancePath+"/meter_imperial_metric_indicator",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 }
@@ -457,6 +490,7 @@ let data8 = data.meter_reading_factor;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
 const err19 = {instancePath:instancePath+"/meter_reading_factor",keyword:"type",params:{type: "number"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 }
@@ -464,6 +498,7 @@ if(data.new_supplier !== undefined){
 if(typeof data.new_supplier !== "string"){
 const err20 = {instancePath:instancePath+"/new_supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 }
@@ -471,6 +506,7 @@ errors++;
 else {
 const err21 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
 validate0.errors = vErrors;

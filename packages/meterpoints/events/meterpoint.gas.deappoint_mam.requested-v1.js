@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_deappoint === undefined) && (missing0 = "mam_to_deappoint"))) || ((data.effective_to_date === undefined) && (missing0 = "effective_to_date"))) || ((data.is_cos_loss === undefined) && (missing0 = "is_cos_loss"))) || ((data.new_supplier === undefined) && (missing0 = "new_supplier"))) || ((data.current_mam === undefined) && (missing0 = "current_mam"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -123,6 +127,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.mam_to_deappoint === undefined) && (missing0 = "mam_to_deappoint"))) || ((data.effective_to_date === undefined) && (missing0 = "effective_to_date"))) || ((data.is_cos_loss === undefined) && (missing0 = "is_cos_loss"))) || ((data.new_supplier === undefined) && (missing0 = "new_supplier"))) || ((data.current_mam === undefined) && (missing0 = "current_mam"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -219,7 +227,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -227,47 +235,61 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mam_to_deappoint === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "mam_to_deappoint"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.effective_to_date === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "effective_to_date"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.is_cos_loss === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "is_cos_loss"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.new_supplier === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "new_supplier"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.current_mam === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "current_mam"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((key0 === "mprn") || (key0 === "mam_to_deappoint")) || (key0 === "effective_to_date")) || (key0 === "is_cos_loss")) || (key0 === "new_supplier")) || (key0 === "current_mam"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err7 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 }
@@ -275,6 +297,7 @@ if(data.mam_to_deappoint !== undefined){
 if(typeof data.mam_to_deappoint !== "string"){
 const err8 = {instancePath:instancePath+"/mam_to_deappoint",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 }
@@ -282,6 +305,7 @@ if(data.effective_to_date !== undefined){
 if(typeof data.effective_to_date !== "string"){
 const err9 = {instancePath:instancePath+"/effective_to_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 }
@@ -289,6 +313,7 @@ if(data.is_cos_loss !== undefined){
 if(typeof data.is_cos_loss !== "boolean"){
 const err10 = {instancePath:instancePath+"/is_cos_loss",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 }
@@ -296,6 +321,7 @@ if(data.new_supplier !== undefined){
 if(typeof data.new_supplier !== "string"){
 const err11 = {instancePath:instancePath+"/new_supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 }
@@ -303,6 +329,7 @@ if(data.current_mam !== undefined){
 if(typeof data.current_mam !== "string"){
 const err12 = {instancePath:instancePath+"/current_mam",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 }
@@ -310,6 +337,7 @@ errors++;
 else {
 const err13 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 validate0.errors = vErrors;

@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.reference_number === undefined) && (missing0 = "reference_number"))) || ((data.transfer_date === undefined) && (missing0 = "transfer_date"))) || ((data.initiating_organisation === undefined) && (missing0 = "initiating_organisation"))) || ((data.io_contact_name === undefined) && (missing0 = "io_contact_name"))) || ((data.recipient_organisation === undefined) && (missing0 = "recipient_organisation"))) || ((data.ro_contact_name === undefined) && (missing0 = "ro_contact_name"))) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.house_name_number === undefined) && (missing0 = "house_name_number"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.disputed_reading === undefined) && (missing0 = "disputed_reading"))) || ((data.disputed_reading_is_actual === undefined) && (missing0 = "disputed_reading_is_actual"))) || ((data.proposed_reading === undefined) && (missing0 = "proposed_reading"))) || ((data.proposed_reading_is_actual === undefined) && (missing0 = "proposed_reading_is_actual"))) || ((data.status_response === undefined) && (missing0 = "status_response"))) || ((data.root_cause === undefined) && (missing0 = "root_cause"))) || ((data.rejection_acceptance_code === undefined) && (missing0 = "rejection_acceptance_code"))) || ((data.criteria === undefined) && (missing0 = "criteria"))) || ((data.comments === undefined) && (missing0 = "comments"))) || ((data.is_gain === undefined) && (missing0 = "is_gain"))){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -335,6 +339,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if(((((((((((((((((((((((data.mprn === undefined) && (missing0 = "mprn")) || ((data.supplier === undefined) && (missing0 = "supplier"))) || ((data.reference_number === undefined) && (missing0 = "reference_number"))) || ((data.transfer_date === undefined) && (missing0 = "transfer_date"))) || ((data.initiating_organisation === undefined) && (missing0 = "initiating_organisation"))) || ((data.io_contact_name === undefined) && (missing0 = "io_contact_name"))) || ((data.recipient_organisation === undefined) && (missing0 = "recipient_organisation"))) || ((data.ro_contact_name === undefined) && (missing0 = "ro_contact_name"))) || ((data.meter_serial === undefined) && (missing0 = "meter_serial"))) || ((data.meter_digits === undefined) && (missing0 = "meter_digits"))) || ((data.house_name_number === undefined) && (missing0 = "house_name_number"))) || ((data.postcode === undefined) && (missing0 = "postcode"))) || ((data.disputed_reading === undefined) && (missing0 = "disputed_reading"))) || ((data.disputed_reading_is_actual === undefined) && (missing0 = "disputed_reading_is_actual"))) || ((data.proposed_reading === undefined) && (missing0 = "proposed_reading"))) || ((data.proposed_reading_is_actual === undefined) && (missing0 = "proposed_reading_is_actual"))) || ((data.status_response === undefined) && (missing0 = "status_response"))) || ((data.root_cause === undefined) && (missing0 = "root_cause"))) || ((data.rejection_acceptance_code === undefined) && (missing0 = "rejection_acceptance_code"))) || ((data.criteria === undefined) && (missing0 = "criteria"))) || ((data.comments === undefined) && (missing0 = "comments"))) || ((data.is_gain === undefined) && (missing0 = "is_gain"))){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -643,7 +651,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -651,127 +659,157 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.supplier === undefined){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "supplier"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 if(data.reference_number === undefined){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "reference_number"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 if(data.transfer_date === undefined){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "transfer_date"}};
 (vErrors ??= []).push(err3);
+eventryRun.report(err3);
 errors++;
 }
 if(data.initiating_organisation === undefined){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "initiating_organisation"}};
 (vErrors ??= []).push(err4);
+eventryRun.report(err4);
 errors++;
 }
 if(data.io_contact_name === undefined){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "io_contact_name"}};
 (vErrors ??= []).push(err5);
+eventryRun.report(err5);
 errors++;
 }
 if(data.recipient_organisation === undefined){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "recipient_organisation"}};
 (vErrors ??= []).push(err6);
+eventryRun.report(err6);
 errors++;
 }
 if(data.ro_contact_name === undefined){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "ro_contact_name"}};
 (vErrors ??= []).push(err7);
+eventryRun.report(err7);
 errors++;
 }
 if(data.meter_serial === undefined){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "meter_serial"}};
 (vErrors ??= []).push(err8);
+eventryRun.report(err8);
 errors++;
 }
 if(data.meter_digits === undefined){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "meter_digits"}};
 (vErrors ??= []).push(err9);
+eventryRun.report(err9);
 errors++;
 }
 if(data.house_name_number === undefined){
 const err10 = {instancePath,keyword:"required",params:{missingProperty: "house_name_number"}};
 (vErrors ??= []).push(err10);
+eventryRun.report(err10);
 errors++;
 }
 if(data.postcode === undefined){
 const err11 = {instancePath,keyword:"required",params:{missingProperty: "postcode"}};
 (vErrors ??= []).push(err11);
+eventryRun.report(err11);
 errors++;
 }
 if(data.disputed_reading === undefined){
 const err12 = {instancePath,keyword:"required",params:{missingProperty: "disputed_reading"}};
 (vErrors ??= []).push(err12);
+eventryRun.report(err12);
 errors++;
 }
 if(data.disputed_reading_is_actual === undefined){
 const err13 = {instancePath,keyword:"required",params:{missingProperty: "disputed_reading_is_actual"}};
 (vErrors ??= []).push(err13);
+eventryRun.report(err13);
 errors++;
 }
 if(data.proposed_reading === undefined){
 const err14 = {instancePath,keyword:"required",params:{missingProperty: "proposed_reading"}};
 (vErrors ??= []).push(err14);
+eventryRun.report(err14);
 errors++;
 }
 if(data.proposed_reading_is_actual === undefined){
 const err15 = {instancePath,keyword:"required",params:{missingProperty: "proposed_reading_is_actual"}};
 (vErrors ??= []).push(err15);
+eventryRun.report(err15);
 errors++;
 }
 if(data.status_response === undefined){
 const err16 = {instancePath,keyword:"required",params:{missingProperty: "status_response"}};
 (vErrors ??= []).push(err16);
+eventryRun.report(err16);
 errors++;
 }
 if(data.root_cause === undefined){
 const err17 = {instancePath,keyword:"required",params:{missingProperty: "root_cause"}};
 (vErrors ??= []).push(err17);
+eventryRun.report(err17);
 errors++;
 }
 if(data.rejection_acceptance_code === undefined){
 const err18 = {instancePath,keyword:"required",params:{missingProperty: "rejection_acceptance_code"}};
 (vErrors ??= []).push(err18);
+eventryRun.report(err18);
 errors++;
 }
 if(data.criteria === undefined){
 const err19 = {instancePath,keyword:"required",params:{missingProperty: "criteria"}};
 (vErrors ??= []).push(err19);
+eventryRun.report(err19);
 errors++;
 }
 if(data.comments === undefined){
 const err20 = {instancePath,keyword:"required",params:{missingProperty: "comments"}};
 (vErrors ??= []).push(err20);
+eventryRun.report(err20);
 errors++;
 }
 if(data.is_gain === undefined){
 const err21 = {instancePath,keyword:"required",params:{missingProperty: "is_gain"}};
 (vErrors ??= []).push(err21);
+eventryRun.report(err21);
 errors++;
 }
+if(!eventryRun.tolerant){
 for(const key0 in data){
 if(!((((((((((((((((((((((key0 === "mprn") || (key0 === "supplier")) || (key0 === "reference_number")) || (key0 === "transfer_date")) || (key0 === "initiating_organisation")) || (key0 === "io_contact_name")) || (key0 === "recipient_organisation")) || (key0 === "ro_contact_name")) || (key0 === "meter_serial")) || (key0 === "meter_digits")) || (key0 === "house_name_number")) || (key0 === "postcode")) || (key0 === "disputed_reading")) || (key0 === "disputed_reading_is_actual")) || (key0 === "proposed_reading")) || (key0 === "proposed_reading_is_actual")) || (key0 === "status_response")) || (key0 === "root_cause")) || (key0 === "rejection_acceptance_code")) || (key0 === "criteria")) || (key0 === "comments")) || (key0 === "is_gain"))){
 const err22 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 (vErrors ??= []).push(err22);
+eventryRun.report(err22);
 errors++;
+}
 }
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err23 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err23);
+eventryRun.report(err23);
 errors++;
 }
 }
@@ -779,6 +817,7 @@ if(data.supplier !== undefined){
 if(typeof data.supplier !== "string"){
 const err24 = {instancePath:instancePath+"/supplier",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err24);
+eventryRun.report(err24);
 errors++;
 }
 }
@@ -787,6 +826,7 @@ let data2 = data.reference_number;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 const err25 = {instancePath:instancePath+"/reference_number",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err25);
+eventryRun.report(err25);
 errors++;
 }
 }
@@ -794,6 +834,7 @@ if(data.transfer_date !== undefined){
 if(typeof data.transfer_date !== "string"){
 const err26 = {instancePath:instancePath+"/transfer_date",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err26);
+eventryRun.report(err26);
 errors++;
 }
 }
@@ -801,6 +842,7 @@ if(data.initiating_organisation !== undefined){
 if(typeof data.initiating_organisation !== "string"){
 const err27 = {instancePath:instancePath+"/initiating_organisation",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err27);
+eventryRun.report(err27);
 errors++;
 }
 }
@@ -808,6 +850,7 @@ if(data.io_contact_name !== undefined){
 if(typeof data.io_contact_name !== "string"){
 const err28 = {instancePath:instancePath+"/io_contact_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err28);
+eventryRun.report(err28);
 errors++;
 }
 }
@@ -815,6 +858,7 @@ if(data.recipient_organisation !== undefined){
 if(typeof data.recipient_organisation !== "string"){
 const err29 = {instancePath:instancePath+"/recipient_organisation",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err29);
+eventryRun.report(err29);
 errors++;
 }
 }
@@ -822,6 +866,7 @@ if(data.ro_contact_name !== undefined){
 if(typeof data.ro_contact_name !== "string"){
 const err30 = {instancePath:instancePath+"/ro_contact_name",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err30);
+eventryRun.report(err30);
 errors++;
 }
 }
@@ -829,6 +874,7 @@ if(data.meter_serial !== undefined){
 if(typeof data.meter_serial !== "string"){
 const err31 = {instancePath:instancePath+"/meter_serial",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err31);
+eventryRun.report(err31);
 errors++;
 }
 }
@@ -837,6 +883,7 @@ let data9 = data.meter_digits;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
 const err32 = {instancePath:instancePath+"/meter_digits",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err32);
+eventryRun.report(err32);
 errors++;
 }
 }
@@ -844,6 +891,7 @@ if(data.house_name_number !== undefined){
 if(typeof data.house_name_number !== "string"){
 const err33 = {instancePath:instancePath+"/house_name_number",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err33);
+eventryRun.report(err33);
 errors++;
 }
 }
@@ -851,6 +899,7 @@ if(data.postcode !== undefined){
 if(typeof data.postcode !== "string"){
 const err34 = {instancePath:instancePath+"/postcode",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err34);
+eventryRun.report(err34);
 errors++;
 }
 }
@@ -859,6 +908,7 @@ let data12 = data.disputed_reading;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
 const err35 = {instancePath:instancePath+"/disputed_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err35);
+eventryRun.report(err35);
 errors++;
 }
 }
@@ -866,6 +916,7 @@ if(data.disputed_reading_is_actual !== undefined){
 if(typeof data.disputed_reading_is_actual !== "boolean"){
 const err36 = {instancePath:instancePath+"/disputed_reading_is_actual",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err36);
+eventryRun.report(err36);
 errors++;
 }
 }
@@ -874,6 +925,7 @@ let data14 = data.proposed_reading;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
 const err37 = {instancePath:instancePath+"/proposed_reading",keyword:"type",params:{type: "integer"}};
 (vErrors ??= []).push(err37);
+eventryRun.report(err37);
 errors++;
 }
 }
@@ -881,6 +933,7 @@ if(data.proposed_reading_is_actual !== undefined){
 if(typeof data.proposed_reading_is_actual !== "boolean"){
 const err38 = {instancePath:instancePath+"/proposed_reading_is_actual",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err38);
+eventryRun.report(err38);
 errors++;
 }
 }
@@ -888,6 +941,7 @@ if(data.status_response !== undefined){
 if(typeof data.status_response !== "string"){
 const err39 = {instancePath:instancePath+"/status_response",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err39);
+eventryRun.report(err39);
 errors++;
 }
 }
@@ -895,6 +949,7 @@ if(data.root_cause !== undefined){
 if(typeof data.root_cause !== "string"){
 const err40 = {instancePath:instancePath+"/root_cause",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err40);
+eventryRun.report(err40);
 errors++;
 }
 }
@@ -902,6 +957,7 @@ if(data.rejection_acceptance_code !== undefined){
 if(typeof data.rejection_acceptance_code !== "string"){
 const err41 = {instancePath:instancePath+"/rejection_acceptance_code",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err41);
+eventryRun.report(err41);
 errors++;
 }
 }
@@ -909,6 +965,7 @@ if(data.criteria !== undefined){
 if(typeof data.criteria !== "string"){
 const err42 = {instancePath:instancePath+"/criteria",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err42);
+eventryRun.report(err42);
 errors++;
 }
 }
@@ -916,6 +973,7 @@ if(data.comments !== undefined){
 if(typeof data.comments !== "string"){
 const err43 = {instancePath:instancePath+"/comments",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err43);
+eventryRun.report(err43);
 errors++;
 }
 }
@@ -923,6 +981,7 @@ if(data.is_gain !== undefined){
 if(typeof data.is_gain !== "boolean"){
 const err44 = {instancePath:instancePath+"/is_gain",keyword:"type",params:{type: "boolean"}};
 (vErrors ??= []).push(err44);
+eventryRun.report(err44);
 errors++;
 }
 }
@@ -930,6 +989,7 @@ errors++;
 else {
 const err45 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err45);
+eventryRun.report(err45);
 errors++;
 }
 validate0.errors = vErrors;

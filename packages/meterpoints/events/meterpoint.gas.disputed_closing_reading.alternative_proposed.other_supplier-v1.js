@@ -13,6 +13,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.mprn === undefined) && (missing0 = "mprn")){
 validate0.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -43,6 +47,10 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 let missing0;
 if((data.mprn === undefined) && (missing0 = "mprn")){
 validate1.errors = [{instancePath,keyword:"required",params:{missingProperty: missing0}}];
@@ -69,7 +77,7 @@ return errors === 0;
     const { strict, tolerant } = exports;
     return (payload, isTolerant, context) => (isTolerant ? tolerant(payload, context) : strict(payload, context));
   },
-  (exports) => {
+  (exports, eventryRun) => {
 "use strict";
 exports.full = validate0;
 
@@ -77,15 +85,21 @@ function validate0(data, {instancePath="", parentData, parentDataProperty, rootD
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+const proto0 = Object.getPrototypeOf(data);
+if(proto0 !== Object.prototype && proto0 !== null){
+data = Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data));
+}
 if(data.mprn === undefined){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "mprn"}};
 (vErrors ??= []).push(err0);
+eventryRun.report(err0);
 errors++;
 }
 if(data.mprn !== undefined){
 if(typeof data.mprn !== "string"){
 const err1 = {instancePath:instancePath+"/mprn",keyword:"type",params:{type: "string"}};
 (vErrors ??= []).push(err1);
+eventryRun.report(err1);
 errors++;
 }
 }
@@ -93,6 +107,7 @@ errors++;
 else {
 const err2 = {instancePath,keyword:"type",params:{type: "object"}};
 (vErrors ??= []).push(err2);
+eventryRun.report(err2);
 errors++;
 }
 validate0.errors = vErrors;

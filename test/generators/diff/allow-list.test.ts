@@ -63,6 +63,18 @@ describe('readAllowList', () => {
   });
 });
 
+describe('readAllowList and retired rule ids', () => {
+  it('an entry naming a retired rule is told it was retired, with the reason, not "not a rule"', () => {
+    const retired = [{ id: 'field-dropped', reason: 'Split into field-removed and field-renamed.' }];
+    const text = `${MODELINE}allow:\n  - event: order.placed-v1\n    rule: field-dropped\n    reason: Agreed.\n`;
+    const list = readAllowList({ path: 'allow-breaking.yaml', text }, retired);
+    expect(where(list)).toEqual([
+      '4:11 invalid-value: `field-dropped` is a retired rule: Split into field-removed and field-renamed. | No finding carries this rule id any more: remove the entry.',
+    ]);
+    expect(list.entries).toEqual([]);
+  });
+});
+
 /** No allow-list entries carried by earlier releases. */
 const NONE = { base: [], earlier: [] };
 

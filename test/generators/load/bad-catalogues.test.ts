@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   PROBLEM_CODES,
   readCatalogueSources,
 } from '../../../generators/load/index.js';
+import { BAD, badCases, prepareBadCase } from './bad-fixture.js';
 
 /** One problem a bad fixture must produce; `message` and `hint` are substrings where wording matters. */
 interface WantedProblem {
@@ -21,24 +22,20 @@ interface WantedProblem {
   hint?: string;
 }
 
-const BAD = fileURLToPath(new URL('../../fixtures/bad/', import.meta.url));
 const SCHEMAS = fileURLToPath(new URL('../../../generators/load/schema/', import.meta.url));
 
 /** Every folder under test/fixtures/bad is a case: `catalogue/` plus `expected.json`. */
-const cases: [string, WantedProblem[]][] = readdirSync(BAD, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-  .sort()
-  .map((name) => [
-    name,
-    JSON.parse(readFileSync(join(BAD, name, 'expected.json'), 'utf8')) as WantedProblem[],
-  ]);
+const cases: [string, WantedProblem[]][] = badCases.map((name) => [
+  name,
+  JSON.parse(readFileSync(join(BAD, name, 'expected.json'), 'utf8')) as WantedProblem[],
+]);
 
 const where = (p: { code: string; file: string; line: number; column: number }) =>
   `${p.file}:${p.line}:${p.column} ${p.code}`;
 
 function problemsOf(name: string): CatalogueProblem[] {
-  const result = loadCatalogue(join(BAD, name, 'catalogue'));
+  const { root, reader } = prepareBadCase(name);
+  const result = loadCatalogue(root, reader);
   if (result.ok) throw new Error(`bad fixture ${name} loaded without problems`);
   return result.problems;
 }
@@ -58,6 +55,23 @@ describe('bad catalogues: each reports exactly its problems, located', () => {
   it.each(cases)('%s: every problem says what to do (a hint)', (name) => {
     for (const problem of problemsOf(name)) expect(problem.hint, formatProblem(problem)).toMatch(/\S/);
   });
+});
+
+describe('unreadable entries on a real disk', () => {
+  // chmod cannot stop root, so as root the no-permission case is proven through the injected reader
+  // (the `unreadable-no-permission` case above) and this one says why it did not run.
+  const isRoot = process.getuid?.() === 0;
+  it.skipIf(isRoot)(
+    'a file without read permission is an unreadable-file problem, not an EACCES stack trace (skipped as root: root reads any file)',
+    () => {
+      const { root } = prepareBadCase('unreadable-directory-named-yaml');
+      const secret = join(root, 'groups', 'secret.yaml');
+      writeFileSync(secret, 'group: {slug: secret, title: Secret}\n');
+      chmodSync(secret, 0o000);
+      const result = loadCatalogue(root);
+      expect(result.ok ? [] : result.problems.map(where)).toContain('groups/secret.yaml:1:1 unreadable-file');
+    },
+  );
 });
 
 describe('the bad-catalogue corpus', () => {

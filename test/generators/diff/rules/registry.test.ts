@@ -5,7 +5,14 @@ import { ALLOWABLE_RULES } from '../../../../generators/diff/allow-list.js';
 import { isGated } from '../../../../generators/diff/gate.js';
 import { compareCatalogues } from '../../../../generators/diff/index.js';
 import type { Finding } from '../../../../generators/diff/rule.js';
-import { classifyChanges, RULES } from '../../../../generators/diff/rules/index.js';
+import { enumAdded } from '../../../../generators/diff/rules/enum-added.js';
+import {
+  classifyChanges,
+  RETIRED_RULE_IDS,
+  RULES,
+  RULES_BY_KIND,
+  type RulesByKind,
+} from '../../../../generators/diff/rules/index.js';
 import { loadValid, REPO } from '../../../helpers.js';
 
 const FIXTURES = join(REPO, 'test', 'fixtures', 'diff');
@@ -58,6 +65,34 @@ describe('the rule registry', () => {
   it('lets the allow-list name exactly the rules the version gate blocks', () => {
     const gated = RULES.filter((rule) => isGated({ severity: rule.severity, rule: rule.id } as Finding));
     expect([...ALLOWABLE_RULES].sort()).toEqual(gated.map((rule) => rule.id).sort());
+  });
+});
+
+describe('the registry by change kind', () => {
+  it('lists every rule once, under one kind, in report order', () => {
+    expect(Object.values(RULES_BY_KIND).flat()).toEqual([...RULES]);
+    for (const rules of Object.values(RULES_BY_KIND)) expect(rules.length).toBeGreaterThan(0);
+  });
+
+  it('fails the type check when a kind of change has no rule, or a rule sits under a kind it cannot read', () => {
+    const { 'enum-changed': _enumRules, ...withoutEnum } = RULES_BY_KIND;
+    // @ts-expect-error `enum-changed` has no rule: the registry's type demands one for every kind.
+    const missing: RulesByKind = withoutEnum;
+    // @ts-expect-error an enum rule cannot classify an added field.
+    const misfiled: RulesByKind = { ...RULES_BY_KIND, 'field-added': [enumAdded] };
+    expect(Object.keys(missing)).not.toContain('enum-changed');
+    expect(misfiled['field-added']).toEqual([enumAdded]);
+  });
+
+  it('never reuses a retired rule id, and says why each was retired', () => {
+    const live = new Set(RULES.map((rule) => rule.id));
+    for (const retired of RETIRED_RULE_IDS) {
+      expect(live.has(retired.id), `${retired.id} is retired`).toBe(false);
+      expect(retired.id).toMatch(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
+      expect(retired.reason).toMatch(/^[A-Z].{10,}\.$/);
+    }
+    expect(new Set(RETIRED_RULE_IDS.map((retired) => retired.id)).size).toBe(RETIRED_RULE_IDS.length);
+    expect(ALLOWABLE_RULES.filter((id) => RETIRED_RULE_IDS.some((retired) => retired.id === id))).toEqual([]);
   });
 });
 

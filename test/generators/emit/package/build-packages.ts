@@ -1,7 +1,8 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildCatalogue } from '../../../../generators/build/build.js';
+import { emitGroupPackages } from '../../../../generators/emit/package/index.js';
 import { readCatalogueSources } from '../../../../generators/load/index.js';
 import type { Catalogue } from '../../../../generators/model.js';
 import type { EventApi, GroupApi } from '../../../../generators/runtime/runtime.js';
@@ -32,7 +33,13 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
   const result = await buildCatalogue(readCatalogueSources(catalogueDir), out);
   if (!result.ok)
     throw new Error(
-      `build failed: ${JSON.stringify('problems' in result ? result.problems : String(result.emitterError.error))}`,
+      `build failed: ${JSON.stringify(
+        'problems' in result
+          ? result.problems
+          : 'emitterError' in result
+            ? String(result.emitterError.error)
+            : String(result.writeError),
+      )}`,
     );
   const scope = result.catalogue.config.scope;
   mkdirSync(join(root, 'node_modules', scope), { recursive: true });
@@ -48,4 +55,19 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
     importGroup: (slug) => import(url(slug, 'index.js')),
     importEvent: (slug, key) => import(url(slug, 'events', `${key}.js`)),
   };
+}
+
+/**
+ * The group packages of a catalogue model built in the test (not read from YAML, so it may hold what
+ * the loader would refuse), written into a temporary folder beside `ajv-formats`: `<root>/<slug>/`.
+ */
+export async function writeModelPackages(model: Catalogue): Promise<string> {
+  const root = tempDir('eventry-model-packages-');
+  for (const file of await emitGroupPackages(model, { readExisting: () => undefined })) {
+    mkdirSync(dirname(join(root, file.path)), { recursive: true });
+    writeFileSync(join(root, file.path), file.contents);
+  }
+  mkdirSync(join(root, 'node_modules'));
+  symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(root, 'node_modules', 'ajv-formats'), 'dir');
+  return root;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,15 +15,24 @@ let built: BuiltPackages;
 beforeAll(async () => {
   built = await buildPackages(fixturePath('small'));
   writeFileSync(join(built.root, 'package.json'), '{ "type": "module", "private": true }\n');
+  // The test frameworks, for the README's `expect.extend(matchers)`.
+  mkdirSync(join(built.root, 'node_modules', '@jest'), { recursive: true });
+  mkdirSync(join(built.root, 'node_modules', '@types'), { recursive: true });
+  for (const name of ['vitest', '@jest/globals', 'expect', '@types/node']) {
+    symlinkSync(join(REPO, 'node_modules', name), join(built.root, 'node_modules', name), 'dir');
+  }
 });
 
 /** Runs the repository's `tsc` on one file of the consumer project: exit code and `TSxxxx (line)` list. */
 function typeCheck(
   name: string,
   source: string,
+  options: Record<string, unknown> = {},
 ): { status: number | null; errors: string[]; output: string } {
   writeFileSync(join(built.root, 'consumer.ts'), source);
-  writeFileSync(join(built.root, 'tsconfig.json'), JSON.stringify({ ...tsconfig(), files: ['consumer.ts'] }));
+  const config = tsconfig();
+  Object.assign(config.compilerOptions, options);
+  writeFileSync(join(built.root, 'tsconfig.json'), JSON.stringify({ ...config, files: ['consumer.ts'] }));
   const result = spawnSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
     cwd: built.root,
     encoding: 'utf8',
@@ -35,7 +44,7 @@ function typeCheck(
   return { status: result.status, errors, output: `${name}:\n${output}` };
 }
 
-const tsconfig = () => ({
+const tsconfig = (): { compilerOptions: Record<string, unknown> } => ({
   compilerOptions: {
     target: 'ES2022',
     module: 'NodeNext',
@@ -175,6 +184,44 @@ describe('a consumer project type-checks against the generated packages', () => 
     const { status, errors, output } = typeCheck(name, source);
     expect(status, output).not.toBe(0);
     expect(errors, output).toEqual(want);
+  });
+});
+
+/** The README's test setup, in a strict project, with the matchers of two group packages. */
+const VITEST = `
+import { expect } from 'vitest';
+import { matchers, type EventAssertions } from '@fixture-events/account/matchers';
+import { matchers as billingMatchers } from '@fixture-events/billing/matchers';
+
+expect.extend(matchers);
+expect.extend(billingMatchers);
+declare module 'vitest' {
+  interface Matchers<T = any> extends EventAssertions<T> {}
+}
+expect({}).toBeValidEvent('account.created-v1');
+expect({}).not.toBeValidEvent('account.created-v1', { mode: 'tolerant' });
+`;
+
+const JEST = `
+import { expect } from '@jest/globals';
+import { matchers, type EventAssertions } from '@fixture-events/account/matchers';
+
+expect.extend(matchers);
+declare module 'expect' {
+  interface Matchers<R> extends EventAssertions<R> {}
+}
+expect({}).toBeValidEvent('account.created-v1');
+`;
+
+describe('expect.extend(matchers) type-checks in a strict project', () => {
+  it.each([
+    ['vitest 4', VITEST],
+    ['jest 29 (@jest/globals)', JEST],
+  ])('%s', (name, source) => {
+    // A test project has Node's types; the frameworks' declarations need them.
+    const { status, errors, output } = typeCheck(name, source, { types: ['node'] });
+    expect(errors, output).toEqual([]);
+    expect(status, output).toBe(0);
   });
 });
 

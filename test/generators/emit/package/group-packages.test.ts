@@ -173,15 +173,20 @@ describe('interface names', () => {
     expect(interfaceName(key)).toBe(name);
   });
 
-  it('fails the build when two events would get the same interface name', async () => {
-    const clash = withSources(fixturePath('small'), (path, text) =>
-      path.endsWith('account.yaml')
-        ? `${text}  account_created-v1:\n    same_as: account.created-v1\n`
-        : text,
-    );
-    await expect(emitGroupPackages(clash, noExisting)).rejects.toThrow(
-      'event account_created-v1 and event account.created-v1 would both be the TypeScript interface `AccountCreatedV1`',
-    );
+  it('two events that would get the same interface name never reach the emitter: the loader refuses them', () => {
+    const sources = readCatalogueSources(fixturePath('small')).map((source) => ({
+      ...source,
+      text: source.path.endsWith('account.yaml')
+        ? `${source.text}  account_created-v1:\n    same_as: account.created-v1\n`
+        : source.text,
+    }));
+    const result = loadCatalogueFromSources(sources);
+    expect(result.ok ? [] : result.problems.map((p) => [p.code, p.message])).toEqual([
+      [
+        'type-name-collision',
+        expect.stringContaining('`account_created-v1` would become the TypeScript type `AccountCreatedV1`'),
+      ],
+    ]);
   });
 });
 

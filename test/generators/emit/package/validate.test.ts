@@ -221,7 +221,8 @@ describe('validate(key, payload, options)', () => {
     expect(groups.account!.validate('account.created-v9', account)).toEqual({
       valid: false,
       error: {
-        detail: '`account.created-v9` is not an event of @fixture-events/account.',
+        detail:
+          '`account.created-v9` is not an event of @fixture-events/account. Did you mean `account.created-v1`?',
         code: 'unknown_event',
         errors: [],
       },
@@ -250,10 +251,12 @@ describe('isEvent and assertEvent', () => {
       EventValidationError: new (...args: never[]) => Error;
     };
     const payload = { account_number: 1 };
-    expect(() => groups.account!.assertEvent('account.created-v1', account)).not.toThrow();
+    // An assertion signature is callable only through a name declared with its type.
+    const accountGroup: GroupApi<Record<string, unknown>> = groups.account!;
+    expect(() => accountGroup.assertEvent('account.created-v1', account)).not.toThrow();
     let thrown: unknown;
     try {
-      groups.account!.assertEvent('account.created-v1', payload);
+      accountGroup.assertEvent('account.created-v1', payload);
     } catch (error) {
       thrown = error;
     }

@@ -31,3 +31,9 @@ export function readToolkitFile(path: string): string {
   }
   return text;
 }
+
+/** The absolute path of a file of the toolkit's source, by path below `generators/`. */
+export function toolkitFilePath(path: string): string {
+  sourceRoot ??= findSourceRoot();
+  return join(sourceRoot, path);
+}

@@ -1,0 +1,105 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CONFIG_FILE, formatProblem } from '../load/index.js';
+import { checkCompatibilityOverrides } from '../registry/config-check.js';
+import { type History, loadHistory } from '../registry/history.js';
+import { SchemaRegistryState } from '../registry/registry.js';
+import { createRegistryServer } from '../serve/server.js';
+import { repoRoot } from '../sources/git.js';
+import { EXIT_USAGE } from './exit-codes.js';
+
+/** Options of `eventry serve`. */
+export interface ServeCommandOptions {
+  port?: string;
+  host?: string;
+  catalogue?: string;
+  /** `--access-log`: one JSON line per request on stdout. */
+  accessLog?: boolean;
+  /** `--no-cache`: load every release from git, write no cache. */
+  cache?: boolean;
+  cwd?: string;
+}
+
+/**
+ * `eventry serve`: a read-only Confluent Schema Registry over the catalogue's release history. Prints
+ * `eventry: serving http://H:P` once it accepts connections; SIGTERM or SIGINT stop it gracefully
+ * (no new connections, requests in flight finish), exit 0.
+ */
+export async function runServe(options: ServeCommandOptions = {}): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
+  const port = Number(options.port ?? '8081');
+  if (!/^[0-9]{1,5}$/.test(options.port ?? '8081') || port > 65535) {
+    process.stderr.write(
+      `eventry serve: --port ${options.port} is not a port number (0-65535; 0 picks a free one).\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const host = options.host ?? '127.0.0.1';
+  const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
+  if (typeof history === 'number') return history;
+  const state = new SchemaRegistryState(history);
+  const server = createRegistryServer(state, {
+    title: history.current.config.title,
+    ...(options.accessLog ? { accessLog: (line: string) => process.stdout.write(`${line}\n`) } : {}),
+  });
+  const listening = await new Promise<Error | undefined>((done) => {
+    server.once('error', done);
+    server.listen(port, host, () => done(undefined));
+  });
+  if (listening) {
+    process.stderr.write(`eventry serve: cannot listen on ${host}:${port}: ${listening.message}\n`);
+    return 1;
+  }
+  const address = server.address();
+  const shown = typeof address === 'object' && address ? address.port : port;
+  const hostShown = host.includes(':') ? `[${host}]` : host;
+  process.stdout.write(`eventry: serving http://${hostShown}:${shown}\n`);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      server.close(() => done());
+      server.closeIdleConnections();
+      // Requests in flight get the request timeout to finish; then the sockets are cut.
+      setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  return 0;
+}
+
+/**
+ * The release history of the catalogue, or the exit code after printing why not: 2 when there is no
+ * catalogue folder, 1 with its located problems when the working catalogue does not load.
+ */
+export function openHistory(cwd: string, catalogue: string, cache: boolean): History | number {
+  if (!statSync(resolve(cwd, catalogue), { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(`eventry: no catalogue folder at ${catalogue} (give one with --catalogue <dir>).\n`);
+    return EXIT_USAGE;
+  }
+  const top = repoRoot(cwd) ?? cwd;
+  const result = loadHistory({
+    cwd,
+    catalogue,
+    ...(cache ? { cacheDir: join(top, '.eventry', 'registry') } : {}),
+  });
+  if (!result.ok) {
+    if ('problems' in result) {
+      process.stderr.write(`eventry: the catalogue in ${resolve(cwd, catalogue)} does not load:\n`);
+      for (const problem of result.problems) process.stderr.write(`${formatProblem(problem, result.root)}\n`);
+    } else {
+      process.stderr.write(`eventry: ${result.message}\n`);
+    }
+    return 1;
+  }
+  for (const warning of result.history.warnings) process.stderr.write(`eventry: ${warning}\n`);
+  const subjects = new Set(result.history.points.flatMap((point) => [...point.schemas.keys()]));
+  const configText = readFileSync(join(resolve(cwd, catalogue), CONFIG_FILE), 'utf8');
+  const problems = checkCompatibilityOverrides(result.history.current, configText, subjects);
+  if (problems.length > 0) {
+    for (const problem of problems) process.stderr.write(`${formatProblem(problem, catalogue)}\n`);
+    return 1;
+  }
+  return result.history;
+}

@@ -1,0 +1,188 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { type CatalogueProblem, CONFIG_FILE, loadCatalogue } from '../load/index.js';
+import type { Catalogue } from '../model.js';
+import { catalogueVersion } from '../release/last-release.js';
+import { gitSource, readObjects, repoRoot } from '../sources/git.js';
+import { schemaTextFingerprint, servedSchemaText } from './schema-text.js';
+
+/**
+ * The release history a registry is served from. A release is a commit, on the first-parent line of
+ * HEAD, whose `eventry.config.yaml` records a catalogue `version` different from the commit before it
+ * (what `eventry version` writes). The working catalogue comes last: it is what `latest` means.
+ */
+
+/** The schemas of one point in the history. */
+export interface HistoryPoint {
+  /** `1.2.0 (1a2b3c4)` for a release, `working catalogue` for the last. */
+  label: string;
+  /** The commit of a release; undefined for the working catalogue. */
+  commit?: string;
+  /** The catalogue version it records. */
+  version: string;
+  /** Served schema text by event key (see servedSchemaText). */
+  schemas: Map<string, string>;
+}
+
+/** The history, oldest first, and what could not be read (a release whose catalogue does not load). */
+export interface History {
+  points: HistoryPoint[];
+  /** The working catalogue (the last point), for settings such as compatibility levels. */
+  current: Catalogue;
+  warnings: string[];
+}
+
+/** Where `loadHistory` looks and caches. */
+export interface HistoryOptions {
+  /** The folder commands run in. */
+  cwd: string;
+  /** The catalogue folder, relative to `cwd`. */
+  catalogue: string;
+  /** Cache folder for release schemas (`.eventry/registry`); none when undefined. */
+  cacheDir?: string;
+}
+
+/** The history, or why there is none (the working catalogue does not load). */
+export type HistoryResult =
+  | { ok: true; history: History }
+  | { ok: false; problems: CatalogueProblem[]; root: string }
+  | { ok: false; message: string };
+
+/**
+ * Loads every release of the catalogue from git objects, plus the working catalogue. Each release's
+ * schema texts are cached under `cacheDir` keyed by the commit's catalogue tree hash (and the code that
+ * makes the texts), so a restart reads JSON instead of loading every release again.
+ */
+export function loadHistory(options: HistoryOptions): HistoryResult {
+  const folder = resolve(options.cwd, options.catalogue);
+  const working = loadCatalogue(folder);
+  if (!working.ok) return { ok: false, problems: working.problems, root: options.catalogue };
+  const points: HistoryPoint[] = [];
+  const warnings: string[] = [];
+  const top = repoRoot(options.cwd);
+  if (top) {
+    const inRepo = relative(top, folder).split(sep).join('/');
+    for (const release of findReleases(top, inRepo)) {
+      const schemas = releaseSchemas(options, top, inRepo, release.commit);
+      if (typeof schemas === 'string') {
+        warnings.push(`release ${release.version} (${release.commit.slice(0, 7)}) left out: ${schemas}`);
+        continue;
+      }
+      points.push({
+        label: `${release.version} (${release.commit.slice(0, 7)})`,
+        commit: release.commit,
+        version: release.version,
+        schemas,
+      });
+    }
+  }
+  points.push({
+    label: 'working catalogue',
+    version: working.catalogue.config.version,
+    schemas: schemaTexts(working.catalogue),
+  });
+  return { ok: true, history: { points, current: working.catalogue, warnings } };
+}
+
+/** A commit that recorded a new catalogue version. */
+export interface ReleaseCommit {
+  commit: string;
+  version: string;
+}
+
+/** Release commits, oldest first: first-parent commits where the recorded catalogue version changed. */
+export function findReleases(top: string, catalogueInRepo: string): ReleaseCommit[] {
+  const configPath = catalogueInRepo === '' ? CONFIG_FILE : `${catalogueInRepo}/${CONFIG_FILE}`;
+  const commits = firstParentCommitsTouching(top, configPath).reverse();
+  const texts = readObjects(
+    top,
+    commits.map((commit) => `${commit}:${configPath}`),
+  );
+  const releases: ReleaseCommit[] = [];
+  let previous: string | undefined;
+  for (const commit of commits) {
+    const version = catalogueVersion(texts.get(`${commit}:${configPath}`));
+    if (version !== undefined && version !== previous) releases.push({ commit, version });
+    previous = version;
+  }
+  return releases;
+}
+
+function firstParentCommitsTouching(top: string, path: string): string[] {
+  try {
+    return execFileSync('git', ['log', '--first-parent', '--format=%H', '--', path], {
+      cwd: top,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+      .split('\n')
+      .filter((line) => line !== '');
+  } catch {
+    // A repository without commits yet: no releases.
+    return [];
+  }
+}
+
+/** Schema texts of every event of a catalogue. */
+export function schemaTexts(catalogue: Catalogue): Map<string, string> {
+  const schemas = new Map<string, string>();
+  for (const key of Object.keys(catalogue.events).sort()) schemas.set(key, servedSchemaText(catalogue, key));
+  return schemas;
+}
+
+/** The schema texts at a release commit, from the cache or loaded from git; a string says why not. */
+function releaseSchemas(
+  options: HistoryOptions,
+  top: string,
+  catalogueInRepo: string,
+  commit: string,
+): Map<string, string> | string {
+  const tree = treeHash(top, commit, catalogueInRepo);
+  const cacheFile =
+    options.cacheDir && tree
+      ? join(
+          options.cacheDir,
+          `${createHash('sha256').update(`${schemaTextFingerprint()}\0${tree}`).digest('hex').slice(0, 32)}.json`,
+        )
+      : undefined;
+  if (cacheFile) {
+    try {
+      const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as [string, string][];
+      if (Array.isArray(cached)) return new Map(cached);
+    } catch {
+      // Absent or unreadable: load it again.
+    }
+  }
+  const loaded = gitSource.resolve(commit, { cwd: top, catalogue: catalogueInRepo || '.' });
+  if (!loaded.ok) {
+    return loaded.reason === 'problems'
+      ? `its catalogue has ${loaded.problems.length} problem(s)`
+      : loaded.message;
+  }
+  const schemas = schemaTexts(loaded.source.catalogue);
+  if (cacheFile && options.cacheDir) {
+    try {
+      mkdirSync(options.cacheDir, { recursive: true });
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify([...schemas]));
+      renameSync(temporary, cacheFile);
+    } catch {
+      // A read-only checkout still serves; it only loads releases again on the next start.
+    }
+  }
+  return schemas;
+}
+
+function treeHash(top: string, commit: string, catalogueInRepo: string): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', `${commit}:${catalogueInRepo}`], {
+      cwd: top,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Confluent Schema Registry error codes (the `error_code` of an error body), as its REST API documents
+ * them. Clients branch on these numbers (40401 = no such subject), so they are part of the contract.
+ */
+export const ERROR_CODES = {
+  subjectNotFound: 40401,
+  versionNotFound: 40402,
+  schemaNotFound: 40403,
+  subjectCompatibilityNotConfigured: 40408,
+  incompatibleSchema: 409,
+  invalidSchema: 42201,
+  invalidVersion: 42202,
+  invalidCompatibilityLevel: 42203,
+  operationNotPermitted: 42205,
+  internal: 50001,
+} as const;
+
+/** An answer the server gives as a Confluent error body `{error_code, message}`. */
+export class RegistryError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** 404 40401. */
+export const subjectNotFound = (subject: string): RegistryError =>
+  new RegistryError(404, ERROR_CODES.subjectNotFound, `Subject '${subject}' not found.`);
+
+/** 404 40402. */
+export const versionNotFound = (subject: string, version: string | number): RegistryError =>
+  new RegistryError(
+    404,
+    ERROR_CODES.versionNotFound,
+    `Version ${version} not found for subject '${subject}'.`,
+  );
+
+/** 404 40403. */
+export const schemaNotFound = (what: string): RegistryError =>
+  new RegistryError(404, ERROR_CODES.schemaNotFound, `Schema ${what} not found.`);
+
+/** 422 42201. */
+export const invalidSchema = (why: string): RegistryError =>
+  new RegistryError(422, ERROR_CODES.invalidSchema, `Invalid schema: ${why}`);
+
+/** What every write answers: schemas change through the catalogue, not through this API. */
+export const READ_ONLY_MESSAGE =
+  'This registry is read-only: it serves the eventry catalogue in git. To change a schema, edit the ' +
+  'catalogue (catalogue/groups/<group>.yaml), pass the gate (`eventry check --base main`) in review, ' +
+  'and release (`eventry version`, then merge); the registry serves the new version from then on.';
+
+/** 422 42205. */
+export const readOnly = (): RegistryError =>
+  new RegistryError(422, ERROR_CODES.operationNotPermitted, READ_ONLY_MESSAGE);

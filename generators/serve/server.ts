@@ -1,0 +1,430 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { checkCandidate } from '../registry/compatibility.js';
+import type { SchemaRegistryState, SubjectVersion } from '../registry/registry.js';
+import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
+import {
+  ERROR_CODES,
+  invalidSchema,
+  RegistryError,
+  readOnly,
+  schemaNotFound,
+  subjectNotFound,
+  versionNotFound,
+} from './errors.js';
+
+/** The media type of every Confluent Schema Registry answer. */
+export const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
+
+/** Options of the registry server. */
+export interface RegistryServerOptions {
+  /** Where one JSON line per request goes (`--access-log`); no access log when undefined. */
+  accessLog?: (line: string) => void;
+  /** Largest request body accepted, in bytes (1 MiB by default): a schema is a few kilobytes. */
+  maxBodyBytes?: number;
+  /** Title shown on the index page. */
+  title?: string;
+}
+
+const MAX_VERSION = 2 ** 31 - 1;
+const JSON_TYPE = 'JSON';
+
+/**
+ * A Confluent Schema Registry compatible HTTP server over a registry state (see
+ * generators/registry/registry.ts), read-only. Every answer is JSON of the registry media type; every
+ * failure is a Confluent error body, never a stack trace. The hot read routes (schema by id, latest
+ * version) answer from bodies serialised once at start.
+ */
+export function createRegistryServer(
+  state: SchemaRegistryState,
+  options: RegistryServerOptions = {},
+): Server {
+  const fast = precomputedBodies(state);
+  const maxBody = options.maxBodyBytes ?? 1 << 20;
+  const server = createServer((req, res) => {
+    const started = options.accessLog ? process.hrtime.bigint() : 0n;
+    if (options.accessLog) {
+      const log = options.accessLog;
+      res.once('finish', () => {
+        log(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            method: req.method,
+            path: req.url,
+            status: res.statusCode,
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+            bytes: Number(res.getHeader('content-length') ?? 0),
+          }),
+        );
+      });
+    }
+    // A request with a body goes the slow way, which reads it first (an unread body breaks keep-alive).
+    const body =
+      req.method === 'GET' && req.url !== undefined && !hasBody(req) ? fast.get(req.url) : undefined;
+    if (body) {
+      send(res, 200, body);
+      return;
+    }
+    handle(state, req, res, maxBody, options.title ?? 'eventry').catch((error: unknown) => {
+      const known = error instanceof RegistryError;
+      if (!known)
+        process.stderr.write(`eventry serve: internal error on ${req.method} ${req.url}: ${error}\n`);
+      const answer = known
+        ? error
+        : new RegistryError(500, ERROR_CODES.internal, 'Internal error; the server log has the details.');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      // The rest of a body too large to read is never read: the connection cannot be reused.
+      if (answer.status === 413) res.setHeader('connection', 'close');
+      sendJson(res, answer.status, { error_code: answer.code, message: answer.message });
+    });
+  });
+  // Malformed HTTP or a timed-out request: a Confluent error body instead of Node's bare answer.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const body = JSON.stringify(
+      timedOut
+        ? { error_code: 408, message: 'The request took too long to arrive.' }
+        : { error_code: 400, message: 'Malformed HTTP request.' },
+    );
+    socket.end(
+      `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\ncontent-type: ${CONTENT_TYPE}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  // Slow or stalled clients do not hold sockets forever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+/** Bodies of `GET /schemas/ids/{id}` and `GET /subjects/{s}/versions/latest`, serialised once. */
+function precomputedBodies(state: SchemaRegistryState): Map<string, Buffer> {
+  const bodies = new Map<string, Buffer>();
+  for (const entry of state.schemas.values()) {
+    bodies.set(`/schemas/ids/${entry.id}`, json({ schema: entry.schema, schemaType: JSON_TYPE }));
+  }
+  for (const [subject, versions] of state.subjects) {
+    const latest = json(versionBody(versions.at(-1)!));
+    bodies.set(`/subjects/${encodeURIComponent(subject)}/versions/latest`, latest);
+    for (const version of versions) {
+      bodies.set(
+        `/subjects/${encodeURIComponent(subject)}/versions/${version.version}`,
+        json(versionBody(version)),
+      );
+    }
+  }
+  return bodies;
+}
+
+function versionBody(version: SubjectVersion): Record<string, unknown> {
+  return {
+    subject: version.subject,
+    version: version.version,
+    id: version.id,
+    schemaType: JSON_TYPE,
+    schema: version.schema,
+  };
+}
+
+const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
+
+function send(res: ServerResponse, status: number, body: Buffer, type = CONTENT_TYPE): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': body.length });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, json(value));
+}
+
+async function handle(
+  state: SchemaRegistryState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBody: number,
+  title: string,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  let url: URL;
+  let parts: string[];
+  try {
+    url = new URL(req.url ?? '/', 'http://registry.invalid');
+    parts = url.pathname
+      .split('/')
+      .slice(1)
+      .map((part) => decodeURIComponent(part));
+  } catch {
+    throw new RegistryError(400, 400, 'The request path is not a valid URL (bad percent-encoding).');
+  }
+  if (parts.at(-1) === '' && parts.length > 1) parts.pop();
+  const query = url.searchParams;
+  const [head, ...rest] = parts;
+  // Every body is read (bounded) before answering, whatever the route: see `hasBody`.
+  const body = hasBody(req) ? await readBody(req, maxBody) : '';
+
+  if (method === 'DELETE' || method === 'PUT' || (method === 'POST' && head !== 'compatibility')) {
+    // Look-up (`POST /subjects/{s}`) is the one POST that reads.
+    if (!(method === 'POST' && head === 'subjects' && rest.length === 1)) {
+      if (head === 'subjects' || head === 'config' || head === 'mode' || head === 'schemas') throw readOnly();
+      throw notFound();
+    }
+  }
+
+  if (method === 'GET' || method === 'HEAD') {
+    switch (head) {
+      case '':
+        return index(req, res, state, title);
+      case 'healthz':
+      case 'readyz':
+        return sendJson(res, 200, {
+          status: 'ok',
+          subjects: state.subjects.size,
+          schemas: state.schemas.size,
+        });
+      case 'subjects':
+        return getSubjects(res, state, rest, query);
+      case 'schemas':
+        return getSchemas(res, state, rest, query);
+      case 'config':
+        if (rest.length === 0) return sendJson(res, 200, { compatibilityLevel: state.compatibility.level });
+        if (rest.length === 1) {
+          const subject = state.resolveSubject(rest[0]!);
+          if (!subject) throw subjectNotFound(rest[0]!);
+          return sendJson(res, 200, { compatibilityLevel: state.levelOf(subject) });
+        }
+        throw notFound();
+      case 'mode':
+        if (rest.length === 0) return sendJson(res, 200, { mode: 'READONLY' });
+        if (rest.length === 1) {
+          if (!state.resolveSubject(rest[0]!)) throw subjectNotFound(rest[0]!);
+          return sendJson(res, 200, { mode: 'READONLY' });
+        }
+        throw notFound();
+      case 'contexts':
+        if (rest.length === 0) return sendJson(res, 200, ['.']);
+        throw notFound();
+      default:
+        throw notFound();
+    }
+  }
+
+  if (method === 'POST' && head === 'subjects') return lookUp(body, res, state, rest[0]!);
+  if (method === 'POST' && head === 'compatibility') return compatibility(body, res, state, rest, query);
+  throw new RegistryError(405, 405, `HTTP 405 Method Not Allowed: ${method}`);
+}
+
+const notFound = (): RegistryError => new RegistryError(404, 404, 'HTTP 404 Not Found');
+
+function getSubjects(
+  res: ServerResponse,
+  state: SchemaRegistryState,
+  rest: string[],
+  query: URLSearchParams,
+) {
+  if (rest.length === 0) {
+    const prefix = query.get('subjectPrefix') ?? '';
+    const names = [...state.subjects.keys()].filter((name) => name.startsWith(prefix)).sort();
+    return sendJson(res, 200, names);
+  }
+  const subject = state.resolveSubject(rest[0]!);
+  if (!subject) throw subjectNotFound(rest[0]!);
+  const versions = state.subjects.get(subject)!;
+  if (rest.length === 2 && rest[1] === 'versions') {
+    return sendJson(
+      res,
+      200,
+      versions.map((version) => version.version),
+    );
+  }
+  if (rest.length === 2 && rest[1] === 'metadata') {
+    // No version carries metadata: only a request without metadata filters matches (the latest).
+    if ([...query.keys()].some((name) => name === 'key' || name === 'value')) {
+      throw schemaNotFound(`with the requested metadata in subject '${subject}'`);
+    }
+    return sendJson(res, 200, versionBody(versions.at(-1)!));
+  }
+  if ((rest.length === 3 || rest.length === 4) && rest[1] === 'versions') {
+    const version = pickVersion(subject, versions, rest[2]!);
+    if (rest.length === 3) return sendJson(res, 200, versionBody(version));
+    if (rest[3] === 'schema') return send(res, 200, Buffer.from(version.schema));
+    if (rest[3] === 'referencedby') return sendJson(res, 200, []);
+  }
+  throw notFound();
+}
+
+function getSchemas(res: ServerResponse, state: SchemaRegistryState, rest: string[], query: URLSearchParams) {
+  if (rest.length === 0) {
+    const latestOnly = query.get('latestOnly') === 'true';
+    const prefix = query.get('subjectPrefix') ?? '';
+    const all = [...state.subjects.entries()]
+      .filter(([subject]) => subject.startsWith(prefix))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .flatMap(([, versions]) => (latestOnly ? [versions.at(-1)!] : versions));
+    return sendJson(res, 200, all.map(versionBody));
+  }
+  if (rest.length === 1 && rest[0] === 'types') return sendJson(res, 200, [JSON_TYPE]);
+  if (rest[0] === 'ids' && (rest.length === 2 || rest.length === 3)) {
+    const raw = rest[1]!;
+    const entry = /^[0-9]{1,10}$/.test(raw) ? state.schemas.get(Number(raw)) : undefined;
+    if (!entry) throw schemaNotFound(`${raw}`);
+    if (rest.length === 2) return sendJson(res, 200, { schema: entry.schema, schemaType: JSON_TYPE });
+    if (rest[2] === 'schema') return send(res, 200, Buffer.from(entry.schema));
+    if (rest[2] === 'subjects') return sendJson(res, 200, [...new Set(entry.uses.map((use) => use.subject))]);
+    if (rest[2] === 'versions') {
+      return sendJson(
+        res,
+        200,
+        entry.uses.map((use) => ({ subject: use.subject, version: use.version })),
+      );
+    }
+  }
+  throw notFound();
+}
+
+/** `latest`, `-1`, or a version number in [1, 2^31-1]; anything else is 42202. */
+function pickVersion(subject: string, versions: readonly SubjectVersion[], spec: string): SubjectVersion {
+  if (spec === 'latest' || spec === '-1') return versions.at(-1)!;
+  if (!/^[0-9]{1,10}$/.test(spec) || Number(spec) < 1 || Number(spec) > MAX_VERSION) {
+    throw new RegistryError(
+      422,
+      ERROR_CODES.invalidVersion,
+      `The specified version '${spec}' is not a valid version id. Allowed values are between [1, 2^31-1] and the string "latest".`,
+    );
+  }
+  const found = versions[Number(spec) - 1];
+  if (!found) throw versionNotFound(subject, spec);
+  return found;
+}
+
+/** `POST /subjects/{s}`: the version of that subject whose schema is the one sent (latest first). */
+function lookUp(body: string, res: ServerResponse, state: SchemaRegistryState, name: string) {
+  const request = readSchemaRequest(body);
+  const subject = state.resolveSubject(name);
+  if (!subject) throw subjectNotFound(name);
+  const text = request.schemaType === JSON_TYPE ? canonicalCandidate(request.schema) : undefined;
+  const versions = state.subjects.get(subject)!;
+  const found = text === undefined ? undefined : [...versions].reverse().find((v) => v.schema === text);
+  if (!found) throw schemaNotFound(`in subject '${subject}'`);
+  return sendJson(res, 200, versionBody(found));
+}
+
+function compatibility(
+  body: string,
+  res: ServerResponse,
+  state: SchemaRegistryState,
+  rest: string[],
+  query: URLSearchParams,
+) {
+  // /compatibility/subjects/{s}/versions[/{v}]
+  if (rest[0] !== 'subjects' || rest[2] !== 'versions' || rest.length < 3 || rest.length > 4) {
+    throw notFound();
+  }
+  const request = readSchemaRequest(body);
+  const subject = state.resolveSubject(rest[1]!);
+  if (!subject) throw subjectNotFound(rest[1]!);
+  const versions = state.subjects.get(subject)!;
+  // Against one version when one is named; `latest` (or none) means what the level says.
+  const against =
+    rest.length === 4 && rest[3] !== 'latest' ? [pickVersion(subject, versions, rest[3]!)] : undefined;
+  if (request.schemaType !== JSON_TYPE) {
+    throw invalidSchema(`this registry holds JSON Schema only; the candidate is ${request.schemaType}.`);
+  }
+  const verdict = checkCandidate(state, subject, request.schema, against);
+  if ('error' in verdict) throw invalidSchema(verdict.error);
+  const verbose = query.get('verbose') === 'true';
+  return sendJson(res, 200, {
+    is_compatible: verdict.compatible,
+    ...(verbose ? { messages: verdict.messages } : {}),
+  });
+}
+
+interface SchemaRequest {
+  schema: string;
+  schemaType: string;
+}
+
+/** A `{schema, schemaType?}` body; a missing schemaType means AVRO, as in Confluent. */
+function readSchemaRequest(text: string): SchemaRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new RegistryError(400, 400, 'The request body is not JSON.');
+  }
+  const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  if (typeof record.schema !== 'string') {
+    throw invalidSchema(
+      'the request body has no `schema` string (send {"schemaType": "JSON", "schema": "..."}).',
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(record.schema);
+  } catch {
+    parsed = undefined; // judged by each route: not found for a look-up, invalid for a check
+  }
+  if (nestsDeeperThan(parsed, MAX_SCHEMA_DEPTH)) {
+    throw invalidSchema(`the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels.`);
+  }
+  const schemaType = record.schemaType === undefined ? 'AVRO' : record.schemaType;
+  if (typeof schemaType !== 'string') throw invalidSchema('`schemaType` is not a string.');
+  return { schema: record.schema, schemaType };
+}
+
+/** Whether the request carries a body (a length above zero, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > max) {
+        failed = true;
+        reject(new RegistryError(413, 413, `The request body is larger than ${max} bytes.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', (error) => {
+      if (!failed)
+        reject(new RegistryError(400, 400, `The request body could not be read: ${error.message}`));
+    });
+  });
+}
+
+function index(req: IncomingMessage, res: ServerResponse, state: SchemaRegistryState, title: string): void {
+  if (!(req.headers.accept ?? '').includes('text/html')) {
+    sendJson(res, 200, {});
+    return;
+  }
+  const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}: schema registry</title></head>
+<body><h1>${escapeHtml(title)}</h1>
+<p>A read-only Confluent Schema Registry API over the eventry catalogue: ${state.subjects.size} subjects, ${state.schemas.size} schemas.</p>
+<ul><li><a href="/subjects">/subjects</a></li><li><a href="/schemas?latestOnly=true">/schemas?latestOnly=true</a></li><li><a href="/config">/config</a></li><li><a href="/healthz">/healthz</a></li></ul>
+<p>The documentation site will be served at <a href="/docs/">/docs/</a>.</p>
+</body></html>
+`;
+  send(res, 200, Buffer.from(page), 'text/html; charset=utf-8');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,146 @@
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { REPO, tempDir } from '../helpers.js';
+import { releasedTwice, runCliAsync } from '../registry/released-repo.js';
+
+/** A `serve` process of the compiled CLI, once it printed its address. */
+interface Served {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  lines: string[];
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `eventry serve --port 0` in `cwd` and waits for its `serving` line (no fixed sleep). */
+function serve(cwd: string, args: string[] = []): Promise<Served> {
+  const child = spawn(
+    process.execPath,
+    [join(REPO, 'dist/scripts/eventry.js'), 'serve', '--port', '0', ...args],
+    {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+    },
+  );
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const reader = createInterface({ input: child.stdout });
+    reader.on('line', (line) => {
+      lines.push(line);
+      const match = /^eventry: serving (http:\/\/\S+)$/.exec(line);
+      if (match && lines.length === 1) {
+        resolve({
+          url: match[1]!,
+          child,
+          lines,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited ${code} before serving: ${stderr}`)));
+  });
+}
+
+const getJson = async (url: string) => {
+  const response = await fetch(url);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+describe('eventry serve (compiled CLI)', () => {
+  it('versions come from the release history: two releases give versions 1 and 2, both ids resolve; same ids after a restart and on a fresh clone', async () => {
+    const repo = releasedTwice();
+    const ids = async (dir: string) => {
+      const served = await serve(dir);
+      try {
+        const versions = await getJson(`${served.url}/subjects/account.created-v1/versions`);
+        expect(versions.body).toEqual([1, 2]);
+        const one = await getJson(`${served.url}/subjects/account.created-v1/versions/1`);
+        const two = await getJson(`${served.url}/subjects/account.created-v1/versions/latest`);
+        expect(two.body.version).toBe(2);
+        expect(String(one.body.schema)).not.toContain('nickname');
+        expect(String(two.body.schema)).toContain('nickname');
+        for (const id of [one.body.id, two.body.id]) {
+          const byId = await getJson(`${served.url}/schemas/ids/${id}`);
+          expect(byId.status).toBe(200);
+          expect(byId.body.schemaType).toBe('JSON');
+        }
+        // An event the second release left alone keeps one version.
+        expect(
+          (await getJson(`${served.url}/subjects/lifecycle.support-site.sale-1.0.0/versions`)).body,
+        ).toEqual([1]);
+        return [one.body.id, two.body.id];
+      } finally {
+        expect(await served.stop()).toBe(0);
+      }
+    };
+    const first = await ids(repo.dir);
+    expect(first[0]).not.toBe(first[1]);
+    // A restart reads the release cache (.eventry/registry/) written by the first start: one file a release.
+    expect(readdirSync(join(repo.dir, '.eventry/registry'))).toHaveLength(2);
+    expect(await ids(repo.dir)).toEqual(first);
+    const clone = join(tempDir('eventry-serve-clone-'), 'clone');
+    execFileSync('git', ['clone', '-q', repo.dir, clone]);
+    expect(await ids(clone)).toEqual(first);
+  }, 60_000);
+
+  it('prints one `serving` line, logs one JSON line per request with --access-log, stops on SIGTERM with exit 0', async () => {
+    const repo = releasedTwice();
+    const served = await serve(repo.dir, ['--access-log']);
+    const health = await getJson(`${served.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.body.status).toBe('ok');
+    const missing = await getJson(`${served.url}/schemas/ids/notanumber`);
+    expect(missing).toEqual({
+      status: 404,
+      body: { error_code: 40403, message: 'Schema notanumber not found.' },
+    });
+    expect(await served.stop()).toBe(0);
+    const log = served.lines.slice(1).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(log.map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+      ['GET', '/healthz', 200],
+      ['GET', '/schemas/ids/notanumber', 404],
+    ]);
+  }, 30_000);
+
+  it('a catalogue with problems is not served: located problems, exit 1', async () => {
+    const repo = releasedTwice();
+    repo.write(
+      'catalogue/groups/broken.yaml',
+      'group: {slug: broken, title: B}\nevents:\n  broken.thing-v1:\n    fields:\n      x: {type: Nope}\n',
+    );
+    const result = await runCliAsync(['serve', '--port', '0'], { cwd: repo.dir });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /catalogue\/groups\/broken\.yaml:5:\d+: error unknown-shape: Shape `Nope` is not defined/,
+    );
+  });
+
+  it('a port that is not a number is a usage error (exit 2)', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(REPO, 'dist/scripts/eventry.js'), 'serve', '--port', 'http'],
+      {
+        cwd: REPO,
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('--port http is not a port number');
+  });
+});

@@ -1,0 +1,107 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * TEST DOUBLE: the smallest writable Confluent Schema Registry that follows the published REST API for
+ * the calls `eventry register` makes (GET/PUT `/config/{s}`, `POST /subjects/{s}` look-up,
+ * `POST /subjects/{s}/versions` register), in memory. Ids are global and sequential, identical schema
+ * texts share an id, registering a schema a subject already has returns its id without a new version,
+ * as Confluent does. It runs no compatibility check of its own: `refuse` simulates one. It is not a
+ * registry to use; `register` has not yet been run against a live Confluent, Apicurio or Karapace.
+ */
+export class FakeConfluentRegistry {
+  readonly subjects = new Map<string, { version: number; id: number; schema: string }[]>();
+  readonly config = new Map<string, string>();
+  /** Every request as `METHOD /path`, in order. */
+  readonly requests: string[] = [];
+  /** Answers 409 with this message to a registration this returns a message for. */
+  refuse: ((subject: string, schema: string) => string | undefined) | undefined;
+  /** When set, every request must carry this `Authorization` header (else 401). */
+  requireAuthorization: string | undefined;
+  private readonly ids = new Map<string, number>();
+  private server: Server | undefined;
+  url = '';
+
+  /** Listens on a free loopback port. */
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) =>
+        answer(res, 500, { error_code: 50001, message: String(error) }),
+      );
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** Stops listening. */
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server?.close(() => resolve());
+      this.server?.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString();
+    const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    this.requests.push(`${req.method} ${decodeURIComponent(path)}`);
+    if (this.requireAuthorization !== undefined && req.headers.authorization !== this.requireAuthorization) {
+      return answer(res, 401, { error_code: 401, message: 'Unauthorized' });
+    }
+    const parts = path.split('/').slice(1).map(decodeURIComponent);
+    if (parts[0] === 'config' && parts.length === 2) {
+      const subject = parts[1]!;
+      if (req.method === 'GET') {
+        const level = this.config.get(subject);
+        if (!level)
+          return answer(res, 404, {
+            error_code: 40408,
+            message: `Subject '${subject}' does not have subject-level compatibility configured`,
+          });
+        return answer(res, 200, { compatibilityLevel: level });
+      }
+      if (req.method === 'PUT') {
+        this.config.set(subject, String(body.compatibility));
+        return answer(res, 200, { compatibility: body.compatibility });
+      }
+    }
+    if (parts[0] === 'subjects' && parts.length >= 2) {
+      const subject = parts[1]!;
+      const versions = this.subjects.get(subject);
+      const schema = String(body.schema);
+      if (req.method === 'POST' && parts.length === 2) {
+        if (!versions)
+          return answer(res, 404, { error_code: 40401, message: `Subject '${subject}' not found.` });
+        const found = versions.find((version) => version.schema === schema);
+        if (!found) return answer(res, 404, { error_code: 40403, message: 'Schema not found' });
+        return answer(res, 200, { subject, ...found, schemaType: 'JSON' });
+      }
+      if (req.method === 'POST' && parts[2] === 'versions') {
+        const existing = versions?.find((version) => version.schema === schema);
+        if (existing) return answer(res, 200, { id: existing.id });
+        const why = this.refuse?.(subject, schema);
+        if (why) return answer(res, 409, { error_code: 409, message: why });
+        let id = this.ids.get(schema);
+        if (id === undefined) {
+          id = this.ids.size + 1;
+          this.ids.set(schema, id);
+        }
+        const list = versions ?? [];
+        list.push({ version: list.length + 1, id, schema });
+        this.subjects.set(subject, list);
+        return answer(res, 200, { id });
+      }
+    }
+    return answer(res, 404, { error_code: 404, message: 'HTTP 404 Not Found' });
+  }
+}
+
+function answer(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/vnd.schemaregistry.v1+json' });
+  res.end(text);
+}

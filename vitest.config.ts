@@ -1,0 +1,39 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The suites that drive real external programs (a Verdaccio registry, Chromium, the npm client packing
+ * every group): slow, so they are their own project, `npx vitest run --project unit` skips them while
+ * working. `npm test` and CI run both projects.
+ */
+const E2E = ['test/e2e/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/publish/package-quality.test.ts'];
+
+/** Timeouts are hang guards, not timed assertions: generous enough for a loaded 2-core CI machine. */
+const UNIT_TIMEOUT_MS = 60_000;
+const E2E_TIMEOUT_MS = 300_000;
+
+/** vitest's configuration: the `unit` and `e2e` projects. */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...E2E],
+          testTimeout: UNIT_TIMEOUT_MS,
+          hookTimeout: UNIT_TIMEOUT_MS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: E2E,
+          testTimeout: E2E_TIMEOUT_MS,
+          hookTimeout: E2E_TIMEOUT_MS,
+        },
+      },
+    ],
+  },
+});
