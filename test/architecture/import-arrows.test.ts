@@ -34,7 +34,7 @@ type Layer =
 
 /**
  * The folders beside the pipeline: they read the model, never the emitters, the build or the CLI.
- * (`registry` is where the schema-registry server's client side lands, beside `serve`.)
+ * (`registry/` is the schema registry's model of the release history; `serve/` its HTTP server.)
  */
 const BESIDE = ['diff', 'release', 'publish', 'sources', 'serve', 'registry'];
 
@@ -258,7 +258,7 @@ describe('the import graph of generators/ and scripts/', () => {
     expect(findCycles(edges)).toEqual([]);
   });
 
-  it('runs one way: model <- load <- emit <- build, diff/release/publish/sources/serve beside, cli on top', () => {
+  it('runs one way: model <- load <- emit <- build, sources/diff/release/publish/registry/serve beside, cli on top', () => {
     expect(findBackArrows(edges)).toEqual([...KNOWN_EXCEPTIONS].sort());
   });
 
