@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { JOURNAL_FILE, STAGING_DIR } from '../../generators/write.js';
+import { JOURNAL_FILE, STAGING_DIR } from '../../generators/build/write.js';
 import { fixturePath, REPO, tempDir } from '../helpers.js';
 import { comparable, emptyFolders, eventryAsync, readTree } from './output-tree.js';
 

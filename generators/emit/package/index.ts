@@ -1,11 +1,11 @@
 import type { Catalogue, Group } from '../../model.js';
+import { readToolkitFile } from '../../shared/toolkit-files.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { standaloneEventSchema } from '../json-schema.js';
 import { exampleFor } from './examples.js';
 import { emitPackageJson, groupPackageName, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
 import { render } from './templates.js';
-import { readToolkitFile, toolkitFingerprint } from './toolkit-files.js';
 import { emitGroupTypes, interfaceName } from './types.js';
 import { compileEventValidators, openEventSchema } from './validators.js';
 
@@ -42,8 +42,9 @@ export async function emitGroupPackages(model: Catalogue, context: EmitContext):
 
 /**
  * Everything a group's generated files depend on: its events' schemas (which embed their shapes,
- * titles, descriptions and source file), the group's and the catalogue's names, and the templates and
- * run time copied into packages (which the toolkit fingerprint, taken from compiled code, misses).
+ * titles, descriptions and source file) and the group's and the catalogue's names. The templates and run
+ * time copied into packages are the cache's part of the key: its toolkit fingerprint (`build/fingerprint.ts`)
+ * hashes the source folder they are read from.
  */
 function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): string {
   return JSON.stringify({
@@ -52,7 +53,6 @@ function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): strin
     events: group.events,
     scope: model.config.scope,
     title: model.config.title,
-    toolkit: toolkitFingerprint(),
   });
 }
 

@@ -1,3 +1,6 @@
+// Verdaccio helpers for `npm run registry`, the benchmarks and the end-to-end tests: tooling around
+// the product, never imported by generators/.
+
 import { spawn } from 'node:child_process';
 
 /** A registry running in a child process. */

@@ -1,5 +1,5 @@
-import { countBySeverity, eventFindings, reachList, shapeChanges, whom } from './report/report.js';
-import type { Finding, Severity } from './rule.js';
+import { countBySeverity, eventFindings, reachList, shapeChanges, whom } from '../diff/report/report.js';
+import type { Finding, Severity } from '../diff/rule.js';
 import type { Bump } from './semver.js';
 
 const LABEL: Record<Severity, string> = {

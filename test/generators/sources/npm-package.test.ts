@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diffCatalogues } from '../../../generators/diff/diff.js';
-import { alignSources, restrictToGroups } from '../../../generators/diff/sources.js';
 import { standaloneEventSchema } from '../../../generators/emit/json-schema.js';
-import { readPackageCatalogue } from '../../../generators/load/from-package.js';
 import type { Catalogue } from '../../../generators/model.js';
+import { alignSources, restrictToGroups } from '../../../generators/sources/index.js';
+import { readPackageCatalogue } from '../../../generators/sources/npm-package.js';
 import { loadValid, REPO } from '../../helpers.js';
 
 const real = loadValid(`${REPO}/catalogue`);

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,21 +36,4 @@ export function readToolkitFile(path: string): string {
 export function toolkitFilePath(path: string): string {
   sourceRoot ??= findSourceRoot();
   return join(sourceRoot, path);
-}
-
-let fingerprint: string | undefined;
-
-/** sha256 of the templates and the package run time: the toolkit files packages are made of. */
-export function toolkitFingerprint(): string {
-  if (fingerprint === undefined) {
-    const hash = createHash('sha256');
-    sourceRoot ??= findSourceRoot();
-    for (const dir of ['emit/package/templates', 'runtime']) {
-      for (const name of readdirSync(join(sourceRoot, dir)).sort()) {
-        hash.update(`${dir}/${name}\0`).update(readToolkitFile(`${dir}/${name}`));
-      }
-    }
-    fingerprint = hash.digest('hex');
-  }
-  return fingerprint;
 }

@@ -1,3 +1,6 @@
+// Verdaccio helpers for `npm run registry`, the benchmarks and the end-to-end tests: tooling around
+// the product, never imported by generators/.
+
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffCatalogues } from '../../../generators/diff/diff.js';
-import { resolveSource, type SourceResult } from '../../../generators/diff/sources.js';
 import { buildOpenApi } from '../../../generators/emit/openapi.js';
+import { resolveSource, type SourceResult } from '../../../generators/sources/index.js';
 import { fixturePath, loadValid, tempDir } from '../../helpers.js';
 import { makeRepo, type TestRepo } from './git-repo.js';
 

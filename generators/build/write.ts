@@ -32,7 +32,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmdirSync,
   rmSync,
@@ -41,7 +40,8 @@ import {
 } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
-import type { OutputFile } from './emit/context.js';
+import type { OutputFile } from '../emit/context.js';
+import { readIfExists } from '../shared/fs.js';
 import { findOrphans, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
@@ -313,16 +313,6 @@ function readTarget(path: string): string | undefined {
     const failure = error as NodeJS.ErrnoException;
     if (typeof failure.code === 'string' && failure.path === undefined) failure.path = path;
     throw failure;
-  }
-}
-
-/** A file's text, or undefined when it does not exist. */
-export function readIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
   }
 }
 

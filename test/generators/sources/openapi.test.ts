@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { diffCatalogues } from '../../../generators/diff/diff.js';
 import { buildOpenApi } from '../../../generators/emit/openapi.js';
-import { readOpenApiCatalogue } from '../../../generators/load/from-openapi.js';
 import type { Catalogue, Field } from '../../../generators/model.js';
+import { readOpenApiCatalogue } from '../../../generators/sources/openapi.js';
 import { fixturePath, loadValid, REPO } from '../../helpers.js';
 
 /** What the OpenAPI document keeps of a field: everything but where it was written and composed. */

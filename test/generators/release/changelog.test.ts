@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changelogEntry, prependChangelog } from '../../../generators/diff/changelog.js';
 import { compareCatalogues } from '../../../generators/diff/index.js';
+import { changelogEntry, prependChangelog } from '../../../generators/release/changelog.js';
 import { loadValid, REPO } from '../../helpers.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');

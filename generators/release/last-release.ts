@@ -12,8 +12,8 @@ import {
   repoRoot,
   resolveCommit,
   rootCommit,
-} from './git.js';
-import { packageVersion } from './sources.js';
+} from '../sources/git.js';
+import { packageVersion } from '../sources/source.js';
 
 /**
  * Where releases are found, for `eventry version` (per group package) and `eventry check` (the

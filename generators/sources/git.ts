@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { join, posix, relative, resolve } from 'node:path';
+import { ALLOW_LIST_FILE, CONFIG_FILE, loadCatalogueFromSources } from '../load/index.js';
+import { displayPath, loaded, type SourceKind, toPosix, unknownSpec } from './source.js';
 
 /**
- * The few git plumbing calls the diff needs. Everything reads objects (`ls-tree`, `cat-file`), so a
+ * A git ref as a catalogue input, and the few git plumbing calls it and the release finder need. Everything reads objects (`ls-tree`, `cat-file`), so a
  * catalogue at any commit is loaded without touching the work tree or the index.
  */
 
@@ -132,3 +135,62 @@ export function rootCommit(cwd: string, from: string): string | undefined {
     .filter((line) => line !== '');
   return roots[roots.length - 1];
 }
+
+/** A git ref: the catalogue at that commit, read from git objects (the work tree is never touched). */
+export const gitSource: SourceKind = {
+  name: 'git',
+  claims: (_spec, { cwd }) => repoRoot(cwd) !== undefined,
+  resolve(spec, { cwd, catalogue }) {
+    const top = repoRoot(cwd)!;
+    const commit = resolveCommit(cwd, spec);
+    if (!commit) {
+      if (/^(HEAD|@)([~^][0-9]*)*$/.test(spec)) {
+        return { ok: false, reason: 'absent', message: `\`${spec}\` names no commit in this repository.` };
+      }
+      return { ok: false, reason: 'usage', message: unknownSpec(spec) };
+    }
+    const folder = toPosix(relative(top, resolve(cwd, catalogue)));
+    const label = commit.startsWith(spec) ? commit.slice(0, 7) : `${spec} (${commit.slice(0, 7)})`;
+    try {
+      const prefix = folder === '' ? '' : `${folder}/`;
+      const paths = listFiles(cwd, commit, folder || '.').filter(
+        (path) =>
+          /\.ya?ml$/.test(path) &&
+          !path
+            .slice(prefix.length)
+            .split('/')
+            .some((part) => part.startsWith('.')),
+      );
+      if (!paths.includes(`${prefix}${CONFIG_FILE}`)) {
+        return {
+          ok: false,
+          reason: 'absent',
+          message: `${label} has no catalogue in \`${folder || '.'}/\`.`,
+        };
+      }
+      const texts = readFiles(cwd, commit, paths);
+      const files = paths.map((path) => ({ path: path.slice(prefix.length), text: texts.get(path) ?? '' }));
+      const result = loadCatalogueFromSources(files);
+      const packagesFolder = posix.join(posix.dirname(folder || '.'), 'packages');
+      const versions = result.ok
+        ? readFiles(
+            cwd,
+            commit,
+            result.catalogue.groups.map((group) => posix.join(packagesFolder, group.slug, 'package.json')),
+          )
+        : new Map<string, string>();
+      const root = displayPath(cwd, join(top, folder));
+      return loaded(result, root, {
+        kind: 'git',
+        label,
+        root,
+        allowList: files.find((file) => file.path === ALLOW_LIST_FILE),
+        readPackage: (slug) => versions.get(posix.join(packagesFolder, slug, 'package.json')),
+      });
+    } catch (error) {
+      if (error instanceof GitError)
+        return { ok: false, reason: 'usage', message: `${label}: ${error.message}` };
+      throw error;
+    }
+  },
+};

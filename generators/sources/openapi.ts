@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { eventDescription } from '../emit/json-schema.js';
+import type { LoadResult } from '../load/index.js';
+import type { CatalogueProblem } from '../load/problem.js';
 import type {
   Catalogue,
   Deprecation,
@@ -11,10 +15,28 @@ import type {
   Shape,
   SourceLocation,
 } from '../model.js';
-import type { LoadResult } from './index.js';
-import type { CatalogueProblem } from './problem.js';
+import { readIfExists } from '../shared/fs.js';
+import { displayPath, loaded, type SourceKind } from './source.js';
 
 type Json = Record<string, unknown>;
+
+/** A compiled OpenAPI document (`packages/catalogue/openapi.json` or its YAML copy). */
+export const openApiSource: SourceKind = {
+  name: 'openapi',
+  claims: (spec, { cwd }) => existsSync(resolve(cwd, spec)) && statSync(resolve(cwd, spec)).isFile(),
+  resolve(spec, { cwd }) {
+    const path = resolve(cwd, spec);
+    const shown = displayPath(cwd, path);
+    // The build writes it to `<packages>/catalogue/openapi.json`, beside the group packages.
+    const packages = dirname(dirname(path));
+    return loaded(readOpenApiCatalogue(readFileSync(path, 'utf8'), shown), '', {
+      kind: 'openapi',
+      label: shown,
+      root: '',
+      readPackage: (slug) => readIfExists(join(packages, slug, 'package.json')),
+    });
+  },
+};
 
 const REF_PREFIX = '#/components/schemas/';
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmitCache, OutputFile } from './emit/context.js';
-import { readIfExists } from './write.js';
+import type { EmitCache, OutputFile } from '../emit/context.js';
+import { readIfExists } from '../shared/fs.js';
+import { projectRoot } from './fingerprint.js';
 
 /**
  * An `EmitCache` on disk (the project's `.eventry/cache/`, beside the catalogue, git-ignored): one JSON
@@ -40,6 +41,11 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
       }
     },
   };
+}
+
+/** The project's cache folder, never beside the output: `--out /tmp/x` must not write /tmp/.eventry. */
+export function projectCacheDir(catalogueDir: string): string {
+  return join(projectRoot(catalogueDir), '.eventry', 'cache');
 }
 
 function safe(unit: string): string {

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import type { EmitCache, OutputFile } from './emit/context.js';
-import { EMITTERS } from './emit/index.js';
-import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from './load/index.js';
-import type { Catalogue } from './model.js';
-import { type CommitOptions, commitOutputs, readIfExists, WriteFailure, type WriteReport } from './write.js';
+import type { EmitCache, OutputFile } from '../emit/context.js';
+import { EMITTERS } from '../emit/index.js';
+import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from '../load/index.js';
+import type { Catalogue } from '../model.js';
+import { readIfExists } from '../shared/fs.js';
+import { type CommitOptions, commitOutputs, WriteFailure, type WriteReport } from './write.js';
 
 /** The outcome of a build: the problems that stopped it, or what it wrote. */
 export type BuildResult =
