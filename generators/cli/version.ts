@@ -7,7 +7,7 @@ import { writeOutputs } from '../build/write.js';
 import { compareCatalogues } from '../diff/index.js';
 import type { Finding } from '../diff/rule.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
-import type { Catalogue } from '../model.js';
+import { type Catalogue, groupPackageName } from '../model.js';
 import { changelogEntry, prependChangelog } from '../release/changelog.js';
 import { setConfigVersion } from '../release/config-version.js';
 import { findRelease, type Release } from '../release/last-release.js';
@@ -101,7 +101,7 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
 
   const plans: VersionPlan[] = [];
   for (const group of now.groups) {
-    const name = `${now.config.scope}/${group.slug}`;
+    const name = groupPackageName(now, group);
     const manifest = join(packagesDir, group.slug, 'package.json');
     const plan: VersionPlan = { name, slug: group.slug, bump: 'none', findings: [] };
     plans.push(plan);

@@ -1,4 +1,4 @@
-import type { Catalogue } from '../model.js';
+import { type Catalogue, groupPackageName } from '../model.js';
 import { generatedNote, jsonFile, type OutputFile } from './context.js';
 
 /**
@@ -24,7 +24,7 @@ export function emitCataloguePackage(model: Catalogue): OutputFile[] {
     '',
     '| group | package | events |',
     '|---|---|---|',
-    ...model.groups.map((g) => `| ${g.title} | \`${model.config.scope}/${g.slug}\` | ${g.events.length} |`),
+    ...model.groups.map((g) => `| ${g.title} | \`${groupPackageName(model, g)}\` | ${g.events.length} |`),
     '',
   ].join('\n');
   return [

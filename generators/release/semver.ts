@@ -1,6 +1,6 @@
 import semverInc from 'semver/functions/inc.js';
 import type { Finding, Severity } from '../diff/rule.js';
-import type { Catalogue } from '../model.js';
+import { type Catalogue, groupPackageName } from '../model.js';
 
 /** How a group package's version moves. */
 export type Bump = 'major' | 'minor' | 'patch' | 'none';
@@ -55,7 +55,7 @@ export function packageBumps(
   return slugs.map((slug) => {
     const existed = before.groups.some((group) => group.slug === slug);
     const exists = after.groups.some((group) => group.slug === slug);
-    const name = `${(exists ? after : before).config.scope}/${slug}`;
+    const name = groupPackageName(exists ? after : before, { slug });
     if (!existed) return { name, slug, from: null, to: DEFAULT_PACKAGE_VERSION, bump: 'minor' };
     const from = versions[slug] ?? DEFAULT_PACKAGE_VERSION;
     if (!exists) return { name, slug, from, to: null, bump: 'major' };

@@ -2,18 +2,18 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { eventDescription } from '../emit/json-schema.js';
 import type { LoadResult } from '../load/index.js';
 import type { CatalogueProblem } from '../load/problem.js';
-import type {
-  Catalogue,
-  Deprecation,
-  EventVersion,
-  Field,
-  FieldType,
-  Group,
-  Shape,
-  SourceLocation,
+import {
+  authoredDescription,
+  type Catalogue,
+  type Deprecation,
+  type EventVersion,
+  type Field,
+  type FieldType,
+  type Group,
+  type Shape,
+  type SourceLocation,
 } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { displayPath, loaded, type SourceKind } from './source.js';
@@ -226,27 +226,11 @@ function readEvent(key: string, schema: Json, source: SourceLocation): Omit<Even
     ...(deprecated ? { deprecated } : {}),
     source,
   };
-  const description = sourceDescription(event, schema.description);
+  // The schema shows the description users see (notices appended, a default when the author wrote
+  // none); the model says which part the author wrote, so the round trip is exact.
+  const description =
+    typeof schema.description === 'string' ? authoredDescription(event, schema.description) : undefined;
   return description === undefined ? event : { ...event, description };
-}
-
-/**
- * The emitter appends the partial and deprecation notices to the description, and writes a default one
- * when the source had none: undo both with the emitter's own function, so the round trip is exact.
- */
-function sourceDescription(event: Omit<EventVersion, 'fields'>, emitted: unknown): string | undefined {
-  if (typeof emitted !== 'string') return undefined;
-  const withFields = { ...event, fields: [] };
-  const notices = eventDescription({ ...withFields, description: '' });
-  const text =
-    notices && emitted.endsWith(notices) ? emitted.slice(0, emitted.length - notices.length) : emitted;
-  const fallback = eventDescription({
-    ...withFields,
-    description: undefined,
-    partial: undefined,
-    deprecated: undefined,
-  });
-  return text === fallback ? undefined : text;
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { Catalogue, Group } from '../../model.js';
+import { type Catalogue, type Group, groupPackageName } from '../../model.js';
+import { standaloneEventSchema } from '../../schema/json-schema.js';
 import { readToolkitFile } from '../../shared/toolkit-files.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
-import { standaloneEventSchema } from '../json-schema.js';
 import { exampleFor } from './examples.js';
-import { emitPackageJson, groupPackageName, groupSourceHash, groupUsesFormats } from './package-json.js';
+import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
 import { render } from './templates.js';
 import { emitGroupTypes, interfaceName } from './types.js';

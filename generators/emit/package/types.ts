@@ -1,8 +1,8 @@
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { interfaceName } from '../../load/event-key.js';
 import type { Catalogue, Group } from '../../model.js';
+import { eventSchema, type SchemaOptions, shapeSchema, shapesUsedBy } from '../../schema/json-schema.js';
 import { generatedNote } from '../context.js';
-import { eventSchema, type SchemaOptions, shapeSchema, shapesUsedBy } from '../json-schema.js';
 
 /** The interface name of an event version (defined with the key's syntax, which the loader checks). */
 export { interfaceName } from '../../load/event-key.js';

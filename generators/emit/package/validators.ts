@@ -4,7 +4,7 @@ import { not, or } from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue } from '../../model.js';
-import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../json-schema.js';
+import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../schema/json-schema.js';
 
 /** The generated validator code of one event, to be placed in a function scope taking `exports`. */
 export interface EventValidatorCode {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffCatalogues } from '../../../generators/diff/diff.js';
-import { standaloneEventSchema } from '../../../generators/emit/json-schema.js';
 import type { Catalogue } from '../../../generators/model.js';
+import { standaloneEventSchema } from '../../../generators/schema/json-schema.js';
 import { alignSources, restrictToGroups } from '../../../generators/sources/index.js';
 import { readPackageCatalogue } from '../../../generators/sources/npm-package.js';
 import { loadValid, REPO } from '../../helpers.js';
