@@ -20,7 +20,9 @@ describe('schema types', () => {
   });
 
   it('a key added to the catalogue file schema shows up in the generated types, so stale types fail above', async () => {
-    cpSync(join(REPO, 'generators/load/schema'), join(scratch, 'generators/load/schema'), { recursive: true });
+    cpSync(join(REPO, 'generators/load/schema'), join(scratch, 'generators/load/schema'), {
+      recursive: true,
+    });
     const path = join(scratch, 'generators/load/schema/catalogue-file.schema.json');
     const schema = JSON.parse(readFileSync(path, 'utf8'));
     schema.$defs.event.properties.owner = { type: 'string' };
