@@ -206,6 +206,38 @@ function eventNotices(event: Pick<EventVersion, 'partial' | 'deprecated'>): stri
 }
 
 /**
+ * The notices `eventDescription` appended to a description, read back: a schema shipped with standard
+ * keywords only says *that* an event is partial (not closed) or `deprecated`, and its description says
+ * the rest. Kept next to `eventNotices`, whose text it inverts.
+ */
+export function readEventNotices(
+  description: string,
+  flags: { partial: boolean; deprecated: boolean },
+): Pick<EventVersion, 'partial' | 'deprecated'> {
+  let rest = description;
+  let deprecated: Deprecation | undefined;
+  if (flags.deprecated) {
+    const at = rest.lastIndexOf('\n\nDeprecated since ');
+    const match = /^Deprecated since (\S+?)(?:; use `([^`]+)` instead)?\.(?: ([\s\S]*))?$/.exec(
+      rest.slice(at + 2),
+    );
+    if (at >= 0 && match) {
+      deprecated = {
+        since: match[1]!,
+        ...(match[2] !== undefined ? { replacedBy: match[2] } : {}),
+        ...(match[3] !== undefined ? { note: match[3] } : {}),
+      };
+      rest = rest.slice(0, at);
+    }
+  }
+  const at = flags.partial ? rest.lastIndexOf('\n\nPartial: ') : -1;
+  return {
+    ...(at >= 0 ? { partial: rest.slice(at + '\n\nPartial: '.length) } : {}),
+    ...(deprecated ? { deprecated } : {}),
+  };
+}
+
+/**
  * Whether an event's payload is open, undocumented top-level fields accepted in every mode: a partial
  * event, which the platform lists only in part.
  */

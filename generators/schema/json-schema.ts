@@ -15,7 +15,10 @@ import { generatedNote } from './generated-note.js';
 /** JSON Schema dialect of every schema eventry emits. */
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
-/** Extension keywords eventry puts in schemas; validators must register them as annotations. */
+/**
+ * Extension keywords eventry puts in the schemas of its documents (OpenAPI and AsyncAPI allow `x-`
+ * extensions); validators must register them as annotations. Shipped schema files leave them out.
+ */
 export const EXTENSION_KEYWORDS = [
   'x-event-type',
   'x-event-version',
@@ -144,4 +147,22 @@ export function standaloneEventSchema(
     ...eventSchema(event, options),
     ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
   };
+}
+
+/** How a shipped schema compiles: what its `$comment` and the packages' READMEs tell users. */
+export const COMPILE_NOTE =
+  'Compiles in strict ajv as is: `const ajv = new Ajv2020(); addFormats(ajv); ajv.compile(schema)` (ajv/dist/2020, ajv-formats).';
+
+/**
+ * The JSON Schema file shipped for one event (`schemas/<key>.json` of the packages): the closed
+ * standalone schema with standard keywords only, so a default strict `new Ajv2020()` compiles it (ajv
+ * rejects unknown keywords such as `x-group`). The identity is in `$id` (the event key); whether the
+ * event is partial shows in its open top level, a deprecation in `deprecated`, their texts in the
+ * description (`readEventNotices` reads them back).
+ */
+export function shippedEventSchema(model: Catalogue, key: string): Record<string, unknown> {
+  const schema = standaloneEventSchema(model, key, 'closed');
+  for (const keyword of EXTENSION_KEYWORDS) delete schema[keyword];
+  schema.$comment = `${String(schema.$comment)} ${COMPILE_NOTE}`;
+  return schema;
 }

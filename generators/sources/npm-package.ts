@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEventKey } from '../load/event-key.js';
 import type { LoadResult } from '../load/index.js';
+import { readEventNotices } from '../model.js';
 import {
   type NpmResult,
   normaliseRegistry,
@@ -147,7 +149,7 @@ export function readPackageCatalogue(files: ReadonlyMap<string, string>, label: 
     }
     const key = path.slice('schemas/'.length, -'.json'.length);
     const { $schema: _dialect, $id: _id, $comment: _comment, $defs, ...event } = schema;
-    components[key] = toComponentRefs(event);
+    components[key] = toComponentRefs(withIdentity(event, key, slug));
     for (const [shape, definition] of Object.entries(($defs ?? {}) as Json))
       components[shape] = toComponentRefs(definition);
   }
@@ -192,4 +194,26 @@ function groupTitle(eventry: Json, slug: string): string {
 /** `#/$defs/Name` (standalone schema) to `#/components/schemas/Name` (the OpenAPI reader's form). */
 function toComponentRefs(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+}
+
+/**
+ * The `x-` identity the OpenAPI reader expects, for a schema shipped with standard keywords only (its
+ * key names the type and version, the package the group, the description the partial and deprecation
+ * texts). A schema of an older package that still carries its `x-` keywords keeps them.
+ */
+function withIdentity(schema: Json, key: string, slug: string): Json {
+  if (schema['x-event-type'] !== undefined) return schema;
+  const parsed = parseEventKey(key);
+  const description = typeof schema.description === 'string' ? schema.description : '';
+  const notices = readEventNotices(description, {
+    partial: schema.additionalProperties !== false,
+    deprecated: schema.deprecated === true,
+  });
+  return {
+    ...schema,
+    ...(parsed ? { 'x-event-type': parsed.type, 'x-event-version': parsed.version } : {}),
+    'x-group': slug,
+    ...(notices.partial !== undefined ? { 'x-partial': notices.partial } : {}),
+    ...(notices.deprecated ? { 'x-deprecated': notices.deprecated } : {}),
+  };
 }

@@ -1,5 +1,5 @@
 import { type Catalogue, type Group, groupPackageName } from '../../model.js';
-import { standaloneEventSchema } from '../../schema/json-schema.js';
+import { shippedEventSchema, standaloneEventSchema } from '../../schema/json-schema.js';
 import { readToolkitFile } from '../../shared/toolkit-files.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { exampleFor } from './examples.js';
@@ -89,7 +89,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
     });
   }
   for (const event of events) {
-    const { key, schema } = event;
+    const { key } = event;
     const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
     files.push(
       {
@@ -104,7 +104,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
         path: `${slug}/events/${key}.d.ts`,
         contents: render('event.d.ts', { note: eventNote, key, interfaceName: interfaceName(key) }),
       },
-      jsonFile(`${slug}/schemas/${key}.json`, schema),
+      jsonFile(`${slug}/schemas/${key}.json`, shippedEventSchema(model, key)),
       jsonFile(`${slug}/examples/${key}.json`, {
         $comment: eventNote,
         minimal: exampleFor(model, key, 'minimal'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffCatalogues } from '../../../generators/diff/diff.js';
-import type { Catalogue } from '../../../generators/model.js';
-import { standaloneEventSchema } from '../../../generators/schema/json-schema.js';
+import { type Catalogue, eventDescription, readEventNotices } from '../../../generators/model.js';
+import { shippedEventSchema } from '../../../generators/schema/json-schema.js';
 import { alignSources, restrictToGroups } from '../../../generators/sources/index.js';
 import { readPackageCatalogue } from '../../../generators/sources/npm-package.js';
 import { loadValid, REPO } from '../../helpers.js';
@@ -21,7 +21,7 @@ function packageFiles(model: Catalogue, slug: string): Map<string, string> {
     }),
   );
   for (const key of group.events)
-    files.set(`schemas/${key}.json`, JSON.stringify(standaloneEventSchema(model, key)));
+    files.set(`schemas/${key}.json`, JSON.stringify(shippedEventSchema(model, key)));
   return files;
 }
 
@@ -79,5 +79,21 @@ describe('alignSources', () => {
     expect(
       diffCatalogues(pkg.catalogue, real).filter((c) => c.kind === 'event-added').length,
     ).toBeGreaterThan(100);
+  });
+});
+
+describe('readEventNotices (shipped schemas carry no x- keywords)', () => {
+  it.each([
+    [{ partial: 'Only some.\n\nMore later.' }],
+    [{ deprecated: { since: '1.2.0' } }],
+    [{ deprecated: { since: '2024-01-31', replacedBy: 'a.b-v2', note: 'Moved. See docs.' } }],
+    [{ partial: 'Some.', deprecated: { since: 'v3', note: 'Gone.' } }],
+  ] as const)('reads back the notices of %j from the description alone', (notices) => {
+    const event = { type: 'a.b', version: 'v1', description: 'Authored.\n\nPartial: not me', ...notices };
+    const read = readEventNotices(eventDescription(event), {
+      partial: 'partial' in notices,
+      deprecated: 'deprecated' in notices,
+    });
+    expect(read).toEqual(notices);
   });
 });
