@@ -75,7 +75,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
   }
   const files: OutputFile[] = [
     emitReadme(model, group),
-    { path: `${slug}/types.d.ts`, contents: await emitGroupTypes(model, group, packageName) },
+    { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
     { path: `${slug}/index.js`, contents: render('index.js', { note, packageName, usesFormats, events }) },
     { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName }) },
     { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName }) },
