@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { standaloneEventSchema } from '../../../../generators/emit/json-schema.js';
+import { standaloneEventSchema } from '../../../../generators/schema/json-schema.js';
 import { compileEventValidators, openEventSchema } from '../../../../generators/emit/package/validators.js';
 import { loadValid, REPO } from '../../../helpers.js';
 
