@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { standaloneEventSchema } from '../../../../generators/schema/json-schema.js';
 import { compileEventValidators, openEventSchema } from '../../../../generators/emit/package/validators.js';
+import { standaloneEventSchema } from '../../../../generators/schema/json-schema.js';
 import { loadValid, REPO } from '../../../helpers.js';
 
 describe('validator code from reused ajv instances', () => {
