@@ -17,10 +17,14 @@ import type { FileStats } from './write.js';
  */
 export const STATE_FILE = '.eventry-build-state.json';
 
-/** What the state file records: the inputs' fingerprint and the stats of every file written. */
+/**
+ * What the state file records: the inputs' fingerprint, the stats of every file written, and each
+ * group package's unit hash (its inputs and the toolkit), which lets an edit skip the untouched groups.
+ */
 export interface BuildState {
   inputHash: string;
   files: FileStats;
+  units?: Record<string, string>;
 }
 
 /** What a build starts from: the catalogue read, the fingerprints, and whether the output is current. */
@@ -48,8 +52,11 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
 }
 
 /** The state file to commit with a build's output, for the files it wrote. */
-export function stateFile(inputHash: string, files: FileStats): OutputFile {
-  return { path: STATE_FILE, contents: `${JSON.stringify({ inputHash, files })}\n` };
+export function stateFile(inputHash: string, files: FileStats, units?: Record<string, string>): OutputFile {
+  return {
+    path: STATE_FILE,
+    contents: `${JSON.stringify({ inputHash, files, ...(units ? { units } : {}) })}\n`,
+  };
 }
 
 /** The recorded files are there as written, and nothing else is in the folders the build owns. */

@@ -96,20 +96,47 @@ export async function commitOutputs(
   files: readonly OutputFile[],
   options: CommitOptions = {},
 ): Promise<WriteReport> {
+  const staged = startStaging(root);
+  await staged.add(files);
+  return staged.commit(options);
+}
+
+/**
+ * One build's transaction, fed a batch of files at a time (a group package as it is generated), so
+ * the build never holds all its output in memory: each batch is compared with the output, what
+ * differs is staged, and the contents are dropped. Nothing in the output changes before `commit`.
+ */
+export interface Staging {
+  /** Stages the files of `files` that differ from the output; on failure throws `WriteFailure`, staging discarded. */
+  add(files: readonly OutputFile[]): Promise<void>;
+  /** Files this build produces that are known to be in the output as they would be written (from the build state). */
+  keep(paths: readonly string[]): void;
+  /** Commits what was added and kept as the whole output (see `commitOutputs`). */
+  commit(options?: CommitOptions): Promise<WriteReport>;
+  /** Drops everything staged; the output is as before (a root this build created is removed again). */
+  abort(): void;
+}
+
+/** Starts a build's transaction on `root`, first recovering any interrupted one. */
+export function startStaging(root: string): Staging {
   recoverOutput(root);
+  const rootExisted = statSync(root, { throwIfNoEntry: false }) !== undefined;
   const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const staging = join(root, STAGING_DIR, id);
-  const produced = new Set(files.map((file) => file.path));
-  let changed: OutputFile[];
-  let put: string[];
-  try {
-    // Inside the try: reading a target whose name the file system rejects fails like writing it.
-    changed = files.filter((file) => readTarget(join(root, file.path)) !== file.contents);
-    put = changed.map((file) => file.path);
-    await stageFiles(staging, changed);
-    if (options.seal) put.push(...(await stageSeal(root, staging, files, new Set(put), options.seal)));
-  } catch (error) {
+  const produced = new Set<string>();
+  const put: string[] = [];
+  const abort = () => {
     discardStaging(root, (pid) => pid === process.pid);
+    if (!rootExisted) {
+      try {
+        rmdirSync(root);
+      } catch {
+        // Not empty (someone else's file) or already gone: left as it is.
+      }
+    }
+  };
+  const failing = (error: unknown): never => {
+    abort();
     const { code, path } = error as NodeJS.ErrnoException;
     if (typeof code !== 'string' || typeof path !== 'string') throw error;
     const inside = [staging, root].find((dir) => path.startsWith(`${dir}${sep}`));
@@ -123,33 +150,60 @@ export async function commitOutputs(
       code,
       error,
     );
-  }
-  const areas = ownedAreas(root, [...produced, ...(options.previous ?? [])]);
-  const orphans = findOrphans(root, produced, areas, ownedAreas(root, produced));
-  const report: WriteReport = {
-    written: changed.map((file) => file.path),
-    unchanged: files.length - changed.length,
-    removed: orphans.files,
   };
-  if (put.length === 0 && orphans.files.length === 0 && orphans.emptyDirs.length === 0) {
-    discardStaging(root, (pid) => pid === process.pid);
-    return report;
-  }
-  const journal: Journal = {
-    staging: id,
-    pid: process.pid,
-    put,
-    remove: orphans.files,
-    removeDirs: orphans.emptyDirs,
+  return {
+    async add(files) {
+      try {
+        for (const file of files) produced.add(file.path);
+        // Inside the try: reading a target whose name the file system rejects fails like writing it.
+        const changed = files.filter((file) => readTarget(join(root, file.path)) !== file.contents);
+        put.push(...changed.map((file) => file.path));
+        await stageFiles(staging, changed);
+      } catch (error) {
+        failing(error);
+      }
+    },
+    keep(paths) {
+      for (const path of paths) produced.add(path);
+    },
+    async commit(options = {}) {
+      const written = [...put].sort();
+      if (options.seal) {
+        try {
+          put.push(...(await stageSeal(root, staging, [...produced], new Set(put), options.seal)));
+        } catch (error) {
+          failing(error);
+        }
+      }
+      const areas = ownedAreas(root, [...produced, ...(options.previous ?? [])]);
+      const orphans = findOrphans(root, produced, areas, ownedAreas(root, produced));
+      const report: WriteReport = {
+        written,
+        unchanged: produced.size - written.length,
+        removed: orphans.files,
+      };
+      if (put.length === 0 && orphans.files.length === 0 && orphans.emptyDirs.length === 0) {
+        discardStaging(root, (pid) => pid === process.pid);
+        return report;
+      }
+      const journal: Journal = {
+        staging: id,
+        pid: process.pid,
+        put,
+        remove: orphans.files,
+        removeDirs: orphans.emptyDirs,
+      };
+      crashPoint('before-commit');
+      const temporary = join(root, `${JOURNAL_FILE}.tmp`);
+      writeDurably(temporary, `${JSON.stringify(journal)}\n`);
+      renameSync(temporary, join(root, JOURNAL_FILE));
+      syncDir(root);
+      crashPoint('after-commit');
+      applyJournal(root, journal);
+      return report;
+    },
+    abort,
   };
-  crashPoint('before-commit');
-  const temporary = join(root, `${JOURNAL_FILE}.tmp`);
-  writeDurably(temporary, `${JSON.stringify(journal)}\n`);
-  renameSync(temporary, join(root, JOURNAL_FILE));
-  syncDir(root);
-  crashPoint('after-commit');
-  applyJournal(root, journal);
-  return report;
 }
 
 /**
@@ -197,15 +251,15 @@ function discardStaging(root: string, owned: (pid: number) => boolean): boolean 
 async function stageSeal(
   root: string,
   staging: string,
-  files: readonly OutputFile[],
+  paths: readonly string[],
   staged: ReadonlySet<string>,
   seal: NonNullable<CommitOptions['seal']>,
 ): Promise<string[]> {
   const stats: FileStats = Object.create(null);
   await Promise.all(
-    files.map(async (file) => {
-      const { size, mtimeMs } = await stat(join(staged.has(file.path) ? staging : root, file.path));
-      stats[file.path] = { size, mtimeMs };
+    paths.map(async (path) => {
+      const { size, mtimeMs } = await stat(join(staged.has(path) ? staging : root, path));
+      stats[path] = { size, mtimeMs };
     }),
   );
   const state = seal(sortedKeys(stats));

@@ -49,7 +49,9 @@ export async function runBuild(options: BuildOptions): Promise<number> {
     options.cache === false ? undefined : createDiskCache(projectCacheDir(catalogueDir), plan.tool);
   const result = await buildCatalogue(plan.sources, outDir, {
     previous: plan.state ? Object.keys(plan.state.files) : [],
-    seal: (files) => stateFile(plan.inputHash, files),
+    seal: (files, units) => stateFile(plan.inputHash, files, units),
+    tool: plan.tool,
+    ...(plan.state && !options.force ? { state: plan.state } : {}),
     ...(cache ? { cache } : {}),
   });
   if (!result.ok) {

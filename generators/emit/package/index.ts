@@ -20,7 +20,24 @@ const RUNTIME_FILES = ['runtime.js', 'runtime.d.ts'];
  */
 export async function emitGroupPackages(model: Catalogue, context: EmitContext): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
-  for (const group of model.groups) {
+  for (const unit of groupPackageUnits(model, context)) files.push(unit.packageJson, ...(await unit.files()));
+  return files;
+}
+
+/** One group's package, to be generated on demand (a build writes each as it goes). */
+export interface GroupPackageUnit {
+  slug: string;
+  /** Covers every input of `files()` but the toolkit (see `groupUnitKey`). */
+  key: string;
+  /** Always made afresh: it carries the version `eventry version` keeps in the output forward. */
+  packageJson: OutputFile;
+  /** The package's other files, from `context.cache` when it has them. */
+  files(): Promise<OutputFile[]>;
+}
+
+/** The group packages `emitGroupPackages` writes, one unit per group, nothing generated yet. */
+export function groupPackageUnits(model: Catalogue, context: EmitContext): GroupPackageUnit[] {
+  return model.groups.map((group) => {
     if (group.slug === 'catalogue') {
       throw new Error(
         'a group may not be called `catalogue`: packages/catalogue/ holds the compiled catalogue',
@@ -30,14 +47,20 @@ export async function emitGroupPackages(model: Catalogue, context: EmitContext):
     const sourceHash = groupSourceHash(model, group);
     const usesFormats = groupUsesFormats(model, group);
     const key = groupUnitKey(model, group, sourceHash);
-    let generated = context.cache?.get(unit, key);
-    if (!generated) {
-      generated = await emitGroupPackage(model, group, usesFormats);
-      context.cache?.set(unit, key, generated);
-    }
-    files.push(emitPackageJson(model, group, context, { sourceHash, usesFormats }), ...generated);
-  }
-  return files;
+    return {
+      slug: group.slug,
+      key,
+      packageJson: emitPackageJson(model, group, context, { sourceHash, usesFormats }),
+      async files() {
+        let generated = context.cache?.get(unit, key);
+        if (!generated) {
+          generated = await emitGroupPackage(model, group, usesFormats);
+          context.cache?.set(unit, key, generated);
+        }
+        return generated;
+      },
+    };
+  });
 }
 
 /**
