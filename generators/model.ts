@@ -153,3 +153,99 @@ export function typeNotation(type: FieldType): string {
       return type.kind;
   }
 }
+
+/** What the user-visible description of an event depends on (the loader's and a reader's events alike). */
+export type DescribedEvent = Pick<
+  EventVersion,
+  'type' | 'version' | 'description' | 'partial' | 'deprecated'
+>;
+
+/**
+ * The description users see in every schema and document: the author's (or a default naming the
+ * event), then the partial and the deprecation notice, blank-line separated.
+ */
+export function eventDescription(event: DescribedEvent): string {
+  return [baseEventDescription(event), ...eventNotices(event)].join('\n\n');
+}
+
+/** The description without the notices: the author's, or the default that names the event. */
+export function baseEventDescription(event: DescribedEvent): string {
+  return event.description ?? defaultEventDescription(event);
+}
+
+/**
+ * The description the author wrote, given the one users see (`eventDescription`) and the event's
+ * notices: undefined when it is the default. Kept next to `eventDescription` so that a reader of
+ * emitted documents never has to know how the text is put together.
+ */
+export function authoredDescription(
+  event: Omit<DescribedEvent, 'description'>,
+  shown: string,
+): string | undefined {
+  const notices = eventNotices(event)
+    .map((notice) => `\n\n${notice}`)
+    .join('');
+  const text = notices && shown.endsWith(notices) ? shown.slice(0, shown.length - notices.length) : shown;
+  return text === defaultEventDescription(event) ? undefined : text;
+}
+
+function defaultEventDescription(event: Pick<EventVersion, 'type' | 'version'>): string {
+  return `Payload of \`${event.type}\`, version ${event.version}.`;
+}
+
+function eventNotices(event: Pick<EventVersion, 'partial' | 'deprecated'>): string[] {
+  const notices: string[] = [];
+  if (event.partial) notices.push(`Partial: ${event.partial}`);
+  if (event.deprecated) {
+    const by = event.deprecated.replacedBy ? `; use \`${event.deprecated.replacedBy}\` instead` : '';
+    notices.push(
+      `Deprecated since ${event.deprecated.since}${by}.${event.deprecated.note ? ` ${event.deprecated.note}` : ''}`,
+    );
+  }
+  return notices;
+}
+
+/**
+ * The notices `eventDescription` appended to a description, read back: a schema shipped with standard
+ * keywords only says *that* an event is partial (not closed) or `deprecated`, and its description says
+ * the rest. Kept next to `eventNotices`, whose text it inverts.
+ */
+export function readEventNotices(
+  description: string,
+  flags: { partial: boolean; deprecated: boolean },
+): Pick<EventVersion, 'partial' | 'deprecated'> {
+  let rest = description;
+  let deprecated: Deprecation | undefined;
+  if (flags.deprecated) {
+    const at = rest.lastIndexOf('\n\nDeprecated since ');
+    const match = /^Deprecated since (\S+?)(?:; use `([^`]+)` instead)?\.(?: ([\s\S]*))?$/.exec(
+      rest.slice(at + 2),
+    );
+    if (at >= 0 && match) {
+      deprecated = {
+        since: match[1]!,
+        ...(match[2] !== undefined ? { replacedBy: match[2] } : {}),
+        ...(match[3] !== undefined ? { note: match[3] } : {}),
+      };
+      rest = rest.slice(0, at);
+    }
+  }
+  const at = flags.partial ? rest.lastIndexOf('\n\nPartial: ') : -1;
+  return {
+    ...(at >= 0 ? { partial: rest.slice(at + '\n\nPartial: '.length) } : {}),
+    ...(deprecated ? { deprecated } : {}),
+  };
+}
+
+/**
+ * Whether an event's payload is open, undocumented top-level fields accepted in every mode: a partial
+ * event, which the platform lists only in part.
+ */
+export function isOpenEvent(event: Pick<EventVersion, 'partial'>): boolean {
+  return event.partial !== undefined;
+}
+
+/** The npm package a group is published as: `<scope>/<slug>`. */
+export function groupPackageName(model: Pick<Catalogue, 'config'>, group: Pick<Group, 'slug'>): string {
+  return `${model.config.scope}/${group.slug}`;
+}

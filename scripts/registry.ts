@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CONFIG_FILE, loadCatalogueFromSources } from '../generators/load/index.js';
-import { startLocalRegistry } from '../generators/publish/local-registry.js';
+import { startLocalRegistry } from './registry/local-registry.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 

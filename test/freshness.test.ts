@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { emitAll } from '../generators/build.js';
+import { emitAll } from '../generators/build/build.js';
 import { loadValid, REPO } from './helpers.js';
 
 /**

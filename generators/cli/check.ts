@@ -1,15 +1,16 @@
 import { posix, relative, resolve, sep } from 'node:path';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
-import { readFiles, repoRoot, resolveCommit } from '../diff/git.js';
 import { compareCatalogues } from '../diff/index.js';
-import { findGateBase, lastRelease } from '../diff/releases.js';
 import { escapeData, escapeProperty } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
-import { directorySource, type ResolvedSource, resolveSource, type SourceResult } from '../diff/sources.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
-import { EXIT_USAGE } from './main.js';
+import { findGateBase, lastRelease } from '../release/last-release.js';
+import { directorySource } from '../sources/folder.js';
+import { readFiles, repoRoot, resolveCommit } from '../sources/git.js';
+import { type ResolvedSource, resolveSource, type SourceResult } from '../sources/index.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry check`. */
 export interface CheckCommandOptions {

@@ -6,12 +6,12 @@ import { parseByteSize } from './lines.js';
  * lazily, so `eventry build` with nothing to do never loads ajv, the emitters or the diff.
  */
 export function registerCommands(program: Command): void {
-  // A command that reads the output first finishes or discards an interrupted build (see write.ts);
+  // A command that reads the output first finishes or discards an interrupted build (see build/write.ts);
   // `eventry build` does so itself.
   program.hook('preAction', async (_program, command) => {
     const out: unknown = command.opts().out;
     if (command.name() === 'build' || command.name() === 'docs' || typeof out !== 'string') return;
-    const { recoverOutput } = await import('../write.js');
+    const { recoverOutput } = await import('../build/write.js');
     recoverOutput(out);
   });
   program

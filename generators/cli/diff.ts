@@ -4,12 +4,12 @@ import { formatMarkdown } from '../diff/report/markdown.js';
 import { buildReport, type DiffReport } from '../diff/report/report.js';
 import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
-import { alignSources, type ResolvedSource, resolveSource, type SourceOptions } from '../diff/sources.js';
 import { formatProblem } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../registry/compatibility.js';
 import { formatVerdicts, verdictsJson } from '../registry/verdict-report.js';
-import { EXIT_USAGE } from './main.js';
+import { alignSources, type ResolvedSource, resolveSource, type SourceOptions } from '../sources/index.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** The report formats of `eventry diff`. */
 export const DIFF_FORMATS = {

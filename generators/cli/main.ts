@@ -3,12 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands.js';
-
-/** Usage errors exit 2, as every eventry command documents. */
-export const EXIT_USAGE = 2;
-
-/** A bug in eventry itself (sysexits EX_SOFTWARE): distinct from 1 (findings) and 2 (usage, I/O). */
-export const EXIT_INTERNAL = 70;
+import { EXIT_INTERNAL, EXIT_USAGE } from './exit-codes.js';
 
 /** Builds the `eventry` program; each command module is imported only when that command runs. */
 export function createProgram(): Command {

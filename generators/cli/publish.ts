@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { maskCredentials, normaliseRegistry } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
-import { EXIT_USAGE } from './main.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry publish`. */
 export interface PublishCommandOptions {

@@ -9,7 +9,7 @@ import {
   selectVersions,
 } from '../registry/register.js';
 import { SchemaRegistryState } from '../registry/registry.js';
-import { EXIT_USAGE } from './main.js';
+import { EXIT_USAGE } from './exit-codes.js';
 import { openHistory } from './serve.js';
 
 /** Options of `eventry register`. */

@@ -1,12 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { repoRoot } from '../diff/git.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../registry/config-check.js';
 import { type History, loadHistory } from '../registry/history.js';
 import { SchemaRegistryState } from '../registry/registry.js';
 import { createRegistryServer } from '../serve/server.js';
-import { EXIT_USAGE } from './main.js';
+import { repoRoot } from '../sources/git.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry serve`. */
 export interface ServeCommandOptions {

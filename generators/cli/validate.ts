@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suggest } from '../load/suggest.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
+import { EXIT_USAGE } from './exit-codes.js';
 import {
   DEFAULT_MAX_BYTES,
   decodeUtf8,
@@ -12,7 +13,6 @@ import {
   readFileLimited,
   readFileLines,
 } from './lines.js';
-import { EXIT_USAGE } from './main.js';
 
 /** Options of `eventry validate`. */
 export interface ValidateCommandOptions {

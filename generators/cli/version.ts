@@ -2,18 +2,21 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import semverGt from 'semver/functions/gt.js';
 import semverValid from 'semver/functions/valid.js';
-import { changelogEntry, prependChangelog } from '../diff/changelog.js';
-import { repoRoot } from '../diff/git.js';
+import { STATE_FILE } from '../build/state.js';
+import { writeOutputs } from '../build/write.js';
 import { compareCatalogues } from '../diff/index.js';
-import { findRelease, type Release } from '../diff/releases.js';
 import type { Finding } from '../diff/rule.js';
-import { applyBump, type Bump, bumpFor, maxBump } from '../diff/semver.js';
-import { directorySource, gitSource, packageVersion } from '../diff/sources.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
-import type { Catalogue } from '../model.js';
-import { readIfExists, writeOutputs } from '../write.js';
-import { STATE_FILE } from './build.js';
-import { EXIT_USAGE } from './main.js';
+import { type Catalogue, groupPackageName } from '../model.js';
+import { changelogEntry, prependChangelog } from '../release/changelog.js';
+import { setConfigVersion } from '../release/config-version.js';
+import { findRelease, type Release } from '../release/last-release.js';
+import { applyBump, type Bump, bumpFor, maxBump } from '../release/semver.js';
+import { readIfExists } from '../shared/fs.js';
+import { directorySource } from '../sources/folder.js';
+import { gitSource, repoRoot } from '../sources/git.js';
+import { packageVersion } from '../sources/source.js';
+import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry version`. */
 export interface VersionCommandOptions {
@@ -84,9 +87,21 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     return bases.get(commit);
   };
 
+  // Packages released together share a release commit: the whole catalogue is diffed once per
+  // release, and each package takes its group's findings from that one diff.
+  const diffs = new Map<string, Finding[]>();
+  const findingsSince = (commit: string, base: Catalogue): Finding[] => {
+    let findings = diffs.get(commit);
+    if (!findings) {
+      findings = compareCatalogues(base, now);
+      diffs.set(commit, findings);
+    }
+    return findings;
+  };
+
   const plans: VersionPlan[] = [];
   for (const group of now.groups) {
-    const name = `${now.config.scope}/${group.slug}`;
+    const name = groupPackageName(now, group);
     const manifest = join(packagesDir, group.slug, 'package.json');
     const plan: VersionPlan = { name, slug: group.slug, bump: 'none', findings: [] };
     plans.push(plan);
@@ -105,7 +120,7 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
       plan.note = `no loadable catalogue at ${release.via}`;
       continue;
     }
-    plan.findings = compareCatalogues(base, now).filter((finding) => finding.group === group.slug);
+    plan.findings = findingsSince(release.commit, base).filter((finding) => finding.group === group.slug);
     plan.bump = bumpFor(plan.findings);
     if (plan.bump !== 'none') plan.target = applyBump(release.version, plan.bump);
   }
@@ -174,16 +189,12 @@ function bumpCatalogueVersion(
   const from = baseAt(plan.release!.commit)!.config.version;
   const target = applyBump(from, largest);
   const path = resolve(cwd, catalogueDir, CONFIG_FILE);
-  const text = readFileSync(path, 'utf8');
-  const line = /^version:[ \t]*["']?([^"'\s#]+)["']?[ \t]*(#.*)?$/m.exec(text);
-  if (!line) return `catalogue version: no top-level \`version:\` line in ${CONFIG_FILE}; left alone`;
-  const recorded = line[1]!;
+  const edited = setConfigVersion(readFileSync(path, 'utf8'), target);
+  if (!edited) return `catalogue version: no top-level \`version:\` line in ${CONFIG_FILE}; left alone`;
+  const { recorded } = edited;
   if (semverValid(recorded) && !semverGt(target, recorded))
     return `catalogue version: ${recorded} (${largest} since ${from}: in place)`;
-  if (!dryRun) {
-    const updated = `${text.slice(0, line.index)}version: ${target}${line[2] ? ` ${line[2]}` : ''}${text.slice(line.index + line[0].length)}`;
-    writeAtomically(path, updated);
-  }
+  if (!dryRun) writeAtomically(path, edited.text);
   return `catalogue version: ${from} → ${target} (${largest}; ${dryRun ? 'would write' : 'wrote'} ${CONFIG_FILE})`;
 }
 

@@ -1,10 +1,11 @@
-import { eventDescription } from '../emit/json-schema.js';
 import {
+  baseEventDescription,
   type Catalogue,
   type Deprecation,
   type EventVersion,
   type Field,
   type FieldType,
+  isOpenEvent,
   type ScalarKind,
   type SourceLocation,
   type StringFormat,
@@ -117,7 +118,7 @@ function removed(event: EventVersion, after: Catalogue): ModelChange {
 
 /** The description as emitted, without the notices (diffed on their own), so an explicit copy of the default is not a change. */
 function effectiveDescription(event: EventVersion): string {
-  return eventDescription({ ...event, partial: undefined, deprecated: undefined });
+  return baseEventDescription(event);
 }
 
 function diffEvent(
@@ -139,7 +140,7 @@ function diffEvent(
     changes.push({ ...removed(old, after), movedTo: now.group } as ModelChange);
     changes.push({ ...base, kind: 'event-added', after: now, movedFrom: old.group, previousVersions: [] });
   }
-  const openness = (event: EventVersion) => (event.partial !== undefined ? 'open' : 'closed');
+  const openness = (event: EventVersion) => (isOpenEvent(event) ? 'open' : 'closed');
   if (openness(old) !== openness(now)) {
     changes.push({ ...base, kind: 'openness-changed', before: openness(old), after: openness(now) });
   } else if (old.partial !== now.partial) {

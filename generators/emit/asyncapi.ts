@@ -1,7 +1,6 @@
-import type { Catalogue } from '../model.js';
+import { type Catalogue, eventDescription } from '../model.js';
+import { componentRef, componentSchemas } from '../schema/components.js';
 import { documentFiles, generatedNote, type OutputFile } from './context.js';
-import { eventDescription } from './json-schema.js';
-import { componentRef, componentSchemas } from './openapi.js';
 
 /**
  * The AsyncAPI 3.0 document: per event version a channel (address = the event key), a message and a

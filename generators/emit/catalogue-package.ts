@@ -1,4 +1,4 @@
-import type { Catalogue } from '../model.js';
+import { type Catalogue, groupPackageName } from '../model.js';
 import { generatedNote, jsonFile, type OutputFile } from './context.js';
 
 /**
@@ -20,11 +20,11 @@ export function emitCataloguePackage(model: Catalogue): OutputFile[] {
     '|---|---|',
     '| `openapi.json`, `openapi.yaml` | OpenAPI 3.1: `components.schemas` has one schema per event key and per named shape |',
     '| `asyncapi.json`, `asyncapi.yaml` | AsyncAPI 3.0: a channel, a `send` operation and a message per event |',
-    '| `schemas/<event key>.json` | one self-contained JSON Schema 2020-12 per event (shapes under `$defs`) |',
+    '| `schemas/<event key>.json` | one self-contained JSON Schema 2020-12 per event (shapes under `$defs`; standard keywords only, so strict ajv compiles it: `const ajv = new Ajv2020(); addFormats(ajv); ajv.compile(schema)`) |',
     '',
     '| group | package | events |',
     '|---|---|---|',
-    ...model.groups.map((g) => `| ${g.title} | \`${model.config.scope}/${g.slug}\` | ${g.events.length} |`),
+    ...model.groups.map((g) => `| ${g.title} | \`${groupPackageName(model, g)}\` | ${g.events.length} |`),
     '',
   ].join('\n');
   return [

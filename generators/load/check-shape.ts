@@ -1,11 +1,12 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { RawConfig } from './definition.js';
 import type { CatalogueProblem } from './problem.js';
 import catalogueFileSchema from './schema/catalogue-file.schema.json' with { type: 'json' };
 import configSchema from './schema/config.schema.json' with { type: 'json' };
 import { suggest } from './suggest.js';
 import { fromPointer, type YamlSource } from './yaml-source.js';
 
-let validators: { file: ValidateFunction; config: ValidateFunction } | undefined;
+let validators: { file: ValidateFunction; config: ValidateFunction<RawConfig> } | undefined;
 
 // ajv compiles the recursive `typeName` as a function of its own, so its errors' schemaPath starts at
 // `#/anyOf` and never names it: recognise them by the schema object they come from instead.
@@ -27,7 +28,9 @@ const TYPE_HINTS: Record<string, string> = {
 function getValidators() {
   if (!validators) {
     const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
-    validators = { file: ajv.compile(catalogueFileSchema), config: ajv.compile(configSchema) };
+    // The config validator narrows to the schema's generated type (test/generators/load/schema-types.test.ts
+    // keeps the two in step), so a config that passes is read without a cast.
+    validators = { file: ajv.compile(catalogueFileSchema), config: ajv.compile<RawConfig>(configSchema) };
   }
   return validators;
 }
@@ -40,6 +43,18 @@ function getValidators() {
 export function checkFileShape(source: YamlSource, kind: 'file' | 'config'): CatalogueProblem[] {
   const validate = getValidators()[kind];
   if (validate(source.value)) return [];
+  return problemsOf(source, validate);
+}
+
+/** The config file's settings when they have the schema's shape, else the problems with them. */
+export function checkConfigShape(source: YamlSource): { config?: RawConfig; problems: CatalogueProblem[] } {
+  const validate = getValidators().config;
+  const value = source.value;
+  if (validate(value)) return { config: value, problems: [] };
+  return { problems: problemsOf(source, validate) };
+}
+
+function problemsOf(source: YamlSource, validate: ValidateFunction): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {

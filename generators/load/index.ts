@@ -1,5 +1,5 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
-import { checkFileShape } from './check-shape.js';
+import { checkConfigShape, checkFileShape } from './check-shape.js';
 import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
@@ -79,9 +79,9 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
       continue;
     }
     if (file.path === CONFIG_FILE) {
-      const shapeProblems = checkFileShape(parsed.source, 'config');
-      problems.push(...shapeProblems);
-      if (shapeProblems.length === 0) config = parsed.source.value as CatalogueConfig;
+      const checked = checkConfigShape(parsed.source);
+      problems.push(...checked.problems);
+      config = checked.config;
       continue;
     }
     problems.push(...checkFileShape(parsed.source, 'file'));

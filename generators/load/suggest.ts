@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { toolkitFilePath } from '../emit/package/toolkit-files.js';
 import type * as Runtime from '../runtime/runtime.js';
+import { toolkitFilePath } from '../shared/toolkit-files.js';
 
 // The package run time owns the one implementation (packages cannot depend on the toolkit); tsc does
 // not copy it into dist/, so it is loaded from the source tree, as the emitter copies it from there.

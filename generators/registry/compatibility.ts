@@ -2,7 +2,13 @@ import type { ModelChange } from '../diff/diff.js';
 import { diffCatalogues } from '../diff/diff.js';
 import type { Finding } from '../diff/rule.js';
 import { classifyChanges } from '../diff/rules/index.js';
-import type { Catalogue, CompatibilityLevel, EventVersion, FieldType } from '../model.js';
+import {
+  type Catalogue,
+  type CompatibilityLevel,
+  type EventVersion,
+  type FieldType,
+  isOpenEvent,
+} from '../model.js';
 import { type CandidateIdentity, catalogueFromJsonSchema } from './json-schema-model.js';
 import type { SchemaRegistryState, SubjectVersion } from './registry.js';
 
@@ -95,8 +101,8 @@ function incompatibleDifference(
   const backward = direction === 'backward';
   // Whether the object holding `attr` is open, in the old and the new schema.
   const topLevel = change.attr !== null && !change.attr.includes('.') && !change.attr.includes('[]');
-  const oldOpen = topLevel && before.partial !== undefined;
-  const newOpen = topLevel && after.partial !== undefined;
+  const oldOpen = topLevel && isOpenEvent(before);
+  const newOpen = topLevel && isOpenEvent(after);
   const [writerOpen, readerOpen] = backward ? [oldOpen, newOpen] : [newOpen, oldOpen];
   const lenient = policy === 'LENIENT';
   switch (change.kind) {

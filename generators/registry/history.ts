@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { readObjects, repoRoot } from '../diff/git.js';
-import { catalogueVersion } from '../diff/releases.js';
-import { gitSource } from '../diff/sources.js';
 import { type CatalogueProblem, CONFIG_FILE, loadCatalogue } from '../load/index.js';
 import type { Catalogue } from '../model.js';
+import { catalogueVersion } from '../release/last-release.js';
+import { gitSource, readObjects, repoRoot } from '../sources/git.js';
 import { schemaTextFingerprint, servedSchemaText } from './schema-text.js';
 
 /**

@@ -1,5 +1,5 @@
-import { readOpenApiCatalogue } from '../load/from-openapi.js';
 import type { Catalogue } from '../model.js';
+import { readOpenApiCatalogue } from '../sources/openapi.js';
 
 type Json = Record<string, unknown>;
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { standaloneEventSchema } from '../emit/json-schema.js';
 import type { Catalogue } from '../model.js';
+import { standaloneEventSchema } from '../schema/json-schema.js';
 
 /**
  * The schema text a registry holds for an event: its self-contained JSON Schema (the producers' closed
@@ -57,7 +57,7 @@ export function schemaTextFingerprint(): string {
     const hash = createHash('sha256');
     // `.js` when compiled, `.ts` when the sources run directly (tests).
     const ext = extname(fileURLToPath(import.meta.url));
-    for (const module of ['../emit/json-schema', './schema-text', '../emit/context']) {
+    for (const module of ['../model', '../schema/json-schema', '../schema/generated-note', './schema-text']) {
       hash.update(readFileSync(fileURLToPath(new URL(`${module}${ext}`, import.meta.url))));
     }
     fingerprint = hash.digest('hex');

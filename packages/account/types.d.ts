@@ -4,350 +4,406 @@
  * Every event of @platform-events/account: event key -> payload type.
  */
 export interface EventPayloadMap {
-"account.communications_preferences_updated-v1": AccountCommunicationsPreferencesUpdatedV1
-"account.created-v1": AccountCreatedV1
-"account.occupied-v1": AccountOccupiedV1
-"account.reactivated-v1": AccountReactivatedV1
-"account.smart-meter-read-permission-changed-v1": AccountSmartMeterReadPermissionChangedV1
-"account.updated-v1": AccountUpdatedV1
-"account_metadata.created-v1": AccountMetadataCreatedV1
-"account_metadata.removed-v1": AccountMetadataRemovedV1
-"account_metadata.updated-v1": AccountMetadataUpdatedV1
-"account_property_effective_period_metadata.created-v1": AccountPropertyEffectivePeriodMetadataCreatedV1
-"account_property_effective_period_metadata.removed-v1": AccountPropertyEffectivePeriodMetadataRemovedV1
-"account_property_effective_period_metadata.updated-v1": AccountPropertyEffectivePeriodMetadataUpdatedV1
-"account_user.created-v1": AccountUserCreatedV1
-"account_user.removed-v1": AccountUserRemovedV1
-"account_user.updated-v1": AccountUserUpdatedV1
-"account_user.password_changed-v1": AccountUserPasswordChangedV1
-"account_user.password_reset_requested-v1": AccountUserPasswordResetRequestedV1
-"account_user.psr_records_updated-v1": AccountUserPsrRecordsUpdatedV1
-"account_user.verification_started-v1": AccountUserVerificationStartedV1
-"account_user.verification_completed-v1": AccountUserVerificationCompletedV1
-"account_user_metadata.created-v1": AccountUserMetadataCreatedV1
-"account_user_metadata.removed-v1": AccountUserMetadataRemovedV1
-"account_user_metadata.updated-v1": AccountUserMetadataUpdatedV1
-"accounts.meter-alert.opened-v1": AccountsMeterAlertOpenedV1
-"accounts.meter.installed-v1": AccountsMeterInstalledV1
-"accounts.meter.updated-v1": AccountsMeterUpdatedV1
-"affiliates.affiliate-account-contract-created-v1": AffiliatesAffiliateAccountContractCreatedV1
-"campaign_account.added-v1": CampaignAccountAddedV1
-"campaign_account.removed-v1": CampaignAccountRemovedV1
-"campaign_account.updated-v1": CampaignAccountUpdatedV1
-"loyalty-points.user-role-removal-v1": LoyaltyPointsUserRoleRemovalV1
+  "account.communications_preferences_updated-v1": AccountCommunicationsPreferencesUpdatedV1;
+  "account.created-v1": AccountCreatedV1;
+  "account.occupied-v1": AccountOccupiedV1;
+  "account.reactivated-v1": AccountReactivatedV1;
+  "account.smart-meter-read-permission-changed-v1": AccountSmartMeterReadPermissionChangedV1;
+  "account.updated-v1": AccountUpdatedV1;
+  "account_metadata.created-v1": AccountMetadataCreatedV1;
+  "account_metadata.removed-v1": AccountMetadataRemovedV1;
+  "account_metadata.updated-v1": AccountMetadataUpdatedV1;
+  "account_property_effective_period_metadata.created-v1": AccountPropertyEffectivePeriodMetadataCreatedV1;
+  "account_property_effective_period_metadata.removed-v1": AccountPropertyEffectivePeriodMetadataRemovedV1;
+  "account_property_effective_period_metadata.updated-v1": AccountPropertyEffectivePeriodMetadataUpdatedV1;
+  "account_user.created-v1": AccountUserCreatedV1;
+  "account_user.removed-v1": AccountUserRemovedV1;
+  "account_user.updated-v1": AccountUserUpdatedV1;
+  "account_user.password_changed-v1": AccountUserPasswordChangedV1;
+  "account_user.password_reset_requested-v1": AccountUserPasswordResetRequestedV1;
+  "account_user.psr_records_updated-v1": AccountUserPsrRecordsUpdatedV1;
+  "account_user.verification_started-v1": AccountUserVerificationStartedV1;
+  "account_user.verification_completed-v1": AccountUserVerificationCompletedV1;
+  "account_user_metadata.created-v1": AccountUserMetadataCreatedV1;
+  "account_user_metadata.removed-v1": AccountUserMetadataRemovedV1;
+  "account_user_metadata.updated-v1": AccountUserMetadataUpdatedV1;
+  "accounts.meter-alert.opened-v1": AccountsMeterAlertOpenedV1;
+  "accounts.meter.installed-v1": AccountsMeterInstalledV1;
+  "accounts.meter.updated-v1": AccountsMeterUpdatedV1;
+  "affiliates.affiliate-account-contract-created-v1": AffiliatesAffiliateAccountContractCreatedV1;
+  "campaign_account.added-v1": CampaignAccountAddedV1;
+  "campaign_account.removed-v1": CampaignAccountRemovedV1;
+  "campaign_account.updated-v1": CampaignAccountUpdatedV1;
+  "loyalty-points.user-role-removal-v1": LoyaltyPointsUserRoleRemovalV1;
 }
+
 /**
  * Payload of `account.communications_preferences_updated`, version v1.
  */
 export interface AccountCommunicationsPreferencesUpdatedV1 {
-account_number: string
-changes: AccountCommsPreferencesChanges
+  account_number: string;
+  changes: AccountCommsPreferencesChanges;
 }
-export interface AccountCommsPreferencesChanges {
-requires_postal_comms?: boolean[]
-preferred_language_for_comms?: string[]
-document_accessibility?: string[]
-}
+
 /**
  * Payload of `account.created`, version v1.
  */
 export interface AccountCreatedV1 {
-account_number: string
-account_user_emails: string[]
-is_imported?: boolean
+  account_number: string;
+  account_user_emails: string[];
+  is_imported?: boolean;
 }
+
 /**
  * Payload of `account.occupied`, version v1.
  */
 export interface AccountOccupiedV1 {
-account_number: string
+  account_number: string;
 }
+
 /**
  * Payload of `account.reactivated`, version v1.
  */
 export interface AccountReactivatedV1 {
-account_number: string
-previous_status: string
-reactivation_source: string
+  account_number: string;
+  previous_status: string;
+  reactivation_source: string;
 }
+
 /**
  * Payload of `account.smart-meter-read-permission-changed`, version v1.
  */
 export interface AccountSmartMeterReadPermissionChangedV1 {
-account_number: string
-old_permission: string
-new_permission: string
-effective_from: string
-changed_by_id: string
-changed_by_type: string
+  account_number: string;
+  old_permission: string;
+  new_permission: string;
+  effective_from: string;
+  changed_by_id: string;
+  changed_by_type: string;
 }
+
 /**
  * Payload of `account.updated`, version v1.
  */
 export interface AccountUpdatedV1 {
-account_number: string
-account_user_emails: string[]
-changes: {
-[k: string]: unknown
+  account_number: string;
+  account_user_emails: string[];
+  changes: { [k: string]: unknown };
+  is_override?: boolean;
 }
-is_override?: boolean
-}
+
 /**
  * Payload of `account_metadata.created`, version v1.
  */
 export interface AccountMetadataCreatedV1 {
-account_number: string
-key: string
-value: string
+  account_number: string;
+  key: string;
+  value: string;
 }
+
 /**
  * Payload of `account_metadata.removed`, version v1.
  */
 export interface AccountMetadataRemovedV1 {
-account_number: string
-key: string
-value: string
+  account_number: string;
+  key: string;
+  value: string;
 }
+
 /**
  * Payload of `account_metadata.updated`, version v1.
  */
 export interface AccountMetadataUpdatedV1 {
-account_number: string
-changes: {
-[k: string]: unknown
+  account_number: string;
+  changes: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `account_property_effective_period_metadata.created`, version v1.
  */
 export interface AccountPropertyEffectivePeriodMetadataCreatedV1 {
-account_property_effective_period_id: number
-key: string
-value: string
+  /**
+   * Integer.
+   */
+  account_property_effective_period_id: number;
+  key: string;
+  value: string;
 }
+
 /**
  * Payload of `account_property_effective_period_metadata.removed`, version v1.
  */
 export interface AccountPropertyEffectivePeriodMetadataRemovedV1 {
-account_property_effective_period_id: number
-key: string
-value: string
+  /**
+   * Integer.
+   */
+  account_property_effective_period_id: number;
+  key: string;
+  value: string;
 }
+
 /**
  * Payload of `account_property_effective_period_metadata.updated`, version v1.
  */
 export interface AccountPropertyEffectivePeriodMetadataUpdatedV1 {
-account_property_effective_period_id: number
-changes: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  account_property_effective_period_id: number;
+  changes: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `account_user.created`, version v1.
  */
 export interface AccountUserCreatedV1 {
-user_id: number
-user_email: string
-user_number: string
-linked_accounts: {
-[k: string]: unknown
-}[]
-user_identifiers?: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  user_id: number;
+  user_email: string;
+  user_number: string;
+  linked_accounts: { [k: string]: unknown }[];
+  user_identifiers?: { [k: string]: unknown };
+  initiator_type?: string;
+  is_customer_initiated?: boolean;
 }
-initiator_type?: string
-is_customer_initiated?: boolean
-}
+
 /**
  * Payload of `account_user.removed`, version v1.
  */
-export interface AccountUserRemovedV1 {
-user_id: number
-user_email: string
-user_number: string
-linked_accounts: {
-[k: string]: unknown
-}[]
-user_identifiers?: {
-[k: string]: unknown
-}
-initiator_type?: string
-is_customer_initiated?: boolean
-}
+export type AccountUserRemovedV1 = AccountUserCreatedV1;
+
 /**
  * Payload of `account_user.updated`, version v1.
  */
-export interface AccountUserUpdatedV1 {
-user_id: number
-user_email: string
-user_number: string
-linked_accounts: {
-[k: string]: unknown
-}[]
-user_identifiers?: {
-[k: string]: unknown
+export interface AccountUserUpdatedV1 extends AccountUserCreatedV1 {
+  changes: { [k: string]: unknown };
+  is_override?: boolean;
 }
-initiator_type?: string
-is_customer_initiated?: boolean
-changes: {
-[k: string]: unknown
-}
-is_override?: boolean
-}
+
 /**
  * Payload of `account_user.password_changed`, version v1.
  */
 export interface AccountUserPasswordChangedV1 {
-user_id: number
+  /**
+   * Integer.
+   */
+  user_id: number;
 }
+
 /**
  * Payload of `account_user.password_reset_requested`, version v1.
  */
 export interface AccountUserPasswordResetRequestedV1 {
-account_user_id: number
-account_user_number: string
+  /**
+   * Integer.
+   */
+  account_user_id: number;
+  account_user_number: string;
 }
+
 /**
  * Payload of `account_user.psr_records_updated`, version v1.
  */
 export interface AccountUserPsrRecordsUpdatedV1 {
-user_id: number
-created_records: PsrRecord[]
-updated_records: PsrRecord[]
-deleted_records: PsrRecord[]
+  /**
+   * Integer.
+   */
+  user_id: number;
+  created_records: PsrRecord[];
+  updated_records: PsrRecord[];
+  deleted_records: PsrRecord[];
 }
-export interface PsrRecord {
-description: string
-electricity_industry_code: string
-gas_industry_code: string
-}
+
 /**
  * Payload of `account_user.verification_started`, version v1.
  */
 export interface AccountUserVerificationStartedV1 {
-user_number: string
-verification_id: number
-verification_type: string
+  user_number: string;
+  /**
+   * Integer.
+   */
+  verification_id: number;
+  verification_type: string;
 }
+
 /**
  * Payload of `account_user.verification_completed`, version v1.
  */
 export interface AccountUserVerificationCompletedV1 {
-user_number: string
-verification_id: number
-verification_type: string
+  user_number: string;
+  /**
+   * Integer.
+   */
+  verification_id: number;
+  verification_type: string;
 }
+
 /**
  * Payload of `account_user_metadata.created`, version v1.
  */
 export interface AccountUserMetadataCreatedV1 {
-user_id: number
-key: string
-value: string
+  /**
+   * Integer.
+   */
+  user_id: number;
+  key: string;
+  value: string;
 }
+
 /**
  * Payload of `account_user_metadata.removed`, version v1.
  */
 export interface AccountUserMetadataRemovedV1 {
-user_id: number
-key: string
-value: string
+  /**
+   * Integer.
+   */
+  user_id: number;
+  key: string;
+  value: string;
 }
+
 /**
  * Payload of `account_user_metadata.updated`, version v1.
  */
 export interface AccountUserMetadataUpdatedV1 {
-user_id: number
-changes: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  user_id: number;
+  changes: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `accounts.meter-alert.opened`, version v1.
  */
 export interface AccountsMeterAlertOpenedV1 {
-alert_id: number
-alert_type: string
-detected_from: string
-account_number: string
-meter_id: number
-source: string
-extras?: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  alert_id: number;
+  alert_type: string;
+  detected_from: string;
+  account_number: string;
+  /**
+   * Integer.
+   */
+  meter_id: number;
+  source: string;
+  extras?: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `accounts.meter.installed`, version v1.
  */
 export interface AccountsMeterInstalledV1 {
-meter_id: number
-installed_at: string
-account_number: string
-serial_number: string
-meter_point_reference: string
-capability_type: string
-property_id: number
+  /**
+   * Integer.
+   */
+  meter_id: number;
+  installed_at: string;
+  account_number: string;
+  serial_number: string;
+  meter_point_reference: string;
+  capability_type: string;
+  /**
+   * Integer.
+   */
+  property_id: number;
 }
+
 /**
  * Payload of `accounts.meter.updated`, version v1.
  */
 export interface AccountsMeterUpdatedV1 {
-meter_id: number
-account_number: string
-serial_number: string
-meter_point_reference: string
-capability_type: string
-source: string
-updated_at: string
-changes: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  meter_id: number;
+  account_number: string;
+  serial_number: string;
+  meter_point_reference: string;
+  capability_type: string;
+  source: string;
+  updated_at: string;
+  changes: { [k: string]: unknown };
+  /**
+   * Integer.
+   */
+  property_id: number;
 }
-property_id: number
-}
+
 /**
  * Payload of `affiliates.affiliate-account-contract-created`, version v1.
  */
 export interface AffiliatesAffiliateAccountContractCreatedV1 {
-affiliate_account_contract_id: number
-affiliate_contract_id: number
-account_number: string
-fuel: string
+  /**
+   * Integer.
+   */
+  affiliate_account_contract_id: number;
+  /**
+   * Integer.
+   */
+  affiliate_contract_id: number;
+  account_number: string;
+  fuel: string;
 }
+
 /**
  * Payload of `campaign_account.added`, version v1.
  */
 export interface CampaignAccountAddedV1 {
-account_number: string
-campaign_name: string
-campaign_slug?: string
-campaign_expiry_date?: string
-campaign_account_expiry_date?: string
+  account_number: string;
+  campaign_name: string;
+  campaign_slug?: string;
+  campaign_expiry_date?: string;
+  campaign_account_expiry_date?: string;
 }
+
 /**
  * Payload of `campaign_account.removed`, version v1.
  */
 export interface CampaignAccountRemovedV1 {
-account_number: string
-campaign_name: string
-campaign_slug?: string
+  account_number: string;
+  campaign_name: string;
+  campaign_slug?: string;
 }
+
 /**
  * Payload of `campaign_account.updated`, version v1.
  */
 export interface CampaignAccountUpdatedV1 {
-account_number: string
-campaign_name: string
-campaign_slug?: string
-changes: {
-[k: string]: unknown
+  account_number: string;
+  campaign_name: string;
+  campaign_slug?: string;
+  changes: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `loyalty-points.user-role-removal`, version v1.
  */
 export interface LoyaltyPointsUserRoleRemovalV1 {
-user_id: number
-account_id: number
+  /**
+   * Integer.
+   */
+  user_id: number;
+  /**
+   * Integer.
+   */
+  account_id: number;
+}
+
+export interface AccountCommsPreferencesChanges {
+  requires_postal_comms?: boolean[];
+  preferred_language_for_comms?: string[];
+  document_accessibility?: string[];
+}
+
+export interface PsrRecord {
+  description: string;
+  electricity_industry_code: string;
+  gas_industry_code: string;
 }
 
 /** The key of an event of @platform-events/account. */

@@ -4,89 +4,121 @@
  * Every event of @platform-events/agreements: event key -> payload type.
  */
 export interface EventPayloadMap {
-"agreement.created-v1": AgreementCreatedV1
-"agreement.revoked-v1": AgreementRevokedV1
-"agreement.revoked-v2": AgreementRevokedV2
-"agreement.terminated-v1": AgreementTerminatedV1
-"agreement.terminated-v2": AgreementTerminatedV2
-"agreement.updated-v1": AgreementUpdatedV1
-"agreement.updated-v2": AgreementUpdatedV2
-"agreement.rollover.completed-v1": AgreementRolloverCompletedV1
+  "agreement.created-v1": AgreementCreatedV1;
+  "agreement.revoked-v1": AgreementRevokedV1;
+  "agreement.revoked-v2": AgreementRevokedV2;
+  "agreement.terminated-v1": AgreementTerminatedV1;
+  "agreement.terminated-v2": AgreementTerminatedV2;
+  "agreement.updated-v1": AgreementUpdatedV1;
+  "agreement.updated-v2": AgreementUpdatedV2;
+  "agreement.rollover.completed-v1": AgreementRolloverCompletedV1;
 }
+
 /**
  * Payload of `agreement.created`, version v1.
  */
 export interface AgreementCreatedV1 {
-agreement_id: number
-account_number: string
-valid_from: string
-product_code: string
-account_contract_identifier?: string
-business_contract_identifier?: string
+  /**
+   * Integer.
+   */
+  agreement_id: number;
+  account_number: string;
+  valid_from: string;
+  product_code: string;
+  account_contract_identifier?: string;
+  business_contract_identifier?: string;
 }
+
 /**
  * Payload of `agreement.revoked`, version v1.
  */
 export interface AgreementRevokedV1 {
-agreement_id: number
+  /**
+   * Integer.
+   */
+  agreement_id: number;
 }
+
 /**
  * Payload of `agreement.revoked`, version v2.
  */
 export interface AgreementRevokedV2 {
-agreement_id: number
-account_number: string
+  /**
+   * Integer.
+   */
+  agreement_id: number;
+  account_number: string;
 }
+
 /**
  * Payload of `agreement.terminated`, version v1.
  */
 export interface AgreementTerminatedV1 {
-agreement_id: number
+  /**
+   * Integer.
+   */
+  agreement_id: number;
 }
+
 /**
  * Payload of `agreement.terminated`, version v2.
  */
 export interface AgreementTerminatedV2 {
-agreement_id: number
-account_number: string
+  /**
+   * Integer.
+   */
+  agreement_id: number;
+  account_number: string;
 }
+
 /**
  * Payload of `agreement.updated`, version v1.
  */
 export interface AgreementUpdatedV1 {
-agreement_id: number
-changes: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  agreement_id: number;
+  changes: { [k: string]: unknown };
+  is_override?: boolean;
 }
-is_override?: boolean
-}
+
 /**
  * Payload of `agreement.updated`, version v2.
  */
 export interface AgreementUpdatedV2 {
-agreement_id: number
-changes: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  agreement_id: number;
+  changes: { [k: string]: unknown };
+  is_override?: boolean;
+  account_number: string;
 }
-is_override?: boolean
-account_number: string
-}
+
 /**
  * Payload of `agreement.rollover.completed`, version v1.
  */
 export interface AgreementRolloverCompletedV1 {
-account_number: string
-supply_point_id: string
-expiring_agreement_id: number
-rolled_on_to_agreement_id: number
-new_product: Product
-rolled_on_to_agreement_valid_from: string
-rolled_on_to_agreement_valid_to: string
+  account_number: string;
+  supply_point_id: string;
+  /**
+   * Integer.
+   */
+  expiring_agreement_id: number;
+  /**
+   * Integer.
+   */
+  rolled_on_to_agreement_id: number;
+  new_product: Product;
+  rolled_on_to_agreement_valid_from: string;
+  rolled_on_to_agreement_valid_to: string;
 }
+
 export interface Product {
-code: string
-market_name: string
-brand_code: string
+  code: string;
+  market_name: string;
+  brand_code: string;
 }
 
 /** The key of an event of @platform-events/agreements. */

@@ -4,122 +4,148 @@
  * Every event of @platform-events/alerts-approvals: event key -> payload type.
  */
 export interface EventPayloadMap {
-"alerts-service.alert.opened-v1": AlertsServiceAlertOpenedV1
-"alerts-service.alert.closed-v1": AlertsServiceAlertClosedV1
-"apis.api_exception.context_updated-v1": ApisApiExceptionContextUpdatedV1
-"apis.api_exception.updated-v1": ApisApiExceptionUpdatedV1
-"approvals.approval.created-v1": ApprovalsApprovalCreatedV1
-"approvals.approval.approved-v1": ApprovalsApprovalApprovedV1
-"approvals.approval.rejected-v1": ApprovalsApprovalRejectedV1
-"approvals.approval_request.approved-v1": ApprovalsApprovalRequestApprovedV1
-"approvals.approval_request.assigned-v1": ApprovalsApprovalRequestAssignedV1
-"approvals.approval_request.rejected-v1": ApprovalsApprovalRequestRejectedV1
+  "alerts-service.alert.opened-v1": AlertsServiceAlertOpenedV1;
+  "alerts-service.alert.closed-v1": AlertsServiceAlertClosedV1;
+  "apis.api_exception.context_updated-v1": ApisApiExceptionContextUpdatedV1;
+  "apis.api_exception.updated-v1": ApisApiExceptionUpdatedV1;
+  "approvals.approval.created-v1": ApprovalsApprovalCreatedV1;
+  "approvals.approval.approved-v1": ApprovalsApprovalApprovedV1;
+  "approvals.approval.rejected-v1": ApprovalsApprovalRejectedV1;
+  "approvals.approval_request.approved-v1": ApprovalsApprovalRequestApprovedV1;
+  "approvals.approval_request.assigned-v1": ApprovalsApprovalRequestAssignedV1;
+  "approvals.approval_request.rejected-v1": ApprovalsApprovalRequestRejectedV1;
 }
+
 /**
  * Payload of `alerts-service.alert.opened`, version v1.
  */
 export interface AlertsServiceAlertOpenedV1 {
-alert_id: number
-alert_type: string
-meter_ref: string
-meter_point_ref: string
-source: string
-detected_from: string
-extras?: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  alert_id: number;
+  alert_type: string;
+  meter_ref: string;
+  meter_point_ref: string;
+  source: string;
+  detected_from: string;
+  extras?: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `alerts-service.alert.closed`, version v1.
  */
 export interface AlertsServiceAlertClosedV1 {
-alert_id: number
-alert_type: string
-meter_ref: string
-meter_point_ref: string
-source: string
-detected_to: string
+  /**
+   * Integer.
+   */
+  alert_id: number;
+  alert_type: string;
+  meter_ref: string;
+  meter_point_ref: string;
+  source: string;
+  detected_to: string;
 }
+
 /**
  * Payload of `apis.api_exception.context_updated`, version v1.
  */
 export interface ApisApiExceptionContextUpdatedV1 {
-external_identifier: string
-previous_context_id: number
+  external_identifier: string;
+  /**
+   * Integer.
+   */
+  previous_context_id: number;
 }
+
 /**
  * Payload of `apis.api_exception.updated`, version v1.
  */
 export interface ApisApiExceptionUpdatedV1 {
-external_identifier: string
-changes: {
-[k: string]: unknown
+  external_identifier: string;
+  changes: { [k: string]: unknown };
+  account_number?: string;
 }
-account_number?: string
-}
+
 /**
  * Payload of `approvals.approval.created`, version v1.
  */
 export interface ApprovalsApprovalCreatedV1 {
-approval_id: string
-process_type: string
-requested_at: string
-assigned_to_id: number
-requested_by_id: number
+  approval_id: string;
+  process_type: string;
+  requested_at: string;
+  /**
+   * Integer.
+   */
+  assigned_to_id: number;
+  /**
+   * Integer.
+   */
+  requested_by_id: number;
 }
+
 /**
  * Payload of `approvals.approval.approved`, version v1.
  */
 export interface ApprovalsApprovalApprovedV1 {
-approval_id: string
-process_type: string
-process_data: {
-[k: string]: unknown
+  approval_id: string;
+  process_type: string;
+  process_data: { [k: string]: unknown };
+  approved_at: string;
 }
-approved_at: string
-}
+
 /**
  * Payload of `approvals.approval.rejected`, version v1.
  */
 export interface ApprovalsApprovalRejectedV1 {
-approval_id: string
-process_type: string
-process_data: {
-[k: string]: unknown
+  approval_id: string;
+  process_type: string;
+  process_data: { [k: string]: unknown };
+  rejected_at: string;
 }
-rejected_at: string
-}
+
 /**
  * Payload of `approvals.approval_request.approved`, version v1.
  */
 export interface ApprovalsApprovalRequestApprovedV1 {
-approval_id: string
-process_type: string
-request_id: string
-approved_by_id: number
-approved_at: string
-approval_reason: string
+  approval_id: string;
+  process_type: string;
+  request_id: string;
+  /**
+   * Integer.
+   */
+  approved_by_id: number;
+  approved_at: string;
+  approval_reason: string;
 }
+
 /**
  * Payload of `approvals.approval_request.assigned`, version v1.
  */
 export interface ApprovalsApprovalRequestAssignedV1 {
-approval_id: string
-process_type: string
-request_id: string
-assigned_to_id: number
-assigned_at: string
+  approval_id: string;
+  process_type: string;
+  request_id: string;
+  /**
+   * Integer.
+   */
+  assigned_to_id: number;
+  assigned_at: string;
 }
+
 /**
  * Payload of `approvals.approval_request.rejected`, version v1.
  */
 export interface ApprovalsApprovalRequestRejectedV1 {
-approval_id: string
-process_type: string
-request_id: string
-rejected_by_id: number
-rejection_reason: string
-rejected_at: string
+  approval_id: string;
+  process_type: string;
+  request_id: string;
+  /**
+   * Integer.
+   */
+  rejected_by_id: number;
+  rejection_reason: string;
+  rejected_at: string;
 }
 
 /** The key of an event of @platform-events/alerts-approvals. */

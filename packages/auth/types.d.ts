@@ -4,65 +4,92 @@
  * Every event of @platform-events/auth: event key -> payload type.
  */
 export interface EventPayloadMap {
-"auth-server.access-token.issued-v1": AuthServerAccessTokenIssuedV1
-"auth_server.account_user.generate_mfa_challenge_error-v1": AuthServerAccountUserGenerateMfaChallengeErrorV1
-"auth_server.account_user.logged_in-v1": AuthServerAccountUserLoggedInV1
-"auth_server.account_user.login_denied-v1": AuthServerAccountUserLoginDeniedV1
-"auth_server.account_user.login_failed-v1": AuthServerAccountUserLoginFailedV1
-"auth_server.account_user.login_step_completed-v1": AuthServerAccountUserLoginStepCompletedV1
+  "auth-server.access-token.issued-v1": AuthServerAccessTokenIssuedV1;
+  "auth_server.account_user.generate_mfa_challenge_error-v1": AuthServerAccountUserGenerateMfaChallengeErrorV1;
+  "auth_server.account_user.logged_in-v1": AuthServerAccountUserLoggedInV1;
+  "auth_server.account_user.login_denied-v1": AuthServerAccountUserLoginDeniedV1;
+  "auth_server.account_user.login_failed-v1": AuthServerAccountUserLoginFailedV1;
+  "auth_server.account_user.login_step_completed-v1": AuthServerAccountUserLoginStepCompletedV1;
 }
+
 /**
  * Payload of `auth-server.access-token.issued`, version v1.
  */
 export interface AuthServerAccessTokenIssuedV1 {
-delegate: string
-viewer: string
-viewer_id: number
+  delegate: string;
+  viewer: string;
+  /**
+   * Integer.
+   */
+  viewer_id: number;
 }
+
 /**
  * Payload of `auth_server.account_user.generate_mfa_challenge_error`, version v1.
  */
 export interface AuthServerAccountUserGenerateMfaChallengeErrorV1 {
-account_user_id: number
-account_user_number: string
-device: string
+  /**
+   * Integer.
+   */
+  account_user_id: number;
+  account_user_number: string;
+  device: string;
 }
+
 /**
  * Payload of `auth_server.account_user.logged_in`, version v1.
  */
 export interface AuthServerAccountUserLoggedInV1 {
-account_user_id: number
-account_user_number: string
-login_method: string
-mfa_device_type: string
+  /**
+   * Integer.
+   */
+  account_user_id: number;
+  account_user_number: string;
+  login_method: string;
+  mfa_device_type: string;
 }
+
 /**
  * Payload of `auth_server.account_user.login_denied`, version v1.
  */
 export interface AuthServerAccountUserLoginDeniedV1 {
-account_user_id: number
-account_user_number: string
-enforced_security_rule_ids: number[]
+  /**
+   * Integer.
+   */
+  account_user_id: number;
+  account_user_number: string;
+  /**
+   * Integer (array items).
+   */
+  enforced_security_rule_ids: number[];
 }
+
 /**
  * Payload of `auth_server.account_user.login_failed`, version v1.
  */
 export interface AuthServerAccountUserLoginFailedV1 {
-account_user_id: number
-account_user_number: string
-step: string
-failure_reason: string
-brand: string
-user_brands: string[]
+  /**
+   * Integer.
+   */
+  account_user_id: number;
+  account_user_number: string;
+  step: string;
+  failure_reason: string;
+  brand: string;
+  user_brands: string[];
 }
+
 /**
  * Payload of `auth_server.account_user.login_step_completed`, version v1.
  */
 export interface AuthServerAccountUserLoginStepCompletedV1 {
-account_user_id: number
-account_user_number: string
-step: string
-mfa_device_type: string
+  /**
+   * Integer.
+   */
+  account_user_id: number;
+  account_user_number: string;
+  step: string;
+  mfa_device_type: string;
 }
 
 /** The key of an event of @platform-events/auth. */

@@ -4,387 +4,508 @@
  * Every event of @platform-events/billing: event key -> payload type.
  */
 export interface EventPayloadMap {
-"billable_reading.create.failed-v1": BillableReadingCreateFailedV1
-"billing.billing_document.held-v1": BillingBillingDocumentHeldV1
-"billing.billing_document.issued-v1": BillingBillingDocumentIssuedV1
-"billing.billing_document.issued-v2": BillingBillingDocumentIssuedV2
-"billing.billing_document_representation.dispatched-v1": BillingBillingDocumentRepresentationDispatchedV1
-"billing.billing_document_representation.dispatched-v2": BillingBillingDocumentRepresentationDispatchedV2
-"billing.billing_document_representation.dispatched-v3": BillingBillingDocumentRepresentationDispatchedV3
-"billing.billing_options.updated-v1": BillingBillingOptionsUpdatedV1
-"billing.charging-ledger.assigned-to-agreement-v1": BillingChargingLedgerAssignedToAgreementV1
-"billing.charging.supply-point.triggered-v1": BillingChargingSupplyPointTriggeredV1
-"billing.duos_invoice.cancel-v1": BillingDuosInvoiceCancelV1
-"billing.duos_invoice.new-v1": BillingDuosInvoiceNewV1
-"billing.duos_invoice.replace-v1": BillingDuosInvoiceReplaceV1
-"billing.final_bill-v1": BillingFinalBillV1
-"billing.issuance.external_status.created-v1": BillingIssuanceExternalStatusCreatedV1
-"billing.issued_bill-v1": BillingIssuedBillV1
-"billing.ledger.entry_posted-v1": BillingLedgerEntryPostedV1
-"billing.ledger.entry_posted-v2": BillingLedgerEntryPostedV2
-"billing.ledger.entry_removed-v1": BillingLedgerEntryRemovedV1
-"billing.ledger.entry_removed-v2": BillingLedgerEntryRemovedV2
-"billing.pathway_traversal.failed-v1": BillingPathwayTraversalFailedV1
-"billing.pathway_traversal.succeeded-v1": BillingPathwayTraversalSucceededV1
-"billing.rebate.accepted-v1": BillingRebateAcceptedV1
-"billing.rebate.created-v1": BillingRebateCreatedV1
-"billing.rebate.declined-v1": BillingRebateDeclinedV1
-"billing.rebate.updated-v1": BillingRebateUpdatedV1
-"charging.priming.errored-v1": ChargingPrimingErroredV1
-"late_payment_fee_application_service_started-v1": LatePaymentFeeApplicationServiceStartedV1
-"late_payment_fee_application_service_fee_applied-v1": LatePaymentFeeApplicationServiceFeeAppliedV1
-"late_payment_fee_application_service_completed-v1": LatePaymentFeeApplicationServiceCompletedV1
-"late_payment_fee_calculation_service_started-v1": LatePaymentFeeCalculationServiceStartedV1
-"late_payment_fee_calculation_service_completed-v1": LatePaymentFeeCalculationServiceCompletedV1
-"late_payment_fee_calculator_started-v1": LatePaymentFeeCalculatorStartedV1
-"late_payment_fee_calculator_fee_applied-v1": LatePaymentFeeCalculatorFeeAppliedV1
-"late_payment_fee_calculator_completed-v1": LatePaymentFeeCalculatorCompletedV1
-"late_payment_fee_waived-v1": LatePaymentFeeWaivedV1
+  "billable_reading.create.failed-v1": BillableReadingCreateFailedV1;
+  "billing.billing_document.held-v1": BillingBillingDocumentHeldV1;
+  "billing.billing_document.issued-v1": BillingBillingDocumentIssuedV1;
+  "billing.billing_document.issued-v2": BillingBillingDocumentIssuedV2;
+  "billing.billing_document_representation.dispatched-v1": BillingBillingDocumentRepresentationDispatchedV1;
+  "billing.billing_document_representation.dispatched-v2": BillingBillingDocumentRepresentationDispatchedV2;
+  "billing.billing_document_representation.dispatched-v3": BillingBillingDocumentRepresentationDispatchedV3;
+  "billing.billing_options.updated-v1": BillingBillingOptionsUpdatedV1;
+  "billing.charging-ledger.assigned-to-agreement-v1": BillingChargingLedgerAssignedToAgreementV1;
+  "billing.charging.supply-point.triggered-v1": BillingChargingSupplyPointTriggeredV1;
+  "billing.duos_invoice.cancel-v1": BillingDuosInvoiceCancelV1;
+  "billing.duos_invoice.new-v1": BillingDuosInvoiceNewV1;
+  "billing.duos_invoice.replace-v1": BillingDuosInvoiceReplaceV1;
+  "billing.final_bill-v1": BillingFinalBillV1;
+  "billing.issuance.external_status.created-v1": BillingIssuanceExternalStatusCreatedV1;
+  "billing.issued_bill-v1": BillingIssuedBillV1;
+  "billing.ledger.entry_posted-v1": BillingLedgerEntryPostedV1;
+  "billing.ledger.entry_posted-v2": BillingLedgerEntryPostedV2;
+  "billing.ledger.entry_removed-v1": BillingLedgerEntryRemovedV1;
+  "billing.ledger.entry_removed-v2": BillingLedgerEntryRemovedV2;
+  "billing.pathway_traversal.failed-v1": BillingPathwayTraversalFailedV1;
+  "billing.pathway_traversal.succeeded-v1": BillingPathwayTraversalSucceededV1;
+  "billing.rebate.accepted-v1": BillingRebateAcceptedV1;
+  "billing.rebate.created-v1": BillingRebateCreatedV1;
+  "billing.rebate.declined-v1": BillingRebateDeclinedV1;
+  "billing.rebate.updated-v1": BillingRebateUpdatedV1;
+  "charging.priming.errored-v1": ChargingPrimingErroredV1;
+  "late_payment_fee_application_service_started-v1": LatePaymentFeeApplicationServiceStartedV1;
+  "late_payment_fee_application_service_fee_applied-v1": LatePaymentFeeApplicationServiceFeeAppliedV1;
+  "late_payment_fee_application_service_completed-v1": LatePaymentFeeApplicationServiceCompletedV1;
+  "late_payment_fee_calculation_service_started-v1": LatePaymentFeeCalculationServiceStartedV1;
+  "late_payment_fee_calculation_service_completed-v1": LatePaymentFeeCalculationServiceCompletedV1;
+  "late_payment_fee_calculator_started-v1": LatePaymentFeeCalculatorStartedV1;
+  "late_payment_fee_calculator_fee_applied-v1": LatePaymentFeeCalculatorFeeAppliedV1;
+  "late_payment_fee_calculator_completed-v1": LatePaymentFeeCalculatorCompletedV1;
+  "late_payment_fee_waived-v1": LatePaymentFeeWaivedV1;
 }
+
 /**
  * Payload of `billable_reading.create.failed`, version v1.
  */
 export interface BillableReadingCreateFailedV1 {
-meter_id: number
-meter_serial_number: string
-reading_period_start_date: string
-reading_period_end_date: string
-error_message: string
+  /**
+   * Integer.
+   */
+  meter_id: number;
+  meter_serial_number: string;
+  reading_period_start_date: string;
+  reading_period_end_date: string;
+  error_message: string;
 }
+
 /**
  * Payload of `billing.billing_document.held`, version v1.
  */
 export interface BillingBillingDocumentHeldV1 {
-account_number: string
-document_type: string
-document_id: number
-document_identifier: string
-document_uuid: string
-hold_code: string
-is_strict: boolean
-held_at: string
-held_by_id: number
+  account_number: string;
+  document_type: string;
+  /**
+   * Integer.
+   */
+  document_id: number;
+  document_identifier: string;
+  document_uuid: string;
+  hold_code: string;
+  is_strict: boolean;
+  held_at: string;
+  /**
+   * Integer.
+   */
+  held_by_id: number;
 }
+
 /**
  * Payload of `billing.billing_document.issued`, version v1.
  */
 export interface BillingBillingDocumentIssuedV1 {
-account_number: string
-billing_document_id: number
-billing_document_identifier: string
+  account_number: string;
+  /**
+   * Integer.
+   */
+  billing_document_id: number;
+  billing_document_identifier: string;
 }
+
 /**
  * Payload of `billing.billing_document.issued`, version v2.
  */
-export interface BillingBillingDocumentIssuedV2 {
-account_number: string
-billing_document_id: number
-billing_document_identifier: string
-billing_document_uuid: string
+export interface BillingBillingDocumentIssuedV2 extends BillingBillingDocumentIssuedV1 {
+  billing_document_uuid: string;
 }
+
 /**
  * Payload of `billing.billing_document_representation.dispatched`, version v1.
  */
 export interface BillingBillingDocumentRepresentationDispatchedV1 {
-account_number: string
-billing_document_id: number
-billing_document_identifier: string
+  account_number: string;
+  /**
+   * Integer.
+   */
+  billing_document_id: number;
+  billing_document_identifier: string;
 }
+
 /**
  * Payload of `billing.billing_document_representation.dispatched`, version v2.
  */
-export interface BillingBillingDocumentRepresentationDispatchedV2 {
-account_number: string
-billing_document_id: number
-billing_document_identifier: string
-billing_document_representation_dispatch_id: number
-billing_document_representations_id: number[]
+export interface BillingBillingDocumentRepresentationDispatchedV2 extends BillingBillingDocumentRepresentationDispatchedV1 {
+  /**
+   * Integer.
+   */
+  billing_document_representation_dispatch_id: number;
+  /**
+   * Integer (array items).
+   */
+  billing_document_representations_id: number[];
 }
+
 /**
  * Payload of `billing.billing_document_representation.dispatched`, version v3.
  */
-export interface BillingBillingDocumentRepresentationDispatchedV3 {
-account_number: string
-billing_document_id: number
-billing_document_identifier: string
-billing_document_representation_dispatch_id: number
-billing_document_representations_id: number[]
-support_user_id: number
+export interface BillingBillingDocumentRepresentationDispatchedV3 extends BillingBillingDocumentRepresentationDispatchedV2 {
+  /**
+   * Integer.
+   */
+  support_user_id: number;
 }
+
 /**
  * Payload of `billing.billing_options.updated`, version v1.
  */
 export interface BillingBillingOptionsUpdatedV1 {
-account_number: string
-previous_billing_options_id: number
-new_billing_options_id: number
-support_user_id: number
+  account_number: string;
+  /**
+   * Integer.
+   */
+  previous_billing_options_id: number;
+  /**
+   * Integer.
+   */
+  new_billing_options_id: number;
+  /**
+   * Integer.
+   */
+  support_user_id: number;
 }
+
 /**
  * Payload of `billing.charging-ledger.assigned-to-agreement`, version v1.
  */
 export interface BillingChargingLedgerAssignedToAgreementV1 {
-ledger_number: string
-agreement_id: number
-assigned_at: string
+  ledger_number: string;
+  /**
+   * Integer.
+   */
+  agreement_id: number;
+  assigned_at: string;
 }
+
 /**
  * Payload of `billing.charging.supply-point.triggered`, version v1.
  */
 export interface BillingChargingSupplyPointTriggeredV1 {
-supply_point_id: number
-charge_period: ChargePeriod
+  /**
+   * Integer.
+   */
+  supply_point_id: number;
+  charge_period: ChargePeriod;
 }
-export interface ChargePeriod {
-start_at: string
-end_at: string
-}
+
 /**
  * Payload of `billing.duos_invoice.cancel`, version v1.
  */
 export interface BillingDuosInvoiceCancelV1 {
-invoice_event_id: number
+  /**
+   * Integer.
+   */
+  invoice_event_id: number;
 }
+
 /**
  * Payload of `billing.duos_invoice.new`, version v1.
  */
 export interface BillingDuosInvoiceNewV1 {
-invoice_event_id: number
+  /**
+   * Integer.
+   */
+  invoice_event_id: number;
 }
+
 /**
  * Payload of `billing.duos_invoice.replace`, version v1.
  */
 export interface BillingDuosInvoiceReplaceV1 {
-invoice_event_id: number
+  /**
+   * Integer.
+   */
+  invoice_event_id: number;
 }
+
 /**
  * Payload of `billing.final_bill`, version v1.
  */
 export interface BillingFinalBillV1 {
-account_number: string
-account_user_emails: string[]
-statement_id: number
+  account_number: string;
+  account_user_emails: string[];
+  /**
+   * Integer.
+   */
+  statement_id: number;
 }
+
 /**
  * Payload of `billing.issuance.external_status.created`, version v1.
  */
 export interface BillingIssuanceExternalStatusCreatedV1 {
-billing_document_identifier: string
-status: string
-status_code: string
-external_status_id: number
+  billing_document_identifier: string;
+  status: string;
+  status_code: string;
+  /**
+   * Integer.
+   */
+  external_status_id: number;
 }
+
 /**
  * Payload of `billing.issued_bill`, version v1.
  */
 export interface BillingIssuedBillV1 {
-account_number: string
-statement_id: number
+  account_number: string;
+  /**
+   * Integer.
+   */
+  statement_id: number;
 }
+
 /**
  * Payload of `billing.ledger.entry_posted`, version v1.
  */
 export interface BillingLedgerEntryPostedV1 {
-ledger: Ledger
+  ledger: Ledger;
 }
-export interface Ledger {
-account: BillingAccount
-number: string
-id?: string
-}
-export interface BillingAccount {
-number: string
-}
+
 /**
  * Payload of `billing.ledger.entry_posted`, version v2.
  */
 export interface BillingLedgerEntryPostedV2 {
-ledger: Ledger
-entry: LedgerEntry
+  ledger: Ledger;
+  entry: LedgerEntry;
 }
-export interface LedgerEntry {
-id: number
-is_charge: boolean
-is_credit: boolean
-is_payment: boolean
-is_repayment: boolean
-is_reversal: boolean
-is_reversed: boolean
-source_id?: number
-source_type?: string
-}
+
 /**
  * Payload of `billing.ledger.entry_removed`, version v1.
  */
 export interface BillingLedgerEntryRemovedV1 {
-ledger: Ledger
+  ledger: Ledger;
 }
+
 /**
  * Payload of `billing.ledger.entry_removed`, version v2.
  */
 export interface BillingLedgerEntryRemovedV2 {
-ledger: Ledger
-entry: LedgerEntryRemoval
+  ledger: Ledger;
+  entry: LedgerEntryRemoval;
 }
-export interface LedgerEntryRemoval {
-id: number
-amount: number
-is_charge: boolean
-is_credit: boolean
-is_payment: boolean
-is_repayment: boolean
-is_reversal: boolean
-is_reversed: boolean
-source_reason: string
-}
+
 /**
  * Payload of `billing.pathway_traversal.failed`, version v1.
  */
 export interface BillingPathwayTraversalFailedV1 {
-pathway_id: string
-traversal_attempt_id: number
-traversal_attempt_context: {
-[k: string]: unknown
+  pathway_id: string;
+  /**
+   * Integer.
+   */
+  traversal_attempt_id: number;
+  traversal_attempt_context: { [k: string]: unknown };
+  /**
+   * Integer.
+   */
+  trigger_id: number;
+  failed_action_name: string;
+  failed_action_error: string;
+  failed_at: string;
 }
-trigger_id: number
-failed_action_name: string
-failed_action_error: string
-failed_at: string
-}
+
 /**
  * Payload of `billing.pathway_traversal.succeeded`, version v1.
  */
 export interface BillingPathwayTraversalSucceededV1 {
-pathway_id: string
-traversal_attempt_id: number
-trigger_id: number
-succeeded_at: string
+  pathway_id: string;
+  /**
+   * Integer.
+   */
+  traversal_attempt_id: number;
+  /**
+   * Integer.
+   */
+  trigger_id: number;
+  succeeded_at: string;
 }
+
 /**
  * Payload of `billing.rebate.accepted`, version v1.
  */
 export interface BillingRebateAcceptedV1 {
-account_number: string
-rebate_period_id: number
-rebate_type: string
-effective_from: string
-effective_to: string
+  account_number: string;
+  /**
+   * Integer.
+   */
+  rebate_period_id: number;
+  rebate_type: string;
+  effective_from: string;
+  effective_to: string;
 }
+
 /**
  * Payload of `billing.rebate.created`, version v1.
  */
-export interface BillingRebateCreatedV1 {
-account_number: string
-rebate_period_id: number
-rebate_type: string
-effective_from: string
-effective_to: string
-is_application_accepted: boolean
+export interface BillingRebateCreatedV1 extends BillingRebateAcceptedV1 {
+  is_application_accepted: boolean;
 }
+
 /**
  * Payload of `billing.rebate.declined`, version v1.
  */
-export interface BillingRebateDeclinedV1 {
-account_number: string
-rebate_period_id: number
-rebate_type: string
-effective_from: string
-effective_to: string
-decline_reason: string
+export interface BillingRebateDeclinedV1 extends BillingRebateAcceptedV1 {
+  decline_reason: string;
 }
+
 /**
  * Payload of `billing.rebate.updated`, version v1.
  */
-export interface BillingRebateUpdatedV1 {
-account_number: string
-rebate_period_id: number
-rebate_type: string
-effective_from: string
-effective_to: string
-is_application_accepted: boolean
+export interface BillingRebateUpdatedV1 extends BillingRebateAcceptedV1 {
+  is_application_accepted: boolean;
 }
+
 /**
  * Payload of `charging.priming.errored`, version v1.
  */
 export interface ChargingPrimingErroredV1 {
-errors: string[]
-supply_point_id: string
-period_start: string
-period_end: string
+  errors: string[];
+  supply_point_id: string;
+  period_start: string;
+  period_end: string;
 }
+
 /**
  * Payload of `late_payment_fee_application_service_started`, version v1.
  */
 export interface LatePaymentFeeApplicationServiceStartedV1 {
-run_id: string
-account_number: string
+  run_id: string;
+  account_number: string;
 }
+
 /**
  * Payload of `late_payment_fee_application_service_fee_applied`, version v1.
  */
 export interface LatePaymentFeeApplicationServiceFeeAppliedV1 {
-run_id: string
-account_number: string
-fee_amount: number
-fee_date: string
-fee_type?: string
-charge_id: string
+  run_id: string;
+  account_number: string;
+  /**
+   * Integer.
+   */
+  fee_amount: number;
+  fee_date: string;
+  fee_type?: string;
+  charge_id: string;
 }
+
 /**
  * Payload of `late_payment_fee_application_service_completed`, version v1.
  */
 export interface LatePaymentFeeApplicationServiceCompletedV1 {
-run_id: string
-account_number: string
-fees_applied_count: number
-fees_unapplied_count: number
+  run_id: string;
+  account_number: string;
+  /**
+   * Integer.
+   */
+  fees_applied_count: number;
+  /**
+   * Integer.
+   */
+  fees_unapplied_count: number;
 }
+
 /**
  * Payload of `late_payment_fee_calculation_service_started`, version v1.
  */
 export interface LatePaymentFeeCalculationServiceStartedV1 {
-run_id: string
-account_number: string
+  run_id: string;
+  account_number: string;
 }
+
 /**
  * Payload of `late_payment_fee_calculation_service_completed`, version v1.
  */
 export interface LatePaymentFeeCalculationServiceCompletedV1 {
-run_id: string
-account_number: string
-fees_calculated_count: number
+  run_id: string;
+  account_number: string;
+  /**
+   * Integer.
+   */
+  fees_calculated_count: number;
 }
+
 /**
  * Payload of `late_payment_fee_calculator_started`, version v1.
  */
 export interface LatePaymentFeeCalculatorStartedV1 {
-run_id: string
-account_number: string
+  run_id: string;
+  account_number: string;
 }
+
 /**
  * Payload of `late_payment_fee_calculator_fee_applied`, version v1.
  */
 export interface LatePaymentFeeCalculatorFeeAppliedV1 {
-run_id: string
-account_number: string
-charge_id: string
+  run_id: string;
+  account_number: string;
+  charge_id: string;
 }
+
 /**
  * Payload of `late_payment_fee_calculator_completed`, version v1.
  */
 export interface LatePaymentFeeCalculatorCompletedV1 {
-run_id: string
-account_number: string
-fees_applied_count: number
-fees_unapplied_count: number
+  run_id: string;
+  account_number: string;
+  /**
+   * Integer.
+   */
+  fees_applied_count: number;
+  /**
+   * Integer.
+   */
+  fees_unapplied_count: number;
 }
+
 /**
  * Payload of `late_payment_fee_waived`, version v1.
  */
 export interface LatePaymentFeeWaivedV1 {
-fee_id: number
-waived_at: string
-support_user_id: number
+  /**
+   * Integer.
+   */
+  fee_id: number;
+  waived_at: string;
+  /**
+   * Integer.
+   */
+  support_user_id: number;
+}
+
+export interface BillingAccount {
+  number: string;
+}
+
+export interface ChargePeriod {
+  start_at: string;
+  end_at: string;
+}
+
+export interface Ledger {
+  account: BillingAccount;
+  number: string;
+  id?: string;
+}
+
+export interface LedgerEntry {
+  /**
+   * Integer.
+   */
+  id: number;
+  is_charge: boolean;
+  is_credit: boolean;
+  is_payment: boolean;
+  is_repayment: boolean;
+  is_reversal: boolean;
+  is_reversed: boolean;
+  /**
+   * Integer.
+   */
+  source_id?: number;
+  source_type?: string;
+}
+
+export interface LedgerEntryRemoval {
+  /**
+   * Integer.
+   */
+  id: number;
+  /**
+   * Integer.
+   */
+  amount: number;
+  is_charge: boolean;
+  is_credit: boolean;
+  is_payment: boolean;
+  is_repayment: boolean;
+  is_reversal: boolean;
+  is_reversed: boolean;
+  source_reason: string;
 }
 
 /** The key of an event of @platform-events/billing. */

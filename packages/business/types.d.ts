@@ -4,49 +4,59 @@
  * Every event of @platform-events/business: event key -> payload type.
  */
 export interface EventPayloadMap {
-"business.created-v1": BusinessCreatedV1
-"business.updated-v1": BusinessUpdatedV1
-"business_operations_team.updated-v1": BusinessOperationsTeamUpdatedV1
-"internal_company.created-v1": InternalCompanyCreatedV1
+  "business.created-v1": BusinessCreatedV1;
+  "business.updated-v1": BusinessUpdatedV1;
+  "business_operations_team.updated-v1": BusinessOperationsTeamUpdatedV1;
+  "internal_company.created-v1": InternalCompanyCreatedV1;
 }
+
 /**
  * Payload of `business.created`, version v1.
  */
 export interface BusinessCreatedV1 {
-id: number
+  /**
+   * Integer.
+   */
+  id: number;
 }
+
 /**
  * Payload of `business.updated`, version v1.
  */
 export interface BusinessUpdatedV1 {
-id: number
-changes: {
-[k: string]: unknown
+  /**
+   * Integer.
+   */
+  id: number;
+  changes: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `business_operations_team.updated`, version v1.
  */
 export interface BusinessOperationsTeamUpdatedV1 {
-id: number
-operations_team_id: number
+  /**
+   * Integer.
+   */
+  id: number;
+  /**
+   * Integer.
+   */
+  operations_team_id: number;
 }
+
 /**
  * Payload of `internal_company.created`, version v1.
  */
 export interface InternalCompanyCreatedV1 {
-id: string
-actor: {
-[k: string]: unknown
-}
-displayable_number: string
-name: string
-primary_registration_number: string
-secondary_registration_number: string
-primary_tax_identifier_number: string
-legal_address: {
-[k: string]: unknown
-}
+  id: string;
+  actor: { [k: string]: unknown };
+  displayable_number: string;
+  name: string;
+  primary_registration_number: string;
+  secondary_registration_number: string;
+  primary_tax_identifier_number: string;
+  legal_address: { [k: string]: unknown };
 }
 
 /** The key of an event of @platform-events/business. */

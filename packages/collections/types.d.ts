@@ -4,251 +4,307 @@
  * Every event of @platform-events/collections: event key -> payload type.
  */
 export interface EventPayloadMap {
-"collection_proceeding.created-v1": CollectionProceedingCreatedV1
-"collection_process.raised-v1": CollectionProcessRaisedV1
-"collection_process.paused-v1": CollectionProcessPausedV1
-"collection_process.unpaused-v1": CollectionProcessUnpausedV1
-"collection_process.reactivated-v1": CollectionProcessReactivatedV1
-"collection_process.run_termination_requested-v1": CollectionProcessRunTerminationRequestedV1
-"collection_process.leave_supplier_instigated-v1": CollectionProcessLeaveSupplierInstigatedV1
-"collection_process.withdrawn-v1": CollectionProcessWithdrawnV1
-"collection_process.withdrawn-v2": CollectionProcessWithdrawnV2
-"debt.actioning.automated_debt_write_back.completed-v1": DebtActioningAutomatedDebtWriteBackCompletedV1
-"debt.actioning.automated_debt_write_back.failed-v1": DebtActioningAutomatedDebtWriteBackFailedV1
-"debt.actioning.automated_debt_write_back.skipped-v1": DebtActioningAutomatedDebtWriteBackSkippedV1
-"debt.dcp-amount-changed-v1": DebtDcpAmountChangedV1
-"delinquent_debt.position_changed-v1": DelinquentDebtPositionChangedV1
-"delinquent_debt.position_changed-v2": DelinquentDebtPositionChangedV2
-"deposit_agreement.accepted-v1": DepositAgreementAcceptedV1
-"deposit_agreement.fulfilled-v1": DepositAgreementFulfilledV1
-"deposit_agreement.instalment_returned-v1": DepositAgreementInstalmentReturnedV1
-"deposit_agreement.returned-v1": DepositAgreementReturnedV1
-"deposit_agreement.withdrawn-v1": DepositAgreementWithdrawnV1
-"dunning_path_started-v1": DunningPathStartedV1
-"dunning_path_paused-v1": DunningPathPausedV1
-"dunning_path_unpaused-v1": DunningPathUnpausedV1
-"dunning_path_withdrawn-v1": DunningPathWithdrawnV1
+  "collection_proceeding.created-v1": CollectionProceedingCreatedV1;
+  "collection_process.raised-v1": CollectionProcessRaisedV1;
+  "collection_process.paused-v1": CollectionProcessPausedV1;
+  "collection_process.unpaused-v1": CollectionProcessUnpausedV1;
+  "collection_process.reactivated-v1": CollectionProcessReactivatedV1;
+  "collection_process.run_termination_requested-v1": CollectionProcessRunTerminationRequestedV1;
+  "collection_process.leave_supplier_instigated-v1": CollectionProcessLeaveSupplierInstigatedV1;
+  "collection_process.withdrawn-v1": CollectionProcessWithdrawnV1;
+  "collection_process.withdrawn-v2": CollectionProcessWithdrawnV2;
+  "debt.actioning.automated_debt_write_back.completed-v1": DebtActioningAutomatedDebtWriteBackCompletedV1;
+  "debt.actioning.automated_debt_write_back.failed-v1": DebtActioningAutomatedDebtWriteBackFailedV1;
+  "debt.actioning.automated_debt_write_back.skipped-v1": DebtActioningAutomatedDebtWriteBackSkippedV1;
+  "debt.dcp-amount-changed-v1": DebtDcpAmountChangedV1;
+  "delinquent_debt.position_changed-v1": DelinquentDebtPositionChangedV1;
+  "delinquent_debt.position_changed-v2": DelinquentDebtPositionChangedV2;
+  "deposit_agreement.accepted-v1": DepositAgreementAcceptedV1;
+  "deposit_agreement.fulfilled-v1": DepositAgreementFulfilledV1;
+  "deposit_agreement.instalment_returned-v1": DepositAgreementInstalmentReturnedV1;
+  "deposit_agreement.returned-v1": DepositAgreementReturnedV1;
+  "deposit_agreement.withdrawn-v1": DepositAgreementWithdrawnV1;
+  "dunning_path_started-v1": DunningPathStartedV1;
+  "dunning_path_paused-v1": DunningPathPausedV1;
+  "dunning_path_unpaused-v1": DunningPathUnpausedV1;
+  "dunning_path_withdrawn-v1": DunningPathWithdrawnV1;
 }
+
 /**
  * Payload of `collection_proceeding.created`, version v1.
  */
 export interface CollectionProceedingCreatedV1 {
-id: number
-account_number: string
-amount?: number
-campaign?: string
-is_white_label: boolean
-agency_code: string
+  /**
+   * Integer.
+   */
+  id: number;
+  account_number: string;
+  /**
+   * Integer.
+   */
+  amount?: number;
+  campaign?: string;
+  is_white_label: boolean;
+  agency_code: string;
 }
+
 /**
  * Payload of `collection_process.raised`, version v1.
  */
 export interface CollectionProcessRaisedV1 {
-number: string
-account_number: string
-ledger?: string
-billing_document?: string
-config_code: string
+  number: string;
+  account_number: string;
+  ledger?: string;
+  billing_document?: string;
+  config_code: string;
 }
+
 /**
  * Payload of `collection_process.paused`, version v1.
  */
 export interface CollectionProcessPausedV1 {
-number: string
-account_number: string
-source: string
-active_pause_reasons: string[]
+  number: string;
+  account_number: string;
+  source: string;
+  active_pause_reasons: string[];
 }
+
 /**
  * Payload of `collection_process.unpaused`, version v1.
  */
 export interface CollectionProcessUnpausedV1 {
-number: string
-account_number: string
-source: string
+  number: string;
+  account_number: string;
+  source: string;
 }
+
 /**
  * Payload of `collection_process.reactivated`, version v1.
  */
 export interface CollectionProcessReactivatedV1 {
-number: string
+  number: string;
 }
+
 /**
  * Payload of `collection_process.run_termination_requested`, version v1.
  */
 export interface CollectionProcessRunTerminationRequestedV1 {
-number: string
+  number: string;
 }
+
 /**
  * Payload of `collection_process.leave_supplier_instigated`, version v1.
  */
 export interface CollectionProcessLeaveSupplierInstigatedV1 {
-number: string
-account_number: string
-leave_supplier_process_number: string
+  number: string;
+  account_number: string;
+  leave_supplier_process_number: string;
 }
+
 /**
  * Payload of `collection_process.withdrawn`, version v1.
  */
 export interface CollectionProcessWithdrawnV1 {
-number: string
-account_number: string
-external_reference: string
+  number: string;
+  account_number: string;
+  external_reference: string;
 }
+
 /**
  * Payload of `collection_process.withdrawn`, version v2.
  */
 export interface CollectionProcessWithdrawnV2 {
-number: string
-account_number: string
+  number: string;
+  account_number: string;
 }
+
 /**
  * Payload of `debt.actioning.automated_debt_write_back.completed`, version v1.
  */
 export interface DebtActioningAutomatedDebtWriteBackCompletedV1 {
-ledger_number: string
-account_number: string
-amount: number
+  ledger_number: string;
+  account_number: string;
+  /**
+   * Integer.
+   */
+  amount: number;
 }
+
 /**
  * Payload of `debt.actioning.automated_debt_write_back.failed`, version v1.
  */
 export interface DebtActioningAutomatedDebtWriteBackFailedV1 {
-ledger_number: string
-account_number: string
-reason: string
-exception: string
+  ledger_number: string;
+  account_number: string;
+  reason: string;
+  exception: string;
 }
+
 /**
  * Payload of `debt.actioning.automated_debt_write_back.skipped`, version v1.
  */
 export interface DebtActioningAutomatedDebtWriteBackSkippedV1 {
-ledger_number: string
-account_number: string
-reason: string
+  ledger_number: string;
+  account_number: string;
+  reason: string;
 }
+
 /**
  * Payload of `debt.dcp-amount-changed`, version v1.
  */
 export interface DebtDcpAmountChangedV1 {
-account_number: string
-commencement_agency: string
-commencement_campaign: string
-latest_commencement_amount: number
+  account_number: string;
+  commencement_agency: string;
+  commencement_campaign: string;
+  /**
+   * Integer.
+   */
+  latest_commencement_amount: number;
 }
+
 /**
  * Payload of `delinquent_debt.position_changed`, version v1.
  */
 export interface DelinquentDebtPositionChangedV1 {
-ledger_number: string
-changed_on: string
-previous_value: number
-new_value: number
+  ledger_number: string;
+  changed_on: string;
+  /**
+   * Integer.
+   */
+  previous_value: number;
+  /**
+   * Integer.
+   */
+  new_value: number;
 }
+
 /**
  * Payload of `delinquent_debt.position_changed`, version v2.
  */
-export interface DelinquentDebtPositionChangedV2 {
-ledger_number: string
-changed_on: string
-previous_value: number
-new_value: number
-account_number: string
+export interface DelinquentDebtPositionChangedV2 extends DelinquentDebtPositionChangedV1 {
+  account_number: string;
 }
+
 /**
  * Payload of `deposit_agreement.accepted`, version v1.
  */
 export interface DepositAgreementAcceptedV1 {
-deposit_key: string
-reason: string
-amount: number
-account_number: string
-ledger_identifier: string
-accepted_at: string
+  deposit_key: string;
+  reason: string;
+  /**
+   * Integer.
+   */
+  amount: number;
+  account_number: string;
+  ledger_identifier: string;
+  accepted_at: string;
 }
+
 /**
  * Payload of `deposit_agreement.fulfilled`, version v1.
  */
 export interface DepositAgreementFulfilledV1 {
-deposit_key: string
-reason: string
-amount: number
-account_number: string
-ledger_identifier: string
-fulfilled_at: string
+  deposit_key: string;
+  reason: string;
+  /**
+   * Integer.
+   */
+  amount: number;
+  account_number: string;
+  ledger_identifier: string;
+  fulfilled_at: string;
 }
+
 /**
  * Payload of `deposit_agreement.instalment_returned`, version v1.
  */
 export interface DepositAgreementInstalmentReturnedV1 {
-deposit_key: string
-reason: string
-amount: number
-account_number: string
-ledger_identifier: string
-returned_amount: number
-returned_at: string
+  deposit_key: string;
+  reason: string;
+  /**
+   * Integer.
+   */
+  amount: number;
+  account_number: string;
+  ledger_identifier: string;
+  /**
+   * Integer.
+   */
+  returned_amount: number;
+  returned_at: string;
 }
+
 /**
  * Payload of `deposit_agreement.returned`, version v1.
  */
 export interface DepositAgreementReturnedV1 {
-deposit_key: string
-reason: string
-amount: number
-account_number: string
-ledger_identifier: string
-returned_at: string
+  deposit_key: string;
+  reason: string;
+  /**
+   * Integer.
+   */
+  amount: number;
+  account_number: string;
+  ledger_identifier: string;
+  returned_at: string;
 }
+
 /**
  * Payload of `deposit_agreement.withdrawn`, version v1.
  */
 export interface DepositAgreementWithdrawnV1 {
-deposit_key: string
-reason: string
-amount: number
-account_number: string
-ledger_identifier: string
-withdrawn_at: string
+  deposit_key: string;
+  reason: string;
+  /**
+   * Integer.
+   */
+  amount: number;
+  account_number: string;
+  ledger_identifier: string;
+  withdrawn_at: string;
 }
+
 /**
  * Payload of `dunning_path_started`, version v1.
  */
 export interface DunningPathStartedV1 {
-dunning_path_name: string
-dunning_process_id: string
-account_number: string
-created_note: string
-start_date: string
+  dunning_path_name: string;
+  dunning_process_id: string;
+  account_number: string;
+  created_note: string;
+  start_date: string;
 }
+
 /**
  * Payload of `dunning_path_paused`, version v1.
  */
 export interface DunningPathPausedV1 {
-account_number: string
-dunning_path_name: string
-dunning_process_id: string
-pause_start_date: string
-pause_end_date: string
-created_note: string
+  account_number: string;
+  dunning_path_name: string;
+  dunning_process_id: string;
+  pause_start_date: string;
+  pause_end_date: string;
+  created_note: string;
 }
+
 /**
  * Payload of `dunning_path_unpaused`, version v1.
  */
 export interface DunningPathUnpausedV1 {
-account_number: string
-dunning_path_name: string
-dunning_process_id: string
+  account_number: string;
+  dunning_path_name: string;
+  dunning_process_id: string;
 }
+
 /**
  * Payload of `dunning_path_withdrawn`, version v1.
  */
 export interface DunningPathWithdrawnV1 {
-account_number: string
-dunning_path_name: string
-dunning_process_id: string
-withdrawn_date: string
-withdrawn_note: string
+  account_number: string;
+  dunning_path_name: string;
+  dunning_process_id: string;
+  withdrawn_date: string;
+  withdrawn_note: string;
 }
 
 /** The key of an event of @platform-events/collections. */

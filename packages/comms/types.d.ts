@@ -4,108 +4,139 @@
  * Every event of @platform-events/comms: event key -> payload type.
  */
 export interface EventPayloadMap {
-"comms.account-call.updated-v1": CommsAccountCallUpdatedV1
-"comms.customer_email_bounced-v1": CommsCustomerEmailBouncedV1
-"comms.push-notification.received-unregistered-or-expired-token-v1": CommsPushNotificationReceivedUnregisteredOrExpiredTokenV1
-"comms.transcription.created-v1": CommsTranscriptionCreatedV1
-"consents.consent.created-v1": ConsentsConsentCreatedV1
-"consents.consent.updated-v1": ConsentsConsentUpdatedV1
-"messaging.push-notification.token-unregistered-v1": MessagingPushNotificationTokenUnregisteredV1
-"external_messaging.uploaded_file.safe-v1": ExternalMessagingUploadedFileSafeV1
-"external_messaging.uploaded_file.unsafe-v1": ExternalMessagingUploadedFileUnsafeV1
-"complex_quoting.cost_calculation_finished-v1": ComplexQuotingCostCalculationFinishedV1
+  "comms.account-call.updated-v1": CommsAccountCallUpdatedV1;
+  "comms.customer_email_bounced-v1": CommsCustomerEmailBouncedV1;
+  "comms.push-notification.received-unregistered-or-expired-token-v1": CommsPushNotificationReceivedUnregisteredOrExpiredTokenV1;
+  "comms.transcription.created-v1": CommsTranscriptionCreatedV1;
+  "consents.consent.created-v1": ConsentsConsentCreatedV1;
+  "consents.consent.updated-v1": ConsentsConsentUpdatedV1;
+  "messaging.push-notification.token-unregistered-v1": MessagingPushNotificationTokenUnregisteredV1;
+  "external_messaging.uploaded_file.safe-v1": ExternalMessagingUploadedFileSafeV1;
+  "external_messaging.uploaded_file.unsafe-v1": ExternalMessagingUploadedFileUnsafeV1;
+  "complex_quoting.cost_calculation_finished-v1": ComplexQuotingCostCalculationFinishedV1;
 }
+
 /**
  * Payload of `comms.account-call.updated`, version v1.
  */
 export interface CommsAccountCallUpdatedV1 {
-account_number: string
-call_id: number
-call_key: string
-transcript_key: string
-redacted_transcript_key: string
-bucket: string
-changes: {
-[k: string]: unknown
+  account_number: string;
+  /**
+   * Integer.
+   */
+  call_id: number;
+  call_key: string;
+  transcript_key: string;
+  redacted_transcript_key: string;
+  bucket: string;
+  changes: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `comms.customer_email_bounced`, version v1.
  */
 export interface CommsCustomerEmailBouncedV1 {
-account_number: string
-user_id: number
-message_id: number
-template_code: string
-bounced_at: string
+  account_number: string;
+  /**
+   * Integer.
+   */
+  user_id: number;
+  /**
+   * Integer.
+   */
+  message_id: number;
+  template_code: string;
+  bounced_at: string;
 }
+
 /**
  * Payload of `comms.push-notification.received-unregistered-or-expired-token`, version v1.
  */
 export interface CommsPushNotificationReceivedUnregisteredOrExpiredTokenV1 {
-push_notification_binding_id: number
+  /**
+   * Integer.
+   */
+  push_notification_binding_id: number;
 }
+
 /**
  * Payload of `comms.transcription.created`, version v1.
  */
 export interface CommsTranscriptionCreatedV1 {
-account_number: string
-call_id: number
-call_key: string
-transcript_key: string
-redacted_transcript_key: string
-bucket: string
+  account_number: string;
+  /**
+   * Integer.
+   */
+  call_id: number;
+  call_key: string;
+  transcript_key: string;
+  redacted_transcript_key: string;
+  bucket: string;
 }
+
 /**
  * Payload of `consents.consent.created`, version v1.
  */
 export interface ConsentsConsentCreatedV1 {
-signing_identity: SigningIdentity
-consent: Consent
+  signing_identity: SigningIdentity;
+  consent: Consent;
 }
-export interface SigningIdentity {
-identity_type: string
-identity: string
-}
-export interface Consent {
-id: number
-consent_type_code: string
-value: string
-signed_at: string
-}
+
 /**
  * Payload of `consents.consent.updated`, version v1.
  */
 export interface ConsentsConsentUpdatedV1 {
-signing_identity: SigningIdentity
-consent: Consent
+  signing_identity: SigningIdentity;
+  consent: Consent;
 }
+
 /**
  * Payload of `messaging.push-notification.token-unregistered`, version v1.
  */
 export interface MessagingPushNotificationTokenUnregisteredV1 {
-token: string
-external_provider: string
+  token: string;
+  external_provider: string;
 }
+
 /**
  * Payload of `external_messaging.uploaded_file.safe`, version v1.
  */
 export interface ExternalMessagingUploadedFileSafeV1 {
-file_reference: string
+  file_reference: string;
 }
+
 /**
  * Payload of `external_messaging.uploaded_file.unsafe`, version v1.
  */
 export interface ExternalMessagingUploadedFileUnsafeV1 {
-file_reference: string
+  file_reference: string;
 }
+
 /**
  * Payload of `complex_quoting.cost_calculation_finished`, version v1.
  */
 export interface ComplexQuotingCostCalculationFinishedV1 {
-quote_configuration_number: string
-succeeded: boolean
-triggered_by_id: number
+  quote_configuration_number: string;
+  succeeded: boolean;
+  /**
+   * Integer.
+   */
+  triggered_by_id: number;
+}
+
+export interface Consent {
+  /**
+   * Integer.
+   */
+  id: number;
+  consent_type_code: string;
+  value: string;
+  signed_at: string;
+}
+
+export interface SigningIdentity {
+  identity_type: string;
+  identity: string;
 }
 
 /** The key of an event of @platform-events/comms. */

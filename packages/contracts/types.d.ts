@@ -4,199 +4,220 @@
  * Every event of @platform-events/contracts: event key -> payload type.
  */
 export interface EventPayloadMap {
-"contract-groups.created-v1": ContractGroupsCreatedV1
-"contract-groups.memberships-changed-v1": ContractGroupsMembershipsChangedV1
-"contract-groups.version-created-v1": ContractGroupsVersionCreatedV1
-"contracts.actualized-v1": ContractsActualizedV1
-"contracts.created-v1": ContractsCreatedV1
-"contracts.expired-v1": ContractsExpiredV1
-"contracts.expiry-approaching-v1": ContractsExpiryApproachingV1
-"contracts.journeys.creation.started-v1": ContractsJourneysCreationStartedV1
-"contracts.journeys.termination.started-v1": ContractsJourneysTerminationStartedV1
-"contracts.journeys.variation.started-v1": ContractsJourneysVariationStartedV1
-"contracts.rescinded-v1": ContractsRescindedV1
-"contracts.revoked-v1": ContractsRevokedV1
-"contracts.terminated-v1": ContractsTerminatedV1
-"contracts.terms-varied-v1": ContractsTermsVariedV1
-"contracts.subject-amended-v1": ContractsSubjectAmendedV1
+  "contract-groups.created-v1": ContractGroupsCreatedV1;
+  "contract-groups.memberships-changed-v1": ContractGroupsMembershipsChangedV1;
+  "contract-groups.version-created-v1": ContractGroupsVersionCreatedV1;
+  "contracts.actualized-v1": ContractsActualizedV1;
+  "contracts.created-v1": ContractsCreatedV1;
+  "contracts.expired-v1": ContractsExpiredV1;
+  "contracts.expiry-approaching-v1": ContractsExpiryApproachingV1;
+  "contracts.journeys.creation.started-v1": ContractsJourneysCreationStartedV1;
+  "contracts.journeys.termination.started-v1": ContractsJourneysTerminationStartedV1;
+  "contracts.journeys.variation.started-v1": ContractsJourneysVariationStartedV1;
+  "contracts.rescinded-v1": ContractsRescindedV1;
+  "contracts.revoked-v1": ContractsRevokedV1;
+  "contracts.terminated-v1": ContractsTerminatedV1;
+  "contracts.terms-varied-v1": ContractsTermsVariedV1;
+  "contracts.subject-amended-v1": ContractsSubjectAmendedV1;
 }
+
 /**
  * Payload of `contract-groups.created`, version v1.
  */
 export interface ContractGroupsCreatedV1 {
-contract_group_identifier: string
-group_type: string
-valid_from: string
-valid_to?: string
-managing_party_identifier?: string
-external_identifier?: string
-name?: string
-memberships: GroupMembershipCreate[]
-traits: GroupTraitCreate[]
+  contract_group_identifier: string;
+  group_type: string;
+  valid_from: string;
+  valid_to?: string;
+  managing_party_identifier?: string;
+  external_identifier?: string;
+  name?: string;
+  memberships: GroupMembershipCreate[];
+  traits: GroupTraitCreate[];
 }
-export interface GroupMembershipCreate {
-contract_identifier: string
-valid_from: string
-valid_to?: string
-}
-export interface GroupTraitCreate {
-identifier: string
-type: string
-data: {
-[k: string]: unknown
-}
-}
+
 /**
  * Payload of `contract-groups.memberships-changed`, version v1.
  */
 export interface ContractGroupsMembershipsChangedV1 {
-contract_group_identifier: string
-effective_at: string
-memberships_started: GroupMembership[]
-memberships_ended: GroupMembership[]
+  contract_group_identifier: string;
+  effective_at: string;
+  memberships_started: GroupMembership[];
+  memberships_ended: GroupMembership[];
 }
-export interface GroupMembership {
-contract_identifier: string
-valid_from: string
-valid_to: string
-}
+
 /**
  * Payload of `contract-groups.version-created`, version v1.
  */
 export interface ContractGroupsVersionCreatedV1 {
-contract_group_identifier: string
-effective_period: Period
-superseded_versions: GroupVersion[]
-created_versions: GroupVersion[]
+  contract_group_identifier: string;
+  effective_period: Period;
+  superseded_versions: GroupVersion[];
+  created_versions: GroupVersion[];
 }
-export interface Period {
-start: string
-end: string
-}
-export interface GroupVersion {
-identifier: string
-effective_period: Period
-system_period: Period
-traits: GroupTrait[]
-}
-export interface GroupTrait {
-identifier: string
-type: string
-data: {
-[k: string]: unknown
-}
-}
+
 /**
  * Payload of `contracts.actualized`, version v1.
  */
 export interface ContractsActualizedV1 {
-contract_identifier: string
-version_reference: number
-occurred_at: string
-for_subjects: string[]
+  contract_identifier: string;
+  /**
+   * Integer.
+   */
+  version_reference: number;
+  occurred_at: string;
+  for_subjects: string[];
 }
+
 /**
  * Payload of `contracts.created`, version v1.
  */
 export interface ContractsCreatedV1 {
-contract_identifier: string
-occurred_at: string
-sales_record_identifier?: string
+  contract_identifier: string;
+  occurred_at: string;
+  sales_record_identifier?: string;
 }
+
 /**
  * Payload of `contracts.expired`, version v1.
  */
 export interface ContractsExpiredV1 {
-contract_identifier: string
-occurred_at: string
-valid_to: string
+  contract_identifier: string;
+  occurred_at: string;
+  valid_to: string;
 }
+
 /**
  * Payload of `contracts.expiry-approaching`, version v1.
  */
 export interface ContractsExpiryApproachingV1 {
-contract_identifier: string
-occurred_at: string
-days_before_expiry: number
+  contract_identifier: string;
+  occurred_at: string;
+  /**
+   * Integer.
+   */
+  days_before_expiry: number;
 }
+
 /**
  * Payload of `contracts.journeys.creation.started`, version v1.
  */
 export interface ContractsJourneysCreationStartedV1 {
-contract_journey: ContractJourney
-contract_identifier: string
-occurred_at: string
-subject_contract_journeys: SubjectContractJourney[]
+  contract_journey: ContractJourney;
+  contract_identifier: string;
+  occurred_at: string;
+  subject_contract_journeys: SubjectContractJourney[];
 }
-export interface ContractJourney {
-number: string
-type: string
-requested_at: string
-}
-export interface SubjectContractJourney {
-number: string
-subject_number: string
-}
+
 /**
  * Payload of `contracts.journeys.termination.started`, version v1.
  */
-export interface ContractsJourneysTerminationStartedV1 {
-contract_journey: ContractJourney
-contract_identifier: string
-occurred_at: string
-subject_contract_journeys: SubjectContractJourney[]
-}
+export type ContractsJourneysTerminationStartedV1 = ContractsJourneysCreationStartedV1;
+
 /**
  * Payload of `contracts.journeys.variation.started`, version v1.
  */
 export interface ContractsJourneysVariationStartedV1 {
-contract_journey: ContractJourney
-contract_identifier: string
-occurred_at: string
+  contract_journey: ContractJourney;
+  contract_identifier: string;
+  occurred_at: string;
 }
+
 /**
  * Payload of `contracts.rescinded`, version v1.
  */
 export interface ContractsRescindedV1 {
-contract_identifier: string
-occurred_at: string
+  contract_identifier: string;
+  occurred_at: string;
 }
+
 /**
  * Payload of `contracts.revoked`, version v1.
  */
 export interface ContractsRevokedV1 {
-contract_identifier: string
-occurred_at: string
+  contract_identifier: string;
+  occurred_at: string;
 }
+
 /**
  * Payload of `contracts.terminated`, version v1.
  */
 export interface ContractsTerminatedV1 {
-contract_identifier: string
-occurred_at: string
+  contract_identifier: string;
+  occurred_at: string;
 }
+
 /**
  * Payload of `contracts.terms-varied`, version v1.
  */
 export interface ContractsTermsVariedV1 {
-contract_identifier: string
-occurred_at: string
+  contract_identifier: string;
+  occurred_at: string;
 }
+
 /**
  * Payload of `contracts.subject-amended`, version v1.
  */
 export interface ContractsSubjectAmendedV1 {
-contract_identifier: string
-occurred_at: string
-added: AmendedSubject[]
-updated: AmendedSubject[]
-removed: AmendedSubject[]
+  contract_identifier: string;
+  occurred_at: string;
+  added: AmendedSubject[];
+  updated: AmendedSubject[];
+  removed: AmendedSubject[];
 }
+
 export interface AmendedSubject {
-type: string
-identifier: string
-effective_from: string
-effective_to: string
+  type: string;
+  identifier: string;
+  effective_from: string;
+  effective_to: string;
+}
+
+export interface ContractJourney {
+  number: string;
+  type: string;
+  requested_at: string;
+}
+
+export interface GroupMembership {
+  contract_identifier: string;
+  valid_from: string;
+  valid_to: string;
+}
+
+export interface GroupMembershipCreate {
+  contract_identifier: string;
+  valid_from: string;
+  valid_to?: string;
+}
+
+export interface GroupTrait {
+  identifier: string;
+  type: string;
+  data: { [k: string]: unknown };
+}
+
+export interface GroupTraitCreate {
+  identifier: string;
+  type: string;
+  data: { [k: string]: unknown };
+}
+
+export interface GroupVersion {
+  identifier: string;
+  effective_period: Period;
+  system_period: Period;
+  traits: GroupTrait[];
+}
+
+export interface Period {
+  start: string;
+  end: string;
+}
+
+export interface SubjectContractJourney {
+  number: string;
+  subject_number: string;
 }
 
 /** The key of an event of @platform-events/contracts. */

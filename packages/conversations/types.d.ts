@@ -4,325 +4,347 @@
  * Every event of @platform-events/conversations: event key -> payload type.
  */
 export interface EventPayloadMap {
-"ink.actions.run-v1": InkActionsRunV1
-"ink.content.inbound-message-tagged-v1": InkContentInboundMessageTaggedV1
-"ink.conversation.assigned_to_bucket-v1": InkConversationAssignedToBucketV1
-"ink.conversation.unassigned_from_bucket-v1": InkConversationUnassignedFromBucketV1
-"ink.conversation.assigned_to_timeline-v1": InkConversationAssignedToTimelineV1
-"ink.conversation.unassigned_from_timeline-v1": InkConversationUnassignedFromTimelineV1
-"ink.conversation.await_customer_reply-v1": InkConversationAwaitCustomerReplyV1
-"ink.conversation.opened-v1": InkConversationOpenedV1
-"ink.conversation.closed-v1": InkConversationClosedV1
-"ink.conversation.open_status_changed-v1": InkConversationOpenStatusChangedV1
-"ink.conversation.snoozed-v1": InkConversationSnoozedV1
-"ink.conversation.priority.changed-v1": InkConversationPriorityChangedV1
-"ink.live-chat.closed-v1": InkLiveChatClosedV1
-"ink.live-chat.initiated-v1": InkLiveChatInitiatedV1
-"ink.live-chat.messages.outbound-message-created-v1": InkLiveChatMessagesOutboundMessageCreatedV1
-"ink.message_attachment.safe-v1": InkMessageAttachmentSafeV1
-"ink.message_attachment.unsafe-v1": InkMessageAttachmentUnsafeV1
-"ink.messages.inbound-email-migration-v1": InkMessagesInboundEmailMigrationV1
-"ink.messages.inbound-message-created-v1": InkMessagesInboundMessageCreatedV1
-"ink.messages.inbound-message-ingested-v1": InkMessagesInboundMessageIngestedV1
-"ink.messages.outbound-message-created-v1": InkMessagesOutboundMessageCreatedV1
-"ink.messages.outbound-message-failed-v1": InkMessagesOutboundMessageFailedV1
-"ink.messages.phishing-report-dismissed-v1": InkMessagesPhishingReportDismissedV1
-"ink.messages.reported-phishing-v1": InkMessagesReportedPhishingV1
-"ink.messages.reported-spam-v1": InkMessagesReportedSpamV1
-"ink.messages.spam-report-dismissed-v1": InkMessagesSpamReportDismissedV1
+  "ink.actions.run-v1": InkActionsRunV1;
+  "ink.content.inbound-message-tagged-v1": InkContentInboundMessageTaggedV1;
+  "ink.conversation.assigned_to_bucket-v1": InkConversationAssignedToBucketV1;
+  "ink.conversation.unassigned_from_bucket-v1": InkConversationUnassignedFromBucketV1;
+  "ink.conversation.assigned_to_timeline-v1": InkConversationAssignedToTimelineV1;
+  "ink.conversation.unassigned_from_timeline-v1": InkConversationUnassignedFromTimelineV1;
+  "ink.conversation.await_customer_reply-v1": InkConversationAwaitCustomerReplyV1;
+  "ink.conversation.opened-v1": InkConversationOpenedV1;
+  "ink.conversation.closed-v1": InkConversationClosedV1;
+  "ink.conversation.open_status_changed-v1": InkConversationOpenStatusChangedV1;
+  "ink.conversation.snoozed-v1": InkConversationSnoozedV1;
+  "ink.conversation.priority.changed-v1": InkConversationPriorityChangedV1;
+  "ink.live-chat.closed-v1": InkLiveChatClosedV1;
+  "ink.live-chat.initiated-v1": InkLiveChatInitiatedV1;
+  "ink.live-chat.messages.outbound-message-created-v1": InkLiveChatMessagesOutboundMessageCreatedV1;
+  "ink.message_attachment.safe-v1": InkMessageAttachmentSafeV1;
+  "ink.message_attachment.unsafe-v1": InkMessageAttachmentUnsafeV1;
+  "ink.messages.inbound-email-migration-v1": InkMessagesInboundEmailMigrationV1;
+  "ink.messages.inbound-message-created-v1": InkMessagesInboundMessageCreatedV1;
+  "ink.messages.inbound-message-ingested-v1": InkMessagesInboundMessageIngestedV1;
+  "ink.messages.outbound-message-created-v1": InkMessagesOutboundMessageCreatedV1;
+  "ink.messages.outbound-message-failed-v1": InkMessagesOutboundMessageFailedV1;
+  "ink.messages.phishing-report-dismissed-v1": InkMessagesPhishingReportDismissedV1;
+  "ink.messages.reported-phishing-v1": InkMessagesReportedPhishingV1;
+  "ink.messages.reported-spam-v1": InkMessagesReportedSpamV1;
+  "ink.messages.spam-report-dismissed-v1": InkMessagesSpamReportDismissedV1;
 }
+
 /**
  * Payload of `ink.actions.run`, version v1.
  */
 export interface InkActionsRunV1 {
-conversation_relay_id: string
-message_relay_id: string
-actions_results: InkAction[]
+  conversation_relay_id: string;
+  message_relay_id: string;
+  actions_results: InkAction[];
 }
-export interface InkAction {
-code: string
-succeeded: boolean
-stop_further_evaluation: boolean
-}
+
 /**
  * Payload of `ink.content.inbound-message-tagged`, version v1.
  */
 export interface InkContentInboundMessageTaggedV1 {
-conversation_id: number
-conversation_relay_id: string
-account_number: string
-message: InkMessageContent
+  /**
+   * Integer.
+   */
+  conversation_id: number;
+  conversation_relay_id: string;
+  account_number: string;
+  message: InkMessageContent;
 }
-export interface InkMessageContent {
-message_id: number
-occurred_at: string
-channel: string
-content: InkContent
-}
-export interface InkContent {
-from_address?: string
-subject?: string
-to_addresses?: string[]
-tags: string[]
-}
+
 /**
  * Payload of `ink.conversation.assigned_to_bucket`, version v1.
  */
 export interface InkConversationAssignedToBucketV1 {
-conversation_relay_id: string
-bucket_relay_id: string
-support_user_id: number
-organisation_id: number
-actor_type: string
-actor_id: number
+  conversation_relay_id: string;
+  bucket_relay_id: string;
+  /**
+   * Integer.
+   */
+  support_user_id: number;
+  /**
+   * Integer.
+   */
+  organisation_id: number;
+  actor_type: string;
+  /**
+   * Integer.
+   */
+  actor_id: number;
 }
+
 /**
  * Payload of `ink.conversation.unassigned_from_bucket`, version v1.
  */
-export interface InkConversationUnassignedFromBucketV1 {
-conversation_relay_id: string
-bucket_relay_id: string
-support_user_id: number
-organisation_id: number
-actor_type: string
-actor_id: number
-}
+export type InkConversationUnassignedFromBucketV1 = InkConversationAssignedToBucketV1;
+
 /**
  * Payload of `ink.conversation.assigned_to_timeline`, version v1.
  */
 export interface InkConversationAssignedToTimelineV1 {
-conversation_relay_id: string
-timeline_relay_id: string
-support_user_id: number
+  conversation_relay_id: string;
+  timeline_relay_id: string;
+  /**
+   * Integer.
+   */
+  support_user_id: number;
 }
+
 /**
  * Payload of `ink.conversation.unassigned_from_timeline`, version v1.
  */
-export interface InkConversationUnassignedFromTimelineV1 {
-conversation_relay_id: string
-timeline_relay_id: string
-support_user_id: number
-}
+export type InkConversationUnassignedFromTimelineV1 = InkConversationAssignedToTimelineV1;
+
 /**
  * Payload of `ink.conversation.await_customer_reply`, version v1.
  */
-export interface InkConversationAwaitCustomerReplyV1 {
-conversation_id: number
-conversation_relay_id: string
-account_number: string
-latest_contacted_account_user_number: string
-support_user_id: number
-actor_type: string
-actor_id: number
-organisation_id: number
-}
+export interface InkConversationAwaitCustomerReplyV1 extends ConvBase {}
+
 /**
  * Payload of `ink.conversation.opened`, version v1.
  */
-export interface InkConversationOpenedV1 {
-conversation_id: number
-conversation_relay_id: string
-account_number: string
-latest_contacted_account_user_number: string
-support_user_id: number
-actor_type: string
-actor_id: number
-organisation_id: number
-}
+export interface InkConversationOpenedV1 extends ConvBase {}
+
 /**
  * Payload of `ink.conversation.closed`, version v1.
  */
-export interface InkConversationClosedV1 {
-conversation_id: number
-conversation_relay_id: string
-account_number: string
-latest_contacted_account_user_number: string
-support_user_id: number
-actor_type: string
-actor_id: number
-organisation_id: number
-closed_at: string
-reason: string
+export interface InkConversationClosedV1 extends ConvBase {
+  closed_at: string;
+  reason: string;
 }
+
 /**
  * Payload of `ink.conversation.open_status_changed`, version v1.
  */
-export interface InkConversationOpenStatusChangedV1 {
-conversation_id: number
-conversation_relay_id: string
-account_number: string
-latest_contacted_account_user_number: string
-support_user_id: number
-actor_type: string
-actor_id: number
-organisation_id: number
-new_status: string
-previous_status: string
+export interface InkConversationOpenStatusChangedV1 extends ConvBase {
+  new_status: string;
+  previous_status: string;
 }
+
 /**
  * Payload of `ink.conversation.snoozed`, version v1.
  */
-export interface InkConversationSnoozedV1 {
-conversation_id: number
-conversation_relay_id: string
-account_number: string
-latest_contacted_account_user_number: string
-support_user_id: number
-actor_type: string
-actor_id: number
-organisation_id: number
-snoozed_to: string
-ink_note_relay_id: string
+export interface InkConversationSnoozedV1 extends ConvBase {
+  snoozed_to: string;
+  ink_note_relay_id: string;
 }
+
 /**
  * Payload of `ink.conversation.priority.changed`, version v1.
  */
 export interface InkConversationPriorityChangedV1 {
-conversation_id: number
-conversation_relay_id: string
-old_priority: number
-new_priority: number
-prioritized_at: string
-message_id: number
-message_relay_id: string
-account_number: string
-latest_contacted_account_user_number: string
-support_user_id: number
-organisation_id: number
+  /**
+   * Integer.
+   */
+  conversation_id: number;
+  conversation_relay_id: string;
+  old_priority: number;
+  new_priority: number;
+  prioritized_at: string;
+  /**
+   * Integer.
+   */
+  message_id: number;
+  message_relay_id: string;
+  account_number: string;
+  latest_contacted_account_user_number: string;
+  /**
+   * Integer.
+   */
+  support_user_id: number;
+  /**
+   * Integer.
+   */
+  organisation_id: number;
 }
+
 /**
  * Payload of `ink.live-chat.closed`, version v1.
  */
 export interface InkLiveChatClosedV1 {
-live_chat_conversation_relay_id: string
-close_reason: string
-account_number?: string
+  live_chat_conversation_relay_id: string;
+  close_reason: string;
+  account_number?: string;
 }
+
 /**
  * Payload of `ink.live-chat.initiated`, version v1.
  */
 export interface InkLiveChatInitiatedV1 {
-live_chat_conversation: InkConversation
+  live_chat_conversation: InkConversation;
 }
-export interface InkConversation {
-conversation_relay_id: string
-account_number: string
-message: InkMessage
-}
-export interface InkMessage {
-relay_id: string
-vendor_id: string
-channel: string
-occurred_at: string
-}
+
 /**
  * Payload of `ink.live-chat.messages.outbound-message-created`, version v1.
  */
 export interface InkLiveChatMessagesOutboundMessageCreatedV1 {
-live_chat_conversation: InkConversation
+  live_chat_conversation: InkConversation;
 }
+
 /**
  * Payload of `ink.message_attachment.safe`, version v1.
  */
 export interface InkMessageAttachmentSafeV1 {
-filename: string
-s3_key: string
-s3_bucket: string
-size_in_bytes: number
+  filename: string;
+  s3_key: string;
+  s3_bucket: string;
+  /**
+   * Integer.
+   */
+  size_in_bytes: number;
 }
+
 /**
  * Payload of `ink.message_attachment.unsafe`, version v1.
  */
-export interface InkMessageAttachmentUnsafeV1 {
-filename: string
-s3_key: string
-s3_bucket: string
-size_in_bytes: number
-}
+export type InkMessageAttachmentUnsafeV1 = InkMessageAttachmentSafeV1;
+
 /**
  * Payload of `ink.messages.inbound-email-migration`, version v1.
  */
 export interface InkMessagesInboundEmailMigrationV1 {
-message_id: string
-s3_key: string
-s3_bucket: string
+  message_id: string;
+  s3_key: string;
+  s3_bucket: string;
 }
+
 /**
  * Payload of `ink.messages.inbound-message-created`, version v1.
  */
 export interface InkMessagesInboundMessageCreatedV1 {
-conversation_relay_id: string
-account_number: string
-message: InkMessage
+  conversation_relay_id: string;
+  account_number: string;
+  message: InkMessage;
 }
+
 /**
  * Payload of `ink.messages.inbound-message-ingested`, version v1.
  */
 export interface InkMessagesInboundMessageIngestedV1 {
-channel: string
-vendor: string
-vendor_id: string
-message_relay_id: string
+  channel: string;
+  vendor: string;
+  vendor_id: string;
+  message_relay_id: string;
 }
+
 /**
  * Payload of `ink.messages.outbound-message-created`, version v1.
  */
 export interface InkMessagesOutboundMessageCreatedV1 {
-conversation_relay_id: string
-account_number: string
-message: InkMessage
+  conversation_relay_id: string;
+  account_number: string;
+  message: InkMessage;
 }
+
 /**
  * Payload of `ink.messages.outbound-message-failed`, version v1.
  */
 export interface InkMessagesOutboundMessageFailedV1 {
-conversation_relay_id: string
-message: InkMessageWithVendor
-failure: InkFailureData
+  conversation_relay_id: string;
+  message: InkMessageWithVendor;
+  failure: InkFailureData;
 }
-export interface InkMessageWithVendor {
-relay_id: string
-vendor: string
-vendor_id: string
-channel: string
-occurred_at: string
-}
-export interface InkFailureData {
-type: string
-reason: string
-occurred_at: string
-}
+
 /**
  * Payload of `ink.messages.phishing-report-dismissed`, version v1.
  */
 export interface InkMessagesPhishingReportDismissedV1 {
-conversation_relay_id: string
-account_number: string
-message: InkMessage
+  conversation_relay_id: string;
+  account_number: string;
+  message: InkMessage;
 }
+
 /**
  * Payload of `ink.messages.reported-phishing`, version v1.
  */
-export interface InkMessagesReportedPhishingV1 {
-conversation_relay_id: string
-account_number: string
-message: InkMessage
-}
+export type InkMessagesReportedPhishingV1 = InkMessagesPhishingReportDismissedV1;
+
 /**
  * Payload of `ink.messages.reported-spam`, version v1.
  */
-export interface InkMessagesReportedSpamV1 {
-conversation_relay_id: string
-account_number: string
-message: InkMessage
-}
+export type InkMessagesReportedSpamV1 = InkMessagesPhishingReportDismissedV1;
+
 /**
  * Payload of `ink.messages.spam-report-dismissed`, version v1.
  */
-export interface InkMessagesSpamReportDismissedV1 {
-conversation_relay_id: string
-account_number: string
-message: InkMessage
+export type InkMessagesSpamReportDismissedV1 = InkMessagesPhishingReportDismissedV1;
+
+/**
+ * shared by several conversation events
+ */
+export interface ConvBase {
+  /**
+   * Integer.
+   */
+  conversation_id: number;
+  conversation_relay_id: string;
+  account_number: string;
+  latest_contacted_account_user_number: string;
+  /**
+   * Integer.
+   */
+  support_user_id: number;
+  actor_type: string;
+  /**
+   * Integer.
+   */
+  actor_id: number;
+  /**
+   * Integer.
+   */
+  organisation_id: number;
+}
+
+export interface InkAction {
+  code: string;
+  succeeded: boolean;
+  stop_further_evaluation: boolean;
+}
+
+export interface InkContent {
+  from_address?: string;
+  subject?: string;
+  to_addresses?: string[];
+  tags: string[];
+}
+
+export interface InkConversation {
+  conversation_relay_id: string;
+  account_number: string;
+  message: InkMessage;
+}
+
+export interface InkFailureData {
+  type: string;
+  reason: string;
+  occurred_at: string;
+}
+
+export interface InkMessage {
+  relay_id: string;
+  vendor_id: string;
+  channel: string;
+  occurred_at: string;
+}
+
+export interface InkMessageContent {
+  /**
+   * Integer.
+   */
+  message_id: number;
+  occurred_at: string;
+  channel: string;
+  content: InkContent;
+}
+
+export interface InkMessageWithVendor {
+  relay_id: string;
+  vendor: string;
+  vendor_id: string;
+  channel: string;
+  occurred_at: string;
 }
 
 /** The key of an event of @platform-events/conversations. */

@@ -4,61 +4,67 @@
  * Every event of @platform-events/customer-access: event key -> payload type.
  */
 export interface EventPayloadMap {
-"customer_access.partner_roles.created-v1": CustomerAccessPartnerRolesCreatedV1
-"customer_access.partner_roles.updated-v1": CustomerAccessPartnerRolesUpdatedV1
-"customer_access.partner_user_roles.created-v1": CustomerAccessPartnerUserRolesCreatedV1
-"customer_access.partner_user_roles.updated-v1": CustomerAccessPartnerUserRolesUpdatedV1
-"customer_access.user_roles.created-v1": CustomerAccessUserRolesCreatedV1
-"customer_access.user_roles.updated-v1": CustomerAccessUserRolesUpdatedV1
+  "customer_access.partner_roles.created-v1": CustomerAccessPartnerRolesCreatedV1;
+  "customer_access.partner_roles.updated-v1": CustomerAccessPartnerRolesUpdatedV1;
+  "customer_access.partner_user_roles.created-v1": CustomerAccessPartnerUserRolesCreatedV1;
+  "customer_access.partner_user_roles.updated-v1": CustomerAccessPartnerUserRolesUpdatedV1;
+  "customer_access.user_roles.created-v1": CustomerAccessUserRolesCreatedV1;
+  "customer_access.user_roles.updated-v1": CustomerAccessUserRolesUpdatedV1;
 }
+
 /**
  * Payload of `customer_access.partner_roles.created`, version v1.
  */
 export interface CustomerAccessPartnerRolesCreatedV1 {
-code: string
-permissions: string[]
+  code: string;
+  permissions: string[];
 }
+
 /**
  * Payload of `customer_access.partner_roles.updated`, version v1.
  */
 export interface CustomerAccessPartnerRolesUpdatedV1 {
-code: string
-display_name?: string
-description?: string
-permissions?: string[]
+  code: string;
+  display_name?: string;
+  description?: string;
+  permissions?: string[];
 }
+
 /**
  * Payload of `customer_access.partner_user_roles.created`, version v1.
  */
 export interface CustomerAccessPartnerUserRolesCreatedV1 {
-code: string
-permissions: string[]
+  code: string;
+  permissions: string[];
 }
+
 /**
  * Payload of `customer_access.partner_user_roles.updated`, version v1.
  */
 export interface CustomerAccessPartnerUserRolesUpdatedV1 {
-code: string
-display_name?: string
-description?: string
-permissions?: string[]
+  code: string;
+  display_name?: string;
+  description?: string;
+  permissions?: string[];
 }
+
 /**
  * Payload of `customer_access.user_roles.created`, version v1.
  */
 export interface CustomerAccessUserRolesCreatedV1 {
-code: string
-permissions: string[]
-name: string
+  code: string;
+  permissions: string[];
+  name: string;
 }
+
 /**
  * Payload of `customer_access.user_roles.updated`, version v1.
  */
 export interface CustomerAccessUserRolesUpdatedV1 {
-code: string
-display_name?: string
-description?: string
-permissions?: string[]
+  code: string;
+  display_name?: string;
+  description?: string;
+  permissions?: string[];
 }
 
 /** The key of an event of @platform-events/customer-access. */

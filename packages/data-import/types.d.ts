@@ -4,98 +4,108 @@
  * Every event of @platform-events/data-import: event key -> payload type.
  */
 export interface EventPayloadMap {
-"data_import.import_process.cancelled-v1": DataImportImportProcessCancelledV1
-"data_import.import_process.complete-v1": DataImportImportProcessCompleteV1
-"data_import.import_process.dry_run_complete-v1": DataImportImportProcessDryRunCompleteV1
-"data_import.import_process.dry_run_error-v1": DataImportImportProcessDryRunErrorV1
-"data_import.import_process.error-v1": DataImportImportProcessErrorV1
-"data_import.import_process.post_import.completed-v1": DataImportImportProcessPostImportCompletedV1
-"data_import.import_process.post_import.error-v1": DataImportImportProcessPostImportErrorV1
-"data_import.order_process.cancelled-v1": DataImportOrderProcessCancelledV1
-"data_import.order_process.complete-v1": DataImportOrderProcessCompleteV1
-"data_import.order_process.error-v1": DataImportOrderProcessErrorV1
+  "data_import.import_process.cancelled-v1": DataImportImportProcessCancelledV1;
+  "data_import.import_process.complete-v1": DataImportImportProcessCompleteV1;
+  "data_import.import_process.dry_run_complete-v1": DataImportImportProcessDryRunCompleteV1;
+  "data_import.import_process.dry_run_error-v1": DataImportImportProcessDryRunErrorV1;
+  "data_import.import_process.error-v1": DataImportImportProcessErrorV1;
+  "data_import.import_process.post_import.completed-v1": DataImportImportProcessPostImportCompletedV1;
+  "data_import.import_process.post_import.error-v1": DataImportImportProcessPostImportErrorV1;
+  "data_import.order_process.cancelled-v1": DataImportOrderProcessCancelledV1;
+  "data_import.order_process.complete-v1": DataImportOrderProcessCompleteV1;
+  "data_import.order_process.error-v1": DataImportOrderProcessErrorV1;
 }
+
 /**
  * Payload of `data_import.import_process.cancelled`, version v1.
  */
 export interface DataImportImportProcessCancelledV1 {
-resource_type: string
-external_identifier: string
-expiry_window_end: string
+  resource_type: string;
+  external_identifier: string;
+  expiry_window_end: string;
 }
+
 /**
  * Payload of `data_import.import_process.complete`, version v1.
  */
 export interface DataImportImportProcessCompleteV1 {
-resource_type: string
-external_identifier: string
-identifier: string
+  resource_type: string;
+  external_identifier: string;
+  identifier: string;
 }
+
 /**
  * Payload of `data_import.import_process.dry_run_complete`, version v1.
  */
 export interface DataImportImportProcessDryRunCompleteV1 {
-resource_type: string
-external_identifier: string
+  resource_type: string;
+  external_identifier: string;
 }
+
 /**
  * Payload of `data_import.import_process.dry_run_error`, version v1.
  */
 export interface DataImportImportProcessDryRunErrorV1 {
-resource_type: string
-external_identifier: string
-error_code: string
-error_detail: string
+  resource_type: string;
+  external_identifier: string;
+  error_code: string;
+  error_detail: string;
 }
+
 /**
  * Payload of `data_import.import_process.error`, version v1.
  */
 export interface DataImportImportProcessErrorV1 {
-resource_type: string
-external_identifier: string
-error_code: string
-error_detail: string
+  resource_type: string;
+  external_identifier: string;
+  error_code: string;
+  error_detail: string;
 }
+
 /**
  * Payload of `data_import.import_process.post_import.completed`, version v1.
  */
 export interface DataImportImportProcessPostImportCompletedV1 {
-resource_type: string
-import_process_resource_type: string
-import_process_external_identifier: string
-identifier: string
+  resource_type: string;
+  import_process_resource_type: string;
+  import_process_external_identifier: string;
+  identifier: string;
 }
+
 /**
  * Payload of `data_import.import_process.post_import.error`, version v1.
  */
 export interface DataImportImportProcessPostImportErrorV1 {
-resource_type: string
-import_process_resource_type: string
-import_process_external_identifier: string
-error_code: string
-error_detail: string
+  resource_type: string;
+  import_process_resource_type: string;
+  import_process_external_identifier: string;
+  error_code: string;
+  error_detail: string;
 }
+
 /**
  * Payload of `data_import.order_process.cancelled`, version v1.
  */
 export interface DataImportOrderProcessCancelledV1 {
-external_order_id: string
-expiry_window_end: string
+  external_order_id: string;
+  expiry_window_end: string;
 }
+
 /**
  * Payload of `data_import.order_process.complete`, version v1.
  */
 export interface DataImportOrderProcessCompleteV1 {
-external_order_id: string
-process_id: string
+  external_order_id: string;
+  process_id: string;
 }
+
 /**
  * Payload of `data_import.order_process.error`, version v1.
  */
 export interface DataImportOrderProcessErrorV1 {
-external_order_id: string
-error_code: string
-error_detail: string
+  external_order_id: string;
+  error_code: string;
+  error_detail: string;
 }
 
 /** The key of an event of @platform-events/data-import. */

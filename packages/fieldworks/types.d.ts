@@ -4,165 +4,200 @@
  * Every event of @platform-events/fieldworks: event key -> payload type.
  */
 export interface EventPayloadMap {
-"fieldworks.fieldworks_appointment.confirmed-v1": FieldworksFieldworksAppointmentConfirmedV1
-"fieldworks.fieldworks_appointment.slots_queried-v1": FieldworksFieldworksAppointmentSlotsQueriedV1
-"fieldworks.reading.received-v1": FieldworksReadingReceivedV1
-"fieldworks.service_order.updated-v1": FieldworksServiceOrderUpdatedV1
-"fieldworks.service_order_collection.created-v1": FieldworksServiceOrderCollectionCreatedV1
-"fieldworks.service_order_collection_request.received-v1": FieldworksServiceOrderCollectionRequestReceivedV1
-"fieldworks.smart-meter.planned-install.too-soon-v1": FieldworksSmartMeterPlannedInstallTooSoonV1
-"fieldworks.water_meter_commission.completed-v1": FieldworksWaterMeterCommissionCompletedV1
-"fieldworks.water_meter_exchange.completed-v1": FieldworksWaterMeterExchangeCompletedV1
-"fieldworks.water_meter_installation.completed-v1": FieldworksWaterMeterInstallationCompletedV1
+  "fieldworks.fieldworks_appointment.confirmed-v1": FieldworksFieldworksAppointmentConfirmedV1;
+  "fieldworks.fieldworks_appointment.slots_queried-v1": FieldworksFieldworksAppointmentSlotsQueriedV1;
+  "fieldworks.reading.received-v1": FieldworksReadingReceivedV1;
+  "fieldworks.service_order.updated-v1": FieldworksServiceOrderUpdatedV1;
+  "fieldworks.service_order_collection.created-v1": FieldworksServiceOrderCollectionCreatedV1;
+  "fieldworks.service_order_collection_request.received-v1": FieldworksServiceOrderCollectionRequestReceivedV1;
+  "fieldworks.smart-meter.planned-install.too-soon-v1": FieldworksSmartMeterPlannedInstallTooSoonV1;
+  "fieldworks.water_meter_commission.completed-v1": FieldworksWaterMeterCommissionCompletedV1;
+  "fieldworks.water_meter_exchange.completed-v1": FieldworksWaterMeterExchangeCompletedV1;
+  "fieldworks.water_meter_installation.completed-v1": FieldworksWaterMeterInstallationCompletedV1;
 }
+
 /**
  * Payload of `fieldworks.fieldworks_appointment.confirmed`, version v1.
  */
 export interface FieldworksFieldworksAppointmentConfirmedV1 {
-journey_id: number
-service_order_reference: string
-scheduled_at: string
-scheduled_end_at: string
-job_type: string
-account_number: string
+  /**
+   * Integer.
+   */
+  journey_id: number;
+  service_order_reference: string;
+  scheduled_at: string;
+  scheduled_end_at: string;
+  job_type: string;
+  account_number: string;
 }
+
 /**
  * Payload of `fieldworks.fieldworks_appointment.slots_queried`, version v1.
  */
 export interface FieldworksFieldworksAppointmentSlotsQueriedV1 {
-job_type: string
-service_order_id: string
-number_of_slots: number
-exception_name: string
-exception_items: {
-[k: string]: unknown
+  job_type: string;
+  service_order_id: string;
+  /**
+   * Integer.
+   */
+  number_of_slots: number;
+  exception_name: string;
+  exception_items: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `fieldworks.reading.received`, version v1.
  */
 export interface FieldworksReadingReceivedV1 {
-meter_id: number
-source: string
-value_cubic_metres: string
-reading_date: string
-notes: string
-reason: string
-skip_hold_checks: boolean
-quarantine_read?: boolean
+  /**
+   * Integer.
+   */
+  meter_id: number;
+  source: string;
+  value_cubic_metres: string;
+  reading_date: string;
+  notes: string;
+  reason: string;
+  skip_hold_checks: boolean;
+  quarantine_read?: boolean;
 }
+
 /**
  * Payload of `fieldworks.service_order.updated`, version v1.
  */
 export interface FieldworksServiceOrderUpdatedV1 {
-account_number: string
-service_order_id: string
-journey_type: string
-job_type: string
-changed_fields: {
-[k: string]: unknown
+  account_number: string;
+  service_order_id: string;
+  journey_type: string;
+  job_type: string;
+  changed_fields: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `fieldworks.service_order_collection.created`, version v1.
  */
 export interface FieldworksServiceOrderCollectionCreatedV1 {
-journey_id: number
-journey_type: string
-job_type: string
-status: string
-vendor_reference: string
-account_number: string
+  /**
+   * Integer.
+   */
+  journey_id: number;
+  journey_type: string;
+  job_type: string;
+  status: string;
+  vendor_reference: string;
+  account_number: string;
 }
+
 /**
  * Payload of `fieldworks.service_order_collection_request.received`, version v1.
  */
 export interface FieldworksServiceOrderCollectionRequestReceivedV1 {
-job_type_code: string
-account_number: string
-notes?: string
-incident_location?: string
-reported_at?: string
-caller?: {
-[k: string]: unknown
+  job_type_code: string;
+  account_number: string;
+  notes?: string;
+  incident_location?: string;
+  reported_at?: string;
+  caller?: { [k: string]: unknown };
 }
-}
+
 /**
  * Payload of `fieldworks.smart-meter.planned-install.too-soon`, version v1.
  */
 export interface FieldworksSmartMeterPlannedInstallTooSoonV1 {
-service_order_id: string
-account_number: string
-planned_install_on: string
-current_date: string
+  service_order_id: string;
+  account_number: string;
+  planned_install_on: string;
+  current_date: string;
 }
+
 /**
  * Payload of `fieldworks.water_meter_commission.completed`, version v1.
  */
 export interface FieldworksWaterMeterCommissionCompletedV1 {
-serial_number: string
-external_reference?: string
-has_lce?: boolean
+  serial_number: string;
+  external_reference?: string;
+  has_lce?: boolean;
 }
+
 /**
  * Payload of `fieldworks.water_meter_exchange.completed`, version v1.
  */
 export interface FieldworksWaterMeterExchangeCompletedV1 {
-removed_meter_external_reference?: string
-removed_meter_serial_number: string
-exchange_date: string
-final_reading?: string
-make: string
-model: string
-serial_number: string
-radio_serial_number?: string
-size: number
-status: string
-number_of_digits: number
-first_reading?: string
-access_information?: string
-capability_type: string
-location: string
-flow_regulator_installed?: boolean
-has_lce?: boolean
-is_nhh_meter_operation_allowed?: boolean
+  removed_meter_external_reference?: string;
+  removed_meter_serial_number: string;
+  exchange_date: string;
+  final_reading?: string;
+  make: string;
+  model: string;
+  serial_number: string;
+  radio_serial_number?: string;
+  /**
+   * Integer.
+   */
+  size: number;
+  status: string;
+  /**
+   * Integer.
+   */
+  number_of_digits: number;
+  first_reading?: string;
+  access_information?: string;
+  capability_type: string;
+  location: string;
+  flow_regulator_installed?: boolean;
+  has_lce?: boolean;
+  is_nhh_meter_operation_allowed?: boolean;
 }
+
 /**
  * Payload of `fieldworks.water_meter_installation.completed`, version v1.
  */
 export interface FieldworksWaterMeterInstallationCompletedV1 {
-property_id: number
-install_date: string
-make: string
-model: string
-location: string
-serial_number: string
-external_reference?: string
-reading_months: number[]
-first_reading: string
-estimation_months?: number[]
-non_return_to_sewage_allowance?: string
-size: number
-status?: string
-number_of_digits: number
-capability_type: string
-category: string
-access_information?: string
-latitude?: string
-longitude?: string
-easting?: string
-northing?: string
-installation_reason?: string
-active_from?: string
-active_to?: string
-radio_serial_number: string
-requires_manual_collection?: boolean
-flow_regulator_installed?: boolean
-has_lce?: boolean
-params_for_subsequent_events?: {
-[k: string]: unknown
-}
-is_nhh_meter_operation_allowed?: boolean
+  /**
+   * Integer.
+   */
+  property_id: number;
+  install_date: string;
+  make: string;
+  model: string;
+  location: string;
+  serial_number: string;
+  external_reference?: string;
+  /**
+   * Integer (array items).
+   */
+  reading_months: number[];
+  first_reading: string;
+  /**
+   * Integer (array items).
+   */
+  estimation_months?: number[];
+  non_return_to_sewage_allowance?: string;
+  /**
+   * Integer.
+   */
+  size: number;
+  status?: string;
+  /**
+   * Integer.
+   */
+  number_of_digits: number;
+  capability_type: string;
+  category: string;
+  access_information?: string;
+  latitude?: string;
+  longitude?: string;
+  easting?: string;
+  northing?: string;
+  installation_reason?: string;
+  active_from?: string;
+  active_to?: string;
+  radio_serial_number: string;
+  requires_manual_collection?: boolean;
+  flow_regulator_installed?: boolean;
+  has_lce?: boolean;
+  params_for_subsequent_events?: { [k: string]: unknown };
+  is_nhh_meter_operation_allowed?: boolean;
 }
 
 /** The key of an event of @platform-events/fieldworks. */

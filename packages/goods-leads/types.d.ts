@@ -4,79 +4,107 @@
  * Every event of @platform-events/goods-leads: event key -> payload type.
  */
 export interface EventPayloadMap {
-"goods.purchase-created-v1": GoodsPurchaseCreatedV1
-"goods.quote.created-for-account-v1": GoodsQuoteCreatedForAccountV1
-"goods.quote.created-without-account-v1": GoodsQuoteCreatedWithoutAccountV1
-"leads.lead.stage-updated-v1": LeadsLeadStageUpdatedV1
-"leads.opportunity.document-attached-to-opportunity-v1": LeadsOpportunityDocumentAttachedToOpportunityV1
-"leads.opportunity.offer-group.created-v2": LeadsOpportunityOfferGroupCreatedV2
-"leads.opportunity.stage-updated-v1": LeadsOpportunityStageUpdatedV1
+  "goods.purchase-created-v1": GoodsPurchaseCreatedV1;
+  "goods.quote.created-for-account-v1": GoodsQuoteCreatedForAccountV1;
+  "goods.quote.created-without-account-v1": GoodsQuoteCreatedWithoutAccountV1;
+  "leads.lead.stage-updated-v1": LeadsLeadStageUpdatedV1;
+  "leads.opportunity.document-attached-to-opportunity-v1": LeadsOpportunityDocumentAttachedToOpportunityV1;
+  "leads.opportunity.offer-group.created-v2": LeadsOpportunityOfferGroupCreatedV2;
+  "leads.opportunity.stage-updated-v1": LeadsOpportunityStageUpdatedV1;
 }
+
 /**
  * Payload of `goods.purchase-created`, version v1.
  */
 export interface GoodsPurchaseCreatedV1 {
-purchase_id: number
-account_id: number
-support_user_id?: number
+  /**
+   * Integer.
+   */
+  purchase_id: number;
+  /**
+   * Integer.
+   */
+  account_id: number;
+  /**
+   * Integer.
+   */
+  support_user_id?: number;
 }
+
 /**
  * Payload of `goods.quote.created-for-account`, version v1.
  */
 export interface GoodsQuoteCreatedForAccountV1 {
-account_number: string
-market_name: string
-quote_id: number
-client_params: {
-[k: string]: unknown
+  account_number: string;
+  market_name: string;
+  /**
+   * Integer.
+   */
+  quote_id: number;
+  client_params: { [k: string]: unknown };
+  /**
+   * Integer.
+   */
+  lead_id: number;
 }
-lead_id: number
-}
+
 /**
  * Payload of `goods.quote.created-without-account`, version v1.
  */
 export interface GoodsQuoteCreatedWithoutAccountV1 {
-market_name: string
-quote_id: number
-contact_info: {
-[k: string]: unknown
+  market_name: string;
+  /**
+   * Integer.
+   */
+  quote_id: number;
+  contact_info: { [k: string]: unknown };
+  client_params: { [k: string]: unknown };
+  /**
+   * Integer.
+   */
+  lead_id: number;
 }
-client_params: {
-[k: string]: unknown
-}
-lead_id: number
-}
+
 /**
  * Payload of `leads.lead.stage-updated`, version v1.
  */
 export interface LeadsLeadStageUpdatedV1 {
-lead_number: string
-funnel_code: string
-stage: string
+  lead_number: string;
+  funnel_code: string;
+  stage: string;
 }
+
 /**
  * Payload of `leads.opportunity.document-attached-to-opportunity`, version v1.
  */
 export interface LeadsOpportunityDocumentAttachedToOpportunityV1 {
-opportunity_number: string
-attachment_id: number
-category: string
+  opportunity_number: string;
+  /**
+   * Integer.
+   */
+  attachment_id: number;
+  category: string;
 }
+
 /**
  * Payload of `leads.opportunity.offer-group.created`, version v2.
  */
 export interface LeadsOpportunityOfferGroupCreatedV2 {
-opportunity_number: string
-offer_group_identifier: string
+  opportunity_number: string;
+  offer_group_identifier: string;
 }
+
 /**
  * Payload of `leads.opportunity.stage-updated`, version v1.
  */
 export interface LeadsOpportunityStageUpdatedV1 {
-opportunity_number: string
-funnel_code: string
-stage: string
-updated_by_user_id?: number
+  opportunity_number: string;
+  funnel_code: string;
+  stage: string;
+  /**
+   * Integer.
+   */
+  updated_by_user_id?: number;
 }
 
 /** The key of an event of @platform-events/goods-leads. */

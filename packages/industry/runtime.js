@@ -457,7 +457,8 @@ function typeDetail(path, error, payload) {
     if (isArrayItem(payload, error.instancePath)) {
       return `${subject(path)} must be ${want}, not null; an array holds no null items.`;
     }
-    return `${subject(path)} must be ${want}, not null; leave out an optional field that has no value.`;
+    // The run time does not know whether the field is required, so the advice covers both cases.
+    return `${subject(path)} must be ${want}, not null; null is never a value here: a required field needs ${want}, an optional field with no value is left out.`;
   }
   return got === undefined
     ? `${subject(path)} must be ${want}.`

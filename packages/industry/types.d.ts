@@ -4,89 +4,86 @@
  * Every event of @platform-events/industry: event key -> payload type.
  */
 export interface EventPayloadMap {
-"industry.electricity.change_of_energisation.unsolicited_message-v1": IndustryElectricityChangeOfEnergisationUnsolicitedMessageV1
-"industry.electricity.change_of_service.meter_deactivated-v1": IndustryElectricityChangeOfServiceMeterDeactivatedV1
-"industry.electricity.change_of_supply.gain.initiated-v1": IndustryElectricityChangeOfSupplyGainInitiatedV1
-"industry.electricity.change_of_supply.loss.complete-v1": IndustryElectricityChangeOfSupplyLossCompleteV1
-"industry.electricity.export_installation.validated-v1": IndustryElectricityExportInstallationValidatedV1
-"industry.electricity.export_installation.validated-v2": IndustryElectricityExportInstallationValidatedV2
-"industry.gas.change_of_supply.gain.initiated-v1": IndustryGasChangeOfSupplyGainInitiatedV1
-"industry.gas.change_of_supply.loss.complete-v1": IndustryGasChangeOfSupplyLossCompleteV1
+  "industry.electricity.change_of_energisation.unsolicited_message-v1": IndustryElectricityChangeOfEnergisationUnsolicitedMessageV1;
+  "industry.electricity.change_of_service.meter_deactivated-v1": IndustryElectricityChangeOfServiceMeterDeactivatedV1;
+  "industry.electricity.change_of_supply.gain.initiated-v1": IndustryElectricityChangeOfSupplyGainInitiatedV1;
+  "industry.electricity.change_of_supply.loss.complete-v1": IndustryElectricityChangeOfSupplyLossCompleteV1;
+  "industry.electricity.export_installation.validated-v1": IndustryElectricityExportInstallationValidatedV1;
+  "industry.electricity.export_installation.validated-v2": IndustryElectricityExportInstallationValidatedV2;
+  "industry.gas.change_of_supply.gain.initiated-v1": IndustryGasChangeOfSupplyGainInitiatedV1;
+  "industry.gas.change_of_supply.loss.complete-v1": IndustryGasChangeOfSupplyLossCompleteV1;
 }
+
 /**
  * Payload of `industry.electricity.change_of_energisation.unsolicited_message`, version v1.
  */
 export interface IndustryElectricityChangeOfEnergisationUnsolicitedMessageV1 {
-mpan: string
-energisation_status: string
-effective_from: string
+  mpan: string;
+  energisation_status: string;
+  effective_from: string;
 }
+
 /**
  * Payload of `industry.electricity.change_of_service.meter_deactivated`, version v1.
  */
 export interface IndustryElectricityChangeOfServiceMeterDeactivatedV1 {
-mpan: string
-serial_number: string
-effective_from: string
+  mpan: string;
+  serial_number: string;
+  effective_from: string;
 }
+
 /**
  * Payload of `industry.electricity.change_of_supply.gain.initiated`, version v1.
  */
 export interface IndustryElectricityChangeOfSupplyGainInitiatedV1 {
-meter_point_identifier: string
+  meter_point_identifier: string;
 }
+
 /**
  * Payload of `industry.electricity.change_of_supply.loss.complete`, version v1.
  */
 export interface IndustryElectricityChangeOfSupplyLossCompleteV1 {
-account_number: string
-mpan: string
-supply_end_date: string
-new_supplier_id: string
+  account_number: string;
+  mpan: string;
+  supply_end_date: string;
+  new_supplier_id: string;
 }
+
 /**
  * Payload of `industry.electricity.export_installation.validated`, version v1.
  */
 export interface IndustryElectricityExportInstallationValidatedV1 {
-import_mpan: string
-account_number: string
-product_code: string
-manual_declared_net_capacity: string
-manual_technology_type: string
-valid_mcs_installations: {
-[k: string]: unknown
-}[]
-journey_identifier: string
+  import_mpan: string;
+  account_number: string;
+  product_code: string;
+  manual_declared_net_capacity: string;
+  manual_technology_type: string;
+  valid_mcs_installations: { [k: string]: unknown }[];
+  journey_identifier: string;
 }
+
 /**
  * Payload of `industry.electricity.export_installation.validated`, version v2.
  */
-export interface IndustryElectricityExportInstallationValidatedV2 {
-import_mpan: string
-account_number: string
-product_code: string
-manual_declared_net_capacity: string
-manual_technology_type: string
-valid_mcs_installations: {
-[k: string]: unknown
-}[]
-journey_identifier: string
-export_mpan: string
+export interface IndustryElectricityExportInstallationValidatedV2 extends IndustryElectricityExportInstallationValidatedV1 {
+  export_mpan: string;
 }
+
 /**
  * Payload of `industry.gas.change_of_supply.gain.initiated`, version v1.
  */
 export interface IndustryGasChangeOfSupplyGainInitiatedV1 {
-meter_point_identifier: string
+  meter_point_identifier: string;
 }
+
 /**
  * Payload of `industry.gas.change_of_supply.loss.complete`, version v1.
  */
 export interface IndustryGasChangeOfSupplyLossCompleteV1 {
-account_number: string
-mprn: string
-supply_end_date: string
-new_supplier_id: string
+  account_number: string;
+  mprn: string;
+  supply_end_date: string;
+  new_supplier_id: string;
 }
 
 /** The key of an event of @platform-events/industry. */

@@ -4,240 +4,255 @@
  * Every event of @platform-events/join-supplier: event key -> payload type.
  */
 export interface EventPayloadMap {
-"lifecycle.enrollment.loyalty-points-qualification-reversed-v1": LifecycleEnrollmentLoyaltyPointsQualificationReversedV1
-"lifecycle.enrollment.supply-status-qualifies-account-for-loyalty-point-v2": LifecycleEnrollmentSupplyStatusQualifiesAccountForLoyaltyPointV2
-"lifecycle.join-supplier.activation.initiated-v1": LifecycleJoinSupplierActivationInitiatedV1
-"lifecycle.join-supplier.activation.completed-v1": LifecycleJoinSupplierActivationCompletedV1
-"lifecycle.join-supplier.agreement.created-v1": LifecycleJoinSupplierAgreementCreatedV1
-"lifecycle.join-supplier.await-pre-discovery-flow-step.initiated-v1": LifecycleJoinSupplierAwaitPreDiscoveryFlowStepInitiatedV1
-"lifecycle.join-supplier.await-pre-activation-flow-step.initiated-v1": LifecycleJoinSupplierAwaitPreActivationFlowStepInitiatedV1
-"lifecycle.join-supplier.await-post-activation-flow-step.initiated-v1": LifecycleJoinSupplierAwaitPostActivationFlowStepInitiatedV1
-"lifecycle.join-supplier.requested-v1": LifecycleJoinSupplierRequestedV1
-"lifecycle.join-supplier.cancellation-requested-v1": LifecycleJoinSupplierCancellationRequestedV1
-"lifecycle.join-supplier.cancelled-v1": LifecycleJoinSupplierCancelledV1
-"lifecycle.join-supplier.reversal-requested-v1": LifecycleJoinSupplierReversalRequestedV1
-"lifecycle.join-supplier.reversed-v1": LifecycleJoinSupplierReversedV1
-"lifecycle.join-supplier.completed-v1": LifecycleJoinSupplierCompletedV1
-"lifecycle.join-supplier.supply-period.created-v1": LifecycleJoinSupplierSupplyPeriodCreatedV1
-"lifecycle.join-supplier.supply-point-journey-await-post-activation-flow-step.initiated-v1": LifecycleJoinSupplierSupplyPointJourneyAwaitPostActivationFlowStepInitiatedV1
-"lifecycle.join-supplier.supply-point-journey-await-pre-activation-flow-step.initiated-v1": LifecycleJoinSupplierSupplyPointJourneyAwaitPreActivationFlowStepInitiatedV1
-"lifecycle.join_supplier._ensure_payment_instructions.step_initiated-v2": LifecycleJoinSupplierEnsurePaymentInstructionsStepInitiatedV2
-"lifecycle.join_supplier._ensure_payment_instructions.step_completed-v2": LifecycleJoinSupplierEnsurePaymentInstructionsStepCompletedV2
-"lifecycle.join_supplier.terms-and-conditions.accepted-v2": LifecycleJoinSupplierTermsAndConditionsAcceptedV2
+  "lifecycle.enrollment.loyalty-points-qualification-reversed-v1": LifecycleEnrollmentLoyaltyPointsQualificationReversedV1;
+  "lifecycle.enrollment.supply-status-qualifies-account-for-loyalty-point-v2": LifecycleEnrollmentSupplyStatusQualifiesAccountForLoyaltyPointV2;
+  "lifecycle.join-supplier.activation.initiated-v1": LifecycleJoinSupplierActivationInitiatedV1;
+  "lifecycle.join-supplier.activation.completed-v1": LifecycleJoinSupplierActivationCompletedV1;
+  "lifecycle.join-supplier.agreement.created-v1": LifecycleJoinSupplierAgreementCreatedV1;
+  "lifecycle.join-supplier.await-pre-discovery-flow-step.initiated-v1": LifecycleJoinSupplierAwaitPreDiscoveryFlowStepInitiatedV1;
+  "lifecycle.join-supplier.await-pre-activation-flow-step.initiated-v1": LifecycleJoinSupplierAwaitPreActivationFlowStepInitiatedV1;
+  "lifecycle.join-supplier.await-post-activation-flow-step.initiated-v1": LifecycleJoinSupplierAwaitPostActivationFlowStepInitiatedV1;
+  "lifecycle.join-supplier.requested-v1": LifecycleJoinSupplierRequestedV1;
+  "lifecycle.join-supplier.cancellation-requested-v1": LifecycleJoinSupplierCancellationRequestedV1;
+  "lifecycle.join-supplier.cancelled-v1": LifecycleJoinSupplierCancelledV1;
+  "lifecycle.join-supplier.reversal-requested-v1": LifecycleJoinSupplierReversalRequestedV1;
+  "lifecycle.join-supplier.reversed-v1": LifecycleJoinSupplierReversedV1;
+  "lifecycle.join-supplier.completed-v1": LifecycleJoinSupplierCompletedV1;
+  "lifecycle.join-supplier.supply-period.created-v1": LifecycleJoinSupplierSupplyPeriodCreatedV1;
+  "lifecycle.join-supplier.supply-point-journey-await-post-activation-flow-step.initiated-v1": LifecycleJoinSupplierSupplyPointJourneyAwaitPostActivationFlowStepInitiatedV1;
+  "lifecycle.join-supplier.supply-point-journey-await-pre-activation-flow-step.initiated-v1": LifecycleJoinSupplierSupplyPointJourneyAwaitPreActivationFlowStepInitiatedV1;
+  "lifecycle.join_supplier._ensure_payment_instructions.step_initiated-v2": LifecycleJoinSupplierEnsurePaymentInstructionsStepInitiatedV2;
+  "lifecycle.join_supplier._ensure_payment_instructions.step_completed-v2": LifecycleJoinSupplierEnsurePaymentInstructionsStepCompletedV2;
+  "lifecycle.join_supplier.terms-and-conditions.accepted-v2": LifecycleJoinSupplierTermsAndConditionsAcceptedV2;
 }
+
 /**
  * Payload of `lifecycle.enrollment.loyalty-points-qualification-reversed`, version v1.
  */
 export interface LifecycleEnrollmentLoyaltyPointsQualificationReversedV1 {
-join_supplier_process_number: string
-account_number: string
-supply_points_no_longer_coming_on_supply: EnrollSupplyPoint[]
-all_supply_points: EnrollSupplyPoint[]
+  join_supplier_process_number: string;
+  account_number: string;
+  supply_points_no_longer_coming_on_supply: EnrollSupplyPoint[];
+  all_supply_points: EnrollSupplyPoint[];
 }
-export interface EnrollSupplyPoint {
-market_name: string
-external_identifier: string
-confirmed_ssd: string
-was_cancelled: boolean
-}
+
 /**
  * Payload of `lifecycle.enrollment.supply-status-qualifies-account-for-loyalty-point`, version v2.
  */
 export interface LifecycleEnrollmentSupplyStatusQualifiesAccountForLoyaltyPointV2 {
-join_supplier_process_id: number
-join_supplier_process_number: string
-account_number: string
-supply_points_past_ssd: EnrollSupplyPoint[]
-all_supply_points: EnrollSupplyPoint[]
+  /**
+   * Integer.
+   */
+  join_supplier_process_id: number;
+  join_supplier_process_number: string;
+  account_number: string;
+  supply_points_past_ssd: EnrollSupplyPoint[];
+  all_supply_points: EnrollSupplyPoint[];
 }
+
 /**
  * Payload of `lifecycle.join-supplier.activation.initiated`, version v1.
  */
 export interface LifecycleJoinSupplierActivationInitiatedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-activation_journey_type: string
-supply_point: ActivationInitiatedSupplyPoint
+  account_number: string;
+  join_supplier_process_number: string;
+  subtype: string;
+  activation_journey_type: string;
+  supply_point: ActivationInitiatedSupplyPoint;
 }
-export interface ActivationInitiatedSupplyPoint {
-external_identifier: string
-market_name: string
-}
+
 /**
  * Payload of `lifecycle.join-supplier.activation.completed`, version v1.
  */
 export interface LifecycleJoinSupplierActivationCompletedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-activation_journey_type: string
-supply_point: ActivatedSupplyPoint
+  account_number: string;
+  join_supplier_process_number: string;
+  subtype: string;
+  activation_journey_type: string;
+  supply_point: ActivatedSupplyPoint;
 }
-export interface ActivatedSupplyPoint {
-external_identifier: string
-market_name: string
-confirmed_supply_start_date: string
-}
+
 /**
  * Payload of `lifecycle.join-supplier.agreement.created`, version v1.
  */
 export interface LifecycleJoinSupplierAgreementCreatedV1 {
-account_number: string
-join_supplier_process_number: string
-supply_point: ActivatedSupplyPoint
-agreements: Agreement[]
-contract_references: ContractReferences
+  account_number: string;
+  join_supplier_process_number: string;
+  supply_point: ActivatedSupplyPoint;
+  agreements: Agreement[];
+  contract_references: ContractReferences;
 }
-export interface Agreement {
-id: number
-valid_from: string
-valid_to: string
-product_code: string
-}
-export interface ContractReferences {
-account_contract_identifier?: string
-business_contract_identifier?: string
-}
+
 /**
  * Payload of `lifecycle.join-supplier.await-pre-discovery-flow-step.initiated`, version v1.
  */
 export interface LifecycleJoinSupplierAwaitPreDiscoveryFlowStepInitiatedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
+  account_number: string;
+  join_supplier_process_number: string;
+  subtype: string;
 }
+
 /**
  * Payload of `lifecycle.join-supplier.await-pre-activation-flow-step.initiated`, version v1.
  */
-export interface LifecycleJoinSupplierAwaitPreActivationFlowStepInitiatedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-}
+export type LifecycleJoinSupplierAwaitPreActivationFlowStepInitiatedV1 = LifecycleJoinSupplierAwaitPreDiscoveryFlowStepInitiatedV1;
+
 /**
  * Payload of `lifecycle.join-supplier.await-post-activation-flow-step.initiated`, version v1.
  */
-export interface LifecycleJoinSupplierAwaitPostActivationFlowStepInitiatedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-}
+export type LifecycleJoinSupplierAwaitPostActivationFlowStepInitiatedV1 = LifecycleJoinSupplierAwaitPreDiscoveryFlowStepInitiatedV1;
+
 /**
  * Payload of `lifecycle.join-supplier.requested`, version v1.
  */
 export interface LifecycleJoinSupplierRequestedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-supply_points: JoinSupplyPoint[]
-requested_at: string
+  account_number: string;
+  join_supplier_process_number: string;
+  subtype: string;
+  supply_points: JoinSupplyPoint[];
+  requested_at: string;
 }
-export interface JoinSupplyPoint {
-external_identifier: string
-market_name: string
-requested_supply_start_date: string
-}
+
 /**
  * Payload of `lifecycle.join-supplier.cancellation-requested`, version v1.
  */
 export interface LifecycleJoinSupplierCancellationRequestedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-supply_points: JoinSupplyPoint[]
+  account_number: string;
+  join_supplier_process_number: string;
+  subtype: string;
+  supply_points: JoinSupplyPoint[];
 }
+
 /**
  * Payload of `lifecycle.join-supplier.cancelled`, version v1.
  */
-export interface LifecycleJoinSupplierCancelledV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-supply_points: JoinSupplyPoint[]
-}
+export type LifecycleJoinSupplierCancelledV1 = LifecycleJoinSupplierCancellationRequestedV1;
+
 /**
  * Payload of `lifecycle.join-supplier.reversal-requested`, version v1.
  */
-export interface LifecycleJoinSupplierReversalRequestedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-supply_points: JoinSupplyPoint[]
-}
+export type LifecycleJoinSupplierReversalRequestedV1 = LifecycleJoinSupplierCancellationRequestedV1;
+
 /**
  * Payload of `lifecycle.join-supplier.reversed`, version v1.
  */
-export interface LifecycleJoinSupplierReversedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-supply_points: JoinSupplyPoint[]
-}
+export type LifecycleJoinSupplierReversedV1 = LifecycleJoinSupplierCancellationRequestedV1;
+
 /**
  * Payload of `lifecycle.join-supplier.completed`, version v1.
  */
 export interface LifecycleJoinSupplierCompletedV1 {
-account_number: string
-join_supplier_process_number: string
-subtype: string
-supply_points: ActivatedSupplyPoint[]
+  account_number: string;
+  join_supplier_process_number: string;
+  subtype: string;
+  supply_points: ActivatedSupplyPoint[];
 }
+
 /**
  * Payload of `lifecycle.join-supplier.supply-period.created`, version v1.
  */
 export interface LifecycleJoinSupplierSupplyPeriodCreatedV1 {
-account_number: string
-join_supplier_process_number: string
-supply_point: ActivatedSupplyPoint
-supply_period: SupplyPeriodData
-contract_references: ContractReferences
+  account_number: string;
+  join_supplier_process_number: string;
+  supply_point: ActivatedSupplyPoint;
+  supply_period: SupplyPeriodData;
+  contract_references: ContractReferences;
 }
-export interface SupplyPeriodData {
-id: number
-supply_start_at: string
-supply_end_at: string
-}
+
 /**
  * Payload of `lifecycle.join-supplier.supply-point-journey-await-post-activation-flow-step.initiated`, version v1.
  */
 export interface LifecycleJoinSupplierSupplyPointJourneyAwaitPostActivationFlowStepInitiatedV1 {
-account_number: string
-join_supplier_process_number: string
-supply_point: ActivatedSupplyPoint
-subtype: string
+  account_number: string;
+  join_supplier_process_number: string;
+  supply_point: ActivatedSupplyPoint;
+  subtype: string;
 }
+
 /**
  * Payload of `lifecycle.join-supplier.supply-point-journey-await-pre-activation-flow-step.initiated`, version v1.
  */
 export interface LifecycleJoinSupplierSupplyPointJourneyAwaitPreActivationFlowStepInitiatedV1 {
-account_number: string
-join_supplier_process_number: string
-supply_point: JoinSupplyPoint
-subtype: string
+  account_number: string;
+  join_supplier_process_number: string;
+  supply_point: JoinSupplyPoint;
+  subtype: string;
 }
+
 /**
  * Payload of `lifecycle.join_supplier._ensure_payment_instructions.step_initiated`, version v2.
  */
 export interface LifecycleJoinSupplierEnsurePaymentInstructionsStepInitiatedV2 {
-join_supplier_process_id: number
-join_supplier_process_number: string
-account_number: string
+  /**
+   * Integer.
+   */
+  join_supplier_process_id: number;
+  join_supplier_process_number: string;
+  account_number: string;
 }
+
 /**
  * Payload of `lifecycle.join_supplier._ensure_payment_instructions.step_completed`, version v2.
  */
-export interface LifecycleJoinSupplierEnsurePaymentInstructionsStepCompletedV2 {
-join_supplier_process_id: number
-join_supplier_process_number: string
-account_number: string
-}
+export type LifecycleJoinSupplierEnsurePaymentInstructionsStepCompletedV2 = LifecycleJoinSupplierEnsurePaymentInstructionsStepInitiatedV2;
+
 /**
  * Payload of `lifecycle.join_supplier.terms-and-conditions.accepted`, version v2.
  */
 export interface LifecycleJoinSupplierTermsAndConditionsAcceptedV2 {
-join_supplier_process_id: number
-join_supplier_process_number: string
+  /**
+   * Integer.
+   */
+  join_supplier_process_id: number;
+  join_supplier_process_number: string;
+}
+
+export interface ActivatedSupplyPoint {
+  external_identifier: string;
+  market_name: string;
+  confirmed_supply_start_date: string;
+}
+
+export interface ActivationInitiatedSupplyPoint {
+  external_identifier: string;
+  market_name: string;
+}
+
+export interface Agreement {
+  /**
+   * Integer.
+   */
+  id: number;
+  valid_from: string;
+  valid_to: string;
+  product_code: string;
+}
+
+export interface ContractReferences {
+  account_contract_identifier?: string;
+  business_contract_identifier?: string;
+}
+
+export interface EnrollSupplyPoint {
+  market_name: string;
+  external_identifier: string;
+  confirmed_ssd: string;
+  was_cancelled: boolean;
+}
+
+export interface JoinSupplyPoint {
+  external_identifier: string;
+  market_name: string;
+  requested_supply_start_date: string;
+}
+
+export interface SupplyPeriodData {
+  /**
+   * Integer.
+   */
+  id: number;
+  supply_start_at: string;
+  supply_end_at: string;
 }
 
 /** The key of an event of @platform-events/join-supplier. */

@@ -4,250 +4,261 @@
  * Every event of @platform-events/leave-supplier: event key -> payload type.
  */
 export interface EventPayloadMap {
-"lifecycle.leave-property.completed-v1": LifecycleLeavePropertyCompletedV1
-"lifecycle.occupy-property.completed-v1": LifecycleOccupyPropertyCompletedV1
-"lifecycle.leave-supplier.await-pre-termination-flow-step.initiated-v1": LifecycleLeaveSupplierAwaitPreTerminationFlowStepInitiatedV1
-"lifecycle.leave-supplier.await-post-termination-flow-step.initiated-v1": LifecycleLeaveSupplierAwaitPostTerminationFlowStepInitiatedV1
-"lifecycle.leave-supplier.await-post-deactivation-flow-step.initiated-v1": LifecycleLeaveSupplierAwaitPostDeactivationFlowStepInitiatedV1
-"lifecycle.leave-supplier.cancellation-requested-v2": LifecycleLeaveSupplierCancellationRequestedV2
-"lifecycle.leave-supplier.cancelled-v2": LifecycleLeaveSupplierCancelledV2
-"lifecycle.leave-supplier.reversal-requested-v2": LifecycleLeaveSupplierReversalRequestedV2
-"lifecycle.leave-supplier.completed-v3": LifecycleLeaveSupplierCompletedV3
-"lifecycle.leave-supplier.requested-v2": LifecycleLeaveSupplierRequestedV2
-"lifecycle.leave-supplier.requested-v3": LifecycleLeaveSupplierRequestedV3
-"lifecycle.leave-supplier.updated-v2": LifecycleLeaveSupplierUpdatedV2
-"lifecycle.leave-supplier.updated-v3": LifecycleLeaveSupplierUpdatedV3
-"lifecycle.leave-supplier.supply-point-journey-await-pre-agreement-termination-flow-step.initiated-v1": LifecycleLeaveSupplierSupplyPointJourneyAwaitPreAgreementTerminationFlowStepInitiatedV1
-"lifecycle.leave-supplier.supply-point-journey-await-pre-termination-flow-step.initiated-v1": LifecycleLeaveSupplierSupplyPointJourneyAwaitPreTerminationFlowStepInitiatedV1
-"lifecycle.leave-supplier.supply-point-journey-await-post-termination-flow-step.initiated-v1": LifecycleLeaveSupplierSupplyPointJourneyAwaitPostTerminationFlowStepInitiatedV1
-"lifecycle.leave-supplier.termination.initiated-v1": LifecycleLeaveSupplierTerminationInitiatedV1
-"lifecycle.leave-supplier.termination.confirmed-v2": LifecycleLeaveSupplierTerminationConfirmedV2
-"lifecycle.status-changed-v1": LifecycleStatusChangedV1
-"lifecycle.support-site.sale-1.0.0": LifecycleSupportSiteSale1_0_0
+  "lifecycle.leave-property.completed-v1": LifecycleLeavePropertyCompletedV1;
+  "lifecycle.occupy-property.completed-v1": LifecycleOccupyPropertyCompletedV1;
+  "lifecycle.leave-supplier.await-pre-termination-flow-step.initiated-v1": LifecycleLeaveSupplierAwaitPreTerminationFlowStepInitiatedV1;
+  "lifecycle.leave-supplier.await-post-termination-flow-step.initiated-v1": LifecycleLeaveSupplierAwaitPostTerminationFlowStepInitiatedV1;
+  "lifecycle.leave-supplier.await-post-deactivation-flow-step.initiated-v1": LifecycleLeaveSupplierAwaitPostDeactivationFlowStepInitiatedV1;
+  "lifecycle.leave-supplier.cancellation-requested-v2": LifecycleLeaveSupplierCancellationRequestedV2;
+  "lifecycle.leave-supplier.cancelled-v2": LifecycleLeaveSupplierCancelledV2;
+  "lifecycle.leave-supplier.reversal-requested-v2": LifecycleLeaveSupplierReversalRequestedV2;
+  "lifecycle.leave-supplier.completed-v3": LifecycleLeaveSupplierCompletedV3;
+  "lifecycle.leave-supplier.requested-v2": LifecycleLeaveSupplierRequestedV2;
+  "lifecycle.leave-supplier.requested-v3": LifecycleLeaveSupplierRequestedV3;
+  "lifecycle.leave-supplier.updated-v2": LifecycleLeaveSupplierUpdatedV2;
+  "lifecycle.leave-supplier.updated-v3": LifecycleLeaveSupplierUpdatedV3;
+  "lifecycle.leave-supplier.supply-point-journey-await-pre-agreement-termination-flow-step.initiated-v1": LifecycleLeaveSupplierSupplyPointJourneyAwaitPreAgreementTerminationFlowStepInitiatedV1;
+  "lifecycle.leave-supplier.supply-point-journey-await-pre-termination-flow-step.initiated-v1": LifecycleLeaveSupplierSupplyPointJourneyAwaitPreTerminationFlowStepInitiatedV1;
+  "lifecycle.leave-supplier.supply-point-journey-await-post-termination-flow-step.initiated-v1": LifecycleLeaveSupplierSupplyPointJourneyAwaitPostTerminationFlowStepInitiatedV1;
+  "lifecycle.leave-supplier.termination.initiated-v1": LifecycleLeaveSupplierTerminationInitiatedV1;
+  "lifecycle.leave-supplier.termination.confirmed-v2": LifecycleLeaveSupplierTerminationConfirmedV2;
+  "lifecycle.status-changed-v1": LifecycleStatusChangedV1;
+  "lifecycle.support-site.sale-1.0.0": LifecycleSupportSiteSale1_0_0;
 }
+
 /**
  * Payload of `lifecycle.leave-property.completed`, version v1.
  */
 export interface LifecycleLeavePropertyCompletedV1 {
-account: PropertyAccount
-property_ids: number[]
-supply_points: PropertySupplyPoint[]
-move_out_date: string
+  account: PropertyAccount;
+  /**
+   * Integer (array items).
+   */
+  property_ids: number[];
+  supply_points: PropertySupplyPoint[];
+  move_out_date: string;
 }
-export interface PropertyAccount {
-number: string
-external_reference: string
-}
-export interface PropertySupplyPoint {
-id: string
-market_name: string
-external_identifier: string
-}
+
 /**
  * Payload of `lifecycle.occupy-property.completed`, version v1.
  */
 export interface LifecycleOccupyPropertyCompletedV1 {
-account: PropertyAccount
-property_ids: number[]
-supply_points: PropertySupplyPoint[]
-move_in_date: string
+  account: PropertyAccount;
+  /**
+   * Integer (array items).
+   */
+  property_ids: number[];
+  supply_points: PropertySupplyPoint[];
+  move_in_date: string;
 }
+
 /**
  * Payload of `lifecycle.leave-supplier.await-pre-termination-flow-step.initiated`, version v1.
  */
 export interface LifecycleLeaveSupplierAwaitPreTerminationFlowStepInitiatedV1 {
-account_number: string
-leave_supplier_process_number: string
-subtype: string
+  account_number: string;
+  leave_supplier_process_number: string;
+  subtype: string;
 }
+
 /**
  * Payload of `lifecycle.leave-supplier.await-post-termination-flow-step.initiated`, version v1.
  */
-export interface LifecycleLeaveSupplierAwaitPostTerminationFlowStepInitiatedV1 {
-account_number: string
-leave_supplier_process_number: string
-subtype: string
-}
+export type LifecycleLeaveSupplierAwaitPostTerminationFlowStepInitiatedV1 = LifecycleLeaveSupplierAwaitPreTerminationFlowStepInitiatedV1;
+
 /**
  * Payload of `lifecycle.leave-supplier.await-post-deactivation-flow-step.initiated`, version v1.
  */
-export interface LifecycleLeaveSupplierAwaitPostDeactivationFlowStepInitiatedV1 {
-account_number: string
-leave_supplier_process_number: string
-subtype: string
-}
+export type LifecycleLeaveSupplierAwaitPostDeactivationFlowStepInitiatedV1 = LifecycleLeaveSupplierAwaitPreTerminationFlowStepInitiatedV1;
+
 /**
  * Payload of `lifecycle.leave-supplier.cancellation-requested`, version v2.
  */
 export interface LifecycleLeaveSupplierCancellationRequestedV2 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_number: string
-supply_points: LeaveSupplyPoint[]
+  account_number: string;
+  /**
+   * Integer.
+   */
+  leave_supplier_process_id: number;
+  leave_supplier_process_number: string;
+  supply_points: LeaveSupplyPoint[];
 }
-export interface LeaveSupplyPoint {
-market_identifier: string
-external_identifier: string
-market_name: string
-}
+
 /**
  * Payload of `lifecycle.leave-supplier.cancelled`, version v2.
  */
-export interface LifecycleLeaveSupplierCancelledV2 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_number: string
-supply_points: LeaveSupplyPoint[]
-}
+export type LifecycleLeaveSupplierCancelledV2 = LifecycleLeaveSupplierCancellationRequestedV2;
+
 /**
  * Payload of `lifecycle.leave-supplier.reversal-requested`, version v2.
  */
-export interface LifecycleLeaveSupplierReversalRequestedV2 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_number: string
-supply_points: LeaveSupplyPoint[]
-}
+export type LifecycleLeaveSupplierReversalRequestedV2 = LifecycleLeaveSupplierCancellationRequestedV2;
+
 /**
  * Payload of `lifecycle.leave-supplier.completed`, version v3.
  */
 export interface LifecycleLeaveSupplierCompletedV3 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_number: string
-leave_supplier_process_subtype: string
-supply_points: TerminatedSupplyPoint[]
+  account_number: string;
+  /**
+   * Integer.
+   */
+  leave_supplier_process_id: number;
+  leave_supplier_process_number: string;
+  leave_supplier_process_subtype: string;
+  supply_points: TerminatedSupplyPoint[];
 }
-export interface TerminatedSupplyPoint {
-external_identifier: string
-market_name: string
-confirmed_supply_end_date: string
-}
+
 /**
  * Payload of `lifecycle.leave-supplier.requested`, version v2.
  */
 export interface LifecycleLeaveSupplierRequestedV2 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_subtype: string
-supply_points: LeaveSupplyPoint[]
-requested_supply_end_at: string
-requested_supply_end_date: string
-requested_at: string
-is_passive: boolean
-passive_loss_instigated_supply_point_id?: number
+  account_number: string;
+  /**
+   * Integer.
+   */
+  leave_supplier_process_id: number;
+  leave_supplier_process_subtype: string;
+  supply_points: LeaveSupplyPoint[];
+  requested_supply_end_at: string;
+  requested_supply_end_date: string;
+  requested_at: string;
+  is_passive: boolean;
+  /**
+   * Integer.
+   */
+  passive_loss_instigated_supply_point_id?: number;
 }
+
 /**
  * Payload of `lifecycle.leave-supplier.requested`, version v3.
  */
-export interface LifecycleLeaveSupplierRequestedV3 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_subtype: string
-supply_points: LeaveSupplyPoint[]
-requested_supply_end_at: string
-requested_supply_end_date: string
-requested_at: string
-is_passive: boolean
-passive_loss_instigated_supply_point_id?: number
-leave_supplier_process_number: string
+export interface LifecycleLeaveSupplierRequestedV3 extends LifecycleLeaveSupplierRequestedV2 {
+  leave_supplier_process_number: string;
 }
+
 /**
  * Payload of `lifecycle.leave-supplier.updated`, version v2.
  */
 export interface LifecycleLeaveSupplierUpdatedV2 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_subtype: string
-supply_points: LeaveSupplyPoint[]
-requested_supply_end_at: string
-requested_supply_end_date: string
-updated_at: string
-is_passive: boolean
-passive_loss_instigated_supply_point_id?: number
+  account_number: string;
+  /**
+   * Integer.
+   */
+  leave_supplier_process_id: number;
+  leave_supplier_process_subtype: string;
+  supply_points: LeaveSupplyPoint[];
+  requested_supply_end_at: string;
+  requested_supply_end_date: string;
+  updated_at: string;
+  is_passive: boolean;
+  /**
+   * Integer.
+   */
+  passive_loss_instigated_supply_point_id?: number;
 }
+
 /**
  * Payload of `lifecycle.leave-supplier.updated`, version v3.
  */
-export interface LifecycleLeaveSupplierUpdatedV3 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_subtype: string
-supply_points: LeaveSupplyPoint[]
-requested_supply_end_at: string
-requested_supply_end_date: string
-updated_at: string
-is_passive: boolean
-passive_loss_instigated_supply_point_id?: number
-leave_supplier_process_number: string
+export interface LifecycleLeaveSupplierUpdatedV3 extends LifecycleLeaveSupplierUpdatedV2 {
+  leave_supplier_process_number: string;
 }
+
 /**
  * Payload of `lifecycle.leave-supplier.supply-point-journey-await-pre-agreement-termination-flow-step.initiated`, version v1.
  */
 export interface LifecycleLeaveSupplierSupplyPointJourneyAwaitPreAgreementTerminationFlowStepInitiatedV1 {
-account_number: string
-leave_supplier_process_number: string
-supply_point: LeaveSupplyPoint
-subtype: string
+  account_number: string;
+  leave_supplier_process_number: string;
+  supply_point: LeaveSupplyPoint;
+  subtype: string;
 }
+
 /**
  * Payload of `lifecycle.leave-supplier.supply-point-journey-await-pre-termination-flow-step.initiated`, version v1.
  */
-export interface LifecycleLeaveSupplierSupplyPointJourneyAwaitPreTerminationFlowStepInitiatedV1 {
-account_number: string
-leave_supplier_process_number: string
-supply_point: LeaveSupplyPoint
-subtype: string
-}
+export type LifecycleLeaveSupplierSupplyPointJourneyAwaitPreTerminationFlowStepInitiatedV1 = LifecycleLeaveSupplierSupplyPointJourneyAwaitPreAgreementTerminationFlowStepInitiatedV1;
+
 /**
  * Payload of `lifecycle.leave-supplier.supply-point-journey-await-post-termination-flow-step.initiated`, version v1.
  */
 export interface LifecycleLeaveSupplierSupplyPointJourneyAwaitPostTerminationFlowStepInitiatedV1 {
-account_number: string
-leave_supplier_process_number: string
-supply_point: TerminatedSupplyPoint
-subtype: string
+  account_number: string;
+  leave_supplier_process_number: string;
+  supply_point: TerminatedSupplyPoint;
+  subtype: string;
 }
+
 /**
  * Payload of `lifecycle.leave-supplier.termination.initiated`, version v1.
  */
 export interface LifecycleLeaveSupplierTerminationInitiatedV1 {
-account_number: string
-leave_supplier_process_number: string
-leave_supplier_process_subtype: string
-supply_point: TerminationInitiatedSupplyPoint
+  account_number: string;
+  leave_supplier_process_number: string;
+  leave_supplier_process_subtype: string;
+  supply_point: TerminationInitiatedSupplyPoint;
 }
-export interface TerminationInitiatedSupplyPoint {
-external_identifier: string
-market_name: string
-requested_supply_end_date: string
-}
+
 /**
  * Payload of `lifecycle.leave-supplier.termination.confirmed`, version v2.
  */
 export interface LifecycleLeaveSupplierTerminationConfirmedV2 {
-account_number: string
-leave_supplier_process_id: number
-leave_supplier_process_number: string
-leave_supplier_process_subtype: string
-supply_point: TerminatedSupplyPoint
+  account_number: string;
+  /**
+   * Integer.
+   */
+  leave_supplier_process_id: number;
+  leave_supplier_process_number: string;
+  leave_supplier_process_subtype: string;
+  supply_point: TerminatedSupplyPoint;
 }
+
 /**
  * Payload of `lifecycle.status-changed`, version v1.
  */
 export interface LifecycleStatusChangedV1 {
-process_number: string
-account_number: string
-new_status: string
-previous_status: string
+  process_number: string;
+  account_number: string;
+  new_status: string;
+  previous_status: string;
 }
+
 /**
  * Payload of `lifecycle.support-site.sale`, version 1.0.0.
  */
 export interface LifecycleSupportSiteSale1_0_0 {
-support_user_id: string
-supply_start_date: string
-trigger_action: string
+  support_user_id: string;
+  supply_start_date: string;
+  trigger_action: string;
+}
+
+export interface LeaveSupplyPoint {
+  market_identifier: string;
+  external_identifier: string;
+  market_name: string;
+}
+
+export interface PropertyAccount {
+  number: string;
+  external_reference: string;
+}
+
+export interface PropertySupplyPoint {
+  id: string;
+  market_name: string;
+  external_identifier: string;
+}
+
+export interface TerminatedSupplyPoint {
+  external_identifier: string;
+  market_name: string;
+  confirmed_supply_end_date: string;
+}
+
+export interface TerminationInitiatedSupplyPoint {
+  external_identifier: string;
+  market_name: string;
+  requested_supply_end_date: string;
 }
 
 /** The key of an event of @platform-events/leave-supplier. */

@@ -4,155 +4,173 @@
  * Every event of @platform-events/meter-reading: event key -> payload type.
  */
 export interface EventPayloadMap {
-"meter_data_quality.resolution_requested-v1": MeterDataQualityResolutionRequestedV1
-"meter_data_quality.resolution_cancelled-v1": MeterDataQualityResolutionCancelledV1
-"meter_data_quality.resolution_cancelled-v2": MeterDataQualityResolutionCancelledV2
-"meter_reader.hazard_code.received-v1": MeterReaderHazardCodeReceivedV1
-"meter_reader.reading.alerts.recorded-v1": MeterReaderReadingAlertsRecordedV1
-"meter_reader.reading.alerts.skip_code.received-v1": MeterReaderReadingAlertsSkipCodeReceivedV1
-"meter_reader.reading.created-v1": MeterReaderReadingCreatedV1
-"meter_reader.reading.ingestion.failed-v1": MeterReaderReadingIngestionFailedV1
-"meter_reader.reading.not.created-v1": MeterReaderReadingNotCreatedV1
-"meter_reader.reading.requested-v1": MeterReaderReadingRequestedV1
+  "meter_data_quality.resolution_requested-v1": MeterDataQualityResolutionRequestedV1;
+  "meter_data_quality.resolution_cancelled-v1": MeterDataQualityResolutionCancelledV1;
+  "meter_data_quality.resolution_cancelled-v2": MeterDataQualityResolutionCancelledV2;
+  "meter_reader.hazard_code.received-v1": MeterReaderHazardCodeReceivedV1;
+  "meter_reader.reading.alerts.recorded-v1": MeterReaderReadingAlertsRecordedV1;
+  "meter_reader.reading.alerts.skip_code.received-v1": MeterReaderReadingAlertsSkipCodeReceivedV1;
+  "meter_reader.reading.created-v1": MeterReaderReadingCreatedV1;
+  "meter_reader.reading.ingestion.failed-v1": MeterReaderReadingIngestionFailedV1;
+  "meter_reader.reading.not.created-v1": MeterReaderReadingNotCreatedV1;
+  "meter_reader.reading.requested-v1": MeterReaderReadingRequestedV1;
 }
+
 /**
  * Payload of `meter_data_quality.resolution_requested`, version v1.
  */
 export interface MeterDataQualityResolutionRequestedV1 {
-issue_id: number
-issue_category: string
-issue_subcategory: string
-issue_status: string
-market_supply_point_id: string
-opened_at: string
-period_start: string
-period_end: string
-reading_type: string
-utility: string
+  /**
+   * Integer.
+   */
+  issue_id: number;
+  issue_category: string;
+  issue_subcategory: string;
+  issue_status: string;
+  market_supply_point_id: string;
+  opened_at: string;
+  period_start: string;
+  period_end: string;
+  reading_type: string;
+  utility: string;
 }
+
 /**
  * Payload of `meter_data_quality.resolution_cancelled`, version v1.
  */
-export interface MeterDataQualityResolutionCancelledV1 {
-issue_id: number
-issue_category: string
-issue_subcategory: string
-issue_status: string
-market_supply_point_id: string
-opened_at: string
-period_start: string
-period_end: string
-reading_type: string
-utility: string
-}
+export type MeterDataQualityResolutionCancelledV1 = MeterDataQualityResolutionRequestedV1;
+
 /**
  * Payload of `meter_data_quality.resolution_cancelled`, version v2.
  */
-export interface MeterDataQualityResolutionCancelledV2 {
-issue_id: number
-issue_category: string
-issue_subcategory: string
-issue_status: string
-market_supply_point_id: string
-opened_at: string
-period_start: string
-period_end: string
-reading_type: string
-utility: string
-source: string
+export interface MeterDataQualityResolutionCancelledV2 extends MeterDataQualityResolutionCancelledV1 {
+  source: string;
 }
+
 /**
  * Payload of `meter_reader.hazard_code.received`, version v1.
  */
 export interface MeterReaderHazardCodeReceivedV1 {
-meter_serial: string
-meter_point_reference?: string
-account_number: string
-meter_category: string
-hazard_code: number
+  meter_serial: string;
+  meter_point_reference?: string;
+  account_number: string;
+  meter_category: string;
+  /**
+   * Integer.
+   */
+  hazard_code: number;
 }
+
 /**
  * Payload of `meter_reader.reading.alerts.recorded`, version v1.
  */
 export interface MeterReaderReadingAlertsRecordedV1 {
-account_number: string
-is_business_account?: boolean
-meter_id: number
-alerts: MeterReaderAlert[]
-number_of_alerts: number
-reader_comments?: string
-reader_name?: string
-property_id?: number
-meter_installation_date: string
-location_type?: string
-meter_size: number
-is_meter_billable?: boolean
-extra?: {
-[k: string]: unknown
+  account_number: string;
+  is_business_account?: boolean;
+  /**
+   * Integer.
+   */
+  meter_id: number;
+  alerts: MeterReaderAlert[];
+  /**
+   * Integer.
+   */
+  number_of_alerts: number;
+  reader_comments?: string;
+  reader_name?: string;
+  /**
+   * Integer.
+   */
+  property_id?: number;
+  meter_installation_date: string;
+  location_type?: string;
+  /**
+   * Integer.
+   */
+  meter_size: number;
+  is_meter_billable?: boolean;
+  extra?: { [k: string]: unknown };
 }
-}
-export interface MeterReaderAlert {
-code: string
-type: string
-description: string
-}
+
 /**
  * Payload of `meter_reader.reading.alerts.skip_code.received`, version v1.
  */
 export interface MeterReaderReadingAlertsSkipCodeReceivedV1 {
-account_reference: string
-meter_serial: string
-meter_point_reference?: string
-occurred_at: string
-reader_comments: string
-code: number
+  account_reference: string;
+  meter_serial: string;
+  meter_point_reference?: string;
+  occurred_at: string;
+  reader_comments: string;
+  /**
+   * Integer.
+   */
+  code: number;
 }
+
 /**
  * Payload of `meter_reader.reading.created`, version v1.
  */
 export interface MeterReaderReadingCreatedV1 {
-meter_id?: number
-alerts?: MeterReaderAlert[]
-additional_information?: string
-meter_reader_name?: string
-read_at: string
-reading_id: number
-already_existed: boolean
-is_tripped: boolean
+  /**
+   * Integer.
+   */
+  meter_id?: number;
+  alerts?: MeterReaderAlert[];
+  additional_information?: string;
+  meter_reader_name?: string;
+  read_at: string;
+  /**
+   * Integer.
+   */
+  reading_id: number;
+  already_existed: boolean;
+  is_tripped: boolean;
 }
+
 /**
  * Payload of `meter_reader.reading.ingestion.failed`, version v1.
  */
 export interface MeterReaderReadingIngestionFailedV1 {
-error_title?: string
-error_code: string
-error_detail?: string
-meter_serial_number: string
-meter_external_reference?: string
-reading_read_at: string
-reader_name?: string
-reading_value: string
-new_meter_location?: string
-is_tripped?: boolean
-alerts?: MeterReaderAlert[]
+  error_title?: string;
+  error_code: string;
+  error_detail?: string;
+  meter_serial_number: string;
+  meter_external_reference?: string;
+  reading_read_at: string;
+  reader_name?: string;
+  reading_value: string;
+  new_meter_location?: string;
+  is_tripped?: boolean;
+  alerts?: MeterReaderAlert[];
 }
+
 /**
  * Payload of `meter_reader.reading.not.created`, version v1.
  */
 export interface MeterReaderReadingNotCreatedV1 {
-meter_id?: number
-alerts?: MeterReaderAlert[]
-additional_information?: string
-meter_reader_name?: string
-read_at: string
+  /**
+   * Integer.
+   */
+  meter_id?: number;
+  alerts?: MeterReaderAlert[];
+  additional_information?: string;
+  meter_reader_name?: string;
+  read_at: string;
 }
+
 /**
  * Payload of `meter_reader.reading.requested`, version v1.
  */
 export interface MeterReaderReadingRequestedV1 {
-meter_point_reference: string
-meter_serial_number: string
-meter_read_date: string
+  meter_point_reference: string;
+  meter_serial_number: string;
+  meter_read_date: string;
+}
+
+export interface MeterReaderAlert {
+  code: string;
+  type: string;
+  description: string;
 }
 
 /** The key of an event of @platform-events/meter-reading. */

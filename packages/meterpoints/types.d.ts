@@ -4,287 +4,284 @@
  * Every event of @platform-events/meterpoints: event key -> payload type.
  */
 export interface EventPayloadMap {
-"meterpoint.elec.cos_gain.registration.requested-v1": MeterpointElecCosGainRegistrationRequestedV1
-"meterpoint.gas.api_backfill-v1": MeterpointGasApiBackfillV1
-"meterpoint.gas.appoint_mam.requested-v1": MeterpointGasAppointMamRequestedV1
-"meterpoint.gas.backfill-v1": MeterpointGasBackfillV1
-"meterpoint.gas.change_of_cohort.requested-v1": MeterpointGasChangeOfCohortRequestedV1
-"meterpoint.gas.change_of_mam.requested-v1": MeterpointGasChangeOfMamRequestedV1
-"meterpoint.gas.cos_gain.mtd_received-v1": MeterpointGasCosGainMtdReceivedV1
-"meterpoint.gas.cos_gain.registration.confirmed-v1": MeterpointGasCosGainRegistrationConfirmedV1
-"meterpoint.gas.cos_gain.registration.requested-v1": MeterpointGasCosGainRegistrationRequestedV1
-"meterpoint.gas.cos_loss.confirmed-v1": MeterpointGasCosLossConfirmedV1
-"meterpoint.gas.deappoint_mam.requested-v1": MeterpointGasDeappointMamRequestedV1
-"meterpoint.gas.disputed_closing_reading.accepted.by_us-v1": MeterpointGasDisputedClosingReadingAcceptedByUsV1
-"meterpoint.gas.disputed_closing_reading.accepted.other_supplier-v1": MeterpointGasDisputedClosingReadingAcceptedOtherSupplierV1
-"meterpoint.gas.disputed_closing_reading.alternative_proposed.by_us-v1": MeterpointGasDisputedClosingReadingAlternativeProposedByUsV1
-"meterpoint.gas.disputed_closing_reading.alternative_proposed.other_supplier-v1": MeterpointGasDisputedClosingReadingAlternativeProposedOtherSupplierV1
+  "meterpoint.elec.cos_gain.registration.requested-v1": MeterpointElecCosGainRegistrationRequestedV1;
+  "meterpoint.gas.api_backfill-v1": MeterpointGasApiBackfillV1;
+  "meterpoint.gas.appoint_mam.requested-v1": MeterpointGasAppointMamRequestedV1;
+  "meterpoint.gas.backfill-v1": MeterpointGasBackfillV1;
+  "meterpoint.gas.change_of_cohort.requested-v1": MeterpointGasChangeOfCohortRequestedV1;
+  "meterpoint.gas.change_of_mam.requested-v1": MeterpointGasChangeOfMamRequestedV1;
+  "meterpoint.gas.cos_gain.mtd_received-v1": MeterpointGasCosGainMtdReceivedV1;
+  "meterpoint.gas.cos_gain.registration.confirmed-v1": MeterpointGasCosGainRegistrationConfirmedV1;
+  "meterpoint.gas.cos_gain.registration.requested-v1": MeterpointGasCosGainRegistrationRequestedV1;
+  "meterpoint.gas.cos_loss.confirmed-v1": MeterpointGasCosLossConfirmedV1;
+  "meterpoint.gas.deappoint_mam.requested-v1": MeterpointGasDeappointMamRequestedV1;
+  "meterpoint.gas.disputed_closing_reading.accepted.by_us-v1": MeterpointGasDisputedClosingReadingAcceptedByUsV1;
+  "meterpoint.gas.disputed_closing_reading.accepted.other_supplier-v1": MeterpointGasDisputedClosingReadingAcceptedOtherSupplierV1;
+  "meterpoint.gas.disputed_closing_reading.alternative_proposed.by_us-v1": MeterpointGasDisputedClosingReadingAlternativeProposedByUsV1;
+  "meterpoint.gas.disputed_closing_reading.alternative_proposed.other_supplier-v1": MeterpointGasDisputedClosingReadingAlternativeProposedOtherSupplierV1;
 }
+
 /**
  * Payload of `meterpoint.elec.cos_gain.registration.requested`, version v1.
  */
 export interface MeterpointElecCosGainRegistrationRequestedV1 {
-mpan: string
-supply_start_date: string
-supplier_mpid: string
-account_number: string
-is_internal_transfer: boolean
-is_migrated: boolean
-is_export: boolean
+  mpan: string;
+  supply_start_date: string;
+  supplier_mpid: string;
+  account_number: string;
+  is_internal_transfer: boolean;
+  is_migrated: boolean;
+  is_export: boolean;
 }
+
 /**
  * Payload of `meterpoint.gas.api_backfill`, version v1.
  */
 export interface MeterpointGasApiBackfillV1 {
-mprn: string
-supplier: string
-supply_start_date: string
-meter_reading_factor: string
-nomination_shipper_ref: string
-supply_end_date: string
+  mprn: string;
+  supplier: string;
+  supply_start_date: string;
+  meter_reading_factor: string;
+  nomination_shipper_ref: string;
+  supply_end_date: string;
 }
+
 /**
  * Payload of `meterpoint.gas.appoint_mam.requested`, version v1.
  */
 export interface MeterpointGasAppointMamRequestedV1 {
-mprn: string
-mam_to_appoint: string
-force_appointment: boolean
-owner: {
-[k: string]: unknown
+  mprn: string;
+  mam_to_appoint: string;
+  force_appointment: boolean;
+  owner: { [k: string]: unknown };
+  model: string;
+  manufacturer: string;
+  /**
+   * Integer.
+   */
+  manufactured_year: number;
+  location: string;
+  location_description: string;
+  status: string;
+  meter_type: string;
+  meter_mechanism: string;
 }
-model: string
-manufacturer: string
-manufactured_year: number
-location: string
-location_description: string
-status: string
-meter_type: string
-meter_mechanism: string
-}
+
 /**
  * Payload of `meterpoint.gas.backfill`, version v1.
  */
 export interface MeterpointGasBackfillV1 {
-mprn: string
-supplier: string
-supply_start_date: string
-sub_building_name: string
-building_name: string
-building_number: string
-dependent_street: string
-principal_street: string
-double_dependent_locality: string
-dependent_locality: string
-post_town: string
-county: string
-postcode: string
-meter_serial_number: string
-meter_digits: number
-meter_mechanism: string
-meter_is_imperial: boolean
-meter_reading_factor: string
-last_reading: string
-last_reading_on: string
-nomination_shipper_ref: string
-cohort: string
+  mprn: string;
+  supplier: string;
+  supply_start_date: string;
+  sub_building_name: string;
+  building_name: string;
+  building_number: string;
+  dependent_street: string;
+  principal_street: string;
+  double_dependent_locality: string;
+  dependent_locality: string;
+  post_town: string;
+  county: string;
+  postcode: string;
+  meter_serial_number: string;
+  /**
+   * Integer.
+   */
+  meter_digits: number;
+  meter_mechanism: string;
+  meter_is_imperial: boolean;
+  meter_reading_factor: string;
+  last_reading: string;
+  last_reading_on: string;
+  nomination_shipper_ref: string;
+  cohort: string;
 }
+
 /**
  * Payload of `meterpoint.gas.change_of_cohort.requested`, version v1.
  */
 export interface MeterpointGasChangeOfCohortRequestedV1 {
-mprn: string
-cohort: string
+  mprn: string;
+  cohort: string;
 }
+
 /**
  * Payload of `meterpoint.gas.change_of_mam.requested`, version v1.
  */
-export interface MeterpointGasChangeOfMamRequestedV1 {
-mprn: string
-mam_to_appoint: string
-force_appointment: boolean
-owner: {
-[k: string]: unknown
+export interface MeterpointGasChangeOfMamRequestedV1 extends MeterpointGasAppointMamRequestedV1 {
+  effective_from_date: string;
+  current_mam: string;
 }
-model: string
-manufacturer: string
-manufactured_year: number
-location: string
-location_description: string
-status: string
-meter_type: string
-meter_mechanism: string
-effective_from_date: string
-current_mam: string
-}
+
 /**
  * Payload of `meterpoint.gas.cos_gain.mtd_received`, version v1.
  */
 export interface MeterpointGasCosGainMtdReceivedV1 {
-mprn: string
-building_name: string
-building_number: number
-dependent_street: string
-principle_street: string
-dependent_locality: string
-post_town: string
-county: string
-meter_serial_number: string
-meter_digits: number
-meter_mechanism: string
-meter_type: string
-meter_is_imperial: boolean
-meter_reading_factor: number
-meter_link_code?: string
-owner: string
-model: string
-manufacturer: string
-manufactured_year: number
-location: string
-location_description: string
-instructions: string
-status: string
-pulse_value: number
-correction_factor: number
-bypass_fitted: boolean
-collar_fitted: boolean
-last_inspection_on: string
-last_reading: number
-last_reading_on: string
+  mprn: string;
+  building_name: string;
+  /**
+   * Integer.
+   */
+  building_number: number;
+  dependent_street: string;
+  principle_street: string;
+  dependent_locality: string;
+  post_town: string;
+  county: string;
+  meter_serial_number: string;
+  /**
+   * Integer.
+   */
+  meter_digits: number;
+  meter_mechanism: string;
+  meter_type: string;
+  meter_is_imperial: boolean;
+  /**
+   * Integer.
+   */
+  meter_reading_factor: number;
+  meter_link_code?: string;
+  owner: string;
+  model: string;
+  manufacturer: string;
+  /**
+   * Integer.
+   */
+  manufactured_year: number;
+  location: string;
+  location_description: string;
+  instructions: string;
+  status: string;
+  pulse_value: number;
+  correction_factor: number;
+  bypass_fitted: boolean;
+  collar_fitted: boolean;
+  last_inspection_on: string;
+  /**
+   * Integer.
+   */
+  last_reading: number;
+  last_reading_on: string;
 }
+
 /**
  * Payload of `meterpoint.gas.cos_gain.registration.confirmed`, version v1.
  */
 export interface MeterpointGasCosGainRegistrationConfirmedV1 {
-mprn: string
-previous_mam: string
-is_domestic: boolean
-is_igt_mam: boolean
+  mprn: string;
+  previous_mam: string;
+  is_domestic: boolean;
+  is_igt_mam: boolean;
 }
+
 /**
  * Payload of `meterpoint.gas.cos_gain.registration.requested`, version v1.
  */
 export interface MeterpointGasCosGainRegistrationRequestedV1 {
-mprn: string
-supply_start_date: string
-supplier_mpid: string
-account_number: string
+  mprn: string;
+  supply_start_date: string;
+  supplier_mpid: string;
+  account_number: string;
 }
+
 /**
  * Payload of `meterpoint.gas.cos_loss.confirmed`, version v1.
  */
 export interface MeterpointGasCosLossConfirmedV1 {
-account_id: number
-mprn: string
-supply_end_date: string
-meter_exists: boolean
-meter_serial_number: string
-meter_digits: number
-meter_mechanism: string
-meter_imperial_metric_indicator: string
-meter_reading_factor: number
-new_supplier: string
+  /**
+   * Integer.
+   */
+  account_id: number;
+  mprn: string;
+  supply_end_date: string;
+  meter_exists: boolean;
+  meter_serial_number: string;
+  /**
+   * Integer.
+   */
+  meter_digits: number;
+  meter_mechanism: string;
+  meter_imperial_metric_indicator: string;
+  meter_reading_factor: number;
+  new_supplier: string;
 }
+
 /**
  * Payload of `meterpoint.gas.deappoint_mam.requested`, version v1.
  */
 export interface MeterpointGasDeappointMamRequestedV1 {
-mprn: string
-mam_to_deappoint: string
-effective_to_date: string
-is_cos_loss: boolean
-new_supplier: string
-current_mam: string
+  mprn: string;
+  mam_to_deappoint: string;
+  effective_to_date: string;
+  is_cos_loss: boolean;
+  new_supplier: string;
+  current_mam: string;
 }
+
 /**
  * Payload of `meterpoint.gas.disputed_closing_reading.accepted.by_us`, version v1.
  */
-export interface MeterpointGasDisputedClosingReadingAcceptedByUsV1 {
-mprn: string
-supplier: string
-reference_number: number
-transfer_date: string
-initiating_organisation: string
-io_contact_name: string
-recipient_organisation: string
-ro_contact_name: string
-meter_serial: string
-meter_digits: number
-house_name_number: string
-postcode: string
-disputed_reading: number
-disputed_reading_is_actual: boolean
-proposed_reading: number
-proposed_reading_is_actual: boolean
-status_response: string
-root_cause: string
-rejection_acceptance_code: string
-criteria: string
-comments: string
-is_gain: boolean
-}
+export interface MeterpointGasDisputedClosingReadingAcceptedByUsV1 extends DisputedReading {}
+
 /**
  * Payload of `meterpoint.gas.disputed_closing_reading.accepted.other_supplier`, version v1.
  */
-export interface MeterpointGasDisputedClosingReadingAcceptedOtherSupplierV1 {
-mprn: string
-supplier: string
-reference_number: number
-transfer_date: string
-initiating_organisation: string
-io_contact_name: string
-recipient_organisation: string
-ro_contact_name: string
-meter_serial: string
-meter_digits: number
-house_name_number: string
-postcode: string
-disputed_reading: number
-disputed_reading_is_actual: boolean
-proposed_reading: number
-proposed_reading_is_actual: boolean
-status_response: string
-root_cause: string
-rejection_acceptance_code: string
-criteria: string
-comments: string
-is_gain: boolean
-}
+export interface MeterpointGasDisputedClosingReadingAcceptedOtherSupplierV1 extends DisputedReading {}
+
 /**
  * Payload of `meterpoint.gas.disputed_closing_reading.alternative_proposed.by_us`, version v1.
  */
-export interface MeterpointGasDisputedClosingReadingAlternativeProposedByUsV1 {
-mprn: string
-supplier: string
-reference_number: number
-transfer_date: string
-initiating_organisation: string
-io_contact_name: string
-recipient_organisation: string
-ro_contact_name: string
-meter_serial: string
-meter_digits: number
-house_name_number: string
-postcode: string
-disputed_reading: number
-disputed_reading_is_actual: boolean
-proposed_reading: number
-proposed_reading_is_actual: boolean
-status_response: string
-root_cause: string
-rejection_acceptance_code: string
-criteria: string
-comments: string
-is_gain: boolean
-}
+export interface MeterpointGasDisputedClosingReadingAlternativeProposedByUsV1 extends DisputedReading {}
+
 /**
  * Payload of `meterpoint.gas.disputed_closing_reading.alternative_proposed.other_supplier`, version v1.
- * 
+ *
  * Partial: The platform's catalogue lists only mprn for this event and ends here; the rest of the payload is not shown, so the schema stays open and accepts unlisted fields.
  */
 export interface MeterpointGasDisputedClosingReadingAlternativeProposedOtherSupplierV1 {
-mprn: string
-[k: string]: unknown
+  mprn: string;
+  [k: string]: unknown;
+}
+
+/**
+ * shared by the disputed closing reading events
+ */
+export interface DisputedReading {
+  mprn: string;
+  supplier: string;
+  /**
+   * Integer.
+   */
+  reference_number: number;
+  transfer_date: string;
+  initiating_organisation: string;
+  io_contact_name: string;
+  recipient_organisation: string;
+  ro_contact_name: string;
+  meter_serial: string;
+  /**
+   * Integer.
+   */
+  meter_digits: number;
+  house_name_number: string;
+  postcode: string;
+  /**
+   * Integer.
+   */
+  disputed_reading: number;
+  disputed_reading_is_actual: boolean;
+  /**
+   * Integer.
+   */
+  proposed_reading: number;
+  proposed_reading_is_actual: boolean;
+  status_response: string;
+  root_cause: string;
+  rejection_acceptance_code: string;
+  criteria: string;
+  comments: string;
+  is_gain: boolean;
 }
 
 /** The key of an event of @platform-events/meterpoints. */

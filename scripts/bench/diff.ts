@@ -7,9 +7,9 @@ import { compareCatalogues } from '../../generators/diff/index.js';
 import { formatJson } from '../../generators/diff/report/json.js';
 import { buildReport } from '../../generators/diff/report/report.js';
 import { buildOpenApi } from '../../generators/emit/openapi.js';
-import { readOpenApiCatalogue } from '../../generators/load/from-openapi.js';
 import { loadCatalogue } from '../../generators/load/index.js';
 import type { Catalogue, Field, FieldType } from '../../generators/model.js';
+import { readOpenApiCatalogue } from '../../generators/sources/openapi.js';
 import { formatMs, machineLine, median, timeCommand } from './measure.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

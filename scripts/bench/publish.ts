@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PublishOutcome, publishPackages } from '../../generators/publish/publish.js';
-import { spawnRegistryProcess } from '../../generators/publish/registry-process.js';
+import { spawnRegistryProcess } from '../registry/registry-process.js';
 import { formatMs, machineLine, median } from './measure.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

@@ -6,11 +6,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { validator as schemasafe } from '@exodus/schemasafe';
 import { do_not_optimize, measure } from 'mitata';
 import { Compile } from 'typebox/compile';
-import { standaloneEventSchema } from '../../generators/emit/json-schema.js';
 import { createAjv, openEventSchema } from '../../generators/emit/package/validators.js';
 import { loadCatalogue } from '../../generators/load/index.js';
 import type { Catalogue } from '../../generators/model.js';
 import type { EventApi, GroupApi, ValidateOptions } from '../../generators/runtime/runtime.js';
+import { standaloneEventSchema } from '../../generators/schema/json-schema.js';
 import { machineLine, median } from './measure.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,8 +1,9 @@
-import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, tempDir } from '../helpers.js';
 import { type CliResult, runCliInProcess } from './in-process.js';
+import { comparable, readTree } from './output-tree.js';
 
 describe('eventry build is incremental', () => {
   const work = tempDir();
@@ -58,5 +59,62 @@ describe('eventry build is incremental', () => {
     const repaired = await build();
     expect(repaired.stdout).toMatch(/built 8 events/);
     expect(readFileSync(openapi, 'utf8')).toBe(good);
+  });
+});
+
+describe('eventry build skips the group packages an edit does not touch', () => {
+  const work = tempDir();
+  const catalogue = join(work, 'catalogue');
+  const out = join(work, 'packages');
+  const build = (to = out) => runCliInProcess(['build', '--catalogue', catalogue, '--out', to]);
+  const visible = (dir: string) =>
+    comparable(new Map([...readTree(dir)].filter(([path]) => !path.startsWith('.eventry'))));
+
+  beforeAll(async () => {
+    cpSync(fixturePath('small'), catalogue, { recursive: true });
+    expect((await build()).status).toBe(0);
+  });
+
+  it('an edit of one group writes exactly what a fresh build writes, other groups untouched', async () => {
+    const accountTypes = join(out, 'account/types.d.ts');
+    const before = statSync(accountTypes).mtimeMs;
+    const billing = join(catalogue, 'groups/billing.yaml');
+    writeFileSync(
+      billing,
+      readFileSync(billing, 'utf8').replace('title: ', 'description: Edited.\n  title: '),
+    );
+    const edited = await build();
+    expect(edited.stderr).toBe('');
+    expect(statSync(accountTypes).mtimeMs).toBe(before);
+    const fresh = join(work, 'fresh');
+    expect((await build(fresh)).status).toBe(0);
+    expect(visible(out)).toEqual(visible(fresh));
+  });
+
+  it('a hand-edited file of an untouched group is repaired by the next edit build', async () => {
+    const accountTypes = join(out, 'account/types.d.ts');
+    const good = readFileSync(accountTypes, 'utf8');
+    writeFileSync(accountTypes, '// edited by hand\n');
+    const billing = join(catalogue, 'groups/billing.yaml');
+    writeFileSync(
+      billing,
+      readFileSync(billing, 'utf8').replace('description: Edited.', 'description: Again.'),
+    );
+    const edited = await build();
+    expect(edited.stdout).toMatch(/built 8 events/);
+    expect(readFileSync(accountTypes, 'utf8')).toBe(good);
+  });
+
+  it('a group package deleted by hand comes back on the next edit build', async () => {
+    rmSync(join(out, 'account/events'), { recursive: true });
+    const billing = join(catalogue, 'groups/billing.yaml');
+    writeFileSync(
+      billing,
+      readFileSync(billing, 'utf8').replace('description: Again.', 'description: Third.'),
+    );
+    expect((await build()).status).toBe(0);
+    const fresh = join(work, 'fresh-3');
+    expect((await build(fresh)).status).toBe(0);
+    expect(visible(out)).toEqual(visible(fresh));
   });
 });

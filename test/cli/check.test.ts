@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CI_CHECK_COMMAND } from '../../generators/cli/check.js';
-import { makeRepo, type TestRepo } from '../generators/diff/git-repo.js';
+import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
 import { REPO } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../generators/emit/openapi.js';
-import { readOpenApiCatalogue } from '../../generators/load/from-openapi.js';
+import { readOpenApiCatalogue } from '../../generators/sources/openapi.js';
 import { fixturePath, loadValid, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 

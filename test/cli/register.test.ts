@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestRepo } from '../generators/diff/git-repo.js';
+import type { TestRepo } from '../generators/sources/git-repo.js';
 import { FakeConfluentRegistry } from '../registry/fake-confluent.js';
 import { releasedTwice, runCliAsync } from '../registry/released-repo.js';
 

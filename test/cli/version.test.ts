@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TestRepo } from '../generators/diff/git-repo.js';
+import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
 import { REPO } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 

@@ -8,7 +8,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RegistryProcess, spawnRegistryProcess } from '../../generators/publish/registry-process.js';
+import { type RegistryProcess, spawnRegistryProcess } from '../../scripts/registry/registry-process.js';
 import { REPO, tempDir } from '../helpers.js';
 import { editFile, installedVersion, ok, World } from './e2e-helpers.js';
 

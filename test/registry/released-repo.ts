@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRepo, type TestRepo } from '../generators/diff/git-repo.js';
+import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
 import { fixturePath, REPO } from '../helpers.js';
 
 /** A repository whose catalogue was released twice: 1.0.0, then 1.1.0 with an optional field added. */

@@ -1,11 +1,11 @@
-import type { Catalogue, Group } from '../../model.js';
+import { type Catalogue, type Group, groupPackageName } from '../../model.js';
+import { shippedEventSchema, standaloneEventSchema } from '../../schema/json-schema.js';
+import { readToolkitFile } from '../../shared/toolkit-files.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
-import { standaloneEventSchema } from '../json-schema.js';
 import { exampleFor } from './examples.js';
-import { emitPackageJson, groupPackageName, groupSourceHash, groupUsesFormats } from './package-json.js';
+import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
 import { render } from './templates.js';
-import { readToolkitFile, toolkitFingerprint } from './toolkit-files.js';
 import { emitGroupTypes, interfaceName } from './types.js';
 import { compileEventValidators, openEventSchema } from './validators.js';
 
@@ -20,7 +20,24 @@ const RUNTIME_FILES = ['runtime.js', 'runtime.d.ts'];
  */
 export async function emitGroupPackages(model: Catalogue, context: EmitContext): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
-  for (const group of model.groups) {
+  for (const unit of groupPackageUnits(model, context)) files.push(unit.packageJson, ...(await unit.files()));
+  return files;
+}
+
+/** One group's package, to be generated on demand (a build writes each as it goes). */
+export interface GroupPackageUnit {
+  slug: string;
+  /** Covers every input of `files()` but the toolkit (see `groupUnitKey`). */
+  key: string;
+  /** Always made afresh: it carries the version `eventry version` keeps in the output forward. */
+  packageJson: OutputFile;
+  /** The package's other files, from `context.cache` when it has them. */
+  files(): Promise<OutputFile[]>;
+}
+
+/** The group packages `emitGroupPackages` writes, one unit per group, nothing generated yet. */
+export function groupPackageUnits(model: Catalogue, context: EmitContext): GroupPackageUnit[] {
+  return model.groups.map((group) => {
     if (group.slug === 'catalogue') {
       throw new Error(
         'a group may not be called `catalogue`: packages/catalogue/ holds the compiled catalogue',
@@ -30,20 +47,27 @@ export async function emitGroupPackages(model: Catalogue, context: EmitContext):
     const sourceHash = groupSourceHash(model, group);
     const usesFormats = groupUsesFormats(model, group);
     const key = groupUnitKey(model, group, sourceHash);
-    let generated = context.cache?.get(unit, key);
-    if (!generated) {
-      generated = await emitGroupPackage(model, group, usesFormats);
-      context.cache?.set(unit, key, generated);
-    }
-    files.push(emitPackageJson(model, group, context, { sourceHash, usesFormats }), ...generated);
-  }
-  return files;
+    return {
+      slug: group.slug,
+      key,
+      packageJson: emitPackageJson(model, group, context, { sourceHash, usesFormats }),
+      async files() {
+        let generated = context.cache?.get(unit, key);
+        if (!generated) {
+          generated = await emitGroupPackage(model, group, usesFormats);
+          context.cache?.set(unit, key, generated);
+        }
+        return generated;
+      },
+    };
+  });
 }
 
 /**
  * Everything a group's generated files depend on: its events' schemas (which embed their shapes,
- * titles, descriptions and source file), the group's and the catalogue's names, and the templates and
- * run time copied into packages (which the toolkit fingerprint, taken from compiled code, misses).
+ * titles, descriptions and source file) and the group's and the catalogue's names. The templates and run
+ * time copied into packages are the cache's part of the key: its toolkit fingerprint (`build/fingerprint.ts`)
+ * hashes the source folder they are read from.
  */
 function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): string {
   return JSON.stringify({
@@ -52,7 +76,6 @@ function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): strin
     events: group.events,
     scope: model.config.scope,
     title: model.config.title,
-    toolkit: toolkitFingerprint(),
   });
 }
 
@@ -75,7 +98,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
   }
   const files: OutputFile[] = [
     emitReadme(model, group),
-    { path: `${slug}/types.d.ts`, contents: await emitGroupTypes(model, group, packageName) },
+    { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
     { path: `${slug}/index.js`, contents: render('index.js', { note, packageName, usesFormats, events }) },
     { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName }) },
     { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName }) },
@@ -89,7 +112,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
     });
   }
   for (const event of events) {
-    const { key, schema } = event;
+    const { key } = event;
     const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
     files.push(
       {
@@ -104,7 +127,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
         path: `${slug}/events/${key}.d.ts`,
         contents: render('event.d.ts', { note: eventNote, key, interfaceName: interfaceName(key) }),
       },
-      jsonFile(`${slug}/schemas/${key}.json`, schema),
+      jsonFile(`${slug}/schemas/${key}.json`, shippedEventSchema(model, key)),
       jsonFile(`${slug}/examples/${key}.json`, {
         $comment: eventNote,
         minimal: exampleFor(model, key, 'minimal'),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Catalogue, FieldType, Group } from '../../model.js';
+import { type Catalogue, type FieldType, type Group, groupPackageName } from '../../model.js';
+import { shapesUsedBy, standaloneEventSchema } from '../../schema/json-schema.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
-import { shapesUsedBy, standaloneEventSchema } from '../json-schema.js';
 
 /** The version of a package never built before; later builds carry the existing one forward. */
 export const INITIAL_VERSION = '1.0.0';
@@ -31,11 +31,6 @@ export function groupUsesFormats(model: Catalogue, group: Group): boolean {
 function hasFormat(type: FieldType): boolean {
   if (type.kind === 'array') return hasFormat(type.items);
   return 'format' in type && type.format !== undefined;
-}
-
-/** The package name of a group: `<scope>/<slug>`. */
-export function groupPackageName(model: Catalogue, group: Group): string {
-  return `${model.config.scope}/${group.slug}`;
 }
 
 /**

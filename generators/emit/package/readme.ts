@@ -1,6 +1,5 @@
-import type { Catalogue, EventVersion, Group } from '../../model.js';
+import { type Catalogue, type EventVersion, type Group, groupPackageName } from '../../model.js';
 import { generatedNote, type OutputFile } from '../context.js';
-import { groupPackageName } from './package-json.js';
 import { render } from './templates.js';
 import { interfaceName } from './types.js';
 

@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars';
-import { readToolkitFile } from './toolkit-files.js';
+import { readToolkitFile } from '../../shared/toolkit-files.js';
 
 const handlebars = Handlebars.create();
 // Every value reaching generated code goes through one of these: nothing is pasted in raw.

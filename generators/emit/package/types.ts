@@ -1,21 +1,29 @@
-import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { interfaceName } from '../../load/event-key.js';
-import type { Catalogue, Group } from '../../model.js';
+import {
+  type Catalogue,
+  type EventVersion,
+  eventDescription,
+  type Field,
+  type FieldType,
+  type Group,
+  isOpenEvent,
+} from '../../model.js';
+import { shapesUsedBy } from '../../schema/json-schema.js';
 import { generatedNote } from '../context.js';
-import { eventSchema, type SchemaOptions, shapeSchema, shapesUsedBy } from '../json-schema.js';
 
 /** The interface name of an event version (defined with the key's syntax, which the loader checks). */
 export { interfaceName } from '../../load/event-key.js';
 
 /**
- * `types.d.ts` of a group package, by json-schema-to-typescript: one interface per event version and
- * per named shape the group uses (each emitted once, referenced by name), then `EventPayloadMap` and
- * `EventKey`. Interfaces are read from the closed (producers') schemas, so they list exactly the
- * documented fields; a partial event keeps its index signature.
+ * `types.d.ts` of a group package, written from the model, indented: one declaration per event version
+ * (`same_as` an alias, `extends` an `interface X extends Y` listing its own fields only, when the
+ * event it builds on is in the same package) and per named shape the group reaches, through fields or
+ * `extends` (each once, with its description), then `EventPayloadMap` and `EventKey`. Interfaces list
+ * exactly the documented fields (the producers' closed contract); a partial event keeps an index
+ * signature. Doc comments give the description first, then notes (integer, date, date-time), then
+ * `@deprecated`. Every name and text from the catalogue goes through `member`, `literal` or `doc`.
  */
-export async function emitGroupTypes(model: Catalogue, group: Group, packageName: string): Promise<string> {
-  const options: SchemaOptions = { ref: (name) => `#/$defs/${name}`, mode: 'closed' };
-  const defs: Record<string, JSONSchema> = {};
+export function emitGroupTypes(model: Catalogue, group: Group, packageName: string): string {
   const names = new Map<string, string>();
   const claim = (name: string, owner: string): void => {
     const other = names.get(name);
@@ -26,73 +34,179 @@ export async function emitGroupTypes(model: Catalogue, group: Group, packageName
     }
     names.set(name, owner);
   };
-  const shapes = shapesUsedBy(
-    model,
-    group.events.flatMap((key) => model.events[key]!.fields),
-  );
-  for (const name of shapes) {
-    claim(name, `shape ${name}`);
-    defs[name] = shapeSchema(model.shapes[name]!, options) as JSONSchema;
-  }
-  const properties: Record<string, JSONSchema> = {};
-  for (const key of group.events) {
-    const name = interfaceName(key);
-    claim(name, `event ${key}`);
-    defs[key] = { ...eventSchema(model.events[key]!, options), title: name } as JSONSchema;
-    properties[key] = { $ref: `#/$defs/${key}` };
-  }
   claim('EventPayloadMap', 'the payload map');
-  const root: JSONSchema = {
-    title: 'EventPayloadMap',
-    description: `Every event of ${packageName}: event key -> payload type.`,
-    type: 'object',
-    properties,
-    required: [...group.events],
-    additionalProperties: false,
-    $defs: defs,
-  };
-  const compiled = await compile(renameObjectMembers(root) as JSONSchema, 'EventPayloadMap', {
-    bannerComment: `/* ${generatedNote(`catalogue/${group.source.file}`)} */`,
-    format: false,
-    additionalProperties: true,
-    declareExternallyReferenced: true,
-    strictIndexSignatures: false,
-    unknownAny: true,
-  });
-  const text = compiled.replace(new RegExp(`\\b${STANDIN}(\\w+)`, 'g'), (_standin: string, name: string) =>
-    JSON.stringify(name),
+  claim('EventKey', 'the event key type');
+  const inGroup = new Set(group.events);
+  const events = group.events.map((key) => model.events[key]!);
+  const shapes = shapesReached(model, events);
+  for (const name of shapes) claim(name, `shape ${name}`);
+  for (const event of events) claim(interfaceName(event.key), `event ${event.key}`);
+
+  const blocks: string[] = [`/* ${comment(generatedNote(`catalogue/${group.source.file}`))} */`];
+  blocks.push(
+    `${doc([`Every event of ${packageName}: event key -> payload type.`], '')}export interface EventPayloadMap {\n${events
+      .map((event) => `  ${literal(event.key)}: ${interfaceName(event.key)};\n`)
+      .join('')}}`,
   );
-  for (const name of names.keys()) {
-    if (!text.includes(`export interface ${name} {`)) {
-      throw new Error(`json-schema-to-typescript did not name an interface \`${name}\` in ${packageName}`);
-    }
+  for (const event of events) blocks.push(eventDeclaration(model, event, inGroup));
+  for (const name of shapes) {
+    const shape = model.shapes[name]!;
+    const parent = shape.extends;
+    const own = parent !== undefined ? ownFields(shape.fields, model.shapes[parent]!.fields) : undefined;
+    blocks.push(
+      `${doc(shape.description ? [shape.description] : [], '')}${interfaceHead(name, own && parent)}${body(own ?? shape.fields, false)}`,
+    );
   }
-  return `${text.trimEnd()}\n\n/** The key of an event of ${packageName}. */\nexport type EventKey = keyof EventPayloadMap;\n`;
+  blocks.push(
+    `/** The key of an event of ${comment(packageName)}. */\nexport type EventKey = keyof EventPayloadMap;`,
+  );
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** Named shapes the group's declarations name: through fields, and through `extends` of events and shapes. */
+function shapesReached(model: Catalogue, events: EventVersion[]): string[] {
+  const found = new Set<string>();
+  const add = (name: string): void => {
+    if (found.has(name)) return;
+    found.add(name);
+    const shape = model.shapes[name]!;
+    if (shape.extends !== undefined) add(shape.extends);
+    for (const used of shapesUsedBy(model, shape.fields)) add(used);
+  };
+  for (const event of events) {
+    if (event.composition.kind === 'extends' && event.composition.ofKind === 'shape')
+      add(event.composition.of);
+    for (const used of shapesUsedBy(model, event.fields)) add(used);
+  }
+  return [...found].sort();
+}
+
+/** One event's declaration: an alias, an extending interface, or a plain one. */
+function eventDeclaration(model: Catalogue, event: EventVersion, inGroup: ReadonlySet<string>): string {
+  const name = interfaceName(event.key);
+  const comment = doc(eventDocLines(event), '');
+  const composition = event.composition;
+  const open = isOpenEvent(event);
+  if (composition.kind === 'same_as' && inGroup.has(composition.of)) {
+    const target = model.events[composition.of]!;
+    // An alias says "the same payload": only when it is, the open/closed reading included.
+    if (isOpenEvent(target) === open) return `${comment}export type ${name} = ${interfaceName(target.key)};`;
+  }
+  if (composition.kind === 'extends') {
+    const parentName =
+      composition.ofKind === 'shape'
+        ? composition.of
+        : inGroup.has(composition.of)
+          ? interfaceName(composition.of)
+          : undefined;
+    const parentFields =
+      composition.ofKind === 'shape'
+        ? model.shapes[composition.of]?.fields
+        : model.events[composition.of]?.fields;
+    const own = parentName !== undefined && parentFields ? ownFields(event.fields, parentFields) : undefined;
+    if (own) return `${comment}${interfaceHead(name, parentName)}${body(own, open)}`;
+  }
+  return `${comment}${interfaceHead(name, undefined)}${body(event.fields, open)}`;
 }
 
 /**
- * Field names json-schema-to-typescript trips over: it reads schemas as plain objects, so a field called
- * `hasOwnProperty` or `__proto__` breaks it. They go through it under a stand-in name.
+ * The fields a declaration adds to its parent's, or undefined when `extends` cannot say it: the child
+ * must start with the parent's fields unchanged (an overridden field would not be an extension).
  */
-const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
-const STANDIN = 'eventry_standin_';
+function ownFields(fields: Field[], parentFields: Field[]): Field[] | undefined {
+  if (fields.length < parentFields.length) return undefined;
+  for (const [i, parent] of parentFields.entries()) {
+    const field = fields[i]!;
+    if (
+      field.name !== parent.name ||
+      field.required !== parent.required ||
+      field.description !== parent.description ||
+      JSON.stringify(field.type) !== JSON.stringify(parent.type)
+    )
+      return undefined;
+  }
+  return fields.slice(parentFields.length);
+}
 
-/** The schema with each field named like an `Object.prototype` member renamed to its stand-in. */
-function renameObjectMembers(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(renameObjectMembers);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const rename = (field: string) => (OBJECT_MEMBERS.has(field) ? `${STANDIN}${field}` : field);
-  const copy: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(schema)) {
-    if (name === 'properties') {
-      copy.properties = Object.fromEntries(
-        Object.entries(value as object).map(([field, sub]) => [rename(field), renameObjectMembers(sub)]),
-      );
-    } else if (name === 'required') {
-      copy.required = (value as string[]).map(rename);
-    } else {
-      copy[name] = renameObjectMembers(value);
+function interfaceHead(name: string, parent: string | undefined): string {
+  return `export interface ${name}${parent !== undefined ? ` extends ${parent}` : ''} `;
+}
+
+/** The `{ ... }` of an interface, two-space indented; an open payload gets an index signature. */
+function body(fields: Field[], open: boolean): string {
+  const members = fields.map(
+    (field) =>
+      `${doc(fieldDocLines(field), '  ')}  ${member(field.name)}${field.required ? '' : '?'}: ${typeText(field.type)};\n`,
+  );
+  if (open) members.push('  [k: string]: unknown;\n');
+  return members.length === 0 ? '{}' : `{\n${members.join('')}}`;
+}
+
+/** The description first (partial notice included), then `@deprecated` with its notice. */
+function eventDocLines(event: EventVersion): string[] {
+  const shown = eventDescription({ ...event, deprecated: undefined });
+  if (!event.deprecated) return [shown];
+  const notice = eventDescription(event).slice(shown.length).trim();
+  return [shown, `@deprecated ${notice.replace(/^Deprecated since /, 'Since ')}`];
+}
+
+/** A field's description, then what its TypeScript type cannot say: integer, date, date-time. */
+function fieldDocLines(field: Field): string[] {
+  const lines = field.description ? [field.description] : [];
+  let type = field.type;
+  let depth = 0;
+  while (type.kind === 'array') {
+    type = type.items;
+    depth += 1;
+  }
+  const items = depth > 0 ? ' (array items)' : '';
+  if (type.kind === 'integer') lines.push(`Integer${items}.`);
+  if (type.kind === 'string' && type.format === 'date') lines.push(`Date, \`YYYY-MM-DD\`${items}.`);
+  if (type.kind === 'string' && type.format === 'date-time') lines.push(`Date-time, ISO 8601${items}.`);
+  return lines;
+}
+
+function typeText(type: FieldType): string {
+  switch (type.kind) {
+    case 'array': {
+      const items = typeText(type.items);
+      return /[ |]/.test(items) && !items.startsWith('{') ? `(${items})[]` : `${items}[]`;
+    }
+    case 'shape':
+      return type.name;
+    case 'object':
+      return '{ [k: string]: unknown }';
+    default: {
+      if (type.enum) return type.enum.map((value) => literal(value)).join(' | ');
+      return type.kind === 'integer' ? 'number' : type.kind;
     }
   }
-  return copy;
+}
+
+/** A JSDoc block of paragraphs, indented; empty when there is nothing to say. */
+function doc(paragraphs: string[], indent: string): string {
+  if (paragraphs.length === 0) return '';
+  const lines = paragraphs
+    .join('\n\n')
+    .split('\n')
+    .map((line) => `${indent} *${line.trim() === '' ? '' : ` ${comment(line.trimEnd())}`}`);
+  return `${indent}/**\n${lines.join('\n')}\n${indent} */\n`;
+}
+
+/** Text safe inside a block comment. */
+function comment(text: string): string {
+  return text.replaceAll('*/', '*\\/');
+}
+
+/** A string or number literal type. */
+function literal(value: string | number): string {
+  return JSON.stringify(value);
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** A property name: bare when it is an identifier (and not an `Object.prototype` member), else quoted. */
+function member(name: string): string {
+  return IDENTIFIER.test(name) && !OBJECT_MEMBERS.has(name) ? name : JSON.stringify(name);
 }

@@ -4,8 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { buildAsyncApi } from '../../../generators/emit/asyncapi.js';
-import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../../generators/emit/json-schema.js';
 import { buildOpenApi } from '../../../generators/emit/openapi.js';
+import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../../generators/schema/json-schema.js';
 import { fixturePath, loadValid, REPO } from '../../helpers.js';
 
 const real = loadValid(`${REPO}/catalogue`);

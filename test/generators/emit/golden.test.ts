@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emitAll } from '../../../generators/build.js';
+import { emitAll } from '../../../generators/build/build.js';
 import { fixturePath, loadValid, REPO, tempDir } from '../../helpers.js';
 
 /**

@@ -3,11 +3,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { standaloneEventSchema } from '../../../../generators/emit/json-schema.js';
 import { createAjv, openEventSchema } from '../../../../generators/emit/package/validators.js';
 import type { Catalogue, Field, FieldType } from '../../../../generators/model.js';
 import type { GroupApi, ValidationResult } from '../../../../generators/runtime/runtime.js';
 import { toErrorItems } from '../../../../generators/runtime/runtime.js';
+import { standaloneEventSchema } from '../../../../generators/schema/json-schema.js';
 import { loadValid, REPO } from '../../../helpers.js';
 import { type BuiltPackages, buildPackages } from './build-packages.js';
 

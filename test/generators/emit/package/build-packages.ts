@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildCatalogue } from '../../../../generators/build.js';
+import { buildCatalogue } from '../../../../generators/build/build.js';
 import { emitGroupPackages } from '../../../../generators/emit/package/index.js';
 import { readCatalogueSources } from '../../../../generators/load/index.js';
 import type { Catalogue } from '../../../../generators/model.js';

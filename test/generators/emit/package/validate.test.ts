@@ -208,13 +208,26 @@ describe('validate(key, payload, options)', () => {
     expect(result.error.detail).toBe('The payload is not a valid `account.created-v1` event: 2 problems.');
     expect(result.error.errors).toEqual([
       {
-        detail: '`is_imported` must be a boolean, not null; leave out an optional field that has no value.',
+        detail:
+          '`is_imported` must be a boolean, not null; null is never a value here: a required field needs a boolean, an optional field with no value is left out.',
         code: 'invalid_type',
         attr: 'is_imported',
       },
       { detail: '`status` must be one of "active", "closed".', code: 'invalid_value', attr: 'status' },
     ]);
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it('a null in a required field is not told to leave the field out', () => {
+    const result = check('account.created-v1', { ...account, account_number: null });
+    expect(result.valid).toBe(false);
+    if (result.valid) return;
+    expect(result.error.errors).toHaveLength(1);
+    const [item] = result.error.errors;
+    expect(item).toMatchObject({ code: 'invalid_type', attr: 'account_number' });
+    expect(item!.detail).toMatch(/not null/);
+    expect(item!.detail).toMatch(/a required field needs a string/);
+    expect(item!.detail).not.toMatch(/^[^:]*; leave out/);
   });
 
   it('says `unknown_event` for a key the package does not have', () => {

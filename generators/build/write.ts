@@ -1,0 +1,414 @@
+/**
+ * The single place that writes build output, transactionally (a redo journal, as databases do).
+ *
+ * The output root (`packages/`) mixes generated files with hand-kept ones (each package's CHANGELOG.md,
+ * the version in package.json that `eventry version` maintains), so it cannot be swapped as a whole
+ * folder. Instead `commitOutputs`:
+ *   1. stages every changed file under `<root>/.eventry-staging/<id>/` and fsyncs it; an error here
+ *      (e.g. ENAMETOOLONG from an over-long event key) deletes the staging folder and leaves the output
+ *      untouched;
+ *   2. writes the journal `<root>/.eventry-journal.json` (files to move in, files and folders to remove)
+ *      to a temporary name, fsyncs it, and renames it into place: that rename is the commit point;
+ *   3. applies the journal (rename each staged file over its target, remove orphans and empty folders);
+ *   4. deletes the journal, then the staging folder.
+ * Every build, and every command that reads the output, first calls `recoverOutput`: a journal present
+ * means a commit happened, so it is applied again (each step is idempotent: a staged file already moved
+ * is skipped); a staging folder without a journal is a build that died before committing and is deleted.
+ * After a crash at any moment the output is therefore the last good set, or (once recovered) the new one.
+ *
+ * Removal is by sweep, not by memory: anything under the folders eventry owns (see `sweep.ts`) that the
+ * build does not produce and that is not hand-kept goes, with the folders it leaves empty and stray
+ * `*.tmp` files; so orphans from an older tool or a lost build state disappear on the next build.
+ * Unchanged files are never touched (their mtime stays, which keeps rebuilds incremental).
+ *
+ * `EVENTRY_TEST_CRASH_AT=<phase>` makes the process SIGKILL itself at a named point (`staging-half`,
+ * `before-commit`, `after-commit`, `apply-half`, `before-cleanup`; the last two also while a later
+ * command recovers, so a kill during recovery is tested too); only the crash tests set it.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdir, open, stat } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import type { OutputFile } from '../emit/context.js';
+import { readIfExists } from '../shared/fs.js';
+import { findOrphans, ownedAreas } from './sweep.js';
+
+/** The folder, inside the output root, where a build stages its files before committing them. */
+export const STAGING_DIR = '.eventry-staging';
+
+/** The redo journal; its presence means a build committed and its files must be moved in. */
+export const JOURNAL_FILE = '.eventry-journal.json';
+
+/** What a write changed. */
+export interface WriteReport {
+  written: string[];
+  unchanged: number;
+  removed: string[];
+}
+
+/** Size and mtime of an output file once committed: what the no-op check compares. */
+export type FileStats = Record<string, { size: number; mtimeMs: number }>;
+
+/** A file that could not be staged; nothing in the output was changed. */
+export class WriteFailure extends Error {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+    cause: unknown,
+  ) {
+    super(`cannot write ${path} (${code})`, { cause });
+  }
+}
+
+/** Options of `commitOutputs`. */
+export interface CommitOptions {
+  /** Files the last build produced: their folders are eventry's even if this build produces none there. */
+  previous?: readonly string[];
+  /** Builds one more file from the committed files' stats (the build state), committed with them. */
+  seal?: (stats: FileStats) => OutputFile;
+}
+
+interface Journal {
+  staging: string;
+  pid: number;
+  put: string[];
+  remove: string[];
+  removeDirs: string[];
+}
+
+/**
+ * Makes the output root hold exactly `files` (plus hand-kept files), atomically as seen by any later
+ * eventry command: see the comment at the top of this file.
+ */
+export async function commitOutputs(
+  root: string,
+  files: readonly OutputFile[],
+  options: CommitOptions = {},
+): Promise<WriteReport> {
+  const staged = startStaging(root);
+  await staged.add(files);
+  return staged.commit(options);
+}
+
+/**
+ * One build's transaction, fed a batch of files at a time (a group package as it is generated), so
+ * the build never holds all its output in memory: each batch is compared with the output, what
+ * differs is staged, and the contents are dropped. Nothing in the output changes before `commit`.
+ */
+export interface Staging {
+  /** Stages the files of `files` that differ from the output; on failure throws `WriteFailure`, staging discarded. */
+  add(files: readonly OutputFile[]): Promise<void>;
+  /** Files this build produces that are known to be in the output as they would be written (from the build state). */
+  keep(paths: readonly string[]): void;
+  /** Commits what was added and kept as the whole output (see `commitOutputs`). */
+  commit(options?: CommitOptions): Promise<WriteReport>;
+  /** Drops everything staged; the output is as before (a root this build created is removed again). */
+  abort(): void;
+}
+
+/** Starts a build's transaction on `root`, first recovering any interrupted one. */
+export function startStaging(root: string): Staging {
+  recoverOutput(root);
+  const rootExisted = statSync(root, { throwIfNoEntry: false }) !== undefined;
+  const id = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const staging = join(root, STAGING_DIR, id);
+  const produced = new Set<string>();
+  const put: string[] = [];
+  const abort = () => {
+    discardStaging(root, (pid) => pid === process.pid);
+    if (!rootExisted) {
+      try {
+        rmdirSync(root);
+      } catch {
+        // Not empty (someone else's file) or already gone: left as it is.
+      }
+    }
+  };
+  const failing = (error: unknown): never => {
+    abort();
+    const { code, path } = error as NodeJS.ErrnoException;
+    if (typeof code !== 'string' || typeof path !== 'string') throw error;
+    const inside = [staging, root].find((dir) => path.startsWith(`${dir}${sep}`));
+    throw new WriteFailure(
+      inside
+        ? path
+            .slice(inside.length + 1)
+            .split(sep)
+            .join('/')
+        : path,
+      code,
+      error,
+    );
+  };
+  return {
+    async add(files) {
+      try {
+        for (const file of files) produced.add(file.path);
+        // Inside the try: reading a target whose name the file system rejects fails like writing it.
+        const changed = files.filter((file) => readTarget(join(root, file.path)) !== file.contents);
+        put.push(...changed.map((file) => file.path));
+        await stageFiles(staging, changed);
+      } catch (error) {
+        failing(error);
+      }
+    },
+    keep(paths) {
+      for (const path of paths) produced.add(path);
+    },
+    async commit(options = {}) {
+      const written = [...put].sort();
+      if (options.seal) {
+        try {
+          put.push(...(await stageSeal(root, staging, [...produced], new Set(put), options.seal)));
+        } catch (error) {
+          failing(error);
+        }
+      }
+      const areas = ownedAreas(root, [...produced, ...(options.previous ?? [])]);
+      const orphans = findOrphans(root, produced, areas, ownedAreas(root, produced));
+      const report: WriteReport = {
+        written,
+        unchanged: produced.size - written.length,
+        removed: orphans.files,
+      };
+      if (put.length === 0 && orphans.files.length === 0 && orphans.emptyDirs.length === 0) {
+        discardStaging(root, (pid) => pid === process.pid);
+        return report;
+      }
+      const journal: Journal = {
+        staging: id,
+        pid: process.pid,
+        put,
+        remove: orphans.files,
+        removeDirs: orphans.emptyDirs,
+      };
+      crashPoint('before-commit');
+      const temporary = join(root, `${JOURNAL_FILE}.tmp`);
+      writeDurably(temporary, `${JSON.stringify(journal)}\n`);
+      renameSync(temporary, join(root, JOURNAL_FILE));
+      syncDir(root);
+      crashPoint('after-commit');
+      applyJournal(root, journal);
+      return report;
+    },
+    abort,
+  };
+}
+
+/**
+ * Brings an output root left by an interrupted build to a consistent state: rolls a committed build
+ * forward, deletes an uncommitted one's staging folder. Cheap when there is nothing to do (two stats).
+ * Returns what it did. A build still running in another live process is left alone.
+ */
+export function recoverOutput(root: string): 'clean' | 'rolled-forward' | 'rolled-back' {
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return 'clean';
+  const text = readIfExists(join(root, JOURNAL_FILE));
+  if (text !== undefined) {
+    let journal: Journal;
+    try {
+      journal = JSON.parse(text) as Journal;
+    } catch {
+      // Cannot happen through the commit rename; a damaged journal is dropped rather than half applied.
+      rmSync(join(root, JOURNAL_FILE), { force: true });
+      rmSync(join(root, STAGING_DIR), { recursive: true, force: true });
+      return 'rolled-back';
+    }
+    if (journal.pid !== process.pid && isAlive(journal.pid)) return 'clean';
+    applyJournal(root, journal);
+    return 'rolled-forward';
+  }
+  rmSync(join(root, `${JOURNAL_FILE}.tmp`), { force: true });
+  return discardStaging(root, (pid) => pid === process.pid || !isAlive(pid)) ? 'rolled-back' : 'clean';
+}
+
+/** Deletes the staging folders of the builds `owned` picks (by process id), and the staging root once empty. */
+function discardStaging(root: string, owned: (pid: number) => boolean): boolean {
+  const stagingRoot = join(root, STAGING_DIR);
+  let ids: string[];
+  try {
+    ids = readdirSync(stagingRoot);
+  } catch {
+    return false;
+  }
+  const mine = ids.filter((id) => owned(Number(id.split('-')[0])));
+  for (const id of mine) rmSync(join(stagingRoot, id), { recursive: true, force: true });
+  if (mine.length === ids.length) rmSync(stagingRoot, { recursive: true, force: true });
+  return mine.length > 0;
+}
+
+/** Stages the build state, made from the stats the files will have once moved in; its path if it changed. */
+async function stageSeal(
+  root: string,
+  staging: string,
+  paths: readonly string[],
+  staged: ReadonlySet<string>,
+  seal: NonNullable<CommitOptions['seal']>,
+): Promise<string[]> {
+  const stats: FileStats = Object.create(null);
+  await Promise.all(
+    paths.map(async (path) => {
+      const { size, mtimeMs } = await stat(join(staged.has(path) ? staging : root, path));
+      stats[path] = { size, mtimeMs };
+    }),
+  );
+  const state = seal(sortedKeys(stats));
+  if (readIfExists(join(root, state.path)) === state.contents) return [];
+  await stageFiles(staging, [state]);
+  return [state.path];
+}
+
+/** Moves the staged files in, removes what the journal lists, then deletes journal and staging. */
+function applyJournal(root: string, journal: Journal): void {
+  const staging = join(root, STAGING_DIR, journal.staging);
+  const half = Math.ceil(journal.put.length / 2);
+  journal.put.forEach((path, index) => {
+    if (index === half) crashPoint('apply-half');
+    const target = join(root, path);
+    try {
+      renameSync(join(staging, path), target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // Either moved in already by an earlier, interrupted apply, or its folder does not exist yet.
+      if (readIfExists(join(staging, path)) === undefined) return;
+      mkdirSync(dirname(target), { recursive: true });
+      renameSync(join(staging, path), target);
+    }
+  });
+  for (const path of journal.remove) rmSync(join(root, path), { force: true });
+  for (const dir of journal.removeDirs) {
+    try {
+      rmdirSync(join(root, dir));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    }
+  }
+  crashPoint('before-cleanup');
+  rmSync(join(root, JOURNAL_FILE), { force: true });
+  rmSync(staging, { recursive: true, force: true });
+  discardStaging(root, (pid) => pid === process.pid || !isAlive(pid));
+}
+
+/** Writes the files below `dir`, each fsynced, a few at a time (fsync one by one is several times slower). */
+async function stageFiles(dir: string, files: readonly OutputFile[]): Promise<void> {
+  const made = new Set<string>();
+  const half = Math.ceil(files.length / 2);
+  let next = 0;
+  let done = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < files.length) {
+      const file = files[next++]!;
+      const target = join(dir, file.path);
+      if (!made.has(dirname(target))) {
+        await mkdir(dirname(target), { recursive: true });
+        made.add(dirname(target));
+      }
+      const handle = await open(target, 'w');
+      try {
+        await handle.writeFile(file.contents);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (++done === half) crashPoint('staging-half');
+    }
+  };
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: Math.min(16, files.length) }, () =>
+      worker().catch((error: unknown) => {
+        failed = true;
+        throw error;
+      }),
+    ),
+  );
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw (failure as PromiseRejectedResult).reason;
+}
+
+/**
+ * Writes files in place, each through a temporary sibling and a rename so a reader never sees half a
+ * file; unchanged files are not touched. For single hand-kept files (`eventry version`); a build goes
+ * through `commitOutputs`.
+ */
+export function writeOutputs(root: string, files: readonly OutputFile[]): WriteReport {
+  const report: WriteReport = { written: [], unchanged: 0, removed: [] };
+  for (const file of files) {
+    const target = join(root, file.path);
+    if (readIfExists(target) === file.contents) {
+      report.unchanged++;
+      continue;
+    }
+    mkdirSync(dirname(target), { recursive: true });
+    const temporary = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, target);
+    report.written.push(file.path);
+  }
+  return report;
+}
+
+/** An output file's text (undefined when absent); an error always names the path (EISDIR does not by itself). */
+function readTarget(path: string): string | undefined {
+  try {
+    return readIfExists(path);
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (typeof failure.code === 'string' && failure.path === undefined) failure.path = path;
+    throw failure;
+  }
+}
+
+function writeDurably(path: string, contents: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeFileSync(fd, contents);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Makes a rename in `dir` durable; not every platform can open a folder, and then there is nothing to do. */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Windows cannot fsync a directory; its renames are journaled by NTFS.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function sortedKeys(stats: FileStats): FileStats {
+  const sorted: FileStats = Object.create(null);
+  for (const path of Object.keys(stats).sort()) sorted[path] = stats[path]!;
+  return sorted;
+}
+
+function crashPoint(phase: string): void {
+  if (process.env.EVENTRY_TEST_CRASH_AT === phase) process.kill(process.pid, 'SIGKILL');
+}

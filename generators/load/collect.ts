@@ -1,0 +1,166 @@
+import type { Group } from '../model.js';
+import {
+  type EventDefinition,
+  optionalString,
+  type Path,
+  type RawCatalogueFile,
+  type RawDefinition,
+  type RawGroup,
+  readMap,
+  type ShapeDefinition,
+} from './definition.js';
+import { parseEventKey } from './event-key.js';
+import type { CatalogueProblem } from './problem.js';
+import type { YamlSource } from './yaml-source.js';
+
+/** Longest event key and group slug: they become file names (`<slug>/events/<key>.d.ts`), at most 255 bytes. */
+export const MAX_NAME_LENGTH = { event: 200, group: 64 } as const;
+/** Group slugs that name something else in the output (`packages/catalogue/` is the compiled catalogue). */
+const RESERVED_SLUGS = new Set(['catalogue']);
+
+/** Every group, shape and event definition of the files, by name; first definitions win. */
+export interface Definitions {
+  groups: Map<string, Group>;
+  shapeDefs: Map<string, ShapeDefinition>;
+  eventDefs: Map<string, EventDefinition>;
+}
+
+/**
+ * Finds the groups, shapes and events the files define, reporting names that cannot be used (reserved,
+ * too long, not an event key) and names defined twice, in file order.
+ */
+export function collectDefinitions(sources: YamlSource[], problems: CatalogueProblem[]): Definitions {
+  const definitions: Definitions = { groups: new Map(), shapeDefs: new Map(), eventDefs: new Map() };
+  for (const source of sources) collectFile(source, definitions, problems);
+  return definitions;
+}
+
+function collectFile(source: YamlSource, definitions: Definitions, problems: CatalogueProblem[]): void {
+  const { groups, shapeDefs, eventDefs } = definitions;
+  const root = readMap<RawCatalogueFile>(source.value);
+  if (!root) return;
+  for (const [name, raw] of Object.entries(readMap<Record<string, RawDefinition>>(root.shapes) ?? {})) {
+    const path = ['shapes', name];
+    const previous = shapeDefs.get(name);
+    if (previous) {
+      problems.push(duplicate(source, path, 'duplicate-shape', `Shape \`${name}\``, previous));
+      continue;
+    }
+    shapeDefs.set(name, { kind: 'shape', name, raw: readMap<RawDefinition>(raw) ?? {}, path, source });
+  }
+  const groupRaw = readMap<RawGroup>(root.group);
+  if (!groupRaw || typeof groupRaw.slug !== 'string' || typeof groupRaw.title !== 'string') return;
+  const slug = groupRaw.slug;
+  if (RESERVED_SLUGS.has(slug)) {
+    problems.push(
+      source.problem(
+        'reserved-name',
+        ['group', 'slug'],
+        `A group cannot be called \`${slug}\`: \`packages/${slug}/\` holds the compiled catalogue.`,
+        'Choose another slug for this group.',
+      ),
+    );
+  }
+  if (slug.length > MAX_NAME_LENGTH.group) {
+    problems.push(
+      source.problem(
+        'name-too-long',
+        ['group', 'slug'],
+        `The group slug is ${slug.length} characters long; at most ${MAX_NAME_LENGTH.group} fit a package and folder name.`,
+        'Use a short kebab-case slug; the title can say the rest.',
+      ),
+    );
+  }
+  const other = groups.get(slug);
+  if (other) {
+    problems.push(
+      source.problem(
+        'duplicate-group',
+        ['group', 'slug'],
+        `Group \`${slug}\` is also declared in ${other.source.file}:${other.source.line}:${other.source.column}.`,
+        'Give each group file its own slug, or move the events into one file.',
+      ),
+    );
+    return;
+  }
+  const eventsRaw = readMap<Record<string, RawDefinition>>(root.events) ?? {};
+  const group: Group = {
+    slug,
+    title: groupRaw.title,
+    ...optionalString('description', groupRaw.description),
+    events: [],
+    source: source.at(['group']),
+  };
+  groups.set(slug, group);
+  if (Object.keys(eventsRaw).length === 0) {
+    problems.push(
+      source.problem(
+        'empty-group',
+        root.events === undefined ? ['group'] : ['events'],
+        `Group \`${slug}\` has no events.`,
+        'Add its events under `events:`, or delete the file.',
+        true,
+      ),
+    );
+  }
+  for (const [key, raw] of Object.entries(eventsRaw)) {
+    const path = ['events', key];
+    if (!parseEventKey(key)) {
+      problems.push(
+        source.problem(
+          'invalid-event-key',
+          path,
+          `\`${key}\` is not an event key of the form \`<event_type>-<version>\`.`,
+          'The type is dot-separated lowercase words (`a-z 0-9 _ -`), the version `vN` (`v1`, `v2`) or semver (`1.0.0`): `account.created-v1`.',
+          true,
+        ),
+      );
+      continue;
+    }
+    if (key.length > MAX_NAME_LENGTH.event) {
+      problems.push(
+        source.problem(
+          'name-too-long',
+          path,
+          `The event key is ${key.length} characters long; at most ${MAX_NAME_LENGTH.event} fit a file name.`,
+          'Shorten the event type; a description can say the rest.',
+          true,
+        ),
+      );
+      continue;
+    }
+    const previous = eventDefs.get(key);
+    if (previous) {
+      problems.push(duplicate(source, path, 'duplicate-event', `Event \`${key}\``, previous));
+      continue;
+    }
+    eventDefs.set(key, {
+      kind: 'event',
+      name: key,
+      raw: readMap<RawDefinition>(raw) ?? {},
+      path,
+      source,
+      group: slug,
+    });
+    group.events.push(key);
+  }
+}
+
+function duplicate(
+  source: YamlSource,
+  path: Path,
+  code: 'duplicate-shape' | 'duplicate-event',
+  what: string,
+  first: EventDefinition | ShapeDefinition,
+): CatalogueProblem {
+  const at = first.source.keyAt(first.path);
+  return source.problem(
+    code,
+    path,
+    `${what} is defined twice; the first definition is at ${at.file}:${at.line}:${at.column}.`,
+    code === 'duplicate-event'
+      ? 'Keep one definition; a changed payload needs a new version key.'
+      : 'Keep one definition, or give one of them another name.',
+    true,
+  );
+}

@@ -1,0 +1,151 @@
+import { posix, relative, resolve, sep } from 'node:path';
+import semverRsort from 'semver/functions/rsort.js';
+import semverValid from 'semver/functions/valid.js';
+import { parse as parseYaml } from 'yaml';
+import { CONFIG_FILE } from '../load/index.js';
+import {
+  commitsTouching,
+  describeTag,
+  isAncestor,
+  listTags,
+  readObjects,
+  repoRoot,
+  resolveCommit,
+  rootCommit,
+} from '../sources/git.js';
+import { packageVersion } from '../sources/source.js';
+
+/**
+ * Where releases are found, for `eventry version` (per group package) and `eventry check` (the
+ * catalogue as a whole). A release is a `<scope>/<slug>@<version>` tag, or else the commit that
+ * changed a recorded version (`version` in a package.json or in eventry.config.yaml): that is what
+ * `eventry version` writes, so one finder serves both commands.
+ */
+
+/** The last released state of one group package, or of the catalogue. */
+export interface Release {
+  version: string;
+  commit: string;
+  /** `tag @scope/account@1.2.0` or `commit 1a2b3c4`. */
+  via: string;
+}
+
+/**
+ * The newest commit at or below `from` that changed the version `read` finds in `path` (the first
+ * commit that recorded one counts as a release), or undefined when no commit records one.
+ */
+export function lastVersionChange(
+  top: string,
+  path: string,
+  read: (text: string | undefined) => string | undefined,
+  from = 'HEAD',
+): Release | undefined {
+  const commits = commitsTouching(top, path, from);
+  if (commits.length === 0) return undefined;
+  const texts = readObjects(
+    top,
+    commits.map((commit) => `${commit}:${path}`),
+  );
+  const versions = commits.map((commit) => read(texts.get(`${commit}:${path}`)));
+  for (let i = 0; i < commits.length; i += 1) {
+    const version = versions[i];
+    if (version && version !== versions[i + 1]) {
+      return { version, commit: commits[i]!, via: `commit ${commits[i]!.slice(0, 7)}` };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The last release of a package: its highest `<name>@<version>` tag, else the newest commit that changed
+ * the version its package.json records.
+ */
+export function findRelease(
+  cwd: string,
+  top: string,
+  name: string,
+  manifestPath: string,
+): Release | undefined {
+  const prefix = `${name}@`;
+  const tagged = listTags(cwd, `${prefix}*`)
+    .map((tag) => tag.slice(prefix.length))
+    .filter((version) => semverValid(version) === version);
+  if (tagged.length > 0) {
+    const version = semverRsort(tagged)[0]!;
+    const commit = resolveCommit(cwd, `refs/tags/${prefix}${version}`);
+    if (commit) return { version, commit, via: `tag ${prefix}${version}` };
+  }
+  return lastVersionChange(top, manifestPath, packageVersion);
+}
+
+/** The `version` of an eventry.config.yaml text, if it records one. */
+export function catalogueVersion(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const version = (parseYaml(text) as { version?: unknown } | null)?.version;
+    return typeof version === 'string' && version !== '' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The commit `eventry check` compares with, and how it was chosen (for its output). */
+export interface GateBase {
+  ref: string;
+  /** `EVENTRY_BASE`, `tag @scope/x@1.2.0 (last release)`, ... */
+  why: string;
+}
+
+/**
+ * The base a change is checked against when no `--base` is given: `EVENTRY_BASE` (a CI system that
+ * knows the merge base sets it), else the last release strictly before HEAD: the nearer of the newest
+ * `<scope>/*@*` tag and the commit that last changed the catalogue version, else the root commit.
+ * Strictly before: on a release commit the whole release is checked, not nothing. Undefined when
+ * HEAD is the only commit (nothing to compare with).
+ */
+export function findGateBase(
+  cwd: string,
+  catalogueDir: string,
+  scope: string,
+  env: NodeJS.ProcessEnv = process.env,
+): GateBase | undefined {
+  const fromEnv = env.EVENTRY_BASE?.trim();
+  if (fromEnv) return { ref: fromEnv, why: 'EVENTRY_BASE' };
+  const top = repoRoot(cwd);
+  const head = top && resolveCommit(cwd, 'HEAD');
+  if (!top || !head) return undefined;
+  const parent = resolveCommit(cwd, 'HEAD^');
+  if (!parent) return undefined;
+  const found = lastRelease(cwd, top, catalogueDir, scope, parent);
+  if (found) return { ref: found.commit, why: `${found.via}, the last release` };
+  const root = rootCommit(cwd, parent)!;
+  return { ref: root, why: `commit ${root.slice(0, 7)}, the root commit (no release yet)` };
+}
+
+/**
+ * The last release of the catalogue at or below `from`: the nearer of the newest release tag of any of
+ * its packages and the commit that last changed the catalogue version.
+ */
+export function lastRelease(
+  cwd: string,
+  top: string,
+  catalogueDir: string,
+  scope: string,
+  from: string,
+): Release | undefined {
+  const tag = describeTag(cwd, `${scope}/*@*`, from);
+  const tagged = tag ? resolveCommit(cwd, `refs/tags/${tag}`) : undefined;
+  const config = toPosix(relative(top, resolve(cwd, catalogueDir, CONFIG_FILE)));
+  const changed = lastVersionChange(top, config, catalogueVersion, from);
+  const byTag =
+    tagged && tag
+      ? { version: tag.slice(tag.lastIndexOf('@') + 1), commit: tagged, via: `tag ${tag}` }
+      : undefined;
+  if (!byTag) return changed;
+  if (!changed) return byTag;
+  return isAncestor(cwd, byTag.commit, changed.commit) ? changed : byTag;
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join(posix.sep);
+}

@@ -1,0 +1,13 @@
+import { readFileSync } from 'node:fs';
+
+// Helpers every layer may import: this folder imports nothing of the toolkit.
+
+/** A file's text, or undefined when it does not exist. */
+export function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,39 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The toolkit's own source folder `generators/`, found upward from this module: the tool runs compiled
+ * from `dist/generators/...` and vitest from `generators/...`, and tsc copies neither the templates nor
+ * the hand-written run time into `dist/`.
+ */
+function findSourceRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'generators', 'runtime', 'runtime.js'))) return join(dir, 'generators');
+    const parent = dirname(dir);
+    if (parent === dir)
+      throw new Error('eventry: cannot find generators/runtime/runtime.js above the toolkit');
+    dir = parent;
+  }
+}
+
+let sourceRoot: string | undefined;
+const cache = new Map<string, string>();
+
+/** A file of the toolkit's source, by path below `generators/` (templates, the package run time). */
+export function readToolkitFile(path: string): string {
+  let text = cache.get(path);
+  if (text === undefined) {
+    sourceRoot ??= findSourceRoot();
+    text = readFileSync(join(sourceRoot, path), 'utf8');
+    cache.set(path, text);
+  }
+  return text;
+}
+
+/** The absolute path of a file of the toolkit's source, by path below `generators/`. */
+export function toolkitFilePath(path: string): string {
+  sourceRoot ??= findSourceRoot();
+  return join(sourceRoot, path);
+}

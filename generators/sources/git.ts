@@ -1,0 +1,196 @@
+import { execFileSync } from 'node:child_process';
+import { join, posix, relative, resolve } from 'node:path';
+import { ALLOW_LIST_FILE, CONFIG_FILE, loadCatalogueFromSources } from '../load/index.js';
+import { displayPath, loaded, type SourceKind, toPosix, unknownSpec } from './source.js';
+
+/**
+ * A git ref as a catalogue input, and the few git plumbing calls it and the release finder need. Everything reads objects (`ls-tree`, `cat-file`), so a
+ * catalogue at any commit is loaded without touching the work tree or the index.
+ */
+
+/** A git failure the caller can explain to the user (not a bug). */
+export class GitError extends Error {}
+
+function git(cwd: string, args: string[], input?: string): Buffer {
+  try {
+    return execFileSync('git', args, {
+      cwd,
+      input,
+      maxBuffer: 1 << 30,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+    });
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    throw new GitError(stderr || (error as Error).message);
+  }
+}
+
+/** The repository's top folder, or undefined outside a work tree. */
+export function repoRoot(cwd: string): string | undefined {
+  try {
+    return git(cwd, ['rev-parse', '--show-toplevel']).toString().trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The commit a ref names, or undefined when it names none (a typo, `HEAD~1` of a first commit). */
+export function resolveCommit(cwd: string, ref: string): string | undefined {
+  if (ref.startsWith('-')) return undefined;
+  try {
+    return git(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])
+      .toString()
+      .trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Paths of the files below `folder` (repo-relative, `/`-separated) at a commit. */
+export function listFiles(cwd: string, commit: string, folder: string): string[] {
+  const out = git(cwd, [
+    'ls-tree',
+    '-r',
+    '-z',
+    '--name-only',
+    '--full-tree',
+    commit,
+    '--',
+    folder,
+  ]).toString();
+  return out.split('\0').filter((path) => path !== '');
+}
+
+/** The contents of several files at a commit, read through one `git cat-file --batch`; by path. */
+export function readFiles(cwd: string, commit: string, paths: string[]): Map<string, string> {
+  const objects = readObjects(
+    cwd,
+    paths.map((path) => `${commit}:${path}`),
+  );
+  return new Map([...objects].map(([spec, text]) => [spec.slice(commit.length + 1), text]));
+}
+
+/** The contents of `<commit>:<path>` objects, one `git cat-file --batch` for all; missing ones are left out. */
+export function readObjects(cwd: string, specs: string[]): Map<string, string> {
+  const files = new Map<string, string>();
+  if (specs.length === 0) return files;
+  const out = git(cwd, ['cat-file', '--batch'], specs.map((spec) => `${spec}\n`).join(''));
+  let offset = 0;
+  for (const spec of specs) {
+    const end = out.indexOf(0x0a, offset);
+    const header = out.subarray(offset, end).toString();
+    offset = end + 1;
+    const match = /^[0-9a-f]+ blob (\d+)$/.exec(header);
+    if (!match) continue; // `<spec> missing`: no such file at that commit
+    const size = Number(match[1]);
+    files.set(spec, out.subarray(offset, offset + size).toString('utf8'));
+    offset += size + 1;
+  }
+  return files;
+}
+
+/** Tags matching a glob (`@scope/pkg@*`). */
+export function listTags(cwd: string, pattern: string): string[] {
+  return git(cwd, ['tag', '--list', pattern])
+    .toString()
+    .split('\n')
+    .filter((tag) => tag !== '');
+}
+
+/** Commits reachable from `from` that touched a path, newest first. */
+export function commitsTouching(cwd: string, path: string, from = 'HEAD'): string[] {
+  return git(cwd, ['log', '--format=%H', '--end-of-options', from, '--', path])
+    .toString()
+    .split('\n')
+    .filter((line) => line !== '');
+}
+
+/** The nearest tag matching a glob reachable from `from` (git describe), or undefined. */
+export function describeTag(cwd: string, pattern: string, from: string): string | undefined {
+  try {
+    return git(cwd, ['describe', '--tags', '--abbrev=0', `--match=${pattern}`, '--end-of-options', from])
+      .toString()
+      .trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether commit `a` is an ancestor of (or equal to) commit `b`. */
+export function isAncestor(cwd: string, a: string, b: string): boolean {
+  try {
+    git(cwd, ['merge-base', '--is-ancestor', a, b]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first root commit reachable from `from` (the oldest one on a merged history). */
+export function rootCommit(cwd: string, from: string): string | undefined {
+  const roots = git(cwd, ['rev-list', '--max-parents=0', '--end-of-options', from])
+    .toString()
+    .split('\n')
+    .filter((line) => line !== '');
+  return roots[roots.length - 1];
+}
+
+/** A git ref: the catalogue at that commit, read from git objects (the work tree is never touched). */
+export const gitSource: SourceKind = {
+  name: 'git',
+  claims: (_spec, { cwd }) => repoRoot(cwd) !== undefined,
+  resolve(spec, { cwd, catalogue }) {
+    const top = repoRoot(cwd)!;
+    const commit = resolveCommit(cwd, spec);
+    if (!commit) {
+      if (/^(HEAD|@)([~^][0-9]*)*$/.test(spec)) {
+        return { ok: false, reason: 'absent', message: `\`${spec}\` names no commit in this repository.` };
+      }
+      return { ok: false, reason: 'usage', message: unknownSpec(spec) };
+    }
+    const folder = toPosix(relative(top, resolve(cwd, catalogue)));
+    const label = commit.startsWith(spec) ? commit.slice(0, 7) : `${spec} (${commit.slice(0, 7)})`;
+    try {
+      const prefix = folder === '' ? '' : `${folder}/`;
+      const paths = listFiles(cwd, commit, folder || '.').filter(
+        (path) =>
+          /\.ya?ml$/.test(path) &&
+          !path
+            .slice(prefix.length)
+            .split('/')
+            .some((part) => part.startsWith('.')),
+      );
+      if (!paths.includes(`${prefix}${CONFIG_FILE}`)) {
+        return {
+          ok: false,
+          reason: 'absent',
+          message: `${label} has no catalogue in \`${folder || '.'}/\`.`,
+        };
+      }
+      const texts = readFiles(cwd, commit, paths);
+      const files = paths.map((path) => ({ path: path.slice(prefix.length), text: texts.get(path) ?? '' }));
+      const result = loadCatalogueFromSources(files);
+      const packagesFolder = posix.join(posix.dirname(folder || '.'), 'packages');
+      const versions = result.ok
+        ? readFiles(
+            cwd,
+            commit,
+            result.catalogue.groups.map((group) => posix.join(packagesFolder, group.slug, 'package.json')),
+          )
+        : new Map<string, string>();
+      const root = displayPath(cwd, join(top, folder));
+      return loaded(result, root, {
+        kind: 'git',
+        label,
+        root,
+        allowList: files.find((file) => file.path === ALLOW_LIST_FILE),
+        readPackage: (slug) => versions.get(posix.join(packagesFolder, slug, 'package.json')),
+      });
+    } catch (error) {
+      if (error instanceof GitError)
+        return { ok: false, reason: 'usage', message: `${label}: ${error.message}` };
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,111 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatMs, machineLine, median } from './measure.js';
+import { writeSyntheticCatalogue } from './synthetic-catalogue.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = join(REPO, 'dist/scripts/eventry.js');
+const TIME = '/usr/bin/time';
+/** 36 copies of the seed: 9,936 events in 684 groups. */
+const COPIES = 36;
+
+/** One whole process: wall time (ms) and peak RSS (MiB) of the child, when it can be measured. */
+interface Run {
+  ms: number;
+  rssMiB?: number;
+}
+
+/**
+ * Runs `node args` as a child, timing it; under GNU time when present (its `%M` is the child's peak
+ * RSS). `okStatus` lists the exit codes that are not failures (`diff` exits 1 on breaking changes).
+ */
+function run(args: string[], okStatus: readonly number[] = [0]): Run {
+  const timed = existsSync(TIME);
+  const command = timed ? TIME : process.execPath;
+  const argv = timed ? ['-f', '%M', process.execPath, ...args] : args;
+  const started = performance.now();
+  const result = spawnSync(command, argv, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  if (!okStatus.includes(result.status ?? -1)) {
+    throw new Error(`node ${args.join(' ')} failed (${result.status}): ${result.stderr.slice(-2000)}`);
+  }
+  const kib = timed ? Number(result.stderr.trim().split('\n').at(-1)) : Number.NaN;
+  return Number.isFinite(kib) ? { ms, rssMiB: kib / 1024 } : { ms };
+}
+
+function editGroup(file: string, tag: string): void {
+  writeFileSync(file, readFileSync(file, 'utf8').replace('title: ', `description: Edit ${tag}.\n  title: `));
+}
+
+/**
+ * Builds and diffs at 10,000 events (36 renamed copies of the seed) beside the seed itself, as whole
+ * processes, start included: full build (time and peak RSS), edit one group, no-op, `diff` of two
+ * catalogue folders, and time per event at both sizes (growth must stay linear).
+ */
+export async function runScaleBench(): Promise<string> {
+  const load = loadavg().map((value) => value.toFixed(2));
+  const work = mkdtempSync(join(tmpdir(), 'eventry-bench-scale-'));
+  try {
+    const node = median(Array.from({ length: 9 }, () => run(['-e', '0']).ms));
+
+    // Seed: full build with no cache into an empty folder, 3 times.
+    const seedCatalogue = join(work, 'seed', 'catalogue');
+    cpSync(join(REPO, 'catalogue'), seedCatalogue, { recursive: true });
+    const seedRuns = Array.from({ length: 3 }, (_, i) =>
+      run([CLI, 'build', '--no-cache', '--catalogue', seedCatalogue, '--out', join(work, 'seed', `out${i}`)]),
+    );
+    const seedFull = median(seedRuns.map((r) => r.ms));
+    const seedEvents = 276;
+
+    // 10k: one full build (empty output, empty cache), an edit of one group, no-op rebuilds.
+    const big = writeSyntheticCatalogue(join(REPO, 'catalogue'), join(work, 'big', 'catalogue'), COPIES);
+    const bigArgs = [CLI, 'build', '--catalogue', big.dir, '--out', join(work, 'big', 'packages')];
+    const full = run(bigArgs);
+    const edits: Run[] = [];
+    const noops: Run[] = [];
+    for (let i = 0; i < 2; i++) {
+      editGroup(join(big.dir, 'groups', `billing-c${String(i + 1).padStart(2, '0')}.yaml`), String(i));
+      edits.push(run(bigArgs));
+      for (let j = 0; j < 2; j++) noops.push(run(bigArgs));
+    }
+
+    // diff of two 10k catalogue folders (the second with one group edited and one event gone).
+    const other = writeSyntheticCatalogue(join(REPO, 'catalogue'), join(work, 'other', 'catalogue'), COPIES);
+    editGroup(join(other.dir, 'groups', 'billing-c01.yaml'), 'diff');
+    const diffs = Array.from({ length: 2 }, () => run([CLI, 'diff', big.dir, other.dir], [0, 1]));
+
+    const edit = median(edits.map((r) => r.ms));
+    const noop = median(noops.map((r) => r.ms));
+    const diff = median(diffs.map((r) => r.ms));
+    const perSeed = seedFull / seedEvents;
+    const perBig = full.ms / big.events;
+    const rss = (r: Run) => (r.rssMiB === undefined ? 'n/a' : `${Math.round(r.rssMiB)} MiB`);
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    const x = (ms: number) => `${(ms / node).toFixed(1)}×`;
+    return [
+      `## Scale (seed: ${seedEvents} events; synthetic: ${big.events} events in ${big.groups} groups)`,
+      '',
+      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared). Each row a whole \`node dist/scripts/eventry.js\` process, start included; peak RSS by \`/usr/bin/time -f %M\`. Medians: node start of 9, seed of 3, edit and diff of 2, no-op of 4; the 10k full build runs once.`,
+      '',
+      '| run | time | × node start | peak RSS | target | |',
+      '|---|---|---|---|---|---|',
+      `| bare \`node -e 0\` (peer: process start) | ${formatMs(node)} | 1.0× | | | |`,
+      `| seed full build, no cache, empty output | ${formatMs(seedFull)} | ${x(seedFull)} | ${rss(seedRuns[0]!)} | < 2000 ms | ${verdict(seedFull < 2000)} |`,
+      `| 10k full build, empty output and cache | ${formatMs(full.ms)} | ${x(full.ms)} | ${rss(full)} | < 15000 ms, < 400 MiB | ${verdict(full.ms < 15000 && (full.rssMiB ?? 0) < 400)} |`,
+      `| 10k edit one group | ${formatMs(edit)} | ${x(edit)} | ${rss(edits[0]!)} | < 1500 ms | ${verdict(edit < 1500)} |`,
+      `| 10k no-op | ${formatMs(noop)} | ${x(noop)} | ${rss(noops[0]!)} | < 300 ms | ${verdict(noop < 300)} |`,
+      `| \`eventry diff\` of two 10k catalogue folders | ${formatMs(diff)} | ${x(diff)} | ${rss(diffs[0]!)} | < 2000 ms | ${verdict(diff < 2000)} |`,
+      '',
+      '| time per event | ms | × seed |',
+      '|---|---|---|',
+      `| seed full build | ${perSeed.toFixed(2)} | 1.00× |`,
+      `| 10k full build | ${perBig.toFixed(2)} | ${(perBig / perSeed).toFixed(2)}× (target ≤ 1.00×: ${verdict(perBig <= perSeed)}) |`,
+      '',
+    ].join('\n');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

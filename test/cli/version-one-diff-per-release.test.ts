@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runVersion } from '../../generators/cli/version.js';
+import * as diff from '../../generators/diff/index.js';
+import { makeRepo } from '../generators/sources/git-repo.js';
+import { REPO } from '../helpers.js';
+
+// Counts the whole-catalogue diffs `version` runs, without changing what they return.
+vi.mock('../../generators/diff/index.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../generators/diff/index.js')>();
+  return { ...actual, compareCatalogues: vi.fn(actual.compareCatalogues) };
+});
+
+const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
+const manifest = (slug: string, version: string) =>
+  `{\n  "name": "@shop-events/${slug}",\n  "version": "${version}",\n  "type": "module"\n}\n`;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('eventry version (regression: the whole catalogue was diffed once per package)', () => {
+  it('diffs once per release commit, however many packages it released', { timeout: 60_000 }, async () => {
+    const repo = makeRepo();
+    repo.copy(join(FIXTURE, 'before'), 'catalogue');
+    repo.write('packages/orders/package.json', manifest('orders', '1.4.2'));
+    repo.write('packages/payments/package.json', manifest('payments', '1.0.3'));
+    repo.commit('release');
+    repo.copy(join(FIXTURE, 'after'), 'catalogue');
+    repo.commit('changes');
+    const output: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      output.push(String(chunk));
+      return true;
+    });
+
+    const status = await runVersion({ cwd: repo.dir, dryRun: true });
+
+    expect(status).toBe(0);
+    // Both packages were bumped from their own findings of the one diff.
+    expect(output.join('')).toContain('@shop-events/orders: 1.4.2 → 2.0.0 (major since commit');
+    expect(output.join('')).toContain('@shop-events/payments: 1.0.3 → 2.0.0 (major since commit');
+    expect(vi.mocked(diff.compareCatalogues)).toHaveBeenCalledTimes(1);
+  });
+});
