@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { repoRoot } from '../sources/git.js';
 import { generateSite } from '../docs/site.js';
 import { writeSiteAtomically } from '../docs/write-site.js';
 import { formatProblem } from '../load/index.js';
 import { loadHistory } from '../registry/history.js';
+import { repoRoot } from '../sources/git.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry docs`. */

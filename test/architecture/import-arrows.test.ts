@@ -8,7 +8,7 @@ import { REPO } from '../helpers.js';
 
 /**
  * The toolkit's house rules: imports run one way, `model` <- `schema` <- `load` <- `emit` <- `build`,
- * with `diff`, `release`, `publish`, `sources` and `serve` beside the pipeline and `cli` on top; and no
+ * with `diff`, `release`, `publish`, `sources`, `serve`, `registry` and `docs` beside the pipeline and `cli` on top; and no
  * import cycle anywhere in generators/ and scripts/, static or through dynamic `import()`.
  */
 
@@ -35,9 +35,9 @@ type Layer =
 
 /**
  * The folders beside the pipeline: they read the model, never the emitters, the build or the CLI.
- * (`registry/` is the schema registry's model of the release history; `serve/` its HTTP server.)
+ * (`registry/` is the schema registry's model of the release history; `serve/` its HTTP server; `docs/` the static portal.)
  */
-const BESIDE = ['diff', 'release', 'publish', 'sources', 'serve', 'registry'];
+const BESIDE = ['diff', 'release', 'publish', 'sources', 'serve', 'registry', 'docs'];
 
 /** What each layer may import. Everything not listed is an arrow running back. */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
