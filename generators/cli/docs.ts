@@ -2,10 +2,8 @@ import { statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { generateSite } from '../docs/site.js';
 import { writeSiteAtomically } from '../docs/write-site.js';
-import { formatProblem } from '../load/index.js';
-import { loadHistory } from '../registry/history.js';
-import { repoRoot } from '../sources/git.js';
 import { EXIT_USAGE } from './exit-codes.js';
+import { openHistory } from './history.js';
 
 /** Options of `eventry docs`. */
 export interface DocsCommandOptions {
@@ -29,36 +27,18 @@ export async function runDocs(options: DocsCommandOptions = {}): Promise<number>
   const cwd = options.cwd ?? process.cwd();
   const catalogue = options.catalogue ?? 'catalogue';
   const out = options.out ?? join('.eventry', 'site');
-  if (!statSync(resolve(cwd, catalogue), { throwIfNoEntry: false })?.isDirectory()) {
-    process.stderr.write(`eventry: no catalogue folder at ${catalogue} (give one with --catalogue <dir>).\n`);
-    return EXIT_USAGE;
-  }
   const outStat = statSync(resolve(cwd, out), { throwIfNoEntry: false });
   if (outStat && !outStat.isDirectory()) {
     process.stderr.write(`eventry docs: --out ${out} is not a directory.\n`);
     return EXIT_USAGE;
   }
-  const top = repoRoot(cwd) ?? cwd;
-  const loaded = loadHistory({
-    cwd,
-    catalogue,
-    ...(options.cache !== false ? { cacheDir: join(top, '.eventry', 'registry') } : {}),
-  });
-  if (!loaded.ok) {
-    if ('problems' in loaded) {
-      process.stderr.write(`eventry: the catalogue in ${resolve(cwd, catalogue)} does not load:\n`);
-      for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem, loaded.root)}\n`);
-    } else {
-      process.stderr.write(`eventry: ${loaded.message}\n`);
-    }
-    return 1;
-  }
-  for (const warning of loaded.history.warnings) process.stderr.write(`eventry: ${warning}\n`);
+  const history = openHistory(cwd, catalogue, options.cache !== false);
+  if (typeof history === 'number') return history;
   const result = await writeSiteAtomically(resolve(cwd, out), (emit) =>
     generateSite(
       {
-        catalogue: loaded.history.current,
-        history: loaded.history,
+        catalogue: history.current,
+        history,
         packagesDir: resolve(cwd, options.packages ?? 'packages'),
       },
       emit,

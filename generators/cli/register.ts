@@ -10,7 +10,7 @@ import {
 } from '../registry/register.js';
 import { SchemaRegistryState } from '../registry/registry.js';
 import { EXIT_USAGE } from './exit-codes.js';
-import { openHistory } from './serve.js';
+import { openHistory } from './history.js';
 
 /** Options of `eventry register`. */
 export interface RegisterCommandOptions {
