@@ -108,6 +108,26 @@ export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promis
 }
 
 /**
+ * Launches the Chromium at `executablePath` headless, with what the browser tests share: no sandbox
+ * (root in CI), no GPU, and none of Chromium's own traffic, so every request a test sees is the page's.
+ */
+export async function launchChromium(executablePath: string): Promise<import('playwright-core').Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/**
  * A suite that needs `resource`: declared with the resource's path when it is found, otherwise one skipped
  * test named by the notice (counted in the summary's "skipped"), also written to stderr so that every
  * reporter shows it.

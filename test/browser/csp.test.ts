@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithResource, findChromium, REPO } from '../helpers.js';
+import { describeWithResource, findChromium, launchChromium, REPO } from '../helpers.js';
 
 // The page functions below run in Chromium, while this file is type-checked with Node's globals only:
 // these are the few browser globals they touch, without the whole DOM library for every test.
@@ -87,18 +87,7 @@ function browserTests(chromiumPath: string): void {
   beforeAll(async () => {
     server = await serve();
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium(chromiumPath);
   }, 60_000);
 
   afterAll(async () => {
