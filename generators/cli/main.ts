@@ -12,7 +12,11 @@ export function createProgram(): Command {
     .version(toolVersion(), '-V, --version', 'print the eventry version')
     .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success; 1 the input has problems (a bad catalogue, an invalid payload, a breaking change);\n2 a usage error (bad arguments, a missing file); 70 an internal error (a bug: EVENTRY_DEBUG=1 shows where).',
+    );
   registerCommands(program);
   return program;
 }
