@@ -116,11 +116,6 @@ function removed(event: EventVersion, after: Catalogue): ModelChange {
   };
 }
 
-/** The description as emitted, without the notices (diffed on their own), so an explicit copy of the default is not a change. */
-function effectiveDescription(event: EventVersion): string {
-  return baseEventDescription(event);
-}
-
 function diffEvent(
   old: EventVersion,
   now: EventVersion,
@@ -162,7 +157,8 @@ function diffEvent(
   if (old.title !== now.title) {
     changes.push({ ...base, kind: 'text-changed', text: 'title', before: old.title, after: now.title });
   }
-  if (effectiveDescription(old) !== effectiveDescription(now)) {
+  // Without the notices (diffed on their own), so an explicit copy of the default is not a change.
+  if (baseEventDescription(old) !== baseEventDescription(now)) {
     changes.push({
       ...base,
       kind: 'text-changed',

@@ -4,12 +4,10 @@ import type { YamlSource } from './yaml-source.js';
 
 export type {
   Deprecated as RawDeprecated,
-  Event as RawEvent,
   EventryCatalogueConfiguration as RawConfig,
   EventryCatalogueFile as RawCatalogueFile,
   Field as RawField,
   Group as RawGroup,
-  Shape as RawShape,
 } from './schema/types.js';
 
 /** A JSON path inside one YAML file, as `YamlSource` locates it. */

@@ -5,11 +5,6 @@ const handlebars = Handlebars.create();
 // Every value reaching generated code goes through one of these: nothing is pasted in raw.
 handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value));
 handlebars.registerHelper('comment', (value: unknown) => String(value).replaceAll('*/', '*\\/'));
-handlebars.registerHelper('cell', (value: unknown) =>
-  String(value)
-    .replaceAll('|', '\\|')
-    .replace(/\s*\n\s*/g, ' '),
-);
 
 const compiled = new Map<string, Handlebars.TemplateDelegate>();
 let partialsLoaded = false;
