@@ -3,7 +3,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, it } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { loadCatalogue } from '../generators/load/index.js';
 import type { Catalogue } from '../generators/model.js';
 
@@ -21,6 +21,14 @@ export function loadValid(dir: string): Catalogue {
   if (!result.ok)
     throw new Error(`expected a valid catalogue in ${dir}: ${JSON.stringify(result.problems, null, 2)}`);
   return result.catalogue;
+}
+
+/**
+ * The group packages of the repository's catalogue, built once per test run by `test/global-setup.ts`
+ * (the checkout's `packages/` keeps only what git reviews, not the generated code).
+ */
+export function seedPackages(): string {
+  return inject('seedPackages');
 }
 
 /** A fresh temporary folder. */

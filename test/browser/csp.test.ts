@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithResource, findChromium, launchChromium, REPO } from '../helpers.js';
+import { describeWithResource, findChromium, launchChromium, seedPackages } from '../helpers.js';
 
 // The page functions below run in Chromium, while this file is type-checked with Node's globals only:
 // these are the few browser globals they touch, without the whole DOM library for every test.
@@ -23,7 +23,7 @@ declare const Image: new () => { src: string };
  * package must work there. CI installs Debian's chromium (.ci/run); elsewhere see `findChromium`.
  */
 const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'";
-const PACKAGE = join(REPO, 'packages/billing');
+const PACKAGE = join(seedPackages(), 'billing');
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
   '.json': 'application/json',

@@ -16,6 +16,7 @@ import {
   loadValid,
   REPO,
   runCli,
+  seedPackages,
   tempDir,
 } from '../helpers.js';
 
@@ -91,7 +92,7 @@ function portalTests(chromiumPath: string): void {
     if (!loaded.ok) throw new Error('the seed catalogue does not load');
     catalogue = loaded.history.current;
     const written = await writeSiteAtomically(site, (emit) =>
-      generateSite({ catalogue, history: loaded.history, packagesDir: join(REPO, 'packages') }, emit),
+      generateSite({ catalogue, history: loaded.history, packagesDir: seedPackages() }, emit),
     );
     if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
     // A second site at /small/: the small fixture, whose date fields make validators import ajv-formats.

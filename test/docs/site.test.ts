@@ -10,11 +10,11 @@ import { compareVersions } from '../../generators/docs/versions.js';
 import { SITE_MARKER, writeSiteAtomically } from '../../generators/docs/write-site.js';
 import type { Catalogue, Field } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
-import { loadValid, REPO, runCli, tempDir } from '../helpers.js';
+import { loadValid, REPO, runCli, seedPackages, tempDir } from '../helpers.js';
 import { releasedTwice } from '../registry/released-repo.js';
 
 const seed = loadValid(join(REPO, 'catalogue'));
-const PACKAGES = join(REPO, 'packages');
+const PACKAGES = seedPackages();
 
 async function render(catalogue: Catalogue, packagesDir = PACKAGES) {
   const files = new Map<string, string>();
