@@ -22,7 +22,10 @@ export interface BuildOptions {
  * `eventry build`: checks the arguments and prints what happened. The build itself is `build/`; its
  * fast path (`planBuild`) decides "nothing to do" before the loader, ajv or any emitter is imported.
  */
-export async function runBuild(options: BuildOptions, console: Printer = globalThis.console): Promise<number> {
+export async function runBuild(
+  options: BuildOptions,
+  console: Printer = globalThis.console,
+): Promise<number> {
   const started = performance.now();
   const outDir = resolve(options.out);
   const catalogueDir = resolve(options.catalogue);

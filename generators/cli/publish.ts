@@ -49,7 +49,9 @@ export async function runPublish(options: PublishCommandOptions): Promise<number
     options.json ? { log: console.error, error: console.error } : console,
   );
   if (built !== 0) {
-    console.error('eventry: publish stopped before packing: the catalogue did not build; nothing was published.');
+    console.error(
+      'eventry: publish stopped before packing: the catalogue did not build; nothing was published.',
+    );
     return built;
   }
   const verb = options.dryRun ? 'checking' : 'publishing';
