@@ -136,6 +136,42 @@ export async function launchChromium(executablePath: string): Promise<import('pl
 }
 
 /**
+ * Firefox for the portal's cross-browser tests: `FIREFOX_PATH` when set (and only it), else Debian's
+ * `firefox-esr` or `firefox`. Driven over WebDriver BiDi (puppeteer-core), so the stock build works.
+ */
+export function findFirefox(env: NodeJS.ProcessEnv = process.env): OptionalResource {
+  return optionalResource(
+    {
+      what: 'Firefox',
+      envVar: 'FIREFOX_PATH',
+      candidates: ['/usr/bin/firefox-esr', '/usr/bin/firefox'],
+      skips: 'the Firefox portal tests',
+      get: 'apt-get install firefox-esr',
+    },
+    env,
+  );
+}
+
+/** Launches the Firefox at `executablePath` headless over WebDriver BiDi, with a throwaway profile. */
+export async function launchFirefox(executablePath: string): Promise<import('puppeteer-core').Browser> {
+  const { default: puppeteer } = await import('puppeteer-core');
+  return puppeteer.launch({
+    browser: 'firefox',
+    executablePath,
+    headless: true,
+    // Firefox's own traffic (updates, telemetry, remote settings) off: every request a test sees is the page's.
+    extraPrefsFirefox: {
+      'app.update.enabled': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+      'toolkit.telemetry.enabled': false,
+      'services.settings.server': 'http://127.0.0.1:9/',
+      'network.captive-portal-service.enabled': false,
+      'network.connectivity-service.enabled': false,
+    },
+  });
+}
+
+/**
  * A suite that needs `resource`: declared with the resource's path when it is found, otherwise one skipped
  * test named by the notice (counted in the summary's "skipped"), also written to stderr so that every
  * reporter shows it.
