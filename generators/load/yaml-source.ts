@@ -12,6 +12,7 @@ import {
   type Pair,
   Parser,
   visit,
+  type YAMLMap,
   YAMLParseError,
 } from 'yaml';
 import type { SourceLocation } from '../model.js';
@@ -32,6 +33,7 @@ export class YamlSource {
   readonly value: unknown;
   private readonly doc: ParsedDocument;
   private readonly lines: LineCounter;
+  private readonly keyIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
 
   private constructor(file: string, doc: ParsedDocument, lines: LineCounter, value: unknown) {
     this.file = file;
@@ -149,9 +151,7 @@ export class YamlSource {
     const key = path[path.length - 1];
     const parent = this.nodeAt(parentPath);
     if (isMap(parent)) {
-      const pair = parent.items.find(
-        (item: Pair) => isScalar(item.key) && String(item.key.value) === String(key),
-      );
+      const pair = this.pairOf(parent, String(key));
       if (pair && isScalar(pair.key)) return this.locate(pair.key);
     }
     return this.at(path);
@@ -174,10 +174,7 @@ export class YamlSource {
     let found = node as Node | undefined;
     for (const segment of path) {
       if (isMap(node)) {
-        const pair = node.items.find(
-          (item) => isScalar(item.key) && String(item.key.value) === String(segment),
-        );
-        node = pair?.value ?? undefined;
+        node = this.pairOf(node, segment)?.value ?? undefined;
       } else if (isSeq(node) && typeof segment === 'number') {
         node = node.items[segment];
       } else {
@@ -188,6 +185,24 @@ export class YamlSource {
       found = node as Node;
     }
     return found;
+  }
+
+  /**
+   * The first entry of `map` whose scalar key reads as `key`. Every event and field is located once, so
+   * each mapping is indexed on first use rather than scanned per lookup (quadratic in a large group).
+   */
+  private pairOf(map: YAMLMap, key: string | number): Pair | undefined {
+    let index = this.keyIndex.get(map);
+    if (!index) {
+      index = new Map();
+      for (const item of map.items) {
+        if (!isScalar(item.key)) continue;
+        const name = String(item.key.value);
+        if (!index.has(name)) index.set(name, item);
+      }
+      this.keyIndex.set(map, index);
+    }
+    return index.get(String(key));
   }
 
   private locate(node: Node | undefined): SourceLocation {
