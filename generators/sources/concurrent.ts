@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Catalogue } from '../model.js';
-import { resolveSource } from './index.js';
+import { estimateSourceSize, resolveSource } from './index.js';
 import type { SourceOptions, SourceResult } from './source.js';
 
 // `diff` reads two catalogues, and at 10,000 events each takes seconds, almost all of it parsing YAML:
@@ -20,14 +20,27 @@ export function canResolveConcurrently(): boolean {
 }
 
 /**
+ * Below this much YAML on either side the worker does not pay: it loads its own modules and compiles its
+ * own schema validators first, and the seed (about 100 KB) loads in a few hundred milliseconds.
+ */
+export const WORKER_MIN_BYTES = 512 * 1024;
+
+/** Whether OLD and NEW are both large enough, by their estimated size, to load side by side. */
+export function shouldResolveConcurrently(old: string, now: string, options: SourceOptions): boolean {
+  if (!canResolveConcurrently()) return false;
+  return [old, now].every((spec) => (estimateSourceSize(spec, options) ?? 0) >= WORKER_MIN_BYTES);
+}
+
+/**
  * Resolves OLD and NEW, the same as `resolveSource` on each: OLD in a worker thread while NEW resolves
- * here when `concurrent` (the default when `canResolveConcurrently()`), one after the other otherwise.
+ * here when `concurrent` (by default when both are large: `shouldResolveConcurrently`), one after the
+ * other otherwise.
  */
 export async function resolveSourcePair(
   old: string,
   now: string,
   options: SourceOptions,
-  concurrent = canResolveConcurrently(),
+  concurrent = shouldResolveConcurrently(old, now, options),
 ): Promise<[SourceResult, SourceResult]> {
   if (!concurrent) return [resolveSource(old, options), resolveSource(now, options)];
   const worker = new Worker(WORKER, { workerData: { spec: old, options } });

@@ -1,9 +1,10 @@
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as Concurrent from '../../../generators/sources/concurrent.js';
-import type { SourceResult } from '../../../generators/sources/index.js';
+import { estimateSourceSize, type SourceResult } from '../../../generators/sources/index.js';
+import { writeSyntheticCatalogue } from '../../../scripts/bench/synthetic-catalogue.js';
 import { runCliInProcess } from '../../cli/in-process.js';
 import { fixturePath, REPO, runCli, tempDir } from '../../helpers.js';
 import { makeRepo } from './git-repo.js';
@@ -11,9 +12,10 @@ import { makeRepo } from './git-repo.js';
 // The worker thread runs compiled code (Node cannot start a `.ts` worker), so the pair is imported from
 // dist/ (`npm run build:tool` first, as for the CLI tests): the worker path for real, beside the
 // one-after-the-other path of the same build.
-const { canResolveConcurrently, resolveSourcePair } = (await import(
-  pathToFileURL(join(REPO, 'dist/generators/sources/concurrent.js')).href
-)) as typeof Concurrent;
+const { canResolveConcurrently, resolveSourcePair, shouldResolveConcurrently, WORKER_MIN_BYTES } =
+  (await import(
+    pathToFileURL(join(REPO, 'dist/generators/sources/concurrent.js')).href
+  )) as typeof Concurrent;
 
 const BEFORE = 'test/fixtures/diff-report/before';
 const AFTER = 'test/fixtures/diff-report/after';
@@ -87,22 +89,69 @@ describe('resolveSourcePair: OLD in a worker thread', () => {
       });
       expectSameResults(worker, here);
     });
+  });
+});
 
-    it('eventry diff (compiled, worker) exits 2 with the located problem, as the in-process run does', async () => {
-      const compiled = runCli(['diff', broken, AFTER]);
-      const inProcess = await runCliInProcess(['diff', broken, AFTER]);
-      expect(compiled.status).toBe(2);
-      expect(compiled.stderr).toMatch(/orders\.yaml:\d+:\d+/);
-      expect(compiled.stderr).toContain('yaml-syntax');
-      expect(compiled).toEqual(inProcess);
-    });
+describe('when the worker is used', () => {
+  const options = { cwd: REPO, catalogue: 'catalogue' };
+  let big: string;
+  beforeAll(() => {
+    big = writeSyntheticCatalogue(join(REPO, 'catalogue'), join(tempDir(), 'catalogue'), 8).dir;
+  });
+  const yamlBytes = (dir: string) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.yaml'))
+      .reduce((sum, path) => sum + statSync(join(dir, path)).size, 0);
+
+  it('the size of a folder and of a git ref is the YAML they hold', () => {
+    const repo = makeRepo();
+    repo.copy(fixturePath('small'), 'catalogue');
+    repo.commit('first');
+    const bytes = yamlBytes(fixturePath('small'));
+    expect(bytes).toBeGreaterThan(0);
+    expect(estimateSourceSize(fixturePath('small'), options)).toBe(bytes);
+    expect(estimateSourceSize('HEAD', { cwd: repo.dir, catalogue: 'catalogue' })).toBe(bytes);
+    expect(estimateSourceSize('no-such-ref-or-folder', options)).toBeUndefined();
   });
 
-  it('eventry diff (compiled, worker) prints the findings the in-process run prints', async () => {
-    const compiled = runCli(['diff', BEFORE, AFTER, '--format', 'json']);
-    const inProcess = await runCliInProcess(['diff', BEFORE, AFTER, '--format', 'json']);
-    expect(compiled.status).toBe(1);
-    expect(JSON.parse(compiled.stdout).changes.length).toBeGreaterThan(0);
+  it('only when both sides are large: two seed-sized catalogues load on one thread', () => {
+    expect(yamlBytes(big)).toBeGreaterThan(WORKER_MIN_BYTES);
+    expect(yamlBytes(join(REPO, 'catalogue'))).toBeLessThan(WORKER_MIN_BYTES);
+    expect(shouldResolveConcurrently(big, big, options)).toBe(true);
+    expect(shouldResolveConcurrently(big, 'catalogue', options)).toBe(false);
+    expect(shouldResolveConcurrently('catalogue', big, options)).toBe(false);
+    expect(shouldResolveConcurrently(BEFORE, AFTER, options)).toBe(false);
+  });
+
+  it('eventry diff (compiled) of two large folders, one in the worker, prints the in-process findings', async () => {
+    const other = writeSyntheticCatalogue(join(REPO, 'catalogue'), join(tempDir(), 'catalogue'), 8).dir;
+    const group = join(other, 'groups', 'billing-c1.yaml');
+    writeFileSync(
+      group,
+      readFileSync(group, 'utf8').replace(/\n {6}\w+: \{ type: string, required: true \}/, ''),
+    );
+    const compiled = runCli(['diff', big, other, '--format', 'json']);
+    const inProcess = await runCliInProcess(['diff', big, other, '--format', 'json']);
+    expect(compiled.stderr).toBe('');
+    expect(JSON.parse(compiled.stdout).changes).toContainEqual(
+      expect.objectContaining({ severity: 'breaking' }),
+    );
+    expect(compiled).toEqual(inProcess);
+  });
+
+  it('eventry diff (compiled) with a YAML error in a large OLD (the worker side) exits 2 with the located problem, as in process', async () => {
+    const broken = join(tempDir(), 'catalogue');
+    cpSync(big, broken, { recursive: true });
+    writeFileSync(
+      join(broken, 'groups', 'billing-c1.yaml'),
+      'group: {slug: billing-c1, title: B}\nevents:\n  a: [\n',
+    );
+    expect(shouldResolveConcurrently(broken, big, options)).toBe(true);
+    const compiled = runCli(['diff', broken, big]);
+    const inProcess = await runCliInProcess(['diff', broken, big]);
+    expect(compiled.status).toBe(2);
+    expect(compiled.stderr).toMatch(/groups\/billing-c1\.yaml:\d+:\d+/);
+    expect(compiled.stderr).toContain('yaml-syntax');
     expect(compiled).toEqual(inProcess);
   });
 });
