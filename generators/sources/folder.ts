@@ -35,17 +35,27 @@ export const directorySource: SourceKind = {
   },
   estimateSize(spec, { cwd }) {
     const folder = catalogueFolder(spec, cwd);
+    // Not a catalogue (a project root, `/`): `resolve` refuses it; walking it could take minutes.
+    if (!existsSync(join(folder, CONFIG_FILE))) return undefined;
     try {
-      let bytes = 0;
-      for (const path of readdirSync(folder, { recursive: true, encoding: 'utf8' })) {
-        if (/\.ya?ml$/.test(path)) bytes += statSync(join(folder, path)).size;
-      }
-      return bytes;
+      return sizeOfYaml(folder);
     } catch {
       return undefined; // unreadable: `resolve` reports it
     }
   },
 };
+
+/** Bytes of the YAML files below `folder`, walked as `readCatalogueSources` walks it (no dot entries, no linked folders). */
+function sizeOfYaml(folder: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) bytes += sizeOfYaml(path);
+    else if (/\.ya?ml$/.test(entry.name)) bytes += statSync(path).size;
+  }
+  return bytes;
+}
 
 /** The catalogue folder a spec names: the folder itself, or its `catalogue/` when only that has a config. */
 function catalogueFolder(spec: string, cwd: string): string {

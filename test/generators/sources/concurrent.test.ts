@@ -114,6 +114,12 @@ describe('when the worker is used', () => {
     expect(estimateSourceSize('no-such-ref-or-folder', options)).toBeUndefined();
   });
 
+  it('a folder that is not a catalogue (a project root, `/`) has no size: it is not walked', () => {
+    // `test/` holds catalogues deep inside but no config of its own: `resolve` refuses it.
+    expect(estimateSourceSize('test', options)).toBeUndefined();
+    expect(shouldResolveConcurrently('test', big, options)).toBe(false);
+  });
+
   it('only when both sides are large: two seed-sized catalogues load on one thread', () => {
     expect(yamlBytes(big)).toBeGreaterThan(WORKER_MIN_BYTES);
     expect(yamlBytes(join(REPO, 'catalogue'))).toBeLessThan(WORKER_MIN_BYTES);
