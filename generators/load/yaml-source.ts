@@ -270,9 +270,9 @@ function checkStructure(doc: ParsedDocument, at: (offset: number) => SourceLocat
 
 /**
  * The first document of the tokens, as yaml's `parseDocument` composes it (same options, same errors): a
- * second document is reported on the first, as `MULTIPLE_DOCS`.
+ * second document is reported on the first, as `MULTIPLE_DOCS`. Exported for the test that holds it to that.
  */
-function composeDocument(tokens: CST.Token[], length: number): ParsedDocument {
+export function composeDocument(tokens: CST.Token[], length: number): ParsedDocument {
   // `logLevel: 'error'`: a mapping used as a key is reported as a located problem, not a warning on stderr.
   const composer = new Composer({ uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
   let doc: ParsedDocument | undefined;
