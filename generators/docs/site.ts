@@ -132,7 +132,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
           title: group.title,
           description: group.description,
           packageName: pkg.name,
-          packageVersion: packageVersion(pkg),
+          packageVersion: pkg.version,
           events: group.events.map((key) => {
             const event = catalogue.events[key]!;
             return {
@@ -296,16 +296,6 @@ function findingsData(findings: readonly Finding[]): object[] {
     attr: finding.attr,
     detail: finding.detail,
   }));
-}
-
-function packageVersion(pkg: BuiltPackage): string {
-  try {
-    return String(
-      (JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as { version?: unknown }).version,
-    );
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** MiniSearch's ES module build, shipped as a local asset (no CDN). */

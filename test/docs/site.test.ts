@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
@@ -8,6 +8,7 @@ import { searchIndexJson, searchOptions, searchQueryOptions } from '../../genera
 import { generateSite } from '../../generators/docs/site.js';
 import { compareVersions } from '../../generators/docs/versions.js';
 import { SITE_MARKER, writeSiteAtomically } from '../../generators/docs/write-site.js';
+import { interfaceName } from '../../generators/load/event-key.js';
 import type { Catalogue, Field } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
 import { loadValid, REPO, runCli, tempDir } from '../helpers.js';
@@ -55,6 +56,35 @@ describe('docs site pages', () => {
     );
     expect(Math.max(...sizes)).toBeLessThan(30 * 1024);
     expect(files.get('events/agreement.revoked-v2/index.html')).not.toContain('account.created-v1');
+  });
+
+  it('shows on every event page its own TypeScript interface, doc comment included, from the package types', () => {
+    let shown = 0;
+    for (const key of Object.keys(seed.events)) {
+      const types = readFileSync(join(PACKAGES, seed.events[key]!.group, 'types.d.ts'), 'utf8');
+      const html = files.get(`events/${key}/index.html`)!;
+      const code = /<code id="ts-interface">([^<]*)<\/code>/.exec(html)?.[1];
+      // A `same_as` event is a type alias in types.d.ts, not an interface: no interface block then.
+      if (!types.includes(`\nexport interface ${interfaceName(key)} `)) {
+        expect(code, key).toBeUndefined();
+        continue;
+      }
+      const text = code!
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#x27;', "'")
+        .replaceAll('&#x60;', '`')
+        .replaceAll('&#x3D;', '=')
+        .replaceAll('&amp;', '&');
+      expect(text, key).toMatch(
+        new RegExp(`^(/\\*\\*[^]*?\\*/\\n)?export interface ${interfaceName(key)} [^]*\\n}$`),
+      );
+      // Exactly as the package ships it: a contiguous piece of its types.d.ts.
+      expect(types.includes(text), key).toBe(true);
+      shown++;
+    }
+    expect(shown).toBeGreaterThan(200);
   });
 
   it('puts no inline script or style on any page (they would break under script-src self)', () => {
@@ -127,6 +157,37 @@ describe('docs site problems', () => {
     expect(existsSync(join(site, 'a.html'))).toBe(false);
     expect(readFileSync(join(site, 'b.html'), 'utf8')).toBe('two');
     expect(existsSync(join(site, SITE_MARKER))).toBe(true);
+  });
+});
+
+describe('the site writer thread', () => {
+  it('writes every file emitted, past the in-flight limit, with the content given', async () => {
+    const site = join(tempDir(), 'site');
+    await writeSiteAtomically(site, async (emit) => {
+      for (let i = 0; i < 600; i++) await emit(`events/e${i}/index.html`, `page ${i}`);
+      await emit('assets/bytes.bin', Buffer.from([0, 255, 1]));
+      return { ok: true };
+    });
+    expect(readdirSync(join(site, 'events'))).toHaveLength(600);
+    expect(readFileSync(join(site, 'events/e599/index.html'), 'utf8')).toBe('page 599');
+    expect([...readFileSync(join(site, 'assets/bytes.bin'))]).toEqual([0, 255, 1]);
+  });
+
+  it('a file the file system refuses fails the run and leaves the previous site as it was', async () => {
+    const site = join(tempDir(), 'site');
+    await writeSiteAtomically(site, (emit) => {
+      emit('index.html', 'old');
+      return { ok: true };
+    });
+    const failing = writeSiteAtomically(site, async (emit) => {
+      for (let i = 0; i < 100; i++) await emit(`events/e${i}/index.html`, 'new');
+      // A name longer than any file system takes: the writer thread's open fails.
+      await emit(`${'x'.repeat(300)}.html`, 'new');
+      return { ok: true };
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'ENAMETOOLONG' });
+    expect(readFileSync(join(site, 'index.html'), 'utf8')).toBe('old');
+    expect(readdirSync(dirname(site)).filter((name) => name.includes('staging'))).toEqual([]);
   });
 });
 
