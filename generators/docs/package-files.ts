@@ -81,6 +81,8 @@ export const VENDORED: ReadonlyMap<string, { asset: string; exports: readonly st
 
 /** A validator module as the site ships it, and the vendored modules it needs. */
 export interface ValidatorModule {
+  /** The module in the package. */
+  file: string;
   text: string;
   vendored: string[];
 }
@@ -120,7 +122,7 @@ export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorMo
     const asset = `../../../${VENDORED.get(specifier)!.asset}`;
     text = text.replaceAll(`'${specifier}'`, `'${asset}'`).replaceAll(`"${specifier}"`, `"${asset}"`);
   }
-  return { text, vendored };
+  return { file, text, vendored };
 }
 
 /**

@@ -20,7 +20,12 @@ const PACKAGES = join(REPO, 'packages');
 async function render(catalogue: Catalogue, packagesDir = PACKAGES) {
   const files = new Map<string, string>();
   const result = await generateSite({ catalogue, packagesDir }, (path, content) => {
-    files.set(path, String(content));
+    files.set(
+      path,
+      typeof content === 'object' && 'copyOf' in content
+        ? readFileSync(content.copyOf, 'utf8')
+        : String(content),
+    );
   });
   return { result, files };
 }
@@ -163,14 +168,18 @@ describe('docs site problems', () => {
 describe('the site writer thread', () => {
   it('writes every file emitted, past the in-flight limit, with the content given', async () => {
     const site = join(tempDir(), 'site');
+    const source = join(tempDir(), 'module.js');
+    writeFileSync(source, 'export const shipped = 1;\n');
     await writeSiteAtomically(site, async (emit) => {
       for (let i = 0; i < 600; i++) await emit(`events/e${i}/index.html`, `page ${i}`);
       await emit('assets/bytes.bin', Buffer.from([0, 255, 1]));
+      await emit('pkg/module.js', { copyOf: source });
       return { ok: true };
     });
     expect(readdirSync(join(site, 'events'))).toHaveLength(600);
     expect(readFileSync(join(site, 'events/e599/index.html'), 'utf8')).toBe('page 599');
     expect([...readFileSync(join(site, 'assets/bytes.bin'))]).toEqual([0, 255, 1]);
+    expect(readFileSync(join(site, 'pkg/module.js'), 'utf8')).toBe('export const shipped = 1;\n');
   });
 
   it('a file the file system refuses fails the run and leaves the previous site as it was', async () => {
