@@ -35,14 +35,17 @@ const write = async (path, content) => {
     folders.set(folder, ready);
   }
   await ready;
-  if (content.copyOf === undefined) return writeFile(file, content);
+  if (typeof content !== 'string') return writeFile(file, content);
   // A hard link costs one call and no data; a file system without them (or another device) gets a copy.
-  await link(content.copyOf, file).catch(() => copyFile(content.copyOf, file));
+  await link(content, file).catch(() => copyFile(content, file));
 };
-parentPort.on('message', async (batch) => {
+parentPort.on('message', async ({ files, data }) => {
   // After a failure the rest is only acknowledged: the staging folder is dropped anyway.
   if (!failed) {
-    const results = await Promise.allSettled(batch.map(([path, content]) => write(path, content)));
+    const bytes = Buffer.from(data);
+    const results = await Promise.allSettled(
+      files.map(([path, start, end, copyOf]) => write(path, copyOf ?? bytes.subarray(start, end))),
+    );
     const rejected = results.find((result) => result.status === 'rejected');
     if (rejected && !failed) {
       failed = true;
@@ -50,14 +53,14 @@ parentPort.on('message', async (batch) => {
       parentPort.postMessage({ error: { message: error.message, code: error.code, path: error.path, syscall: error.syscall } });
     }
   }
-  parentPort.postMessage({ done: batch.length });
+  parentPort.postMessage({ done: files.length });
 });
 `;
 
 /** Files per message to the writer thread. */
-const BATCH_FILES = 32;
+const BATCH_FILES = 128;
 /** Batches sent and not yet written: the generator waits beyond this (bounded memory). */
-const BATCHES_IN_FLIGHT = 4;
+const BATCHES_IN_FLIGHT = 3;
 
 /** A writer thread over a staging folder, and the sink that feeds it. */
 interface Writer {
@@ -91,9 +94,29 @@ function startWriter(staging: string): Writer {
   worker.on('exit', () => {
     if (!closing) lost(new Error('eventry docs: the site writer thread stopped before the site was written'));
   });
+  // A batch travels as one transferred buffer of UTF-8 bytes and the files' offsets into it: copying
+  // thousands of page strings through postMessage's structured clone cost the main thread more than
+  // encoding them.
   const send = () => {
     if (batch.length === 0) return;
-    worker.postMessage(batch);
+    // Room for the worst case (3 UTF-8 bytes per UTF-16 unit) instead of measuring every string first.
+    let room = 0;
+    for (const [, content] of batch) {
+      if (typeof content === 'string') room += content.length * 3;
+      else if (content instanceof Uint8Array) room += content.length;
+    }
+    const data = Buffer.from(new ArrayBuffer(room));
+    let at = 0;
+    const files = batch.map(([path, content]) => {
+      const start = at;
+      if (typeof content === 'string') at += data.write(content, at);
+      else if (content instanceof Uint8Array) {
+        data.set(content, at);
+        at += content.length;
+      } else return [path, 0, 0, content.copyOf];
+      return [path, start, at];
+    });
+    worker.postMessage({ files, data: data.buffer }, [data.buffer]);
     batch = [];
     inFlight++;
   };
