@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers.js';
+import { runCli, seedPackages, tempDir } from '../helpers.js';
 
 describe('eventry docs', () => {
   it('writes the site into --out and says how many pages', () => {
     const out = join(tempDir(), 'site');
-    const result = runCli(['docs', '--out', out, '--no-cache']);
+    const result = runCli(['docs', '--out', out, '--packages', seedPackages(), '--no-cache']);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/wrote the docs site into .*: \d+ pages/);
