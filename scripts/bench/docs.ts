@@ -91,25 +91,10 @@ export async function runDocsBench(): Promise<string> {
     );
     if (built.status !== 0) throw new Error(`building the 10k packages failed: ${built.stderr}`);
     const load = loadavg()[0]!;
-    const scaleRun = timeDocs(scale, [
-      '--catalogue',
-      'catalogue',
-      '--packages',
-      'packages',
-      '--out',
-      'site',
-      '--no-cache',
-    ]);
+    const docsArgs = ['--catalogue', 'catalogue', '--packages', 'packages', '--out', 'site', '--no-cache'];
+    const scaleRun = timeDocs(scale, docsArgs);
     // Run again over that site: what `npm run build` costs every time after the first.
-    const rerun = timeDocs(scale, [
-      '--catalogue',
-      'catalogue',
-      '--packages',
-      'packages',
-      '--out',
-      'site',
-      '--no-cache',
-    ]);
+    const rerun = timeDocs(scale, docsArgs);
     const scaleSite = join(scale, 'site');
     const scaleSize = folderSize(scaleSite);
     const scalePages = eventPageSizes(scaleSite);

@@ -3,10 +3,10 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSite } from '../../generators/docs/site.js';
 import { writeSiteAtomically } from '../../generators/docs/write-site.js';
-import { type Catalogue, type Field, typeNotation } from '../../generators/model.js';
+import type { Catalogue } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
 import { describeWithResource, findFirefox, launchFirefox, REPO, seedPackages, tempDir } from '../helpers.js';
-import { type PortalServer, servePortal } from './portal-server.js';
+import { expectedRows, type PortalServer, servePortal } from './portal-helpers.js';
 
 // The page functions below run in Firefox; this file is type-checked with Node's globals only.
 interface BrowserElement {
@@ -18,31 +18,6 @@ declare const document: {
   querySelectorAll(selector: string): ArrayLike<BrowserElement>;
   querySelector(selector: string): BrowserElement | null;
 };
-
-/** The field rows of an event as the model has them (shape fields in place, `[]` for array items). */
-function expectedRows(
-  catalogue: Catalogue,
-  fields: readonly Field[],
-  prefix = '',
-  seen: string[] = [],
-): string[] {
-  const rows: string[] = [];
-  for (const field of fields) {
-    const path = `${prefix}${field.name}`;
-    rows.push(`${path}|${field.required}|${typeNotation(field.type)}`);
-    let type = field.type;
-    let marks = '';
-    while (type.kind === 'array') {
-      type = type.items;
-      marks += '[]';
-    }
-    if (type.kind === 'shape' && !seen.includes(type.name)) {
-      const shape = catalogue.shapes[type.name]!;
-      rows.push(...expectedRows(catalogue, shape.fields, `${path}${marks}.`, [...seen, type.name]));
-    }
-  }
-  return rows;
-}
 
 /**
  * The docs portal in a current Firefox (the issue asks for Chromium and Firefox), under the same strict

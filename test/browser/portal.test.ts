@@ -1,12 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSite } from '../../generators/docs/site.js';
 import { writeSiteAtomically } from '../../generators/docs/write-site.js';
-import { type Catalogue, type Field, typeNotation } from '../../generators/model.js';
+import type { Catalogue } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
 import {
   describeWithResource,
@@ -19,6 +16,7 @@ import {
   seedPackages,
   tempDir,
 } from '../helpers.js';
+import { expectedRows, type PortalServer, servePortal } from './portal-helpers.js';
 
 // The page functions below run in Chromium; this file is type-checked with Node's globals only.
 interface BrowserElement {
@@ -33,54 +31,13 @@ declare const window: {
   axe: { run(options: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
 };
 
-/**
- * The docs portal in a real browser, served as a static host would with the strict policy the issue
- * names: `script-src 'self'` (no inline script, no eval) and nothing but the site's own origin.
- */
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'";
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript',
-  '.json': 'application/json',
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-};
 /** Served beside the site for the accessibility check only (same origin, so the policy allows it). */
 const AXE = '/__axe.js';
-
-/** Every field row the model implies: shape fields expanded in place, `[]` for array items. */
-function expectedRows(
-  catalogue: Catalogue,
-  fields: readonly Field[],
-  prefix = '',
-  shapes: string[] = [],
-): string[] {
-  const rows: string[] = [];
-  for (const field of fields) {
-    const path = `${prefix}${field.name}`;
-    rows.push(`${path}|${field.required}|${typeNotation(field.type)}`);
-    let type = field.type;
-    let marks = '';
-    while (type.kind === 'array') {
-      type = type.items;
-      marks += '[]';
-    }
-    if (type.kind === 'shape' && !shapes.includes(type.name)) {
-      rows.push(
-        ...expectedRows(catalogue, catalogue.shapes[type.name]!.fields, `${path}${marks}.`, [
-          ...shapes,
-          type.name,
-        ]),
-      );
-    }
-  }
-  return rows;
-}
 
 describeWithResource('docs portal in Chromium', await findChromium(), portalTests);
 
 function portalTests(chromiumPath: string): void {
-  let server: Server;
+  let server: PortalServer;
   let browser: Browser;
   let base: string;
   let catalogue: Catalogue;
@@ -103,29 +60,11 @@ function portalTests(chromiumPath: string): void {
       generateSite({ catalogue: loadValid(fixturePath('small')), packagesDir: packages }, emit),
     );
     if (!('ok' in small) || !small.ok) throw new Error(`small site not written: ${JSON.stringify(small)}`);
-    server = createServer((request, response) => {
-      let path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-      let file: string | undefined;
-      if (path === AXE) file = join(REPO, 'node_modules/axe-core/axe.min.js');
-      else {
-        if (path.endsWith('/')) path += 'index.html';
-        const [folder, rest] = path.startsWith('/small/') ? [smallSite, path.slice(6)] : [site, path];
-        const candidate = normalize(join(folder, rest));
-        if (candidate.startsWith(folder) && statSync(candidate, { throwIfNoEntry: false })?.isFile())
-          file = candidate;
-      }
-      if (!file) {
-        response.writeHead(404).end();
-        return;
-      }
-      response.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': CSP,
-      });
-      response.end(readFileSync(file));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await servePortal(
+      { '/': site, '/small/': smallSite },
+      { [AXE]: join(REPO, 'node_modules/axe-core/axe.min.js') },
+    );
+    base = server.base;
     browser = await launchChromium(chromiumPath);
   }, 120_000);
 

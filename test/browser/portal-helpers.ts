@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import { type Catalogue, type Field, typeNotation } from '../../generators/model.js';
 
 /**
  * The strict policy the docs portal must work under, as a static host would send it: `script-src 'self'`
@@ -62,4 +63,36 @@ export async function servePortal(
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => server.close(),
   };
+}
+
+/**
+ * Every field row an event page must show, as `path|required|type`: shape fields expanded in place
+ * (a shape inside itself once), `[]` after each array level (`lines[].amount`).
+ */
+export function expectedRows(
+  catalogue: Catalogue,
+  fields: readonly Field[],
+  prefix = '',
+  shapes: string[] = [],
+): string[] {
+  const rows: string[] = [];
+  for (const field of fields) {
+    const path = `${prefix}${field.name}`;
+    rows.push(`${path}|${field.required}|${typeNotation(field.type)}`);
+    let type = field.type;
+    let marks = '';
+    while (type.kind === 'array') {
+      type = type.items;
+      marks += '[]';
+    }
+    if (type.kind === 'shape' && !shapes.includes(type.name)) {
+      rows.push(
+        ...expectedRows(catalogue, catalogue.shapes[type.name]!.fields, `${path}${marks}.`, [
+          ...shapes,
+          type.name,
+        ]),
+      );
+    }
+  }
+  return rows;
 }
