@@ -14,8 +14,8 @@ describe('runCliInProcess: the CLI inside the test process, as the compiled CLI 
       ['diff', join(FIELD_REMOVED, 'before'), join(FIELD_REMOVED, 'after'), '--format', 'json'],
     ],
     [
-      'a publish without packages (console.error)',
-      ['publish', '--registry', 'http://127.0.0.1:9/', '--out', join(REPO, 'no-such-dir')],
+      'a publish without a catalogue (console.error)',
+      ['publish', '--registry', 'http://127.0.0.1:9/', '--catalogue', join(REPO, 'no-such-dir')],
     ],
   ])('%s: same status, stdout and stderr as the spawned CLI', async (_name, args) => {
     const inProcess = await runCliInProcess(args);
