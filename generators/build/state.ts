@@ -1,11 +1,11 @@
-import { statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutputFile } from '../emit/context.js';
 import { type CatalogueSourceFile, readCatalogueSources } from '../load/sources.js';
 import { readIfExists } from '../shared/fs.js';
 import { hashInputs, toolFingerprint } from './fingerprint.js';
 import { findOrphans, ownedAreas } from './sweep.js';
-import type { FileStats } from './write.js';
+import { type FileStats, writeOutputs } from './write.js';
 
 // The incremental build's memory and its no-op fast path. Kept free of the loader, ajv and the
 // emitters: deciding "nothing to do" from hashes and file stats alone is what keeps a no-op rebuild
@@ -40,15 +40,108 @@ export interface BuildPlan {
   upToDate: boolean;
 }
 
+/**
+ * Beside the state file, written after each build has committed: the modification time of every
+ * output folder then. A file created, removed or renamed in a folder changes the folder's time, so
+ * folders as recorded mean the per-event files are all still there and nothing was added; it is
+ * outside the commit (a folder's time is only known once the files moved in), so it names the state
+ * file it belongs to (size and time) and counts for nothing otherwise.
+ */
+export const FOLDERS_FILE = '.eventry-build-folders.json';
+
+interface FolderStamps {
+  state: { size: number; mtimeMs: number };
+  folders: Record<string, number>;
+}
+
 /** Reads the catalogue and the last build's state, and decides whether the output is already current. */
 export function planBuild(catalogueDir: string, outDir: string, force = false): BuildPlan {
   const sources = readCatalogueSources(catalogueDir);
   const tool = toolFingerprint();
   const inputHash = hashInputs(sources, tool);
   const state = readState(outDir);
-  const upToDate =
-    !force && state !== undefined && state.inputHash === inputHash && outputsExact(outDir, state);
+  let upToDate = false;
+  if (!force && state !== undefined && state.inputHash === inputHash) {
+    upToDate = foldersAsRecorded(outDir, state);
+    if (!upToDate && outputsExact(outDir, state)) {
+      // Current after the full check: record the folders so the next no-op is the quick one.
+      upToDate = true;
+      stampFolders(outDir);
+    }
+  }
   return { sources, tool, inputHash, ...(state ? { state } : {}), upToDate };
+}
+
+/**
+ * Records the output folders' times for the next no-op check (see `FOLDERS_FILE`). Called once the
+ * output is exactly what the state file describes; a failure to write it only costs that check.
+ */
+export function stampFolders(outDir: string): void {
+  const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
+  const state = readState(outDir);
+  if (!stateStat || !state) return;
+  const folders: Record<string, number> = Object.create(null);
+  for (const dir of [...outputFolders(state)].sort()) {
+    const stat = statSync(join(outDir, dir), { throwIfNoEntry: false });
+    if (!stat) return;
+    folders[dir] = stat.mtimeMs;
+  }
+  const stamps: FolderStamps = { state: { size: stateStat.size, mtimeMs: stateStat.mtimeMs }, folders };
+  try {
+    writeOutputs(outDir, [{ path: FOLDERS_FILE, contents: `${JSON.stringify(stamps)}\n` }]);
+  } catch {
+    rmSync(join(outDir, FOLDERS_FILE), { force: true });
+  }
+}
+
+/**
+ * The quick no-op check: every output folder has the time recorded after the last build (no file
+ * added, removed or renamed anywhere), no stray `*.tmp` or unknown generated folder sits at the root,
+ * and the files at each package's top (package.json, README.md, index.js, the catalogue documents:
+ * what a person opens and might edit in place) have the recorded size and time. The per-event files
+ * below are trusted to their folders; `--force` rebuilds regardless.
+ */
+function foldersAsRecorded(outDir: string, state: BuildState): boolean {
+  const text = readIfExists(join(outDir, FOLDERS_FILE));
+  const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
+  if (!text || !stateStat) return false;
+  let stamps: FolderStamps;
+  try {
+    stamps = JSON.parse(text) as FolderStamps;
+  } catch {
+    return false;
+  }
+  if (stamps.state?.size !== stateStat.size || stamps.state.mtimeMs !== stateStat.mtimeMs) return false;
+  for (const [dir, mtimeMs] of Object.entries(stamps.folders ?? {})) {
+    if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs !== mtimeMs) return false;
+  }
+  const areas = new Set<string>();
+  for (const [path, expected] of Object.entries(state.files)) {
+    const slash = path.indexOf('/');
+    if (slash <= 0) continue;
+    areas.add(path.slice(0, slash));
+    if (path.indexOf('/', slash + 1) !== -1) continue;
+    const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
+    if (stat?.size !== expected.size || stat.mtimeMs !== expected.mtimeMs) return false;
+  }
+  for (const area of areas) if (!(area in stamps.folders)) return false;
+  // The root's own listing: orphans there are stray temporary files and generated folders of no group.
+  const owned = ownedAreas(outDir, areas);
+  if (owned.size !== areas.size) return false;
+  return !readdirSync(outDir).some((name) => name.endsWith('.tmp'));
+}
+
+/** Every folder holding a recorded file, and the folders above it, but the output root. */
+function outputFolders(state: BuildState): Set<string> {
+  const folders = new Set<string>();
+  for (const path of Object.keys(state.files)) {
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const dir = path.slice(0, slash);
+      if (folders.has(dir)) break;
+      folders.add(dir);
+    }
+  }
+  return folders;
 }
 
 /** The state file to commit with a build's output, for the files it wrote. */

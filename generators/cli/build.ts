@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { planBuild, stateFile } from '../build/state.js';
+import { planBuild, stampFolders, stateFile } from '../build/state.js';
 import { recoverOutput } from '../build/write.js';
 
 /** Options of `eventry build`. */
@@ -77,6 +77,7 @@ export async function runBuild(options: BuildOptions): Promise<number> {
     }
     return 1;
   }
+  stampFolders(outDir);
   const { written, unchanged, removed } = result.report;
   const events = Object.keys(result.catalogue.events).length;
   console.log(

@@ -1,0 +1,70 @@
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FOLDERS_FILE } from '../../generators/build/state.js';
+import { fixturePath, tempDir } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
+import { comparable, readTree } from './output-tree.js';
+
+// A no-op build decides from the output folders' times (recorded after each build) instead of a stat
+// of every output file: at 10,000 events that stat alone was over half a second.
+describe('eventry build: the no-op check from folder times', () => {
+  let work: string;
+  let catalogue: string;
+  let out: string;
+  let fresh: Record<string, string>;
+  const build = (...extra: string[]) =>
+    runCliInProcess(['build', '--catalogue', catalogue, '--out', out, ...extra]);
+
+  beforeEach(async () => {
+    work = tempDir('eventry-build-noop-');
+    catalogue = join(work, 'catalogue');
+    out = join(work, 'packages');
+    cpSync(fixturePath('small'), catalogue, { recursive: true });
+    expect((await build()).status).toBe(0);
+    fresh = comparable(readTree(out));
+  });
+
+  it('an untouched output is nothing to do, again and again', async () => {
+    expect((await build()).stdout).toMatch(/nothing to do/);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a per-event file deleted by hand is rebuilt by the next build', async () => {
+    rmSync(join(out, 'billing/schemas/billing.ledger.entry_posted-v1.json'));
+    expect((await build()).stdout).toMatch(/1 files written/);
+    expect(comparable(readTree(out))).toEqual(fresh);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a package.json edited in place is rebuilt by the next build', async () => {
+    const packageJson = join(out, 'account/package.json');
+    writeFileSync(packageJson, readFileSync(packageJson, 'utf8').replace('"license"', '"licence"'));
+    expect((await build()).stdout).toMatch(/1 files written/);
+    expect(comparable(readTree(out))).toEqual(fresh);
+  });
+
+  it('folder times recorded for another state are not trusted: a stale record means the full check', async () => {
+    const stamps = JSON.parse(readFileSync(join(out, FOLDERS_FILE), 'utf8'));
+    stamps.state.size += 1;
+    writeFileSync(join(out, FOLDERS_FILE), JSON.stringify(stamps));
+    rmSync(join(out, 'billing/README.md'));
+    writeFileSync(join(out, 'billing/README.md'), 'mine\n');
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    expect(comparable(readTree(out))).toEqual(fresh);
+  });
+
+  it('a damaged folder record means the full check, not a crash', async () => {
+    writeFileSync(join(out, FOLDERS_FILE), '{"state":');
+    expect((await build()).stdout).toMatch(/nothing to do/);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a per-event file edited in place is trusted to its folder; --force rebuilds it', async () => {
+    const schema = join(out, 'billing/schemas/billing.ledger.entry_posted-v1.json');
+    writeFileSync(schema, '{}\n');
+    expect((await build()).stdout).toMatch(/nothing to do/);
+    expect((await build('--force')).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(fresh);
+  });
+});
