@@ -28,6 +28,21 @@ export interface EmitPool {
   close(): Promise<void>;
 }
 
+/**
+ * Each thread's heap: V8 lets an idle-looking heap grow far past what is live, and the ajv code
+ * generation leaves a lot of short-lived garbage, so three default heaps took a 10,000-event build to
+ * 1 GiB. A 16 MiB young generation and an old generation of a few times the model's size (a thread holds
+ * the model, one task's output and ajv) keep the process near what is live; measured at 3,300 events,
+ * peak RSS 455 → 335 MiB for 5% more CPU time.
+ */
+function heapLimits(model: PackedValue): {
+  maxYoungGenerationSizeMb: number;
+  maxOldGenerationSizeMb: number;
+} {
+  const modelMiB = model.bytes.byteLength / 2 ** 20;
+  return { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: Math.ceil(256 + 8 * modelMiB) };
+}
+
 /** The compiled worker script; absent when the toolkit runs from its TypeScript source (vitest). */
 const WORKER_SCRIPT = fileURLToPath(new URL('./emit-worker.js', import.meta.url));
 
@@ -70,7 +85,10 @@ export function startEmitPool(
     queue.length = 0;
   };
   const workers = Array.from({ length: size }, () => {
-    const worker = new Worker(WORKER_SCRIPT, { workerData: data });
+    const worker = new Worker(WORKER_SCRIPT, {
+      workerData: data,
+      resourceLimits: heapLimits(data.model),
+    });
     worker.on('message', (reply: WorkerReply) => {
       busy.delete(worker);
       idle.push(worker);
