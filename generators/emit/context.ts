@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import type { Catalogue } from '../model.js';
 import { generatedNote } from '../schema/generated-note.js';
+import { writeYamlPair, YAML_OPTIONS } from './yaml-writer.js';
 
 /** The note every generated file carries; the schema layer owns it, as standalone schemas carry it too. */
 export { generatedNote };
@@ -48,9 +49,6 @@ export function documentFiles(path: string, document: unknown): OutputFile[] {
   ];
 }
 
-/** How every YAML document is written: no folding of long lines. */
-const YAML_OPTIONS = { lineWidth: 0 } as const;
-
 /** Map levels written entry by entry: the document, `components`, `components.schemas`. */
 const CHUNKED_DEPTH = 3;
 
@@ -81,6 +79,11 @@ function writeEntries(map: Record<string, unknown>, indent: string, depth: numbe
         writeEntries(value, `${indent}  `, depth - 1, out);
         continue;
       }
+    }
+    const direct = writeYamlPair(key, value, indent);
+    if (direct !== undefined) {
+      out.push(direct);
+      continue;
     }
     const text = stringify({ [key]: value }, YAML_OPTIONS);
     out.push(indent === '' ? text : text.replace(/^(?=.)/gm, indent));

@@ -59,14 +59,39 @@ describe('documentYaml writes the YAML documents exactly as yaml stringifies the
       'é ünïcödé',
       'x'.repeat(1100),
       '__proto__',
+      'name',
+      'x-npm-package',
+      '$ref',
+      '$defs',
+      'a b',
+      'a  b',
+      'abc ',
+      'True',
+      'FALSE',
+      'Null',
+      'yes',
+      'No',
+      'on',
+      'y',
+      'a,b',
+      'f(x)',
+      'a/b',
+      'v1.2',
+      'end-',
+      'Infinity',
+      'NaN',
+      'e1',
+      '_x',
     ),
+    fc.stringMatching(/^[A-Za-z$_][A-Za-z0-9_.,()/ $-]{0,12}$/),
   );
   const json = fc.letrec((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },
       awkward,
       fc.integer(),
-      fc.double({ noNaN: true }),
+      fc.constantFrom(-0, 0.5, 1e21, 2 ** 53, -(2 ** 60), 1e-7, Number.MAX_VALUE),
+      fc.double(),
       fc.boolean(),
       fc.constant(null),
       fc.array(tie('value'), { maxLength: 4 }),
@@ -80,7 +105,7 @@ describe('documentYaml writes the YAML documents exactly as yaml stringifies the
       fc.property(json.map, (document) => {
         expect(documentYaml(document)).toBe(whole(document));
       }),
-      { numRuns: 2000 },
+      { numRuns: 3000 },
     );
   });
 
