@@ -8,7 +8,7 @@ import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSourc
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, startEmitPool } from './emit-pool.js';
-import type { BuildState } from './state.js';
+import { type BuildState, unchangedFolders } from './state.js';
 import { type FileStats, startStaging, WriteFailure, type WriteReport } from './write.js';
 
 /** The outcome of a build: the problems that stopped it, or what it wrote. */
@@ -82,6 +82,8 @@ export async function buildCatalogue(
   const staging = startStaging(outDir);
   const units: Record<string, string> = Object.create(null);
   const recorded = options.state && options.tool ? filesByArea(options.state) : undefined;
+  // Folders untouched since the last build: their files need no stat of their own (see state.ts).
+  const folders = recorded ? unchangedFolders(outDir) : undefined;
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
   let pool: EmitPool | undefined;
@@ -97,8 +99,11 @@ export async function buildCatalogue(
         const kept =
           recorded && options.state!.units?.[unit.slug] === hash ? recorded.get(unit.slug) : undefined;
         const packageJson = unit.packageJson.path;
-        if (kept && kept.length > 0 && intact(outDir, options.state!, kept)) {
-          staging.keep(kept.filter((path) => path !== packageJson));
+        if (kept && kept.length > 0 && intact(outDir, options.state!, kept, folders)) {
+          staging.keep(
+            kept.filter((path) => path !== packageJson),
+            options.state!.files,
+          );
           await staging.add([unit.packageJson]);
         } else {
           await staging.add([unit.packageJson]);
@@ -213,9 +218,21 @@ function filesByArea(state: BuildState): Map<string, string[]> {
   return areas;
 }
 
-/** Whether each of `paths` is in the output with the size and mtime the state recorded. */
-function intact(outDir: string, state: BuildState, paths: readonly string[]): boolean {
+/**
+ * Whether each of `paths` (one group package's) is in the output with the size and mtime the state
+ * recorded. When every folder they are in is `unchanged`, only the files at the package's top are
+ * stat'ed, as the no-op check does (`state.ts`): the per-event files are trusted to their folders.
+ */
+function intact(
+  outDir: string,
+  state: BuildState,
+  paths: readonly string[],
+  unchanged: ReadonlySet<string> | undefined,
+): boolean {
+  const inUnchanged = (path: string) => unchanged?.has(path.slice(0, path.lastIndexOf('/'))) === true;
+  const trusted = unchanged !== undefined && paths.every(inUnchanged);
   return paths.every((path) => {
+    if (trusted && path.indexOf('/') !== path.lastIndexOf('/')) return true;
     const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
     const expected = state.files[path]!;
     return stat !== undefined && stat.size === expected.size && stat.mtimeMs === expected.mtimeMs;

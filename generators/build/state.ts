@@ -102,17 +102,9 @@ export function stampFolders(outDir: string): void {
  * below are trusted to their folders; `--force` rebuilds regardless.
  */
 function foldersAsRecorded(outDir: string, state: BuildState): boolean {
-  const text = readIfExists(join(outDir, FOLDERS_FILE));
-  const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
-  if (!text || !stateStat) return false;
-  let stamps: FolderStamps;
-  try {
-    stamps = JSON.parse(text) as FolderStamps;
-  } catch {
-    return false;
-  }
-  if (stamps.state?.size !== stateStat.size || stamps.state.mtimeMs !== stateStat.mtimeMs) return false;
-  for (const [dir, mtimeMs] of Object.entries(stamps.folders ?? {})) {
+  const stamps = readStamps(outDir);
+  if (!stamps) return false;
+  for (const [dir, mtimeMs] of Object.entries(stamps.folders)) {
     if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs !== mtimeMs) return false;
   }
   const areas = new Set<string>();
@@ -129,6 +121,34 @@ function foldersAsRecorded(outDir: string, state: BuildState): boolean {
   const owned = ownedAreas(outDir, areas);
   if (owned.size !== areas.size) return false;
   return !readdirSync(outDir).some((name) => name.endsWith('.tmp'));
+}
+
+/**
+ * The output folders whose time is still the one recorded after the last build (no file made,
+ * removed or renamed in them since); undefined when the record is missing or not this state's.
+ */
+export function unchangedFolders(outDir: string): Set<string> | undefined {
+  const stamps = readStamps(outDir);
+  if (!stamps) return undefined;
+  const unchanged = new Set<string>();
+  for (const [dir, mtimeMs] of Object.entries(stamps.folders ?? {})) {
+    if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) unchanged.add(dir);
+  }
+  return unchanged;
+}
+
+/** The folder record, if it was taken for the state file now in the output. */
+function readStamps(outDir: string): FolderStamps | undefined {
+  const text = readIfExists(join(outDir, FOLDERS_FILE));
+  const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
+  if (!text || !stateStat) return undefined;
+  try {
+    const stamps = JSON.parse(text) as FolderStamps;
+    const current = stamps.state?.size === stateStat.size && stamps.state.mtimeMs === stateStat.mtimeMs;
+    return current && stamps.folders ? stamps : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every folder holding a recorded file, and the folders above it, but the output root. */

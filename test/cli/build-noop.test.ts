@@ -8,7 +8,7 @@ import { comparable, readTree } from './output-tree.js';
 
 // A no-op build decides from the output folders' times (recorded after each build) instead of a stat
 // of every output file: at 10,000 events that stat alone was over half a second.
-describe('eventry build: the no-op check from folder times', () => {
+describe('eventry build: the no-op and edit checks from folder times', () => {
   let work: string;
   let catalogue: string;
   let out: string;
@@ -66,5 +66,33 @@ describe('eventry build: the no-op check from folder times', () => {
     expect((await build()).stdout).toMatch(/nothing to do/);
     expect((await build('--force')).status).toBe(0);
     expect(comparable(readTree(out))).toEqual(fresh);
+  });
+
+  const editBilling = (tag: string) => {
+    const billing = join(catalogue, 'groups/billing.yaml');
+    writeFileSync(
+      billing,
+      readFileSync(billing, 'utf8').replace('title: ', `description: ${tag}.\n  title: `),
+    );
+  };
+
+  it('an edit build restores a per-event file deleted from an untouched group', async () => {
+    rmSync(join(out, 'account/events/account.created-v1.js'));
+    editBilling('Edited');
+    expect((await build()).status).toBe(0);
+    const fresh = join(work, 'fresh');
+    expect((await runCliInProcess(['build', '--catalogue', catalogue, '--out', fresh])).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(comparable(readTree(fresh)));
+  });
+
+  it('an edit build trusts an untouched group’s per-event files to their folders; --force rebuilds them', async () => {
+    const event = join(out, 'account/events/account.created-v1.js');
+    const good = readFileSync(event, 'utf8');
+    writeFileSync(event, '// edited by hand\n');
+    editBilling('Edited');
+    expect((await build()).status).toBe(0);
+    expect(readFileSync(event, 'utf8')).toBe('// edited by hand\n');
+    expect((await build('--force')).status).toBe(0);
+    expect(readFileSync(event, 'utf8')).toBe(good);
   });
 });
