@@ -31,16 +31,18 @@ export interface EmitPool {
 /**
  * Each thread's heap: V8 lets an idle-looking heap grow far past what is live, and the ajv code
  * generation leaves a lot of short-lived garbage, so three default heaps took a 10,000-event build to
- * 1 GiB. A 16 MiB young generation and an old generation of a few times the model's size (a thread holds
- * the model, one task's output and ajv) keep the process near what is live; measured at 3,300 events,
- * peak RSS 455 → 335 MiB for 5% more CPU time.
+ * 1 GiB. A 16 MiB young generation and an old generation of a few times the model's size keep the
+ * process near what is live. A thread generating group packages holds the model (about 2.5 times its
+ * packed size), ajv and one group's files; the first thread also writes the catalogue-wide documents,
+ * whose text grows with the catalogue (about 6 times the packed model at 10,000 events), so it gets more.
  */
-function heapLimits(model: PackedValue): {
-  maxYoungGenerationSizeMb: number;
-  maxOldGenerationSizeMb: number;
-} {
+function heapLimits(
+  model: PackedValue,
+  documents: boolean,
+): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } {
   const modelMiB = model.bytes.byteLength / 2 ** 20;
-  return { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: Math.ceil(256 + 8 * modelMiB) };
+  const old = documents ? 128 + 16 * modelMiB : 96 + 6 * modelMiB;
+  return { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: Math.ceil(old) };
 }
 
 /** The compiled worker script; absent when the toolkit runs from its TypeScript source (vitest). */
@@ -54,7 +56,7 @@ export function canUseWorkers(): boolean {
 /**
  * Starts `size` threads on `model`. The model is packed once into shared memory (`transfer.ts`), so
  * each thread unpacks it in parallel; a thread runs one task at a time and the pool hands the next
- * queued task to the first thread that frees up.
+ * queued task to the first thread that frees up (document tasks only to the first thread).
  */
 export function startEmitPool(
   model: Catalogue,
@@ -71,10 +73,13 @@ export function startEmitPool(
   let broken: Error | undefined;
 
   const dispatch = () => {
-    while (idle.length > 0 && queue.length > 0) {
-      const worker = idle.pop()!;
-      const message = queue.shift()!;
-      busy.set(worker, message.id);
+    for (const worker of [...idle]) {
+      // The catalogue-wide documents go to the first thread only: its heap is sized for them.
+      const index = queue.findIndex((queued) => worker === wide || queued.task.kind === 'group');
+      if (index === -1) continue;
+      const [message] = queue.splice(index, 1);
+      idle.splice(idle.indexOf(worker), 1);
+      busy.set(worker, message!.id);
       worker.postMessage(message);
     }
   };
@@ -84,10 +89,10 @@ export function startEmitPool(
     pending.clear();
     queue.length = 0;
   };
-  const workers = Array.from({ length: size }, () => {
+  const workers = Array.from({ length: size }, (_, index) => {
     const worker = new Worker(WORKER_SCRIPT, {
       workerData: data,
-      resourceLimits: heapLimits(data.model),
+      resourceLimits: heapLimits(data.model, index === 0),
     });
     worker.on('message', (reply: WorkerReply) => {
       busy.delete(worker);
@@ -111,6 +116,7 @@ export function startEmitPool(
     idle.push(worker);
     return worker;
   });
+  const wide = workers[0];
 
   return {
     run(task) {
