@@ -22,7 +22,8 @@ describe('a model sent to a worker thread keeps its null-prototype maps', () => 
     expect((copy.shapes as Record<string, unknown>).toString).toEqual({ name: 'toString', type: shared });
     expect(copy.list[1]).toHaveProperty('gone', undefined);
     // One object in two places stays one object (as the loader shares them).
-    expect(copy.list[1]!.type).toBe((copy.shapes as Record<string, { type: unknown }>).toString!.type);
+    const shapes = new Map(Object.entries(copy.shapes as Record<string, { type: unknown }>));
+    expect(copy.list[1]!.type).toBe(shapes.get('toString')!.type);
   });
 
   it('a loaded catalogue comes back equal, prototype for prototype', () => {
