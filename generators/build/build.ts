@@ -38,6 +38,8 @@ export interface BuildCatalogueOptions {
    * enough groups are to be generated), and the folder of the disk cache they open again.
    */
   workers?: { threads: number; cacheDir?: string; minGroups?: number };
+  /** The output's folder record (`foldersRecordPath`): spares a stat of each untouched group's files. */
+  foldersRecord?: string;
 }
 /** Runs every emitter on the model; nothing is written. */
 export async function emitAll(
@@ -83,7 +85,8 @@ export async function buildCatalogue(
   const units: Record<string, string> = Object.create(null);
   const recorded = options.state && options.tool ? filesByArea(options.state) : undefined;
   // Folders untouched since the last build: their files need no stat of their own (see state.ts).
-  const folders = recorded ? unchangedFolders(outDir) : undefined;
+  const folders =
+    recorded && options.foldersRecord ? unchangedFolders(outDir, options.foldersRecord) : undefined;
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
   let pool: EmitPool | undefined;

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { OutputFile } from '../emit/context.js';
 import { type CatalogueSourceFile, readCatalogueSources } from '../load/sources.js';
 import { readIfExists } from '../shared/fs.js';
-import { hashInputs, toolFingerprint } from './fingerprint.js';
+import { hashInputs, projectRoot, toolFingerprint } from './fingerprint.js';
 import { findOrphans, ownedAreas } from './sweep.js';
 import { type FileStats, writeOutputs } from './write.js';
 
@@ -38,16 +39,22 @@ export interface BuildPlan {
   state?: BuildState;
   /** The output is exactly what these inputs build: nothing to do. */
   upToDate: boolean;
+  /** The output's folder record (`foldersRecordPath`). */
+  foldersRecord: string;
 }
 
 /**
- * Beside the state file, written after each build has committed: the modification time of every
- * output folder then. A file created, removed or renamed in a folder changes the folder's time, so
- * folders as recorded mean the per-event files are all still there and nothing was added; it is
- * outside the commit (a folder's time is only known once the files moved in), so it names the state
- * file it belongs to (size and time) and counts for nothing otherwise.
+ * Where the folder record of an output lives: written after each build has committed, it holds the
+ * modification time of every output folder then. A file created, removed or renamed in a folder
+ * changes the folder's time, so folders as recorded mean the per-event files are all still there and
+ * nothing was added. It is outside the commit (a folder's time is only known once the files moved
+ * in), so it names the state file it belongs to (size and time) and counts for nothing otherwise; and
+ * outside the output (in the project's git-ignored `.eventry/`), since it changes on every build.
  */
-export const FOLDERS_FILE = '.eventry-build-folders.json';
+export function foldersRecordPath(catalogueDir: string, outDir: string): string {
+  const id = createHash('sha256').update(resolve(outDir)).digest('hex').slice(0, 16);
+  return join(projectRoot(catalogueDir), '.eventry', 'build', `folders-${id}.json`);
+}
 
 interface FolderStamps {
   state: { size: number; mtimeMs: number };
@@ -56,27 +63,29 @@ interface FolderStamps {
 
 /** Reads the catalogue and the last build's state, and decides whether the output is already current. */
 export function planBuild(catalogueDir: string, outDir: string, force = false): BuildPlan {
+  const foldersRecord = foldersRecordPath(catalogueDir, outDir);
   const sources = readCatalogueSources(catalogueDir);
   const tool = toolFingerprint();
   const inputHash = hashInputs(sources, tool);
   const state = readState(outDir);
   let upToDate = false;
   if (!force && state !== undefined && state.inputHash === inputHash) {
-    upToDate = foldersAsRecorded(outDir, state);
+    upToDate = foldersAsRecorded(outDir, foldersRecord, state);
     if (!upToDate && outputsExact(outDir, state)) {
       // Current after the full check: record the folders so the next no-op is the quick one.
       upToDate = true;
-      stampFolders(outDir);
+      stampFolders(outDir, foldersRecord);
     }
   }
-  return { sources, tool, inputHash, ...(state ? { state } : {}), upToDate };
+  return { sources, tool, inputHash, ...(state ? { state } : {}), upToDate, foldersRecord };
 }
 
 /**
- * Records the output folders' times for the next no-op check (see `FOLDERS_FILE`). Called once the
- * output is exactly what the state file describes; a failure to write it only costs that check.
+ * Records the output folders' times at `record` for the next no-op check (see `foldersRecordPath`).
+ * Called once the output is exactly what the state file describes; a failure to write it only costs
+ * that check.
  */
-export function stampFolders(outDir: string): void {
+export function stampFolders(outDir: string, record: string): void {
   const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
   const state = readState(outDir);
   if (!stateStat || !state) return;
@@ -88,9 +97,9 @@ export function stampFolders(outDir: string): void {
   }
   const stamps: FolderStamps = { state: { size: stateStat.size, mtimeMs: stateStat.mtimeMs }, folders };
   try {
-    writeOutputs(outDir, [{ path: FOLDERS_FILE, contents: `${JSON.stringify(stamps)}\n` }]);
+    writeOutputs(dirname(record), [{ path: basename(record), contents: `${JSON.stringify(stamps)}\n` }]);
   } catch {
-    rmSync(join(outDir, FOLDERS_FILE), { force: true });
+    rmSync(record, { force: true });
   }
 }
 
@@ -101,8 +110,8 @@ export function stampFolders(outDir: string): void {
  * what a person opens and might edit in place) have the recorded size and time. The per-event files
  * below are trusted to their folders; `--force` rebuilds regardless.
  */
-function foldersAsRecorded(outDir: string, state: BuildState): boolean {
-  const stamps = readStamps(outDir);
+function foldersAsRecorded(outDir: string, record: string, state: BuildState): boolean {
+  const stamps = readStamps(outDir, record);
   if (!stamps) return false;
   for (const [dir, mtimeMs] of Object.entries(stamps.folders)) {
     if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs !== mtimeMs) return false;
@@ -127,8 +136,8 @@ function foldersAsRecorded(outDir: string, state: BuildState): boolean {
  * The output folders whose time is still the one recorded after the last build (no file made,
  * removed or renamed in them since); undefined when the record is missing or not this state's.
  */
-export function unchangedFolders(outDir: string): Set<string> | undefined {
-  const stamps = readStamps(outDir);
+export function unchangedFolders(outDir: string, record: string): Set<string> | undefined {
+  const stamps = readStamps(outDir, record);
   if (!stamps) return undefined;
   const unchanged = new Set<string>();
   for (const [dir, mtimeMs] of Object.entries(stamps.folders ?? {})) {
@@ -138,8 +147,8 @@ export function unchangedFolders(outDir: string): Set<string> | undefined {
 }
 
 /** The folder record, if it was taken for the state file now in the output. */
-function readStamps(outDir: string): FolderStamps | undefined {
-  const text = readIfExists(join(outDir, FOLDERS_FILE));
+function readStamps(outDir: string, record: string): FolderStamps | undefined {
+  const text = readIfExists(record);
   const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
   if (!text || !stateStat) return undefined;
   try {

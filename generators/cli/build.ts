@@ -55,6 +55,7 @@ export async function runBuild(options: BuildOptions): Promise<number> {
     ...(plan.state && !options.force ? { state: plan.state } : {}),
     ...(cache ? { cache } : {}),
     workers: buildThreads(cacheDir),
+    foldersRecord: plan.foldersRecord,
   });
   if (!result.ok) {
     if ('problems' in result) {
@@ -77,7 +78,7 @@ export async function runBuild(options: BuildOptions): Promise<number> {
     }
     return 1;
   }
-  stampFolders(outDir);
+  stampFolders(outDir, plan.foldersRecord);
   const { written, unchanged, removed } = result.report;
   const events = Object.keys(result.catalogue.events).length;
   console.log(

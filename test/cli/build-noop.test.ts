@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FOLDERS_FILE } from '../../generators/build/state.js';
+import { foldersRecordPath } from '../../generators/build/state.js';
 import { fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, readTree } from './output-tree.js';
@@ -45,9 +45,10 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
   });
 
   it('folder times recorded for another state are not trusted: a stale record means the full check', async () => {
-    const stamps = JSON.parse(readFileSync(join(out, FOLDERS_FILE), 'utf8'));
+    const record = foldersRecordPath(catalogue, out);
+    const stamps = JSON.parse(readFileSync(record, 'utf8'));
     stamps.state.size += 1;
-    writeFileSync(join(out, FOLDERS_FILE), JSON.stringify(stamps));
+    writeFileSync(record, JSON.stringify(stamps));
     rmSync(join(out, 'billing/README.md'));
     writeFileSync(join(out, 'billing/README.md'), 'mine\n');
     expect((await build()).stdout).toMatch(/built 8 events/);
@@ -55,7 +56,7 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
   });
 
   it('a damaged folder record means the full check, not a crash', async () => {
-    writeFileSync(join(out, FOLDERS_FILE), '{"state":');
+    writeFileSync(foldersRecordPath(catalogue, out), '{"state":');
     expect((await build()).stdout).toMatch(/nothing to do/);
     expect((await build()).stdout).toMatch(/nothing to do/);
   });

@@ -29,13 +29,11 @@ export function emptyFolders(dir: string): string[] {
     .map((full) => full.slice(dir.length + 1));
 }
 
-/** The build's own records in the output root: their contents are file and folder times. */
-const RECORDS = new Set(['.eventry-build-state.json', '.eventry-build-folders.json']);
-
-/** A tree as a plain object without the build records' contents (they record mtimes), for `toEqual`. */
+/** A tree as a plain object without the build state's contents (it records mtimes), for `toEqual`. */
 export function comparable(tree: Map<string, string>): Record<string, string> {
   const plain: Record<string, string> = Object.create(null);
-  for (const [path, contents] of tree) plain[path] = RECORDS.has(path) ? '(record)' : contents;
+  for (const [path, contents] of tree)
+    plain[path] = path === '.eventry-build-state.json' ? '(state)' : contents;
   return plain;
 }
 
