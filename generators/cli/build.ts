@@ -36,9 +36,9 @@ export async function runBuild(options: BuildOptions): Promise<number> {
   if (recovered === 'rolled-back')
     console.log('eventry: discarded the staged files of an interrupted build.');
   const plan = planBuild(catalogueDir, outDir, options.force);
-  if (plan.upToDate && plan.state) {
+  if (plan.upToDate) {
     console.log(
-      `eventry: nothing to do: catalogue unchanged, ${Object.keys(plan.state.files).length} files up to date (${ms(started)}).`,
+      `eventry: nothing to do: catalogue unchanged, ${plan.fileCount} files up to date (${ms(started)}).`,
     );
     return 0;
   }
