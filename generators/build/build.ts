@@ -3,11 +3,12 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitCache, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
-import { emitGroupPackages, groupPackageUnits } from '../emit/package/index.js';
+import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
 import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
-import type { BuildState } from './state.js';
+import { canUseWorkers, type EmitPool, type EmitTask, startEmitPool } from './emit-pool.js';
+import { type BuildState, unchangedFolders } from './state.js';
 import { type FileStats, startStaging, WriteFailure, type WriteReport } from './write.js';
 
 /** The outcome of a build: the problems that stopped it, or what it wrote. */
@@ -32,6 +33,13 @@ export interface BuildCatalogueOptions {
   tool?: string;
   /** Builds the state file from the committed files' stats and each group package's unit hash. */
   seal?: (stats: FileStats, units: Record<string, string>) => OutputFile;
+  /**
+   * Threads to run the emitters and group packages on (only from the compiled toolkit, and only when
+   * enough groups are to be generated), and the folder of the disk cache they open again.
+   */
+  workers?: { threads: number; cacheDir?: string; minGroups?: number };
+  /** The output's folder record (`foldersRecordPath`): spares a stat of each untouched group's files. */
+  foldersRecord?: string;
 }
 /** Runs every emitter on the model; nothing is written. */
 export async function emitAll(
@@ -57,7 +65,9 @@ export async function emitAll(
 /**
  * Loads, emits and commits. Nothing in the output changes unless the whole catalogue loads, every
  * emitter succeeds and every file could be staged; the switch itself is atomic (see write.ts). Each
- * group package is staged as it is generated, so memory does not grow with the output's size.
+ * group package is staged as it is generated, so memory does not grow with the output's size. With
+ * `workers`, the emitters and the group packages to generate run on a pool of threads (see
+ * emit-pool.ts); the output is the same byte for byte, and it is staged here, one batch at a time.
  */
 export async function buildCatalogue(
   sources: CatalogueSourceFile[],
@@ -74,12 +84,16 @@ export async function buildCatalogue(
   const staging = startStaging(outDir);
   const units: Record<string, string> = Object.create(null);
   const recorded = options.state && options.tool ? filesByArea(options.state) : undefined;
-  let current = '';
+  // Folders untouched since the last build: their files need no stat of their own (see state.ts).
+  const folders =
+    recorded && options.foldersRecord ? unchangedFolders(outDir, options.foldersRecord) : undefined;
+  const tasks: EmitTask[] = [];
+  const generated = new Map<string, GroupPackageUnit>();
+  let pool: EmitPool | undefined;
   try {
     for (const emitter of EMITTERS) {
-      current = emitter.name;
       if (emitter.emit !== emitGroupPackages) {
-        await staging.add(await emitter.emit(catalogue, context));
+        tasks.push({ kind: 'emitter', name: emitter.name });
         continue;
       }
       for (const unit of groupPackageUnits(catalogue, context)) {
@@ -88,18 +102,50 @@ export async function buildCatalogue(
         const kept =
           recorded && options.state!.units?.[unit.slug] === hash ? recorded.get(unit.slug) : undefined;
         const packageJson = unit.packageJson.path;
-        if (kept && kept.length > 0 && intact(outDir, options.state!, kept)) {
-          staging.keep(kept.filter((path) => path !== packageJson));
+        if (kept && kept.length > 0 && intact(outDir, options.state!, kept, folders)) {
+          staging.keep(
+            kept.filter((path) => path !== packageJson),
+            options.state!.files,
+          );
           await staging.add([unit.packageJson]);
         } else {
-          await staging.add([unit.packageJson, ...(await unit.files())]);
+          await staging.add([unit.packageJson]);
+          generated.set(unit.slug, unit);
+          tasks.push({ kind: 'group', slug: unit.slug });
         }
       }
     }
+    const minGroups = options.workers?.minGroups ?? POOL_MIN_GROUPS;
+    const threads = options.workers && generated.size >= minGroups ? options.workers.threads : 0;
+    if (threads > 0 && canUseWorkers()) {
+      const { cacheDir } = options.workers!;
+      pool = startEmitPool(catalogue, threads, {
+        outDir,
+        ...(cacheDir && options.tool ? { cache: { dir: cacheDir, tool: options.tool } } : {}),
+      });
+    }
+    const run = pool
+      ? (task: EmitTask) => pool!.run(task)
+      : async (task: EmitTask) =>
+          task.kind === 'group'
+            ? generated.get(task.slug)!.files()
+            : EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
+    // Two tasks per thread in flight: a thread never waits while this one stages the last result.
+    await runTasks(tasks, run, (files) => staging.add(files), pool ? 2 * threads : 1);
   } catch (error) {
     if (error instanceof WriteFailure) return { ok: false, writeError: error };
     staging.abort();
-    return { ok: false, emitterError: { emitter: current, error } };
+    const failed = error instanceof TaskFailure ? error : undefined;
+    const task = failed?.task;
+    return {
+      ok: false,
+      emitterError: {
+        emitter: task?.kind === 'emitter' ? task.name : 'group-packages',
+        error: failed ? failed.cause : error,
+      },
+    };
+  } finally {
+    await pool?.close();
   }
   try {
     const report = await staging.commit({
@@ -111,6 +157,54 @@ export async function buildCatalogue(
     if (error instanceof WriteFailure) return { ok: false, writeError: error };
     throw error;
   }
+}
+
+/** Below this many group packages to generate, starting threads costs more than it saves. */
+const POOL_MIN_GROUPS = 4;
+
+/** An emitter task that threw: the first in task order, whichever finished first. */
+class TaskFailure extends Error {
+  constructor(
+    readonly task: EmitTask,
+    cause: unknown,
+  ) {
+    super(`emitter task failed`, { cause });
+  }
+}
+
+/**
+ * Runs `tasks`, `lanes` at a time, and hands each result to `stage` one at a time (staging is a
+ * sequence of batches). Stops starting tasks at the first failure; once the running ones settle it
+ * throws the `WriteFailure` if staging failed, else a `TaskFailure` for the earliest failed task.
+ */
+async function runTasks(
+  tasks: readonly EmitTask[],
+  run: (task: EmitTask) => Promise<OutputFile[]>,
+  stage: (files: OutputFile[]) => Promise<void>,
+  lanes: number,
+): Promise<void> {
+  let next = 0;
+  let staged: Promise<void> = Promise.resolve();
+  const failures: { index: number; error: unknown }[] = [];
+  const lane = async () => {
+    while (failures.length === 0 && next < tasks.length) {
+      const index = next++;
+      try {
+        const files = await run(tasks[index]!);
+        const turn = staged.then(() => (failures.length === 0 ? stage(files) : undefined));
+        staged = turn.catch(() => undefined);
+        await turn;
+      } catch (error) {
+        failures.push({ index, error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, tasks.length) }, lane));
+  if (failures.length === 0) return;
+  const write = failures.find((failure) => failure.error instanceof WriteFailure);
+  if (write) throw write.error;
+  const first = failures.reduce((a, b) => (b.index < a.index ? b : a));
+  throw new TaskFailure(tasks[first.index]!, first.error);
 }
 
 /** The recorded output files by top-level folder (a group package's slug). */
@@ -127,9 +221,21 @@ function filesByArea(state: BuildState): Map<string, string[]> {
   return areas;
 }
 
-/** Whether each of `paths` is in the output with the size and mtime the state recorded. */
-function intact(outDir: string, state: BuildState, paths: readonly string[]): boolean {
+/**
+ * Whether each of `paths` (one group package's) is in the output with the size and mtime the state
+ * recorded. When every folder they are in is `unchanged`, only the files at the package's top are
+ * stat'ed, as the no-op check does (`state.ts`): the per-event files are trusted to their folders.
+ */
+function intact(
+  outDir: string,
+  state: BuildState,
+  paths: readonly string[],
+  unchanged: ReadonlySet<string> | undefined,
+): boolean {
+  const inUnchanged = (path: string) => unchanged?.has(path.slice(0, path.lastIndexOf('/'))) === true;
+  const trusted = unchanged !== undefined && paths.every(inUnchanged);
   return paths.every((path) => {
+    if (trusted && path.indexOf('/') !== path.lastIndexOf('/')) return true;
     const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
     const expected = state.files[path]!;
     return stat !== undefined && stat.size === expected.size && stat.mtimeMs === expected.mtimeMs;

@@ -109,8 +109,11 @@ export async function commitOutputs(
 export interface Staging {
   /** Stages the files of `files` that differ from the output; on failure throws `WriteFailure`, staging discarded. */
   add(files: readonly OutputFile[]): Promise<void>;
-  /** Files this build produces that are known to be in the output as they would be written (from the build state). */
-  keep(paths: readonly string[]): void;
+  /**
+   * Files this build produces that are known to be in the output as they would be written (from the
+   * build state); `stats`, their recorded size and time, spares the build state a stat of each.
+   */
+  keep(paths: readonly string[], stats?: FileStats): void;
   /** Commits what was added and kept as the whole output (see `commitOutputs`). */
   commit(options?: CommitOptions): Promise<WriteReport>;
   /** Drops everything staged; the output is as before (a root this build created is removed again). */
@@ -125,6 +128,7 @@ export function startStaging(root: string): Staging {
   const staging = join(root, STAGING_DIR, id);
   const produced = new Set<string>();
   const put: string[] = [];
+  const known = new Map<string, { size: number; mtimeMs: number }>();
   const abort = () => {
     discardStaging(root, (pid) => pid === process.pid);
     if (!rootExisted) {
@@ -163,14 +167,18 @@ export function startStaging(root: string): Staging {
         failing(error);
       }
     },
-    keep(paths) {
-      for (const path of paths) produced.add(path);
+    keep(paths, stats) {
+      for (const path of paths) {
+        produced.add(path);
+        const stat = stats?.[path];
+        if (stat) known.set(path, stat);
+      }
     },
     async commit(options = {}) {
       const written = [...put].sort();
       if (options.seal) {
         try {
-          put.push(...(await stageSeal(root, staging, [...produced], new Set(put), options.seal)));
+          put.push(...(await stageSeal(root, staging, [...produced], new Set(put), known, options.seal)));
         } catch (error) {
           failing(error);
         }
@@ -253,11 +261,17 @@ async function stageSeal(
   staging: string,
   paths: readonly string[],
   staged: ReadonlySet<string>,
+  known: ReadonlyMap<string, { size: number; mtimeMs: number }>,
   seal: NonNullable<CommitOptions['seal']>,
 ): Promise<string[]> {
   const stats: FileStats = Object.create(null);
   await Promise.all(
     paths.map(async (path) => {
+      const kept = staged.has(path) ? undefined : known.get(path);
+      if (kept) {
+        stats[path] = kept;
+        return;
+      }
       const { size, mtimeMs } = await stat(join(staged.has(path) ? staging : root, path));
       stats[path] = { size, mtimeMs };
     }),

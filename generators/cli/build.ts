@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { planBuild, stateFile } from '../build/state.js';
+import { planBuild, stampFolders, stateFile } from '../build/state.js';
 import { recoverOutput } from '../build/write.js';
 
 /** Where a command prints (`publish --json` sends the build's lines to stderr, keeping stdout JSON). */
@@ -44,9 +45,9 @@ export async function runBuild(
   if (recovered === 'rolled-back')
     console.log('eventry: discarded the staged files of an interrupted build.');
   const plan = planBuild(catalogueDir, outDir, options.force);
-  if (plan.upToDate && plan.state) {
+  if (plan.upToDate) {
     console.log(
-      `eventry: nothing to do: catalogue unchanged, ${Object.keys(plan.state.files).length} files up to date (${ms(started)}).`,
+      `eventry: nothing to do: catalogue unchanged, ${plan.fileCount} files up to date (${ms(started)}).`,
     );
     return 0;
   }
@@ -54,14 +55,16 @@ export async function runBuild(
   const { buildCatalogue } = await import('../build/build.js');
   const { formatProblem } = await import('../load/index.js');
   const { createDiskCache, projectCacheDir } = await import('../build/emit-cache.js');
-  const cache =
-    options.cache === false ? undefined : createDiskCache(projectCacheDir(catalogueDir), plan.tool);
+  const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
+  const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
   const result = await buildCatalogue(plan.sources, outDir, {
     previous: plan.state ? Object.keys(plan.state.files) : [],
     seal: (files, units) => stateFile(plan.inputHash, files, units),
     tool: plan.tool,
     ...(plan.state && !options.force ? { state: plan.state } : {}),
     ...(cache ? { cache } : {}),
+    workers: buildThreads(cacheDir),
+    foldersRecord: plan.foldersRecord,
   });
   if (!result.ok) {
     if ('problems' in result) {
@@ -84,6 +87,7 @@ export async function runBuild(
     }
     return 1;
   }
+  stampFolders(outDir, plan.foldersRecord);
   const { written, unchanged, removed } = result.report;
   const events = Object.keys(result.catalogue.events).length;
   console.log(
@@ -100,6 +104,25 @@ const WRITE_HINTS = new Map([
   ['ENOSPC', ': no space left on the device'],
   ['EISDIR', ': a folder stands where the build writes this file; move it away'],
 ]);
+
+/**
+ * Threads for a build's emitters: one per core (this thread mostly stages files meanwhile), when
+ * enough groups are to be generated. `EVENTRY_BUILD_THREADS=<n>` sets the count and uses them for any
+ * number of groups (0: everything on this thread), for tests and measurements.
+ */
+function buildThreads(cacheDir: string | undefined): {
+  threads: number;
+  cacheDir?: string;
+  minGroups?: number;
+} {
+  const given = Number.parseInt(process.env.EVENTRY_BUILD_THREADS ?? '', 10);
+  const forced = Number.isInteger(given) && given >= 0;
+  return {
+    threads: forced ? given : availableParallelism(),
+    ...(cacheDir ? { cacheDir } : {}),
+    ...(forced ? { minGroups: 1 } : {}),
+  };
+}
 
 function ms(started: number): string {
   return `${Math.round(performance.now() - started)} ms`;

@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { OutputFile } from '../emit/context.js';
+import type { Catalogue } from '../model.js';
+import { type PackedValue, packValue } from './transfer.js';
+
+/** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
+export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
+
+/** What a worker is started with. */
+export interface WorkerData {
+  model: PackedValue;
+  outDir: string;
+  /** The build's disk cache (`createDiskCache`), opened again in each worker. */
+  cache?: { dir: string; tool: string };
+}
+
+/** A worker's answer to one task. */
+export type WorkerReply =
+  | { id: number; files: OutputFile[] }
+  | { id: number; error: { message: string; stack?: string } };
+
+/** Worker threads that run `EmitTask`s on one model, each task on whichever thread is free. */
+export interface EmitPool {
+  run(task: EmitTask): Promise<OutputFile[]>;
+  /** Stops every thread (pending tasks are rejected). */
+  close(): Promise<void>;
+}
+
+/**
+ * Each thread's heap: V8 lets an idle-looking heap grow far past what is live, and the ajv code
+ * generation leaves a lot of short-lived garbage, so three default heaps took a 10,000-event build to
+ * 1 GiB. A 16 MiB young generation and an old generation of a few times the model's size keep the
+ * process near what is live. A thread generating group packages holds the model (about 2.5 times its
+ * packed size), ajv and one group's files; the first thread also writes the catalogue-wide documents,
+ * whose text grows with the catalogue (about 6 times the packed model at 10,000 events), so it gets more.
+ */
+function heapLimits(
+  model: PackedValue,
+  documents: boolean,
+): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } {
+  const modelMiB = model.bytes.byteLength / 2 ** 20;
+  const old = documents ? 128 + 16 * modelMiB : 96 + 6 * modelMiB;
+  return { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: Math.ceil(old) };
+}
+
+/** The compiled worker script; absent when the toolkit runs from its TypeScript source (vitest). */
+const WORKER_SCRIPT = fileURLToPath(new URL('./emit-worker.js', import.meta.url));
+
+/** Whether this toolkit can start pool threads: only compiled (`dist/`), where the worker script exists. */
+export function canUseWorkers(): boolean {
+  return existsSync(WORKER_SCRIPT);
+}
+
+/**
+ * Starts `size` threads on `model`. The model is packed once into shared memory (`transfer.ts`), so
+ * each thread unpacks it in parallel; a thread runs one task at a time and the pool hands the next
+ * queued task to the first thread that frees up (document tasks only to the first thread).
+ */
+export function startEmitPool(
+  model: Catalogue,
+  size: number,
+  options: { outDir: string; cache?: { dir: string; tool: string } },
+): EmitPool {
+  const data: WorkerData = { model: packValue(model), outDir: options.outDir };
+  if (options.cache) data.cache = options.cache;
+  const pending = new Map<number, { resolve: (files: OutputFile[]) => void; reject: (e: Error) => void }>();
+  const queue: { id: number; task: EmitTask }[] = [];
+  const idle: Worker[] = [];
+  const busy = new Map<Worker, number>();
+  let nextId = 0;
+  let broken: Error | undefined;
+
+  const dispatch = () => {
+    for (const worker of [...idle]) {
+      // The catalogue-wide documents go to the first thread only: its heap is sized for them.
+      const index = queue.findIndex((queued) => worker === wide || queued.task.kind === 'group');
+      if (index === -1) continue;
+      const [message] = queue.splice(index, 1);
+      idle.splice(idle.indexOf(worker), 1);
+      busy.set(worker, message!.id);
+      worker.postMessage(message);
+    }
+  };
+  const fail = (error: Error) => {
+    broken ??= error;
+    for (const { reject } of pending.values()) reject(broken);
+    pending.clear();
+    queue.length = 0;
+  };
+  const workers = Array.from({ length: size }, (_, index) => {
+    const worker = new Worker(WORKER_SCRIPT, {
+      workerData: data,
+      resourceLimits: heapLimits(data.model, index === 0),
+    });
+    worker.on('message', (reply: WorkerReply) => {
+      busy.delete(worker);
+      idle.push(worker);
+      const waiting = pending.get(reply.id);
+      pending.delete(reply.id);
+      if ('files' in reply) waiting?.resolve(reply.files);
+      else {
+        const error = new Error(reply.error.message);
+        if (reply.error.stack) error.stack = reply.error.stack;
+        waiting?.reject(error);
+      }
+      dispatch();
+    });
+    // A thread that dies (out of memory, a bug in the worker script) fails the whole build.
+    worker.on('error', (error) => fail(error));
+    worker.on('exit', (code) => {
+      if (busy.has(worker) || code !== 0)
+        fail(new Error(`a build worker thread stopped (exit code ${code})`));
+    });
+    idle.push(worker);
+    return worker;
+  });
+  const wide = workers[0];
+
+  return {
+    run(task) {
+      if (broken) return Promise.reject(broken);
+      const id = nextId++;
+      const done = new Promise<OutputFile[]>((resolve, reject) => pending.set(id, { resolve, reject }));
+      queue.push({ id, task });
+      dispatch();
+      return done;
+    },
+    async close() {
+      broken ??= new Error('the build worker pool was closed');
+      fail(broken);
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { foldersRecordPath } from '../../generators/build/state.js';
+import { fixturePath, tempDir } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
+import { comparable, readTree } from './output-tree.js';
+
+// A no-op build decides from the output folders' times (recorded after each build) instead of a stat
+// of every output file: at 10,000 events that stat alone was over half a second.
+describe('eventry build: the no-op and edit checks from folder times', () => {
+  let work: string;
+  let catalogue: string;
+  let out: string;
+  let fresh: Record<string, string>;
+  const build = (...extra: string[]) =>
+    runCliInProcess(['build', '--catalogue', catalogue, '--out', out, ...extra]);
+
+  beforeEach(async () => {
+    work = tempDir('eventry-build-noop-');
+    catalogue = join(work, 'catalogue');
+    out = join(work, 'packages');
+    cpSync(fixturePath('small'), catalogue, { recursive: true });
+    expect((await build()).status).toBe(0);
+    fresh = comparable(readTree(out));
+  });
+
+  it('an untouched output is nothing to do, again and again', async () => {
+    expect((await build()).stdout).toMatch(/nothing to do/);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a per-event file deleted by hand is rebuilt by the next build', async () => {
+    rmSync(join(out, 'billing/schemas/billing.ledger.entry_posted-v1.json'));
+    expect((await build()).stdout).toMatch(/1 files written/);
+    expect(comparable(readTree(out))).toEqual(fresh);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a package.json edited in place is rebuilt by the next build', async () => {
+    const packageJson = join(out, 'account/package.json');
+    writeFileSync(packageJson, readFileSync(packageJson, 'utf8').replace('"license"', '"licence"'));
+    expect((await build()).stdout).toMatch(/1 files written/);
+    expect(comparable(readTree(out))).toEqual(fresh);
+  });
+
+  it('folder times recorded for another state are not trusted: a stale record means the full check', async () => {
+    const record = foldersRecordPath(catalogue, out);
+    const stamps = JSON.parse(readFileSync(record, 'utf8'));
+    stamps.state.size += 1;
+    writeFileSync(record, JSON.stringify(stamps));
+    rmSync(join(out, 'billing/README.md'));
+    writeFileSync(join(out, 'billing/README.md'), 'mine\n');
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    expect(comparable(readTree(out))).toEqual(fresh);
+  });
+
+  it('a damaged folder record means the full check, not a crash', async () => {
+    writeFileSync(foldersRecordPath(catalogue, out), '{"state":');
+    expect((await build()).stdout).toMatch(/nothing to do/);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a per-event file edited in place is trusted to its folder; --force rebuilds it', async () => {
+    const schema = join(out, 'billing/schemas/billing.ledger.entry_posted-v1.json');
+    writeFileSync(schema, '{}\n');
+    expect((await build()).stdout).toMatch(/nothing to do/);
+    expect((await build('--force')).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(fresh);
+  });
+
+  const editBilling = (tag: string) => {
+    const billing = join(catalogue, 'groups/billing.yaml');
+    writeFileSync(
+      billing,
+      readFileSync(billing, 'utf8').replace('title: ', `description: ${tag}.\n  title: `),
+    );
+  };
+
+  it('an edit build restores a per-event file deleted from an untouched group', async () => {
+    rmSync(join(out, 'account/events/account.created-v1.js'));
+    editBilling('Edited');
+    expect((await build()).status).toBe(0);
+    const fresh = join(work, 'fresh');
+    expect((await runCliInProcess(['build', '--catalogue', catalogue, '--out', fresh])).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(comparable(readTree(fresh)));
+  });
+
+  it('an edit build trusts an untouched group’s per-event files to their folders; --force rebuilds them', async () => {
+    const event = join(out, 'account/events/account.created-v1.js');
+    const good = readFileSync(event, 'utf8');
+    writeFileSync(event, '// edited by hand\n');
+    editBilling('Edited');
+    expect((await build()).status).toBe(0);
+    expect(readFileSync(event, 'utf8')).toBe('// edited by hand\n');
+    expect((await build('--force')).status).toBe(0);
+    expect(readFileSync(event, 'utf8')).toBe(good);
+  });
+});

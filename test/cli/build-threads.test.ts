@@ -1,0 +1,103 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STAGING_DIR } from '../../generators/build/write.js';
+import { fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
+import { comparable, eventryAsync, readTree } from './output-tree.js';
+
+// The compiled CLI generates on worker threads (the in-process CLI runs from source, on one thread):
+// `EVENTRY_BUILD_THREADS=2` makes it use two for any number of groups.
+const threaded = (catalogue: string, out: string, extra: string[] = []) =>
+  eventryAsync(['build', '--catalogue', catalogue, '--out', out, ...extra], {
+    env: { EVENTRY_BUILD_THREADS: '2' },
+  });
+
+describe('eventry build on worker threads', () => {
+  const work = tempDir('eventry-build-threads-');
+
+  for (const [name, source] of [
+    ['fixture small', fixturePath('small')],
+    ['the seed', join(REPO, 'catalogue')],
+  ] as const) {
+    it(`writes byte for byte what one thread writes: ${name}`, async () => {
+      const catalogue = join(work, name, 'catalogue');
+      cpSync(source, catalogue, { recursive: true });
+      const single = await runCliInProcess([
+        'build',
+        '--no-cache',
+        '--catalogue',
+        catalogue,
+        '--out',
+        join(work, name, 'one'),
+      ]);
+      expect(single.stderr).toBe('');
+      const pooled = await threaded(catalogue, join(work, name, 'two'), ['--no-cache']);
+      expect(pooled.stderr).toBe('');
+      expect(pooled.status).toBe(0);
+      expect(comparable(readTree(join(work, name, 'two')))).toEqual(
+        comparable(readTree(join(work, name, 'one'))),
+      );
+      // With the cache filled by the threads, a forced rebuild on one thread reads it back unchanged.
+      const cached = await threaded(catalogue, join(work, name, 'three'));
+      expect(cached.status).toBe(0);
+      const again = await threaded(catalogue, join(work, name, 'three'), ['--force']);
+      expect(again.stdout).toMatch(/0 files written/);
+    }, 300_000);
+  }
+
+  it('a file the file system refuses while threads generate fails with write-failed and replaces nothing', async () => {
+    const catalogue = join(work, 'refused', 'catalogue');
+    const out = join(work, 'refused', 'packages');
+    cpSync(fixturePath('small'), catalogue, { recursive: true });
+    expect((await threaded(catalogue, out)).status).toBe(0);
+    rmSync(join(out, 'account/README.md'));
+    mkdirSync(join(out, 'account/README.md/kept'), { recursive: true });
+    const before = readTree(out);
+    const account = join(catalogue, 'groups/account.yaml');
+    writeFileSync(
+      account,
+      readFileSync(account, 'utf8').replace('title: ', 'description: Changed.\n  title: '),
+    );
+    const failed = await threaded(catalogue, out);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/error write-failed: cannot write account\/README\.md \(EISDIR: /);
+    expect(failed.stderr).toMatch(/nothing was written/);
+    expect(readTree(out)).toEqual(before);
+    expect(existsSync(join(out, STAGING_DIR))).toBe(false);
+    expect(statSync(out).isDirectory()).toBe(true);
+  }, 120_000);
+});
+
+describe('the build thread pool', () => {
+  it('a group that fails on a worker thread rejects with the error one thread gives', async () => {
+    const { startEmitPool } = (await import(
+      join(REPO, 'dist/generators/build/emit-pool.js')
+    )) as typeof import('../../generators/build/emit-pool.js');
+    const { groupPackageUnits } = await import('../../generators/emit/package/index.js');
+    const model = loadValid(fixturePath('small'));
+    // A model the loader never gives (a group listing an event that does not exist) breaks the emitter.
+    const broken = { ...model, groups: model.groups.map((group) => ({ ...group, events: ['missing-v1'] })) };
+    const slug = broken.groups[0]!.slug;
+    const alone = await Promise.resolve()
+      .then(() =>
+        groupPackageUnits(
+          { ...broken, groups: [broken.groups[0]!] },
+          { readExisting: () => undefined },
+        )[0]!.files(),
+      )
+      .then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+    expect(alone).toBeDefined();
+    const pool = startEmitPool(broken, 2, { outDir: tempDir() });
+    try {
+      await expect(pool.run({ kind: 'group', slug })).rejects.toThrow(alone!);
+      // The other threads go on: a failure is the build's to report, not the pool's end.
+      await expect(pool.run({ kind: 'emitter', name: 'catalogue-package' })).resolves.toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  });
+});
