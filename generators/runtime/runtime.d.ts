@@ -102,15 +102,19 @@ export interface AjvError {
   params: Record<string, unknown>;
 }
 
+/** What the generated validators see as `this`: the mode, and in the all-errors run the error sink. */
+export interface ValidatorContext {
+  readonly tolerant: boolean;
+  report?(error: AjvError): void;
+}
+
+/** One event's API over its generated first-error and all-errors validators. */
 export declare function defineEvent<T, K extends string>(
   key: K,
   compileFast: (
     exports: object,
-  ) => (payload: unknown, tolerant: boolean, context: { instancePath: string }) => boolean,
-  compileFull: (
-    exports: object,
-    run: { readonly tolerant: boolean; report(error: AjvError): void },
-  ) => CompiledValidator,
+  ) => (this: ValidatorContext, payload: unknown, context: { instancePath: string }) => boolean,
+  compileFull: (exports: object) => CompiledValidator,
 ): EventApi<T, K>;
 
 export declare function defineGroup<M>(

@@ -36,26 +36,33 @@ export const DEFAULT_MAX_ERRORS = 100;
 const COUNT_BOUND = 10_000;
 
 /**
+ * What the generated validators see as `this` (ajv's `passContext`): whether undocumented fields are
+ * allowed. Two shared objects, so a fast run allocates nothing and a nested call (a getter in a payload
+ * validating another payload) has its own mode.
+ */
+const STRICT = Object.freeze({ tolerant: false });
+const TOLERANT = Object.freeze({ tolerant: true });
+
+/**
  * One event's API from its generated validators, each compiled on first use (a group package's
- * import only pre-parses its events' code). `compileFast` defines the first-error validators of both
- * modes and returns this event's own `check(payload, tolerant, context)` over them: a function per
- * event, so its calls into the validators stay monomorphic however many events a process validates.
- * `compileFull` returns the all-errors validator of the strict schema, which runs only once a fast one
- * has failed; it reports each error to `RUN` as found and skips undocumented keys when `RUN.tolerant`.
+ * import only pre-parses its events' code). `compileFast` returns the first-error validator of the
+ * closed schema, which skips undocumented keys when `this.tolerant`; `compileFull` returns the
+ * all-errors one, which runs only once the fast one has failed and reports each error to `this.report`
+ * as found (see `explain`).
  */
 export function defineEvent(key, compileFast, compileFull) {
   let check;
   let complete;
   function validate(payload, options) {
-    const isTolerant = options === undefined ? false : readMode(options);
+    const mode = options === undefined || !readMode(options) ? STRICT : TOLERANT;
     check ??= compileFast({});
     try {
-      if (check(payload, isTolerant, CONTEXT)) return VALID;
+      if (check.call(mode, payload, CONTEXT)) return VALID;
     } catch (error) {
       return failure(key, [unreadable(error)], 1);
     }
-    complete ??= compileFull({}, RUN);
-    return explain(key, complete, payload, isTolerant, readMaxErrors(options));
+    complete ??= compileFull({});
+    return explain(key, complete, payload, mode.tolerant, readMaxErrors(options));
   }
   return {
     key,
@@ -155,13 +162,17 @@ export function toErrorItems(ajvErrors, payload, tolerant) {
     if (keyword === 'additionalProperties' && tolerant) continue;
     // A value of the wrong type also fails its enum: that is one problem, already reported.
     if (keyword === 'enum' && hasTypeError(ajvErrors, error.instancePath)) continue;
-    items.push(toErrorItem(error, payload));
+    items.push(toErrorItem(error, payload, toDotPath(error.instancePath)));
   }
   return items;
 }
 
-function toErrorItem(error, payload) {
-  const path = toDotPath(error.instancePath);
+/**
+ * One platform item from an ajv error at `path` (the platform's dot path of its `instancePath`). The
+ * generated all-errors code gives each error its value (`data`) and, for a `type` error, whether it is an
+ * array item (`item`); errors without them (ajv at run time) are looked up in `payload`.
+ */
+function toErrorItem(error, payload, path) {
   switch (error.keyword) {
     case 'required': {
       const attr = joinPath(path, error.params.missingProperty);
@@ -250,52 +261,49 @@ const TYPES = {
   array: 'an array',
 };
 
-/**
- * The all-errors run in progress, which the generated code sees as `eventryRun`: it reports each error
- * as found (`report`) and skips undocumented keys in tolerant mode (`tolerant`). One per module, swapped
- * in and out by `explain`, so a getter in a payload that validates another payload cannot mix them up.
- */
-let current;
-const RUN = Object.freeze({
-  get tolerant() {
-    return current.tolerant;
-  },
-  report(error) {
-    current.report(error);
-  },
-});
 /** Thrown by `report` to end a run that has counted enough problems. */
 const STOP = Symbol('enough problems');
 
+/**
+ * One all-errors run, which the generated code sees as `this`: it reads `tolerant` and hands each error
+ * to `report` as found. Errors are listed in the order found, up to `maxErrors`; past them only counted.
+ */
+class Run {
+  constructor(tolerant, maxErrors) {
+    this.tolerant = tolerant;
+    this.maxErrors = maxErrors;
+    this.bound = Math.max(maxErrors + 1, COUNT_BOUND);
+    this.listed = [];
+    this.found = 0;
+    this.stopped = false;
+    this.typePath = undefined;
+  }
+
+  report(error) {
+    // A value of the wrong type also fails its enum: that is one problem, already reported.
+    if (error.keyword === 'type') this.typePath = error.instancePath;
+    else if (error.keyword === 'enum' && error.instancePath === this.typePath) return;
+    if (this.found < this.maxErrors) this.listed.push(error);
+    this.found += 1;
+    if (this.found >= this.bound) {
+      this.stopped = true;
+      throw STOP;
+    }
+  }
+}
+
+/**
+ * The platform's body for a payload the fast validator rejected, from the all-errors run of
+ * `complete`, whose errors carry their dot path as `instancePath` (`.a.0.b`, see `dotPaths` in
+ * generators/emit/package/validators.ts).
+ */
 function explain(key, complete, payload, tolerant, maxErrors) {
-  const bound = Math.max(maxErrors + 1, COUNT_BOUND);
-  let typePath;
-  const run = {
-    tolerant,
-    listed: [],
-    found: 0,
-    stopped: false,
-    report(error) {
-      // A value of the wrong type also fails its enum: that is one problem, already reported.
-      if (error.keyword === 'type') typePath = error.instancePath;
-      else if (error.keyword === 'enum' && error.instancePath === typePath) return;
-      if (run.found < maxErrors) run.listed.push(error);
-      run.found += 1;
-      if (run.found >= bound) {
-        run.stopped = true;
-        throw STOP;
-      }
-    },
-  };
-  const outer = current;
-  current = run;
+  const run = new Run(tolerant, maxErrors);
   let items;
   try {
-    complete(payload, CONTEXT);
+    complete.call(run, payload, CONTEXT);
   } catch (error) {
     if (error !== STOP) items = [unreadable(error)];
-  } finally {
-    current = outer;
   }
   if (items !== undefined) return failure(key, items, 1);
   if (run.found === 0) {
@@ -308,7 +316,7 @@ function explain(key, complete, payload, tolerant, maxErrors) {
     return failure(key, [changed], 1);
   }
   items = [];
-  for (const error of run.listed) items.push(toErrorItem(error, payload));
+  for (const error of run.listed) items.push(toErrorItem(error, payload, error.instancePath.slice(1)));
   const more = run.found - run.listed.length;
   if (more > 0) items.push(tooMany(more, run.stopped, maxErrors));
   return failure(key, items, run.stopped ? `at least ${run.found}` : run.found);
@@ -451,9 +459,9 @@ function subject(path) {
 function typeDetail(path, error, payload) {
   const expected = error.params.type;
   const want = TYPES[expected] ?? expected;
-  const got = describeValue(valueAt(payload, error.instancePath));
+  const got = describeValue('data' in error ? { value: error.data } : valueAt(payload, error.instancePath));
   if (got === 'null' && path !== '') {
-    if (isArrayItem(payload, error.instancePath)) {
+    if (error.item ?? isArrayItem(payload, error.instancePath)) {
       return `${subject(path)} must be ${want}, not null; an array holds no null items.`;
     }
     // The run time does not know whether the field is required, so the advice covers both cases.
