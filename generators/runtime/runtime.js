@@ -36,33 +36,39 @@ export const DEFAULT_MAX_ERRORS = 100;
 const COUNT_BOUND = 10_000;
 
 /**
- * What the generated validators see as `this` (ajv's `passContext`): whether undocumented fields are
- * allowed. Two shared objects, so a fast run allocates nothing and a nested call (a getter in a payload
- * validating another payload) has its own mode.
+ * One event's API from its generated validator, compiled on first use (a group package's import only
+ * pre-parses its events' code). `compile` returns ajv's all-errors validator of the closed schema,
+ * which sees a `Run` as `this`: it skips undocumented keys when `this.tolerant` and reports each error
+ * to `this.report` as found. A valid payload costs what a first-error validator would; an invalid one
+ * is walked once.
  */
-const STRICT = Object.freeze({ tolerant: false });
-const TOLERANT = Object.freeze({ tolerant: true });
-
-/**
- * One event's API from its generated validators, each compiled on first use (a group package's
- * import only pre-parses its events' code). `compileFast` returns the first-error validator of the
- * closed schema, which skips undocumented keys when `this.tolerant`; `compileFull` returns the
- * all-errors one, which runs only once the fast one has failed and reports each error to `this.report`
- * as found (see `explain`).
- */
-export function defineEvent(key, compileFast, compileFull) {
+export function defineEvent(key, compile) {
   let check;
-  let complete;
+  // A run not in use, reused so that a valid payload allocates nothing; a nested call (a payload
+  // getter validating another payload) finds none and makes its own.
+  let idle = new Run();
   function validate(payload, options) {
-    const mode = options === undefined || !readMode(options) ? STRICT : TOLERANT;
-    check ??= compileFast({});
+    const tolerant = options !== undefined && readMode(options);
+    check ??= compile({});
+    let run = idle;
+    if (run === undefined) run = new Run();
+    else idle = undefined;
+    run.start(tolerant, options);
+    let result;
     try {
-      if (check.call(mode, payload, CONTEXT)) return VALID;
+      if (check.call(run, payload, CONTEXT)) {
+        idle = run;
+        return VALID;
+      }
     } catch (error) {
-      return failure(key, [unreadable(error)], 1);
+      if (error !== STOP) result = failure(key, [unreadable(error)], 1);
     }
-    complete ??= compileFull({});
-    return explain(key, complete, payload, mode.tolerant, readMaxErrors(options));
+    const optionError = run.optionError;
+    if (optionError === undefined) result ??= explain(key, run, payload);
+    run.reset();
+    idle = run;
+    if (optionError !== undefined) throw optionError;
+    return result;
   }
   return {
     key,
@@ -265,21 +271,50 @@ const TYPES = {
 const STOP = Symbol('enough problems');
 
 /**
- * One all-errors run, which the generated code sees as `this`: it reads `tolerant` and hands each error
- * to `report` as found. Errors are listed in the order found, up to `maxErrors`; past them only counted.
+ * One validation run, which the generated code sees as `this`: it reads `tolerant` and hands each
+ * error to `report` as found. Errors are listed in the order found, up to `maxErrors`; past them only
+ * counted, up to a bound. `options.maxErrors` is read at the first error, so it is only checked once a
+ * payload fails.
  */
 class Run {
-  constructor(tolerant, maxErrors) {
-    this.tolerant = tolerant;
-    this.maxErrors = maxErrors;
-    this.bound = Math.max(maxErrors + 1, COUNT_BOUND);
-    this.listed = [];
+  constructor() {
+    this.tolerant = false;
+    this.options = undefined;
+    this.maxErrors = 0;
+    this.bound = 0;
+    this.listed = undefined;
     this.found = 0;
     this.stopped = false;
     this.typePath = undefined;
+    this.optionError = undefined;
+  }
+
+  /** A run that found no error needs no other reset: `validate` calls `reset` after one that did. */
+  start(tolerant, options) {
+    this.tolerant = tolerant;
+    this.options = options;
+  }
+
+  reset() {
+    this.listed = undefined;
+    this.found = 0;
+    this.stopped = false;
+    this.typePath = undefined;
+    this.optionError = undefined;
   }
 
   report(error) {
+    if (this.listed === undefined) {
+      this.listed = [];
+      try {
+        this.maxErrors = readMaxErrors(this.options);
+      } catch (optionError) {
+        // The caller's mistake, thrown to the caller once the run has unwound.
+        this.optionError = optionError;
+        throw STOP;
+      }
+      this.bound = Math.max(this.maxErrors + 1, COUNT_BOUND);
+    }
     // A value of the wrong type also fails its enum: that is one problem, already reported.
     if (error.keyword === 'type') this.typePath = error.instancePath;
     else if (error.keyword === 'enum' && error.instancePath === this.typePath) return;
@@ -293,32 +328,14 @@ class Run {
 }
 
 /**
- * The platform's body for a payload the fast validator rejected, from the all-errors run of
- * `complete`, whose errors carry their dot path as `instancePath` (`.a.0.b`, see `dotPaths` in
- * generators/emit/package/validators.ts).
+ * The platform's body for a run that found problems, whose errors carry their value (`data`) and
+ * their dot path as `instancePath` (`.a.0.b`, see `dotPaths` in generators/emit/package/validators.ts).
  */
-function explain(key, complete, payload, tolerant, maxErrors) {
-  const run = new Run(tolerant, maxErrors);
-  let items;
-  try {
-    complete.call(run, payload, CONTEXT);
-  } catch (error) {
-    if (error !== STOP) items = [unreadable(error)];
-  }
-  if (items !== undefined) return failure(key, items, 1);
-  if (run.found === 0) {
-    // The fast validator failed and the complete one found nothing: the payload changed while read.
-    const changed = {
-      detail: 'The payload gave different values each time it was read.',
-      code: 'unreadable_payload',
-      attr: '',
-    };
-    return failure(key, [changed], 1);
-  }
-  items = [];
+function explain(key, run, payload) {
+  const items = [];
   for (const error of run.listed) items.push(toErrorItem(error, payload, error.instancePath.slice(1)));
   const more = run.found - run.listed.length;
-  if (more > 0) items.push(tooMany(more, run.stopped, maxErrors));
+  if (more > 0) items.push(tooMany(more, run.stopped, run.maxErrors));
   return failure(key, items, run.stopped ? `at least ${run.found}` : run.found);
 }
 

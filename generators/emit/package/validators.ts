@@ -7,15 +7,15 @@ import type { Catalogue } from '../../model.js';
 import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../schema/json-schema.js';
 
 /**
- * The generated validator code of one event, to be placed in a function scope taking `exports`. Both
- * validators check the closed schema and are called with a `this` (ajv's `passContext`) whose
- * `tolerant` says whether undocumented fields are allowed: one compiled function serves both modes.
+ * The generated validator code of one event, to be placed in a function scope taking `exports`: it
+ * defines `exports.validate`, ajv's all-errors validator of the closed schema, called with a `this`
+ * (ajv's `passContext`) whose `tolerant` says whether undocumented fields are allowed and whose
+ * `report` receives each error as found. On a valid payload it does the work a first-error validator
+ * does, so one function serves valid and invalid payloads in both modes.
  */
 export interface EventValidatorCode {
-  /** Defines `exports.fast`: the first-error validator. */
-  fast: string;
-  /** Defines `exports.full`: the all-errors validator, run only after a failure; it reports each error to `this.report`. */
-  full: string;
+  /** The validator's code. */
+  code: string;
   /** Whether the code reads `fullFormats` (imported from `ajv-formats` by the module around it). */
   usesFormats: boolean;
 }
@@ -38,8 +38,8 @@ const LOOP_ENUM = 32;
 
 /**
  * The run-time object the generated code sees as `this`: `tolerant` (skip the walk over undocumented
- * keys) in both validators, and in the all-errors one `report`, which receives each error as found and
- * stops the run once enough are found: see `explain` in `generators/runtime/runtime.js`.
+ * keys) and `report`, which receives each error as found and stops the run once enough are found: see
+ * `Run` in `generators/runtime/runtime.js`.
  */
 const RUN = 'this';
 
@@ -81,26 +81,25 @@ function configure<T extends Ajv2020.default | Ajv07.default>(ajv: T, standalone
  * first, their `$schema` is dropped for this compile only, and the agreement test compares the result
  * with Ajv2020 on every event.
  */
-function createStandaloneAjv(allErrors: boolean): Ajv07.default {
-  return configure(new Ajv07.default(ajvOptions(allErrors, true)), true);
+function createStandaloneAjv(): Ajv07.default {
+  return configure(new Ajv07.default(ajvOptions(true, true)), true);
 }
 
-const standaloneAjvs = new Map<boolean, Ajv07.default>();
+let reusedAjv: Ajv07.default | undefined;
 
 /**
- * The standalone ajv for `allErrors`, emptied as if new: configuring an instance (vocabularies,
- * formats, keywords) cost 7% of a build when made afresh for each event. Emptying removes every schema
- * and replaces the code scope, which is where ajv numbers the names it generates (`validate10`,
- * `schema31`); the instance's configuration adds nothing to that scope, so the code is the same as a
- * new instance's (the golden packages and `reused-ajv.test.ts` check it).
+ * The standalone ajv, emptied as if new: configuring an instance (vocabularies, formats, keywords)
+ * cost 7% of a build when made afresh for each event. Emptying removes every schema and replaces the
+ * code scope, which is where ajv numbers the names it generates (`validate10`, `schema31`); the
+ * instance's configuration adds nothing to that scope, so the code is the same as a new instance's (the
+ * golden packages and `reused-ajv.test.ts` check it).
  */
-function standaloneAjv(allErrors: boolean): Ajv07.default {
-  const ajv = standaloneAjvs.get(allErrors);
-  if (!ajv) {
-    const made = createStandaloneAjv(allErrors);
-    standaloneAjvs.set(allErrors, made);
-    return made;
+function standaloneAjv(): Ajv07.default {
+  if (!reusedAjv) {
+    reusedAjv = createStandaloneAjv();
+    return reusedAjv;
   }
+  const ajv = reusedAjv;
   ajv.removeSchema();
   const { es5, lines } = ajv.opts.code;
   const prefixes = (ajv.scope as unknown as { _prefixes?: Set<string> })._prefixes;
@@ -252,36 +251,28 @@ export function openEventSchema(model: Catalogue, key: string): Record<string, u
 }
 
 /**
- * Compiles one event's validators to standalone code, from its closed `standaloneEventSchema` (which
- * the caller also ships): tolerant mode is the same code with the walk over undocumented keys switched
- * off at run time, so each event costs two ajv compiles, not three. The code is ajv's CommonJS-style
- * output (`exports.x = ...`, no `require` allowed): a generated module places each of the two outputs in
- * its own function scope, because two ajv instances (first-error and all-errors) name their functions alike.
+ * Compiles one event's validator to standalone code, from its closed `standaloneEventSchema` (which
+ * the caller also ships): one ajv compile per event. Tolerant mode is the same code with the walk over
+ * undocumented keys switched off at run time, and a valid payload costs the all-errors code what it
+ * costs first-error code (no error to collect, nothing to stop early for), so no separate first-error
+ * validator is needed. The code is ajv's CommonJS-style output (`exports.validate = ...`, no
+ * `require` allowed), which a generated module places in a function scope of its own per event.
  */
 export function compileEventValidators(key: string, closed: Record<string, unknown>): EventValidatorCode {
   checkAgainstMetaSchema(closed);
   // Each event starts from an emptied instance, so function names do not depend on other events
   // (stable diffs); the meta-schema check is done once above by a shared instance, strict mode still
   // applies to each compile.
-  const schema = draft07(closed);
-  const fastAjv = standaloneAjv(false);
-  fastAjv.addSchema(schema);
-  const fullAjv = standaloneAjv(true);
-  fullAjv.addSchema(schema);
-  const fast = slim(standaloneCode.default(fastAjv, { fast: `${key}.json` }));
-  const full = reportEachError(
+  const ajv = standaloneAjv();
+  ajv.addSchema(draft07(closed));
+  const code = reportEachError(
     key,
-    dotPaths(key, slim(standaloneCode.default(fullAjv, { full: `${key}.json` }))),
+    dotPaths(key, slim(standaloneCode.default(ajv, { validate: `${key}.json` }))),
   );
-  for (const code of [fast, full]) {
-    if (/\brequire\(/.test(code)) {
-      throw new Error(
-        `the validator code of ${key} needs an ajv run-time module, which packages do not ship`,
-      );
-    }
+  if (/\brequire\(/.test(code)) {
+    throw new Error(`the validator code of ${key} needs an ajv run-time module, which packages do not ship`);
   }
-  const usesFormats = /\bfullFormats\b/.test(fast);
-  return { fast, full, usesFormats };
+  return { code, usesFormats: /\bfullFormats\b/.test(code) };
 }
 
 /**
