@@ -66,6 +66,19 @@ describe('one validator per event', () => {
       ]);
     });
 
+    it('a call after one that threw (bad maxErrors) or failed lists only its own problems', () => {
+      const problems = (payload: unknown, options?: { maxErrors?: number }) => {
+        const result = account.validate(KEY, payload, options);
+        return result.valid ? [] : result.error.errors.map((item) => [item.code, item.attr]);
+      };
+      expect(() => account.validate(KEY, { ...valid, extra: 1 }, { maxErrors: 0 })).toThrow(/maxErrors/);
+      expect(problems({ ...valid, account_number: 1 }, { maxErrors: 5 })).toEqual([
+        ['invalid_type', 'account_number'],
+      ]);
+      expect(problems({ account_number: 'A1' })).toEqual([['required', 'account_user_emails']]);
+      expect(account.validate(KEY, valid)).toEqual({ valid: true });
+    });
+
     it('a getter validating another payload in strict mode leaves a tolerant run tolerant', () => {
       const payload = Object.defineProperty({ ...undocumented }, 'account_number', {
         enumerable: true,
