@@ -91,7 +91,7 @@ export type EventMatchers = {
 
 /** A generated ajv standalone validator. */
 export interface CompiledValidator {
-  (data: unknown): boolean;
+  (this: ValidatorContext, data: unknown, context?: { instancePath: string }): boolean;
   errors?: AjvError[] | null;
 }
 
@@ -102,15 +102,16 @@ export interface AjvError {
   params: Record<string, unknown>;
 }
 
+/** What the generated validator sees as `this`: the mode, and where each error goes as found. */
+export interface ValidatorContext {
+  readonly tolerant: boolean;
+  report(error: AjvError): void;
+}
+
+/** One event's API over its generated validator (`this` is a `ValidatorContext`). */
 export declare function defineEvent<T, K extends string>(
   key: K,
-  compileFast: (
-    exports: object,
-  ) => (payload: unknown, tolerant: boolean, context: { instancePath: string }) => boolean,
-  compileFull: (
-    exports: object,
-    run: { readonly tolerant: boolean; report(error: AjvError): void },
-  ) => CompiledValidator,
+  compile: (exports: object) => CompiledValidator,
 ): EventApi<T, K>;
 
 export declare function defineGroup<M>(

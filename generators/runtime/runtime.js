@@ -36,26 +36,39 @@ export const DEFAULT_MAX_ERRORS = 100;
 const COUNT_BOUND = 10_000;
 
 /**
- * One event's API from its generated validators, each compiled on first use (a group package's
- * import only pre-parses its events' code). `compileFast` defines the first-error validators of both
- * modes and returns this event's own `check(payload, tolerant, context)` over them: a function per
- * event, so its calls into the validators stay monomorphic however many events a process validates.
- * `compileFull` returns the all-errors validator of the strict schema, which runs only once a fast one
- * has failed; it reports each error to `RUN` as found and skips undocumented keys when `RUN.tolerant`.
+ * One event's API from its generated validator, compiled on first use (a group package's import only
+ * pre-parses its events' code). `compile` returns ajv's all-errors validator of the closed schema,
+ * which sees a `Run` as `this`: it skips undocumented keys when `this.tolerant` and reports each error
+ * to `this.report` as found. A valid payload costs what a first-error validator would; an invalid one
+ * is walked once.
  */
-export function defineEvent(key, compileFast, compileFull) {
+export function defineEvent(key, compile) {
   let check;
-  let complete;
+  // A run not in use, reused so that a valid payload allocates nothing; a nested call (a payload
+  // getter validating another payload) finds none and makes its own.
+  let idle = new Run();
   function validate(payload, options) {
-    const isTolerant = options === undefined ? false : readMode(options);
-    check ??= compileFast({});
+    const tolerant = options !== undefined && readMode(options);
+    check ??= compile({});
+    let run = idle;
+    if (run === undefined) run = new Run();
+    else idle = undefined;
+    run.start(tolerant, options);
+    let result;
     try {
-      if (check(payload, isTolerant, CONTEXT)) return VALID;
+      if (check.call(run, payload, CONTEXT)) {
+        idle = run;
+        return VALID;
+      }
     } catch (error) {
-      return failure(key, [unreadable(error)], 1);
+      if (error !== STOP) result = failure(key, [unreadable(error)], 1);
     }
-    complete ??= compileFull({}, RUN);
-    return explain(key, complete, payload, isTolerant, readMaxErrors(options));
+    const optionError = run.optionError;
+    if (optionError === undefined) result ??= explain(key, run, payload);
+    run.reset();
+    idle = run;
+    if (optionError !== undefined) throw optionError;
+    return result;
   }
   return {
     key,
@@ -155,13 +168,17 @@ export function toErrorItems(ajvErrors, payload, tolerant) {
     if (keyword === 'additionalProperties' && tolerant) continue;
     // A value of the wrong type also fails its enum: that is one problem, already reported.
     if (keyword === 'enum' && hasTypeError(ajvErrors, error.instancePath)) continue;
-    items.push(toErrorItem(error, payload));
+    items.push(toErrorItem(error, payload, toDotPath(error.instancePath)));
   }
   return items;
 }
 
-function toErrorItem(error, payload) {
-  const path = toDotPath(error.instancePath);
+/**
+ * One platform item from an ajv error at `path` (the platform's dot path of its `instancePath`). The
+ * generated all-errors code gives each error its value (`data`) and, for a `type` error, whether it is an
+ * array item (`item`); errors without them (ajv at run time) are looked up in `payload`.
+ */
+function toErrorItem(error, payload, path) {
   switch (error.keyword) {
     case 'required': {
       const attr = joinPath(path, error.params.missingProperty);
@@ -250,67 +267,75 @@ const TYPES = {
   array: 'an array',
 };
 
-/**
- * The all-errors run in progress, which the generated code sees as `eventryRun`: it reports each error
- * as found (`report`) and skips undocumented keys in tolerant mode (`tolerant`). One per module, swapped
- * in and out by `explain`, so a getter in a payload that validates another payload cannot mix them up.
- */
-let current;
-const RUN = Object.freeze({
-  get tolerant() {
-    return current.tolerant;
-  },
-  report(error) {
-    current.report(error);
-  },
-});
 /** Thrown by `report` to end a run that has counted enough problems. */
 const STOP = Symbol('enough problems');
 
-function explain(key, complete, payload, tolerant, maxErrors) {
-  const bound = Math.max(maxErrors + 1, COUNT_BOUND);
-  let typePath;
-  const run = {
-    tolerant,
-    listed: [],
-    found: 0,
-    stopped: false,
-    report(error) {
-      // A value of the wrong type also fails its enum: that is one problem, already reported.
-      if (error.keyword === 'type') typePath = error.instancePath;
-      else if (error.keyword === 'enum' && error.instancePath === typePath) return;
-      if (run.found < maxErrors) run.listed.push(error);
-      run.found += 1;
-      if (run.found >= bound) {
-        run.stopped = true;
+/**
+ * One validation run, which the generated code sees as `this`: it reads `tolerant` and hands each
+ * error to `report` as found. Errors are listed in the order found, up to `maxErrors`; past them only
+ * counted, up to a bound. `options.maxErrors` is read at the first error, so it is only checked once a
+ * payload fails.
+ */
+class Run {
+  constructor() {
+    this.tolerant = false;
+    this.options = undefined;
+    this.maxErrors = 0;
+    this.bound = 0;
+    this.listed = undefined;
+    this.found = 0;
+    this.stopped = false;
+    this.typePath = undefined;
+    this.optionError = undefined;
+  }
+
+  /** A run that found no error needs no other reset: `validate` calls `reset` after one that did. */
+  start(tolerant, options) {
+    this.tolerant = tolerant;
+    this.options = options;
+  }
+
+  reset() {
+    this.listed = undefined;
+    this.found = 0;
+    this.stopped = false;
+    this.typePath = undefined;
+    this.optionError = undefined;
+  }
+
+  report(error) {
+    if (this.listed === undefined) {
+      this.listed = [];
+      try {
+        this.maxErrors = readMaxErrors(this.options);
+      } catch (optionError) {
+        // The caller's mistake, thrown to the caller once the run has unwound.
+        this.optionError = optionError;
         throw STOP;
       }
-    },
-  };
-  const outer = current;
-  current = run;
-  let items;
-  try {
-    complete(payload, CONTEXT);
-  } catch (error) {
-    if (error !== STOP) items = [unreadable(error)];
-  } finally {
-    current = outer;
+      this.bound = Math.max(this.maxErrors + 1, COUNT_BOUND);
+    }
+    // A value of the wrong type also fails its enum: that is one problem, already reported.
+    if (error.keyword === 'type') this.typePath = error.instancePath;
+    else if (error.keyword === 'enum' && error.instancePath === this.typePath) return;
+    if (this.found < this.maxErrors) this.listed.push(error);
+    this.found += 1;
+    if (this.found >= this.bound) {
+      this.stopped = true;
+      throw STOP;
+    }
   }
-  if (items !== undefined) return failure(key, items, 1);
-  if (run.found === 0) {
-    // The fast validator failed and the complete one found nothing: the payload changed while read.
-    const changed = {
-      detail: 'The payload gave different values each time it was read.',
-      code: 'unreadable_payload',
-      attr: '',
-    };
-    return failure(key, [changed], 1);
-  }
-  items = [];
-  for (const error of run.listed) items.push(toErrorItem(error, payload));
+}
+
+/**
+ * The platform's body for a run that found problems, whose errors carry their value (`data`) and
+ * their dot path as `instancePath` (`.a.0.b`, see `dotPaths` in generators/emit/package/validators.ts).
+ */
+function explain(key, run, payload) {
+  const items = [];
+  for (const error of run.listed) items.push(toErrorItem(error, payload, error.instancePath.slice(1)));
   const more = run.found - run.listed.length;
-  if (more > 0) items.push(tooMany(more, run.stopped, maxErrors));
+  if (more > 0) items.push(tooMany(more, run.stopped, run.maxErrors));
   return failure(key, items, run.stopped ? `at least ${run.found}` : run.found);
 }
 
@@ -451,9 +476,9 @@ function subject(path) {
 function typeDetail(path, error, payload) {
   const expected = error.params.type;
   const want = TYPES[expected] ?? expected;
-  const got = describeValue(valueAt(payload, error.instancePath));
+  const got = describeValue('data' in error ? { value: error.data } : valueAt(payload, error.instancePath));
   if (got === 'null' && path !== '') {
-    if (isArrayItem(payload, error.instancePath)) {
+    if (error.item ?? isArrayItem(payload, error.instancePath)) {
       return `${subject(path)} must be ${want}, not null; an array holds no null items.`;
     }
     // The run time does not know whether the field is required, so the advice covers both cases.

@@ -7,7 +7,7 @@ import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-js
 import { emitReadme } from './readme.js';
 import { render } from './templates.js';
 import { emitGroupTypes, interfaceName } from './types.js';
-import { compileEventValidators, openEventSchema } from './validators.js';
+import { compileEventValidators } from './validators.js';
 
 /** The run time every package ships, copied from `generators/runtime/`. */
 const RUNTIME_FILES = ['runtime.js', 'runtime.d.ts'];
@@ -90,7 +90,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
       key,
       id: `event${i}`,
       schema,
-      ...compileEventValidators(key, schema, openEventSchema(model, key)),
+      ...compileEventValidators(key, schema),
     };
   });
   if (events.some((event) => event.usesFormats) !== usesFormats) {

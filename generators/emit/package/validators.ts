@@ -6,12 +6,16 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue } from '../../model.js';
 import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../schema/json-schema.js';
 
-/** The generated validator code of one event, to be placed in a function scope taking `exports`. */
+/**
+ * The generated validator code of one event, to be placed in a function scope taking `exports`: it
+ * defines `exports.validate`, ajv's all-errors validator of the closed schema, called with a `this`
+ * (ajv's `passContext`) whose `tolerant` says whether undocumented fields are allowed and whose
+ * `report` receives each error as found. On a valid payload it does the work a first-error validator
+ * does, so one function serves valid and invalid payloads in both modes.
+ */
 export interface EventValidatorCode {
-  /** Defines `exports.strict` and `exports.tolerant`: first-error validators of the closed and open schema. */
-  fast: string;
-  /** Defines `exports.full`: the all-errors validator of the closed schema, run only after a failure. */
-  full: string;
+  /** The validator's code. */
+  code: string;
   /** Whether the code reads `fullFormats` (imported from `ajv-formats` by the module around it). */
   usesFormats: boolean;
 }
@@ -33,11 +37,11 @@ export function createAjv(options: { allErrors: boolean }): Ajv2020.default {
 const LOOP_ENUM = 32;
 
 /**
- * The name, in the all-errors code, of the run-time object that receives each error as it is found
- * (`report`, which stops the run once enough are found) and says whether undocumented fields are
- * allowed (`tolerant`): see `explain` in `generators/runtime/runtime.js`.
+ * The run-time object the generated code sees as `this`: `tolerant` (skip the walk over undocumented
+ * keys) and `report`, which receives each error as found and stops the run once enough are found: see
+ * `Run` in `generators/runtime/runtime.js`.
  */
-const RUN = 'eventryRun';
+const RUN = 'this';
 
 function ajvOptions(allErrors: boolean, standalone: boolean) {
   return {
@@ -47,10 +51,15 @@ function ajvOptions(allErrors: boolean, standalone: boolean) {
     validateSchema: !standalone,
     allErrors,
     messages: false,
+    // Each all-errors error carries the value it is about (`data`): the run time describes it without
+    // walking the payload again (`slim` drops the schema references verbose mode adds with it).
+    verbose: standalone && allErrors,
     ownProperties: !standalone,
     loopEnum: LOOP_ENUM,
     // The one pattern property eventry writes repeats a `properties` entry on purpose (`__proto__`).
     allowMatchingProperties: standalone,
+    // Nested validators get the caller's `this` (the mode and the error sink, see `RUN`).
+    passContext: standalone,
     // Standalone code reads formats from `fullFormats`, which the generated module imports.
     code: standalone ? { source: true, esm: false, lines: true, formats: _`fullFormats` } : {},
   };
@@ -72,26 +81,25 @@ function configure<T extends Ajv2020.default | Ajv07.default>(ajv: T, standalone
  * first, their `$schema` is dropped for this compile only, and the agreement test compares the result
  * with Ajv2020 on every event.
  */
-function createStandaloneAjv(allErrors: boolean): Ajv07.default {
-  return configure(new Ajv07.default(ajvOptions(allErrors, true)), true);
+function createStandaloneAjv(): Ajv07.default {
+  return configure(new Ajv07.default(ajvOptions(true, true)), true);
 }
 
-const standaloneAjvs = new Map<boolean, Ajv07.default>();
+let reusedAjv: Ajv07.default | undefined;
 
 /**
- * The standalone ajv for `allErrors`, emptied as if new: configuring an instance (vocabularies,
- * formats, keywords) cost 7% of a build when made afresh for each event. Emptying removes every schema
- * and replaces the code scope, which is where ajv numbers the names it generates (`validate10`,
- * `schema31`); the instance's configuration adds nothing to that scope, so the code is the same as a
- * new instance's (the golden packages and `reused-ajv.test.ts` check it).
+ * The standalone ajv, emptied as if new: configuring an instance (vocabularies, formats, keywords)
+ * cost 7% of a build when made afresh for each event. Emptying removes every schema and replaces the
+ * code scope, which is where ajv numbers the names it generates (`validate10`, `schema31`); the
+ * instance's configuration adds nothing to that scope, so the code is the same as a new instance's (the
+ * golden packages and `reused-ajv.test.ts` check it).
  */
-function standaloneAjv(allErrors: boolean): Ajv07.default {
-  const ajv = standaloneAjvs.get(allErrors);
-  if (!ajv) {
-    const made = createStandaloneAjv(allErrors);
-    standaloneAjvs.set(allErrors, made);
-    return made;
+function standaloneAjv(): Ajv07.default {
+  if (!reusedAjv) {
+    reusedAjv = createStandaloneAjv();
+    return reusedAjv;
   }
+  const ajv = reusedAjv;
   ajv.removeSchema();
   const { es5, lines } = ajv.opts.code;
   const prefixes = (ajv.scope as unknown as { _prefixes?: Set<string> })._prefixes;
@@ -146,10 +154,9 @@ const CLOSED_OBJECT: CodeKeywordDefinition = {
         else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
       });
     };
-    // The all-errors code serves both modes: in tolerant mode it skips the walk over the keys, so a
+    // One compiled function serves both modes: in tolerant mode it skips the walk over the keys, so a
     // payload with a million undocumented fields costs nothing there.
-    if (it.allErrors) gen.if(_`!${new Name(RUN)}.tolerant`, walk);
-    else walk();
+    gen.if(_`!${new Name(RUN)}.tolerant`, walk);
     cxt.ok(_`${errsCount} === errors`);
   },
 };
@@ -238,42 +245,34 @@ function openSchemaId(key: string): string {
   return `${key}.open.json`;
 }
 
-/** An event's open (tolerant) standalone schema, under its own `$id`. */
+/** An event's open (tolerant) standalone schema, under its own `$id`: what ajv checks at run time in tolerant mode. */
 export function openEventSchema(model: Catalogue, key: string): Record<string, unknown> {
   return { ...standaloneEventSchema(model, key, 'open'), $id: openSchemaId(key) };
 }
 
 /**
- * Compiles one event's validators to standalone code, from its closed `standaloneEventSchema` (which
- * the caller also ships) and its `openEventSchema`. The code is ajv's CommonJS-style output
- * (`exports.x = ...`, no `require` allowed): a generated module places each of the two outputs in its
- * own function scope, because two ajv instances (first-error and all-errors) name their functions alike.
+ * Compiles one event's validator to standalone code, from its closed `standaloneEventSchema` (which
+ * the caller also ships): one ajv compile per event. Tolerant mode is the same code with the walk over
+ * undocumented keys switched off at run time, and a valid payload costs the all-errors code what it
+ * costs first-error code (no error to collect, nothing to stop early for), so no separate first-error
+ * validator is needed. The code is ajv's CommonJS-style output (`exports.validate = ...`, no
+ * `require` allowed), which a generated module places in a function scope of its own per event.
  */
-export function compileEventValidators(
-  key: string,
-  closed: Record<string, unknown>,
-  open: Record<string, unknown>,
-): EventValidatorCode {
+export function compileEventValidators(key: string, closed: Record<string, unknown>): EventValidatorCode {
   checkAgainstMetaSchema(closed);
-  checkAgainstMetaSchema(open);
   // Each event starts from an emptied instance, so function names do not depend on other events
   // (stable diffs); the meta-schema check is done once above by a shared instance, strict mode still
   // applies to each compile.
-  const fastAjv = standaloneAjv(false);
-  fastAjv.addSchema(draft07(closed)).addSchema(draft07(open));
-  const fullAjv = standaloneAjv(true);
-  fullAjv.addSchema(draft07(closed));
-  const fast = slim(standaloneCode.default(fastAjv, { strict: `${key}.json`, tolerant: openSchemaId(key) }));
-  const full = reportEachError(key, slim(standaloneCode.default(fullAjv, { full: `${key}.json` })));
-  for (const code of [fast, full]) {
-    if (/\brequire\(/.test(code)) {
-      throw new Error(
-        `the validator code of ${key} needs an ajv run-time module, which packages do not ship`,
-      );
-    }
+  const ajv = standaloneAjv();
+  ajv.addSchema(draft07(closed));
+  const code = reportEachError(
+    key,
+    dotPaths(key, slim(standaloneCode.default(ajv, { validate: `${key}.json` }))),
+  );
+  if (/\brequire\(/.test(code)) {
+    throw new Error(`the validator code of ${key} needs an ajv run-time module, which packages do not ship`);
   }
-  const usesFormats = /\bfullFormats\b/.test(fast);
-  return { fast, full, usesFormats };
+  return { code, usesFormats: /\bfullFormats\b/.test(code) };
 }
 
 /**
@@ -286,7 +285,7 @@ function draft07(schema: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * The all-errors code with each error handed to `eventryRun.report` as it is found, which lets the run
+ * The all-errors code with each error handed to `this.report` as it is found, which lets the run
  * time stop the walk once it has enough (a payload with a million problems costs as much as one with
  * ten thousand). The run time lists the reported errors in the order found, which is ajv's own order
  * only while the code never takes an error back: it does not for the keywords eventry emits (no
@@ -314,20 +313,75 @@ function reportEachError(key: string, code: string): string {
  * path and parameters only); the all-errors code appends each error in one statement instead of five.
  * A group package's import parses all of it, so its size is start-up time.
  */
-function slim(code: string): string {
-  const declarations = code.replace(/^const (schema\d+) = .*;\n/gm, (line: string, name: string) =>
+function slim(generated: string): string {
+  const code = generated
+    .replace(/^\/\*# sourceURL=.*\*\/;\n/gm, '')
+    // A long enum's loop compares with ajv's deep-equal module, which packages do not ship; catalogue
+    // enums hold strings and numbers only, for which this is the same comparison (NaN equals NaN).
+    .replaceAll('require("ajv/dist/runtime/equal").default', '((a, b) => a === b || (a !== a && b !== b))')
+    .replace(/,schemaPath:"(?:[^"\\\n]|\\.)*"/g, '')
+    // Verbose mode's schema references; `data` stays.
+    .replace(new RegExp(`,schema:${EXPRESSION},parentSchema:${EXPRESSION},data\\b`, 'g'), ',data')
+    .replace(
+      /if\(vErrors === null\)\{\nvErrors = \[(err\d+)\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\n/g,
+      '(vErrors ??= []).push($1);\n',
+    );
+  return code.replace(/^const (schema\d+) = .*;\n/gm, (line: string, name: string) =>
     new RegExp(`\\b${name}\\b`).test(code.replace(line, '')) ? line : '',
   );
-  return (
-    declarations
-      .replace(/^\/\*# sourceURL=.*\*\/;\n/gm, '')
-      // A long enum's loop compares with ajv's deep-equal module, which packages do not ship; catalogue
-      // enums hold strings and numbers only, for which this is the same comparison (NaN equals NaN).
-      .replaceAll('require("ajv/dist/runtime/equal").default', '((a, b) => a === b || (a !== a && b !== b))')
-      .replace(/,schemaPath:"(?:[^"\\\n]|\\.)*"/g, '')
-      .replace(
-        /if\(vErrors === null\)\{\nvErrors = \[(err\d+)\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\n/g,
-        '(vErrors ??= []).push($1);\n',
-      )
-  );
+}
+
+/** A JavaScript string literal as ajv writes it (JSON-escaped). */
+const STRING = '"(?:[^"\\\\\\n]|\\\\.)*"';
+/** An expression of ajv's generated code up to the next top-level comma: names, property reads, literals. */
+const EXPRESSION = `(?:[^",{}\\n]|${STRING})*`;
+
+/**
+ * A path expression of ajv's code: `instancePath` followed by JSON Pointer fragments (string literals),
+ * array indexes (`+ i0`) and, for `__proto__`'s pattern property, an escaped key (`+ key0.replace(...)`).
+ */
+const PATH = new RegExp(
+  `\\binstancePath\\+(${STRING}(?: \\+ (?:i\\d+|key\\d+\\.replace\\(/~/g, "~0"\\)\\.replace\\(/\\\\//g, "~1"\\))(?:\\+${STRING})?)*)`,
+  'g',
+);
+const PATH_PART = new RegExp(`(${STRING})|( \\+ i\\d+)|( \\+ (key\\d+)\\.replace\\([^\\n]*?"~1"\\))`, 'g');
+
+/**
+ * The all-errors code with each error's `instancePath` built as the platform's dot path, each part
+ * led by a `.` (`.meta."a.b".0`), instead of a JSON Pointer: the run time takes the attr as it is
+ * (`toDotPath` costs a third of an invalid payload's mapping otherwise). Keys are quoted at build time
+ * exactly as `toDotPath` quotes them. A `type` error also says whether its value is an array item
+ * (`item`), which the run time cannot tell from the path.
+ */
+function dotPaths(key: string, code: string): string {
+  const out = code
+    .replace(PATH, (_match: string, expression: string) => {
+      const parts = [...expression.matchAll(PATH_PART)];
+      const written = parts.map((part, i) => {
+        if (part[1] === undefined) return part[2] ?? ` + ${part[4]}`;
+        const pointer = JSON.parse(part[1]) as string;
+        const beforeIndex = i + 1 < parts.length;
+        // Each fragment starts with the `/` before its first key and, before an index, ends with the `/` before it.
+        const keys = (beforeIndex ? pointer.slice(0, -1) : pointer).split('/').slice(1);
+        const text = keys
+          .map((k) => `.${dotPathKey(k.replaceAll('~1', '/').replaceAll('~0', '~'))}`)
+          .join('');
+        return `${i === 0 ? '' : '+'}${JSON.stringify(beforeIndex ? `${text}.` : text)}`;
+      });
+      return `instancePath+${written.join('')}`;
+    })
+    .replace(
+      new RegExp(`\\{instancePath(:instancePath\\+${EXPRESSION})?,keyword:"type",`, 'g'),
+      (match: string, path: string | undefined) =>
+        `${match}item:${path === undefined ? 'Array.isArray(parentData)' : / \+ i\d+$/.test(path)},`,
+    );
+  if (/\binstancePath\+"\//.test(out) || /"~1"/.test(out)) {
+    throw new Error(`the all-errors validator of ${key} builds an instance path the run time cannot read`);
+  }
+  return out;
+}
+
+/** One key of a dot path, quoted when it would otherwise read as something else (as `toDotPath` does). */
+function dotPathKey(name: string): string {
+  return name === '' || name.includes('.') || name.startsWith('"') ? JSON.stringify(name) : name;
 }

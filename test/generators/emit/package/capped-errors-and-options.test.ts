@@ -68,7 +68,7 @@ describe('a payload with very many problems', () => {
       'At least 9900 more problems are not listed: a result lists the first 100 (option `maxErrors`).',
     );
     expect(result.valid ? '' : result.error.detail).toMatch(/: at least 10000 problems\.$/);
-    // The fast validator reads item 0; the full one stops at the 10 000th problem.
+    // The one run stops at the 10 000th problem.
     expect(highest).toBe(9_999);
   });
 

@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileEventValidators, openEventSchema } from '../../../../generators/emit/package/validators.js';
+import { compileEventValidators } from '../../../../generators/emit/package/validators.js';
 import { standaloneEventSchema } from '../../../../generators/schema/json-schema.js';
 import { loadValid, REPO } from '../../../helpers.js';
 
 describe('validator code from reused ajv instances', () => {
   const model = loadValid(join(REPO, 'catalogue'));
-  const compile = (key: string) =>
-    compileEventValidators(key, standaloneEventSchema(model, key, 'closed'), openEventSchema(model, key));
+  const compile = (key: string) => compileEventValidators(key, standaloneEventSchema(model, key, 'closed'));
 
   it('an event compiles to the same code whatever was compiled before it (no leaked names)', () => {
     const keys = Object.keys(model.events);
@@ -15,7 +14,7 @@ describe('validator code from reused ajv instances', () => {
     for (const key of [...keys].reverse()) expect(compile(key)).toEqual(forward.get(key));
     // Function and schema names restart for each event, as with a new instance.
     const first = forward.get(keys.at(-1)!)!;
-    expect(first.fast).toMatch(/^exports\.strict = validate\d+;/m);
-    expect(first.fast).toContain('function validate0(');
+    expect(first.code).toMatch(/^exports\.validate = validate\d+;/m);
+    expect(first.code).toContain('function validate0(');
   });
 });
