@@ -22,6 +22,8 @@ export interface DocsProblem {
 export interface BuiltPackage {
   name: string;
   dir: string;
+  /** The run time package's name (`<scope>/runtime`), which the validators import. */
+  runtimeName: string;
   runtime: string;
   types: string;
 }
@@ -50,7 +52,9 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
     return {
       name,
       dir,
-      runtime: readFileSync(join(dir, 'runtime.js'), 'utf8'),
+      runtimeName: `${name.split('/')[0]}/runtime`,
+      // The run time package beside the groups (`packages/runtime/`), shared by every group.
+      runtime: readFileSync(join(packagesDir, 'runtime', 'runtime.js'), 'utf8'),
       types: readFileSync(join(dir, 'types.d.ts'), 'utf8'),
     };
   } catch (error) {
@@ -99,7 +103,7 @@ export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorMo
   const vendored: string[] = [];
   for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
     const specifier = match[1]!;
-    if (specifier === '../runtime.js') continue;
+    if (specifier === pkg.runtimeName) continue;
     const shipped = VENDORED.get(specifier);
     if (!shipped) {
       return {
@@ -110,6 +114,8 @@ export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorMo
     }
     vendored.push(specifier);
   }
+  // The site keeps a copy of the run time beside each group's validators: `pkg/<group>/runtime.js`.
+  text = text.replaceAll(`"${pkg.runtimeName}"`, `'../runtime.js'`);
   for (const specifier of vendored) {
     const asset = `../../../${VENDORED.get(specifier)!.asset}`;
     text = text.replaceAll(`'${specifier}'`, `'${asset}'`).replaceAll(`"${specifier}"`, `"${asset}"`);

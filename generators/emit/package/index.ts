@@ -1,16 +1,13 @@
 import { type Catalogue, type Group, groupPackageName } from '../../model.js';
 import { shippedEventSchema, standaloneEventSchema } from '../../schema/json-schema.js';
-import { readToolkitFile } from '../../shared/toolkit-files.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { exampleFor } from './examples.js';
 import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
+import { RUNTIME_SLUG, RUNTIME_VERSION, runtimePackageName } from './runtime-package.js';
 import { render } from './templates.js';
 import { emitGroupTypes, interfaceName } from './types.js';
 import { compileEventValidators, openEventSchema } from './validators.js';
-
-/** The run time every package ships, copied from `generators/runtime/`. */
-const RUNTIME_FILES = ['runtime.js', 'runtime.d.ts'];
 
 /**
  * One npm package per event group, `packages/<slug>/`: types, precompiled validators with the
@@ -38,9 +35,9 @@ export interface GroupPackageUnit {
 /** The group packages `emitGroupPackages` writes, one unit per group, nothing generated yet. */
 export function groupPackageUnits(model: Catalogue, context: EmitContext): GroupPackageUnit[] {
   return model.groups.map((group) => {
-    if (group.slug === 'catalogue') {
+    if (group.slug === 'catalogue' || group.slug === RUNTIME_SLUG) {
       throw new Error(
-        'a group may not be called `catalogue`: packages/catalogue/ holds the compiled catalogue',
+        `a group may not be called \`${group.slug}\`: packages/${group.slug}/ holds the compiled catalogue or the run time`,
       );
     }
     const unit = `group-package-${group.slug}`;
@@ -65,9 +62,9 @@ export function groupPackageUnits(model: Catalogue, context: EmitContext): Group
 
 /**
  * Everything a group's generated files depend on: its events' schemas (which embed their shapes,
- * titles, descriptions and source file) and the group's and the catalogue's names. The templates and run
- * time copied into packages are the cache's part of the key: its toolkit fingerprint (`build/fingerprint.ts`)
- * hashes the source folder they are read from.
+ * titles, descriptions and source file), the group's and the catalogue's names and the run time version
+ * the package depends on. The templates are the cache's part of the key: its toolkit fingerprint
+ * (`build/fingerprint.ts`) hashes the source folder they are read from.
  */
 function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): string {
   return JSON.stringify({
@@ -76,6 +73,7 @@ function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): strin
     events: group.events,
     scope: model.config.scope,
     title: model.config.title,
+    runtime: RUNTIME_VERSION,
   });
 }
 
@@ -84,6 +82,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
   const slug = group.slug;
   const note = generatedNote(`catalogue/${group.source.file}`);
   const packageName = groupPackageName(model, group);
+  const runtimeName = runtimePackageName(model);
   const events = group.events.map((key, i) => {
     const schema = standaloneEventSchema(model, key, 'closed');
     return {
@@ -99,18 +98,14 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
   const files: OutputFile[] = [
     emitReadme(model, group),
     { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
-    { path: `${slug}/index.js`, contents: render('index.js', { note, packageName, usesFormats, events }) },
-    { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName }) },
-    { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName }) },
-    { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note }) },
+    {
+      path: `${slug}/index.js`,
+      contents: render('index.js', { note, packageName, runtimeName, usesFormats, events }),
+    },
+    { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName, runtimeName }) },
+    { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName, runtimeName }) },
+    { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note, runtimeName }) },
   ];
-  for (const name of RUNTIME_FILES) {
-    const text = readToolkitFile(`runtime/${name}`);
-    files.push({
-      path: `${slug}/${name}`,
-      contents: render('copied', { note: generatedNote(`generators/runtime/${name}`), text }),
-    });
-  }
   for (const event of events) {
     const { key } = event;
     const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
@@ -119,13 +114,19 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
         path: `${slug}/events/${key}.js`,
         contents: render('event.js', {
           note: eventNote,
+          runtimeName,
           usesFormats: event.usesFormats,
           event: { ...event, id: 'event' },
         }),
       },
       {
         path: `${slug}/events/${key}.d.ts`,
-        contents: render('event.d.ts', { note: eventNote, key, interfaceName: interfaceName(key) }),
+        contents: render('event.d.ts', {
+          note: eventNote,
+          runtimeName,
+          key,
+          interfaceName: interfaceName(key),
+        }),
       },
       jsonFile(`${slug}/schemas/${key}.json`, shippedEventSchema(model, key)),
       jsonFile(`${slug}/examples/${key}.json`, {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutputFile } from '../../../../generators/emit/context.js';
 import { emitGroupPackages } from '../../../../generators/emit/package/index.js';
 import { groupSourceHash, INITIAL_VERSION } from '../../../../generators/emit/package/package-json.js';
+import { RUNTIME_RANGE } from '../../../../generators/emit/package/runtime-package.js';
 import { interfaceName } from '../../../../generators/emit/package/types.js';
 import { loadCatalogueFromSources, readCatalogueSources } from '../../../../generators/load/index.js';
 import type { Catalogue } from '../../../../generators/model.js';
@@ -74,15 +75,16 @@ describe('package.json', () => {
     }
   });
 
-  it('depends on ajv-formats only when the group checks formats', async () => {
+  it('depends on the run time package, and on ajv-formats only when the group checks formats', async () => {
     expect(manifest(await emitGroupPackages(small, noExisting), 'account').dependencies).toEqual({
+      '@fixture-events/runtime': RUNTIME_RANGE,
       'ajv-formats': '^3.0.1',
     });
     const noFormats = withSources(fixturePath('small'), (path, text) =>
       path.endsWith('account.yaml') ? text.replaceAll(', format: date', '') : text,
     );
     const files = await emitGroupPackages(noFormats, noExisting);
-    expect(manifest(files, 'account')).not.toHaveProperty('dependencies');
+    expect(manifest(files, 'account').dependencies).toEqual({ '@fixture-events/runtime': RUNTIME_RANGE });
     expect(byPath(files).get('account/index.js')).not.toContain('ajv-formats');
   });
 
