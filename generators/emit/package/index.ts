@@ -88,6 +88,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
     return {
       key,
       id: `event${i}`,
+      module: `./events/${key}.js`,
       schema,
       ...compileEventValidators(key, schema, openEventSchema(model, key)),
     };
@@ -100,7 +101,7 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
     { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
     {
       path: `${slug}/index.js`,
-      contents: render('index.js', { note, packageName, runtimeName, usesFormats, events }),
+      contents: render('index.js', { note, packageName, runtimeName, events }),
     },
     { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName, runtimeName }) },
     { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName, runtimeName }) },

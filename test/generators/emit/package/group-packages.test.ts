@@ -206,3 +206,28 @@ function withSources(dir: string, edit: (path: string, text: string) => string):
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.catalogue;
 }
+
+describe('each validator is shipped once', async () => {
+  const files = byPath(await emitGroupPackages(small, noExisting));
+
+  it("the group's index.js imports every event's module and inlines no validator code", () => {
+    for (const group of small.groups) {
+      const index = files.get(`${group.slug}/index.js`)!;
+      expect(index, group.slug).not.toContain('defineEvent');
+      for (const key of group.events) expect(index, key).toContain(`from "./events/${key}.js";`);
+    }
+  });
+
+  it("each event's validators appear in exactly one file of the package", () => {
+    for (const group of small.groups) {
+      const code = [...files].filter(([path]) => path.startsWith(`${group.slug}/`) && path.endsWith('.js'));
+      for (const key of group.events) {
+        const defining = code.filter(([, text]) => text.includes(`defineEvent(\n  ${JSON.stringify(key)},`));
+        expect(
+          defining.map(([path]) => path),
+          key,
+        ).toEqual([`${group.slug}/events/${key}.js`]);
+      }
+    }
+  });
+});
