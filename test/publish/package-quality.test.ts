@@ -1,7 +1,7 @@
 /**
  * Every generated group package and the run time package, packed exactly as `npm publish` would upload
- * it, passes publint and "are the types wrong" (types resolve for Node ESM, and for CommonJS when the package ships it), and
- * carries only what a consumer needs.
+ * it, passes publint and "are the types wrong" (types resolve for Node ESM, and for CommonJS when the
+ * package ships it), and carries only what a consumer needs.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
