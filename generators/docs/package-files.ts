@@ -77,10 +77,12 @@ export const VENDORED: ReadonlyMap<string, { asset: string; exports: readonly st
   ],
 ]);
 
-/** A validator module as the site ships it, and the vendored modules it needs. */
+/** A validator module as the site ships it, the vendored modules and the package's chunks it needs. */
 export interface ValidatorModule {
   text: string;
   vendored: string[];
+  /** The chunk modules (`chunks/<n>.js`, by path in the package) that hold its validators. */
+  chunks: string[];
 }
 
 /**
@@ -89,7 +91,16 @@ export interface ValidatorModule {
  * levels below the root). Any other import is a problem.
  */
 export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorModule | DocsProblem {
-  const file = join(pkg.dir, 'events', `${key}.js`);
+  return readShippedModule(pkg, `events/${key}.js`, key);
+}
+
+/** A chunk module (`chunks/<n>.js`) as the site ships it, beside the events that import it. */
+export function readChunkModule(pkg: BuiltPackage, path: string): ValidatorModule | DocsProblem {
+  return readShippedModule(pkg, path, path);
+}
+
+function readShippedModule(pkg: BuiltPackage, path: string, key: string): ValidatorModule | DocsProblem {
+  const file = join(pkg.dir, path);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -101,9 +112,15 @@ export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorMo
     };
   }
   const vendored: string[] = [];
+  const chunks: string[] = [];
   for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
     const specifier = match[1]!;
     if (specifier === pkg.runtimeName) continue;
+    const chunk = /^\.\.\/(chunks\/\d+\.js)$/.exec(specifier);
+    if (chunk) {
+      chunks.push(chunk[1]!);
+      continue;
+    }
     const shipped = VENDORED.get(specifier);
     if (!shipped) {
       return {
@@ -120,7 +137,7 @@ export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorMo
     const asset = `../../../${VENDORED.get(specifier)!.asset}`;
     text = text.replaceAll(`'${specifier}'`, `'${asset}'`).replaceAll(`"${specifier}"`, `"${asset}"`);
   }
-  return { text, vendored };
+  return { text, vendored, chunks };
 }
 
 /**

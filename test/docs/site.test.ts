@@ -48,6 +48,13 @@ describe('docs site pages', () => {
     expect(files.get('pkg/agreements/runtime.js')).toBe(
       readFileSync(join(PACKAGES, 'runtime/runtime.js'), 'utf8'),
     );
+    // The chunk that holds the validators, once, beside the events that import it.
+    expect(files.get('pkg/agreements/chunks/0.js')).toBe(
+      readFileSync(join(PACKAGES, 'agreements/chunks/0.js'), 'utf8').replaceAll(
+        `"${seed.config.scope}/runtime"`,
+        "'../runtime.js'",
+      ),
+    );
   });
 
   it('keeps every event page of the seed under 30 KB and free of the whole catalogue', () => {
@@ -214,14 +221,13 @@ describe('notices and history on the pages', () => {
     for (const path of [
       'pkg/account/runtime.js',
       'pkg/account/events/account.created-v1.js',
+      'pkg/account/chunks/0.js',
       'assets/vendor/ajv-formats.js',
     ]) {
       mkdirSync(dirname(join(site, path)), { recursive: true });
       writeFileSync(join(site, path), files.get(path)!);
     }
-    expect(files.get('pkg/account/events/account.created-v1.js')).toContain(
-      "from '../../../assets/vendor/ajv-formats.js'",
-    );
+    expect(files.get('pkg/account/chunks/0.js')).toContain("from '../../../assets/vendor/ajv-formats.js'");
     const { validate } = (await import(
       pathToFileURL(join(site, 'pkg/account/events/account.created-v1.js')).href
     )) as {

@@ -10,6 +10,14 @@ import { emitGroupTypes, interfaceName } from './types.js';
 import { compileEventValidators, openEventSchema } from './validators.js';
 
 /**
+ * Events per chunk module. A module costs Node a fixed price to load besides its size, so the group's
+ * index loads a few chunks rather than a module per event, and an event's entry point loads only its
+ * chunk: both stay close to bare node (measured with whole processes, 36 events: one file per event
+ * cost +45 ms to import the group; chunks of 8, +15 ms, and +5 ms for one event).
+ */
+const CHUNK_SIZE = 8;
+
+/**
  * One npm package per event group, `packages/<slug>/`: types, precompiled validators with the
  * platform's error format, per-event entry points, JSON Schemas, examples, matchers, README. Never
  * writes `CHANGELOG.md` (`eventry version` keeps it). A group's files but its package.json (which
@@ -88,7 +96,6 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
     return {
       key,
       id: `event${i}`,
-      module: `./events/${key}.js`,
       schema,
       ...compileEventValidators(key, schema, openEventSchema(model, key)),
     };
@@ -96,18 +103,33 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
   if (events.some((event) => event.usesFormats) !== usesFormats) {
     throw new Error(`the validators of ${group.slug} and its field formats disagree on ajv-formats`);
   }
+  const chunks: { module: string; events: typeof events }[] = [];
+  for (let start = 0; start < events.length; start += CHUNK_SIZE) {
+    chunks.push({ module: `./chunks/${chunks.length}.js`, events: events.slice(start, start + CHUNK_SIZE) });
+  }
   const files: OutputFile[] = [
     emitReadme(model, group),
     { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
     {
       path: `${slug}/index.js`,
-      contents: render('index.js', { note, packageName, runtimeName, events }),
+      contents: render('index.js', { note, packageName, runtimeName, chunks }),
     },
     { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName, runtimeName }) },
     { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName, runtimeName }) },
     { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note, runtimeName }) },
   ];
-  for (const event of events) {
+  chunks.forEach((chunk, n) => {
+    files.push({
+      path: `${slug}/chunks/${n}.js`,
+      contents: render('chunk.js', {
+        note,
+        runtimeName,
+        usesFormats: chunk.events.some((event) => event.usesFormats),
+        events: chunk.events,
+      }),
+    });
+  });
+  for (const [i, event] of events.entries()) {
     const { key } = event;
     const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
     files.push(
@@ -116,8 +138,9 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
         contents: render('event.js', {
           note: eventNote,
           runtimeName,
-          usesFormats: event.usesFormats,
-          event: { ...event, id: 'event' },
+          key,
+          id: event.id,
+          chunk: `.${chunks[Math.floor(i / CHUNK_SIZE)]!.module}`,
         }),
       },
       {

@@ -70,6 +70,7 @@ export function emitPackageJson(
       'matchers.js',
       'matchers.d.ts',
       'events/',
+      'chunks/',
       'schemas/',
       'examples/',
       'CHANGELOG.md',
