@@ -14,6 +14,8 @@ const E2E_TIMEOUT_MS = 300_000;
 /** vitest's configuration: the `unit` and `e2e` projects. */
 export default defineConfig({
   test: {
+    // Builds the repository's catalogue once for the tests that need its packages as files.
+    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
         extends: true,

@@ -3,7 +3,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, it } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { loadCatalogue } from '../generators/load/index.js';
 import type { Catalogue } from '../generators/model.js';
 
@@ -21,6 +21,14 @@ export function loadValid(dir: string): Catalogue {
   if (!result.ok)
     throw new Error(`expected a valid catalogue in ${dir}: ${JSON.stringify(result.problems, null, 2)}`);
   return result.catalogue;
+}
+
+/**
+ * The group packages of the repository's catalogue, built once per test run by `test/global-setup.ts`
+ * (the checkout's `packages/` keeps only what git reviews, not the generated code).
+ */
+export function seedPackages(): string {
+  return inject('seedPackages');
 }
 
 /** A fresh temporary folder. */
@@ -124,6 +132,42 @@ export async function launchChromium(executablePath: string): Promise<import('pl
       '--disable-sync',
       '--no-first-run',
     ],
+  });
+}
+
+/**
+ * Firefox for the portal's cross-browser tests: `FIREFOX_PATH` when set (and only it), else Debian's
+ * `firefox-esr` or `firefox`. Driven over WebDriver BiDi (puppeteer-core), so the stock build works.
+ */
+export function findFirefox(env: NodeJS.ProcessEnv = process.env): OptionalResource {
+  return optionalResource(
+    {
+      what: 'Firefox',
+      envVar: 'FIREFOX_PATH',
+      candidates: ['/usr/bin/firefox-esr', '/usr/bin/firefox'],
+      skips: 'the Firefox portal tests',
+      get: 'apt-get install firefox-esr',
+    },
+    env,
+  );
+}
+
+/** Launches the Firefox at `executablePath` headless over WebDriver BiDi, with a throwaway profile. */
+export async function launchFirefox(executablePath: string): Promise<import('puppeteer-core').Browser> {
+  const { default: puppeteer } = await import('puppeteer-core');
+  return puppeteer.launch({
+    browser: 'firefox',
+    executablePath,
+    headless: true,
+    // Firefox's own traffic (updates, telemetry, remote settings) off: every request a test sees is the page's.
+    extraPrefsFirefox: {
+      'app.update.enabled': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+      'toolkit.telemetry.enabled': false,
+      'services.settings.server': 'http://127.0.0.1:9/',
+      'network.captive-portal-service.enabled': false,
+      'network.connectivity-service.enabled': false,
+    },
   });
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
  */
 export const KEPT_FILES: ReadonlySet<string> = new Set(['CHANGELOG.md']);
 
-/** Folders never entered nor swept: npm workspaces may install a package's own dependencies there. */
+/** Folders never entered nor swept: `npm install` inside a package folder puts its own dependencies there. */
 const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules']);
 
 /** The note in every generated package.json: a folder carrying it is eventry's even without a build state. */

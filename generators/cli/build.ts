@@ -3,6 +3,12 @@ import { resolve } from 'node:path';
 import { planBuild, stateFile } from '../build/state.js';
 import { recoverOutput } from '../build/write.js';
 
+/** Where a command prints (`publish --json` sends the build's lines to stderr, keeping stdout JSON). */
+export interface Printer {
+  log(text: string): void;
+  error(text: string): void;
+}
+
 /** Options of `eventry build`. */
 export interface BuildOptions {
   catalogue: string;
@@ -16,7 +22,10 @@ export interface BuildOptions {
  * `eventry build`: checks the arguments and prints what happened. The build itself is `build/`; its
  * fast path (`planBuild`) decides "nothing to do" before the loader, ajv or any emitter is imported.
  */
-export async function runBuild(options: BuildOptions): Promise<number> {
+export async function runBuild(
+  options: BuildOptions,
+  console: Printer = globalThis.console,
+): Promise<number> {
   const started = performance.now();
   const outDir = resolve(options.out);
   const catalogueDir = resolve(options.catalogue);

@@ -33,6 +33,7 @@ export function registerCommands(program: Command): void {
       '-r, --registry <url>',
       'npm registry URL; credentials come from your ~/.npmrc, as for npm',
     )
+    .option('-c, --catalogue <dir>', 'catalogue directory, built into --out before packing', 'catalogue')
     .option('-o, --out <dir>', 'packages directory', 'packages')
     .option('-n, --dry-run', 'check the registry and print the plan; publish nothing')
     .option('--access <level>', 'npm access for a first publish: public or restricted')

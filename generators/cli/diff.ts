@@ -8,7 +8,13 @@ import { formatProblem } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../registry/compatibility.js';
 import { formatVerdicts, verdictsJson } from '../registry/verdict-report.js';
-import { alignSources, type ResolvedSource, resolveSource, type SourceOptions } from '../sources/index.js';
+import { resolveSourcePair } from '../sources/concurrent.js';
+import {
+  alignSources,
+  type ResolvedSource,
+  type SourceOptions,
+  type SourceResult,
+} from '../sources/index.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
 /** The report formats of `eventry diff`. */
@@ -58,9 +64,11 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
     );
     return EXIT_USAGE;
   }
-  const oldSource = openSource('OLD', old, sourceOptions);
+  // Both sides load at once; what is printed when one cannot be used is as when OLD was read first.
+  const [oldResult, newResult] = await resolveSourcePair(old, now, sourceOptions);
+  const oldSource = usableSource('OLD', old, oldResult);
   if (!oldSource) return EXIT_USAGE;
-  const newSource = openSource('NEW', now, sourceOptions);
+  const newSource = usableSource('NEW', now, newResult);
   if (!newSource) return EXIT_USAGE;
   // A published package covers one group: compare the other side on that group only.
   const [before, after] = alignSources(oldSource, newSource);
@@ -88,9 +96,8 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   return report.findings.some((finding) => failing.includes(finding.severity)) ? 1 : 0;
 }
 
-/** Resolves one side, printing why it cannot be used. */
-export function openSource(role: string, spec: string, options: SourceOptions): ResolvedSource | undefined {
-  const result = resolveSource(spec, options);
+/** The resolved side, or undefined after printing why it cannot be used. */
+function usableSource(role: string, spec: string, result: SourceResult): ResolvedSource | undefined {
   if (result.ok) return result.source;
   if (result.reason === 'problems') {
     process.stderr.write(`eventry: ${role} \`${spec}\` does not load:\n`);

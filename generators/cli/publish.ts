@@ -2,11 +2,14 @@ import { statSync } from 'node:fs';
 import { maskCredentials, normaliseRegistry } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
+import { runBuild } from './build.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry publish`. */
 export interface PublishCommandOptions {
   registry: string;
+  /** The catalogue built into `out` before anything is packed. */
+  catalogue: string;
   out: string;
   dryRun?: boolean;
   access?: string;
@@ -38,6 +41,18 @@ export async function runPublish(options: PublishCommandOptions): Promise<number
   if (statSync(options.out, { throwIfNoEntry: false })?.isDirectory() === false) {
     console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
     return EXIT_USAGE;
+  }
+  // What goes out is always what the catalogue generates: the build runs first (incremental, so a
+  // no-op when packages/ is up to date), and a catalogue that does not build publishes nothing.
+  const built = await runBuild(
+    { catalogue: options.catalogue, out: options.out },
+    options.json ? { log: console.error, error: console.error } : console,
+  );
+  if (built !== 0) {
+    console.error(
+      'eventry: publish stopped before packing: the catalogue did not build; nothing was published.',
+    );
+    return built;
   }
   const verb = options.dryRun ? 'checking' : 'publishing';
   if (!options.json) console.log(`eventry: ${verb} the group packages in ${options.out} against ${registry}`);

@@ -21,6 +21,8 @@ export interface DocsProblem {
 /** One built group package, read lazily event by event. */
 export interface BuiltPackage {
   name: string;
+  /** `version` of its package.json, as text. */
+  version: string;
   dir: string;
   /** The run time package's name (`<scope>/runtime`), which the validators import. */
   runtimeName: string;
@@ -39,8 +41,11 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
   const dir = join(packagesDir, group.slug);
   const manifest = join(dir, 'package.json');
   let name: string;
+  let version: string;
   try {
-    name = String((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name);
+    const fields = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown; version?: unknown };
+    name = String(fields.name);
+    version = String(fields.version);
   } catch {
     return {
       code: 'docs-package-missing',
@@ -51,6 +56,7 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
   try {
     return {
       name,
+      version,
       dir,
       runtimeName: `${name.split('/')[0]}/runtime`,
       // The run time package beside the groups (`packages/runtime/`), shared by every group.
@@ -79,10 +85,14 @@ export const VENDORED: ReadonlyMap<string, { asset: string; exports: readonly st
 
 /** A validator module as the site ships it, the vendored modules and the package's chunks it needs. */
 export interface ValidatorModule {
+  /** The module in the package. */
+  file: string;
   text: string;
   vendored: string[];
   /** The chunk modules (`chunks/<n>.js`, by path in the package) that hold its validators. */
   chunks: string[];
+  /** Whether `text` is the file's own (no import pointed elsewhere): then it may be hard-linked. */
+  unchanged: boolean;
 }
 
 /**
@@ -131,13 +141,14 @@ function readShippedModule(pkg: BuiltPackage, path: string, key: string): Valida
     }
     vendored.push(specifier);
   }
+  const original = text;
   // The site keeps a copy of the run time beside each group's validators: `pkg/<group>/runtime.js`.
   text = text.replaceAll(`"${pkg.runtimeName}"`, `'../runtime.js'`);
   for (const specifier of vendored) {
     const asset = `../../../${VENDORED.get(specifier)!.asset}`;
     text = text.replaceAll(`'${specifier}'`, `'${asset}'`).replaceAll(`"${specifier}"`, `"${asset}"`);
   }
-  return { text, vendored, chunks };
+  return { file, text, vendored, chunks, unchanged: text === original };
 }
 
 /**
@@ -178,19 +189,38 @@ export function readExamples(pkg: BuiltPackage, key: string): Examples | DocsPro
   }
 }
 
-/** The event's interface declaration (with its doc comment) from the package's types.d.ts. */
+/** Interface declarations of a package's types.d.ts by interface name, indexed on first use. */
+const interfacesOf = new WeakMap<BuiltPackage, Map<string, string>>();
+
+/**
+ * The event's interface declaration (with its doc comment) from the package's types.d.ts. The file is
+ * split and indexed once per package: splitting it again for every event of a large group was a
+ * quadratic share of a 10,000-event site build.
+ */
 export function interfaceText(pkg: BuiltPackage, key: string): string | undefined {
-  const name = interfaceName(key);
-  const lines = pkg.types.split('\n');
-  const start = lines.findIndex((line) => line.startsWith(`export interface ${name} `));
-  if (start < 0) return undefined;
-  let first = start;
-  if (lines[start - 1]?.trim() === '*/') {
-    while (first > 0 && !lines[first]!.startsWith('/**')) first--;
+  let interfaces = interfacesOf.get(pkg);
+  if (!interfaces) {
+    interfaces = indexInterfaces(pkg.types);
+    interfacesOf.set(pkg, interfaces);
   }
-  let end = start;
-  while (end < lines.length && lines[end] !== '}') end++;
-  return lines.slice(first, end + 1).join('\n');
+  return interfaces.get(interfaceName(key));
+}
+
+function indexInterfaces(types: string): Map<string, string> {
+  const interfaces = new Map<string, string>();
+  const lines = types.split('\n');
+  for (let start = 0; start < lines.length; start++) {
+    const match = /^export interface (\S+) /.exec(lines[start]!);
+    if (!match || interfaces.has(match[1]!)) continue;
+    let first = start;
+    if (lines[start - 1]?.trim() === '*/') {
+      while (first > 0 && !lines[first]!.startsWith('/**')) first--;
+    }
+    let end = start;
+    while (end < lines.length && lines[end] !== '}') end++;
+    interfaces.set(match[1]!, lines.slice(first, end + 1).join('\n'));
+  }
+  return interfaces;
 }
 
 /** Whether a value is a problem rather than what was read. */

@@ -1,4 +1,4 @@
-import MiniSearch, { type Options } from 'minisearch';
+import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import type { Catalogue } from '../model.js';
 import { fieldRows } from './fields.js';
 
@@ -6,7 +6,8 @@ import { fieldRows } from './fields.js';
 interface SearchDocument {
   id: string;
   key: string;
-  title: string;
+  /** Only when it is not the key itself (indexing the key twice doubled the postings of every key term). */
+  title?: string;
   fields: string;
   text: string;
 }
@@ -34,13 +35,26 @@ export function tokenize(text: string): string[] {
   return text.split(new RegExp(TOKEN_SEPARATOR, 'u')).filter((term) => term !== '');
 }
 
-/** How the search page queries: every term must match, as a prefix (`revok` finds `revoked`), keys first. */
+/**
+ * How the search page queries, as data: it travels to the browser in the search page's `data-query`,
+ * and assets/search.js turns it into MiniSearch options exactly as `searchQueryOptions` does. Every
+ * term must match, keys first; a term of `minPrefix` characters or more also matches as a prefix
+ * (`revok` finds `revoked`). A shorter one matches whole terms only: a one-letter prefix matched almost
+ * every event of a 10,000-event catalogue (`v` hits every `-v1`), and ranking all of them was the
+ * worst case of the search.
+ */
 export const SEARCH_QUERY = {
-  prefix: true,
+  minPrefix: 2,
   fuzzy: 0.1,
   combineWith: 'AND',
   boost: { key: 3, fields: 2 },
 } as const;
+
+/** MiniSearch search options from SEARCH_QUERY (the search page builds the same in assets/search.js). */
+export function searchQueryOptions(): SearchOptions {
+  const { minPrefix, boost, ...rest } = SEARCH_QUERY;
+  return { ...rest, boost: { ...boost }, prefix: (term: string) => term.length >= minPrefix };
+}
 
 /** The options to build or load the index with, in Node. */
 export function searchOptions(): Options<SearchDocument> {
@@ -64,7 +78,7 @@ export function searchIndexJson(catalogue: Catalogue): string {
     search.add({
       id: key,
       key,
-      title: event.title,
+      ...(event.title === key ? {} : { title: event.title }),
       fields: [...new Set(rows.map((row) => row.name))].join(' '),
       text: [event.description ?? '', ...rows.map((row) => row.description ?? '')].filter(Boolean).join(' '),
     });

@@ -29,8 +29,14 @@ import { compareVersions, versionsByType } from './versions.js';
  * 10,000-event catalogue is written in bounded memory.
  */
 
+/**
+ * What a site file holds: its content, or `copyOf` a file whose bytes it has unchanged (a validator
+ * module of a built package), which a writer may hard-link rather than copy (10,000 of them at 10k).
+ */
+export type SiteContent = string | Buffer | { copyOf: string };
+
 /** Where a page or asset goes (path relative to the site root, `/`-separated) and what it holds. */
-export type SiteSink = (path: string, content: string | Buffer) => void | Promise<void>;
+export type SiteSink = (path: string, content: SiteContent) => void | Promise<void>;
 
 /** What the site is generated from. */
 export interface SiteInput {
@@ -72,7 +78,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     await emit(path, html);
     pages++;
   };
-  const file = async (path: string, content: string | Buffer) => {
+  const file = async (path: string, content: SiteContent) => {
     await emit(path, content);
     files++;
   };
@@ -97,7 +103,11 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
       }
       for (const specifier of module.vendored) vendored.add(specifier);
       for (const chunk of module.chunks) chunks.add(chunk);
-      await file(`pkg/${group.slug}/events/${key}.js`, module.text);
+      // Unchanged (only chunks are imported): hard-linked rather than copied.
+      await file(
+        `pkg/${group.slug}/events/${key}.js`,
+        module.unchanged ? { copyOf: module.file } : module.text,
+      );
     }
     for (const path of chunks) {
       const module = readChunkModule(pkg, path);
@@ -106,7 +116,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
         continue;
       }
       for (const specifier of module.vendored) vendored.add(specifier);
-      await file(`pkg/${group.slug}/${path}`, module.text);
+      await file(`pkg/${group.slug}/${path}`, module.unchanged ? { copyOf: module.file } : module.text);
     }
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -146,7 +156,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
           title: group.title,
           description: group.description,
           packageName: pkg.name,
-          packageVersion: packageVersion(pkg),
+          packageVersion: pkg.version,
           events: group.events.map((key) => {
             const event = catalogue.events[key]!;
             return {
@@ -310,16 +320,6 @@ function findingsData(findings: readonly Finding[]): object[] {
     attr: finding.attr,
     detail: finding.detail,
   }));
-}
-
-function packageVersion(pkg: BuiltPackage): string {
-  try {
-    return String(
-      (JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as { version?: unknown }).version,
-    );
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** MiniSearch's ES module build, shipped as a local asset (no CDN). */

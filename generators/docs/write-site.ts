@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { SiteSink } from './site.js';
+import { Worker } from 'node:worker_threads';
+import type { SiteContent, SiteSink } from './site.js';
 
 /** The file that marks a folder as a site eventry wrote, so replacing it never deletes anything else. */
 export const SITE_MARKER = '.eventry-site';
@@ -13,10 +14,133 @@ export interface SiteFolderProblem {
 }
 
 /**
- * Files written at once: the writes run on libuv's thread pool while the next pages render, and the
- * generator waits when this many are in flight (bounded memory).
+ * The writer thread: it creates folders and writes files (on libuv's thread pool, several at once), batch
+ * by batch, and acknowledges each batch. Writing from the main thread (one open/write/close round trip
+ * per file through fs/promises, 21,000 files for 10,000 events) cost the main thread as much as
+ * rendering the pages; now it costs one message per batch. Plain CommonJS run with `eval`: the toolkit
+ * runs from TypeScript sources under vitest, and a worker cannot load a .ts file.
  */
-const IN_FLIGHT = 64;
+const WRITER_SOURCE = `
+const { copyFile, link, mkdir, writeFile } = require('node:fs/promises');
+const { dirname, join } = require('node:path');
+const { parentPort, workerData } = require('node:worker_threads');
+const folders = new Map();
+let failed = false;
+const write = async (path, content) => {
+  const file = join(workerData.staging, path);
+  const folder = dirname(file);
+  let ready = folders.get(folder);
+  if (!ready) {
+    ready = mkdir(folder, { recursive: true });
+    folders.set(folder, ready);
+  }
+  await ready;
+  if (typeof content !== 'string') return writeFile(file, content);
+  // A hard link costs one call and no data; a file system without them (or another device) gets a copy.
+  await link(content, file).catch(() => copyFile(content, file));
+};
+parentPort.on('message', async ({ files, data }) => {
+  // After a failure the rest is only acknowledged: the staging folder is dropped anyway.
+  if (!failed) {
+    const bytes = Buffer.from(data);
+    const results = await Promise.allSettled(
+      files.map(([path, start, end, copyOf]) => write(path, copyOf ?? bytes.subarray(start, end))),
+    );
+    const rejected = results.find((result) => result.status === 'rejected');
+    if (rejected && !failed) {
+      failed = true;
+      const error = rejected.reason;
+      parentPort.postMessage({ error: { message: error.message, code: error.code, path: error.path, syscall: error.syscall } });
+    }
+  }
+  parentPort.postMessage({ done: files.length });
+});
+`;
+
+/** Files per message to the writer thread. */
+const BATCH_FILES = 128;
+/** Batches sent and not yet written: the generator waits beyond this (bounded memory). */
+const BATCHES_IN_FLIGHT = 3;
+
+/** A writer thread over a staging folder, and the sink that feeds it. */
+interface Writer {
+  emit: SiteSink;
+  /** Resolves when everything emitted is written; rejects with the first write error. */
+  finish(): Promise<void>;
+  /** Stops the thread (after finish, or to give up). */
+  close(): Promise<void>;
+}
+
+function startWriter(staging: string): Writer {
+  const worker = new Worker(WRITER_SOURCE, { eval: true, workerData: { staging } });
+  let batch: [string, SiteContent][] = [];
+  let inFlight = 0;
+  let failure: Error | undefined;
+  const waiting: (() => void)[] = [];
+  const wake = () => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  worker.on('message', (message: { done?: number; error?: { message: string } }) => {
+    if (message.error) failure ??= Object.assign(new Error(message.error.message), message.error);
+    if (message.done !== undefined) inFlight--;
+    wake();
+  });
+  let closing = false;
+  const lost = (error: Error) => {
+    failure ??= error;
+    wake();
+  };
+  worker.on('error', lost);
+  worker.on('exit', () => {
+    if (!closing) lost(new Error('eventry docs: the site writer thread stopped before the site was written'));
+  });
+  // A batch travels as one transferred buffer of UTF-8 bytes and the files' offsets into it: copying
+  // thousands of page strings through postMessage's structured clone cost the main thread more than
+  // encoding them.
+  const send = () => {
+    if (batch.length === 0) return;
+    // Room for the worst case (3 UTF-8 bytes per UTF-16 unit) instead of measuring every string first.
+    let room = 0;
+    for (const [, content] of batch) {
+      if (typeof content === 'string') room += content.length * 3;
+      else if (content instanceof Uint8Array) room += content.length;
+    }
+    const data = Buffer.from(new ArrayBuffer(room));
+    let at = 0;
+    const files = batch.map(([path, content]) => {
+      const start = at;
+      if (typeof content === 'string') at += data.write(content, at);
+      else if (content instanceof Uint8Array) {
+        data.set(content, at);
+        at += content.length;
+      } else return [path, 0, 0, content.copyOf];
+      return [path, start, at];
+    });
+    worker.postMessage({ files, data: data.buffer }, [data.buffer]);
+    batch = [];
+    inFlight++;
+  };
+  const until = async (ready: () => boolean) => {
+    while (!ready() && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  return {
+    emit: (path, content) => {
+      batch.push([path, content]);
+      if (batch.length < BATCH_FILES) return;
+      send();
+      if (inFlight >= BATCHES_IN_FLIGHT) return until(() => inFlight < BATCHES_IN_FLIGHT);
+    },
+    finish: async () => {
+      send();
+      await until(() => inFlight === 0);
+      if (failure) throw failure;
+    },
+    close: async () => {
+      closing = true;
+      await worker.terminate();
+    },
+  };
+}
 
 /**
  * Writes a site atomically: into a staging folder beside `outDir`, then swapped in, so a reader never
@@ -36,47 +160,32 @@ export async function writeSiteAtomically<T extends { ok: boolean }>(
   }
   mkdirSync(dirname(target), { recursive: true });
   const staging = join(dirname(target), `.${basename(target)}.staging-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
-  const folders = new Map<string, Promise<unknown>>();
-  const pending = new Set<Promise<void>>();
-  let failure: { error: unknown } | undefined;
-  const emit: SiteSink = async (path, content) => {
-    const file = join(staging, path);
-    const folder = dirname(file);
-    let ready = folders.get(folder);
-    if (!ready) {
-      ready = mkdir(folder, { recursive: true });
-      folders.set(folder, ready);
-    }
-    const task: Promise<void> = ready
-      .then(() => writeFile(file, content))
-      .catch((error: unknown) => {
-        failure ??= { error };
-      })
-      .finally(() => pending.delete(task));
-    pending.add(task);
-    if (pending.size >= IN_FLIGHT) await Promise.race(pending);
-  };
+  await rm(staging, { recursive: true, force: true });
+  const writer = startWriter(staging);
+  let result: T;
   try {
-    const result = await generate(emit);
-    await Promise.all(pending);
-    if (failure) throw failure.error;
-    if (!result.ok) {
-      rmSync(staging, { recursive: true, force: true });
-      return result;
-    }
-    writeFileSync(
-      join(staging, SITE_MARKER),
-      'Written by `eventry docs`; the whole folder is replaced on the next run.\n',
-    );
-    const old = `${staging}.old`;
-    if (existsSync(target)) renameSync(target, old);
-    renameSync(staging, target);
-    rmSync(old, { recursive: true, force: true });
-    return result;
+    result = await generate(writer.emit);
+    await writer.finish();
   } catch (error) {
-    await Promise.allSettled(pending);
-    rmSync(staging, { recursive: true, force: true });
+    await writer.close();
+    await rm(staging, { recursive: true, force: true });
     throw error;
   }
+  await writer.close();
+  if (!result.ok) {
+    await rm(staging, { recursive: true, force: true });
+    return result;
+  }
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(
+    join(staging, SITE_MARKER),
+    'Written by `eventry docs`; the whole folder is replaced on the next run.\n',
+  );
+  const old = `${staging}.old`;
+  if (existsSync(target)) renameSync(target, old);
+  renameSync(staging, target);
+  // Asynchronous, so the 31,000 unlinks of a replaced 10k site run on libuv's pool side by side: the
+  // synchronous walk took 4× as long (27 s against 6 s on the shared machine).
+  await rm(old, { recursive: true, force: true });
+  return result;
 }

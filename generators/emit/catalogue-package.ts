@@ -3,7 +3,7 @@ import { generatedNote, jsonFile, type OutputFile } from './context.js';
 
 /**
  * `packages/catalogue/`: the compiled catalogue as a whole (OpenAPI, AsyncAPI, every event's JSON
- * Schema). A private workspace package: the documents are for docs tools, gateways and `eventry diff`;
+ * Schema). A private package: the documents are for docs tools, gateways and `eventry diff`;
  * what gets published are the group packages.
  */
 export function emitCataloguePackage(model: Catalogue): OutputFile[] {

@@ -10,7 +10,9 @@ export function parseEventKey(key: string): { type: string; version: string } | 
     const type = key.slice(0, i);
     const version = key.slice(i + 1);
     if (!EVENT_TYPE.test(type)) continue;
-    if (V_VERSION.test(version) || (semverValid(version) === version && !version.startsWith('v'))) {
+    // Only a version that starts with a digit can be written-out semver: testing that first spares semver
+    // a thrown error for each wrong split of a type that itself contains `-`.
+    if (V_VERSION.test(version) || (/^\d/.test(version) && semverValid(version) === version)) {
       return { type, version };
     }
   }

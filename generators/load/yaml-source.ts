@@ -1,5 +1,7 @@
 import {
+  Composer,
   type CST,
+  type Document,
   isAlias,
   isMap,
   isPair,
@@ -9,8 +11,9 @@ import {
   type Node,
   type Pair,
   Parser,
-  parseDocument,
   visit,
+  type YAMLMap,
+  YAMLParseError,
 } from 'yaml';
 import type { SourceLocation } from '../model.js';
 import type { CatalogueProblem, ProblemCode } from './problem.js';
@@ -21,19 +24,18 @@ export const MAX_DEPTH = 64;
 /** yaml's guard against alias bombs ("billion laughs"): how many times aliases may be expanded. */
 const MAX_ALIAS_COUNT = 100;
 
+/** What yaml's `parseDocument` returns: one composed document, its nodes located. */
+type ParsedDocument = Document.Parsed;
+
 /** A parsed YAML file that can turn any JSON path inside it into a `file:line:column`. */
 export class YamlSource {
   readonly file: string;
   readonly value: unknown;
-  private readonly doc: ReturnType<typeof parseDocument>;
+  private readonly doc: ParsedDocument;
   private readonly lines: LineCounter;
+  private readonly keyIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
 
-  private constructor(
-    file: string,
-    doc: ReturnType<typeof parseDocument>,
-    lines: LineCounter,
-    value: unknown,
-  ) {
+  private constructor(file: string, doc: ParsedDocument, lines: LineCounter, value: unknown) {
     this.file = file;
     this.doc = doc;
     this.lines = lines;
@@ -51,12 +53,12 @@ export class YamlSource {
       const pos = lines.linePos(offset);
       return { file: source.path, line: pos.line, column: pos.col };
     };
+    // Lexed and parsed once: the syntax tree is checked for depth, then composed into the document.
+    const tokens = [...new Parser(lines.addNewLine).parse(source.text)];
     // Composing a document recurses once per level (and so does everything after it); yaml's parser does
     // not, so its syntax tree is where a runaway nesting is found, before it can overflow the stack.
-    const deep = firstTooDeep(source.text);
+    const deep = firstTooDeep(tokens);
     if (deep !== undefined) {
-      lines.addNewLine(0);
-      for (const match of source.text.matchAll(/\n/g)) lines.addNewLine(match.index + 1);
       return {
         problems: [
           {
@@ -68,13 +70,7 @@ export class YamlSource {
         ],
       };
     }
-    // `logLevel: 'error'`: a mapping used as a key is reported as a located problem, not a warning on stderr.
-    const doc = parseDocument(source.text, {
-      lineCounter: lines,
-      uniqueKeys: true,
-      prettyErrors: false,
-      logLevel: 'error',
-    });
+    const doc = composeDocument(tokens, source.text.length);
     // After a tab used as indentation, yaml reports every following line as mis-nested: only the tabs count.
     const firstTab = doc.errors.find((error) => error.code === 'TAB_AS_INDENT')?.pos[0] ?? Infinity;
     const errors = doc.errors.filter((error) => error.code === 'TAB_AS_INDENT' || error.pos[0] < firstTab);
@@ -121,7 +117,8 @@ export class YamlSource {
     });
     if (problems.some((problem) => problem.code !== 'duplicate-key')) return { problems };
 
-    const structural = checkStructure(doc, at);
+    // An alias is written `*name`: a file without a `*` has none, and its tree need not be walked for them.
+    const structural = source.text.includes('*') ? checkStructure(doc, at) : [];
     if (structural.length > 0) return { problems: [...problems, ...structural] };
     let value: unknown;
     try {
@@ -155,9 +152,7 @@ export class YamlSource {
     const key = path[path.length - 1];
     const parent = this.nodeAt(parentPath);
     if (isMap(parent)) {
-      const pair = parent.items.find(
-        (item: Pair) => isScalar(item.key) && String(item.key.value) === String(key),
-      );
+      const pair = this.pairOf(parent, String(key));
       if (pair && isScalar(pair.key)) return this.locate(pair.key);
     }
     return this.at(path);
@@ -180,10 +175,7 @@ export class YamlSource {
     let found = node as Node | undefined;
     for (const segment of path) {
       if (isMap(node)) {
-        const pair = node.items.find(
-          (item) => isScalar(item.key) && String(item.key.value) === String(segment),
-        );
-        node = pair?.value ?? undefined;
+        node = this.pairOf(node, segment)?.value ?? undefined;
       } else if (isSeq(node) && typeof segment === 'number') {
         node = node.items[segment];
       } else {
@@ -194,6 +186,24 @@ export class YamlSource {
       found = node as Node;
     }
     return found;
+  }
+
+  /**
+   * The first entry of `map` whose scalar key reads as `key`. Every event and field is located once, so
+   * each mapping is indexed on first use rather than scanned per lookup (quadratic in a large group).
+   */
+  private pairOf(map: YAMLMap, key: string | number): Pair | undefined {
+    let index = this.keyIndex.get(map);
+    if (!index) {
+      index = new Map();
+      for (const item of map.items) {
+        if (!isScalar(item.key)) continue;
+        const name = String(item.key.value);
+        if (!index.has(name)) index.set(name, item);
+      }
+      this.keyIndex.set(map, index);
+    }
+    return index.get(String(key));
   }
 
   private locate(node: Node | undefined): SourceLocation {
@@ -218,11 +228,7 @@ export function toPointer(path: readonly (string | number)[]): string {
 }
 
 /** `yaml` says only "Map keys must be unique": name the key and where it first appears. */
-function describeDuplicateKey(
-  doc: ReturnType<typeof parseDocument>,
-  lines: LineCounter,
-  offset: number,
-): string | undefined {
+function describeDuplicateKey(doc: ParsedDocument, lines: LineCounter, offset: number): string | undefined {
   let message: string | undefined;
   visit(doc, {
     Map(_, map) {
@@ -240,10 +246,7 @@ function describeDuplicateKey(
 }
 
 /** Aliases to no anchor: yaml only finds them while converting to JavaScript, where it throws. */
-function checkStructure(
-  doc: ReturnType<typeof parseDocument>,
-  at: (offset: number) => SourceLocation,
-): CatalogueProblem[] {
+function checkStructure(doc: ParsedDocument, at: (offset: number) => SourceLocation): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
@@ -265,11 +268,38 @@ function checkStructure(
   return problems.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
+/**
+ * The first document of the tokens, as yaml's `parseDocument` composes it (same options, same errors): a
+ * second document is reported on the first, as `MULTIPLE_DOCS`. Exported for the test that holds it to that.
+ */
+export function composeDocument(tokens: CST.Token[], length: number): ParsedDocument {
+  // `logLevel: 'error'`: a mapping used as a key is reported as a located problem, not a warning on stderr.
+  const composer = new Composer({ uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+  let doc: ParsedDocument | undefined;
+  for (const next of composer.compose(tokens, true, length)) {
+    if (!doc) {
+      doc = next;
+      continue;
+    }
+    const [start, end] = next.range;
+    doc.errors.push(
+      new YAMLParseError(
+        [start, end],
+        'MULTIPLE_DOCS',
+        'Source contains multiple documents; please use YAML.parseAllDocuments()',
+      ),
+    );
+    break;
+  }
+  // `compose(…, forceDoc = true)` yields a document even for an empty text.
+  return doc!;
+}
+
 /** Offset of the first collection nested deeper than `MAX_DEPTH`, walking yaml's syntax tree without recursion. */
-function firstTooDeep(text: string): number | undefined {
+function firstTooDeep(tokens: readonly CST.Token[]): number | undefined {
   let first: number | undefined;
   const stack: { token: unknown; depth: number }[] = [];
-  for (const token of new Parser().parse(text)) {
+  for (const token of tokens) {
     if (token.type === 'document') stack.push({ token: token.value, depth: 1 });
   }
   while (stack.length > 0) {
@@ -288,7 +318,7 @@ function firstTooDeep(text: string): number | undefined {
   return first;
 }
 
-function firstAlias(doc: ReturnType<typeof parseDocument>): number | undefined {
+function firstAlias(doc: ParsedDocument): number | undefined {
   let offset: number | undefined;
   visit(doc, {
     Alias(_, alias) {

@@ -54,3 +54,8 @@ export function resolveSource(spec: string, options: SourceOptions): SourceResul
   if (!kind) return { ok: false, reason: 'usage', message: unknownSpec(spec) };
   return kind.resolve(spec, options);
 }
+
+/** Roughly how many bytes of YAML resolving `spec` would parse (see `SourceKind.estimateSize`). */
+export function estimateSourceSize(spec: string, options: SourceOptions): number | undefined {
+  return SOURCE_KINDS.find((candidate) => candidate.claims(spec, options))?.estimateSize?.(spec, options);
+}

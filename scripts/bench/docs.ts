@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import { SEARCH_QUERY, searchOptions } from '../../generators/docs/search.js';
+import { searchOptions, searchQueryOptions } from '../../generators/docs/search.js';
 import { formatMs, machineLine, median } from './measure.js';
 import { writeSyntheticCatalogue } from './synthetic-catalogue.js';
 
@@ -100,6 +100,16 @@ export async function runDocsBench(): Promise<string> {
       'site',
       '--no-cache',
     ]);
+    // Run again over that site: what `npm run build` costs every time after the first.
+    const rerun = timeDocs(scale, [
+      '--catalogue',
+      'catalogue',
+      '--packages',
+      'packages',
+      '--out',
+      'site',
+      '--no-cache',
+    ]);
     const scaleSite = join(scale, 'site');
     const scaleSize = folderSize(scaleSite);
     const scalePages = eventPageSizes(scaleSite);
@@ -119,18 +129,29 @@ export async function runDocsBench(): Promise<string> {
       'reading date',
       'x',
       'conv',
+      // The worst cases: short prefixes and terms in nearly every event (`v1` is in ~9,000 keys).
+      'v',
+      'v1',
+      'a',
+      'ac',
+      'acco',
+      'account number',
     ];
     const latencies: number[] = [];
     const cold: number[] = [];
     const hits = new Map<string, number>();
+    const perQuery = new Map<string, number[]>();
     for (let round = 0; round < 20; round++) {
       for (const query of queries) {
         const started = performance.now();
-        const found = index.search(query, { ...SEARCH_QUERY, boost: { ...SEARCH_QUERY.boost } });
-        (round === 0 ? cold : latencies).push(performance.now() - started);
+        const found = index.search(query, searchQueryOptions());
+        const ms = performance.now() - started;
+        (round === 0 ? cold : latencies).push(ms);
+        if (round > 0) perQuery.set(query, [...(perQuery.get(query) ?? []), ms]);
         hits.set(query, found.length);
       }
     }
+    const [slowest, slowestTimes] = [...perQuery].sort((a, b) => median(b[1]) - median(a[1]))[0]!;
     latencies.sort((a, b) => a - b);
     const p95 = latencies[Math.floor(latencies.length * 0.95)]!;
     const max = latencies.at(-1)!;
@@ -145,13 +166,14 @@ export async function runDocsBench(): Promise<string> {
       '|---|---|---|---|---|---|---|',
       `| seed (${seedPages.length} events, median of 3) | ${formatMs(median(seedRuns.map((r) => r.wallMs)))} | ${formatMs(median(seedRuns.map((r) => r.cpuMs)))} | ${median(seedRuns.map((r) => r.maxRssMiB)).toFixed(0)} MiB | ${mib(seedSize.bytes)} in ${seedSize.files} files | | |`,
       `| 10k synthetic (${synthetic.events} events, ${synthetic.groups} groups) | ${formatMs(scaleRun.wallMs)} | ${formatMs(scaleRun.cpuMs)} | ${scaleRun.maxRssMiB.toFixed(0)} MiB | ${mib(scaleSize.bytes)} in ${scaleSize.files} files | < 20 s, < 400 MiB, < 300 MB | time ${verdict(scaleRun.wallMs < 20_000)}, RSS ${verdict(scaleRun.maxRssMiB < 400)}, size ${verdict(scaleSize.bytes < 300e6)} |`,
+      `| 10k again, replacing that site | ${formatMs(rerun.wallMs)} | ${formatMs(rerun.cpuMs)} | ${rerun.maxRssMiB.toFixed(0)} MiB | | | |`,
       '',
       '| event pages (HTML, before compression) | median | largest | target | |',
       '|---|---|---|---|---|',
       `| seed | ${kib(median(seedPages))} | ${kib(seedPages.at(-1)!)} | < 30 KiB | ${verdict(seedPages.at(-1)! < 30 * 1024)} |`,
       `| 10k synthetic | ${kib(median(scalePages))} | ${kib(scalePages.at(-1)!)} | | |`,
       '',
-      `Search over the 10k index (${mib(Buffer.byteLength(indexText))} serialised; loaded with \`MiniSearch.loadJSON\` in ${formatMs(loadMs)}, once per search page), in Node with the page's options (prefix, AND, keys boosted): queries ${queries.map((q) => `\`${q}\` (${hits.get(q)} hits)`).join(', ')}. First run of each (cold): max ${formatMs(Math.max(...cold))}. Then ${latencies.length} more: median ${formatMs(median(latencies))}, p95 ${formatMs(p95)}, max ${formatMs(max)}; target < 50 ms (p95): ${verdict(p95 < 50)}.`,
+      `Search over the 10k index (${mib(Buffer.byteLength(indexText))} serialised; loaded with \`MiniSearch.loadJSON\` in ${formatMs(loadMs)}, once per search page), in Node with the page's options (prefix from 2 characters, AND, keys boosted): queries ${queries.map((q) => `\`${q}\` (${hits.get(q)} hits)`).join(', ')}. First run of each (cold): max ${formatMs(Math.max(...cold))}. Then ${latencies.length} more: median ${formatMs(median(latencies))}, p95 ${formatMs(p95)}, max ${formatMs(max)}; target < 50 ms: p95 ${verdict(p95 < 50)}, max ${verdict(max < 50)}. Slowest query by median: \`${slowest}\` (${hits.get(slowest)} hits), median ${formatMs(median(slowestTimes))}.`,
       '',
     ].join('\n');
   } finally {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithResource, findChromium, launchChromium, REPO } from '../helpers.js';
+import { describeWithResource, findChromium, launchChromium, seedPackages } from '../helpers.js';
 
 // The page functions below run in Chromium, while this file is type-checked with Node's globals only:
 // these are the few browser globals they touch, without the whole DOM library for every test.
@@ -23,8 +23,8 @@ declare const Image: new () => { src: string };
  * no 'unsafe-eval'. Ajv compiling at run time would need `new Function` and be blocked; the precompiled
  * package must work there. CI installs Debian's chromium (.ci/run); elsewhere see `findChromium`.
  */
-const PACKAGE = join(REPO, 'packages/billing');
-const RUNTIME = join(REPO, 'packages/runtime');
+const PACKAGE = join(seedPackages(), 'billing');
+const RUNTIME = join(seedPackages(), 'runtime');
 /**
  * The group imports its run time package by name, which a browser resolves through an import map, as
  * an application without a bundler would: an inline script the policy allows by its hash alone.

@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
-import { writePackage } from '../publish/fake-registry.js';
+import { fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
+
+const SMALL = fixturePath('small');
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -31,10 +33,12 @@ describe('eventry publish: usage and failures', () => {
 
   it('says at once that nothing listens at the registry, and publishes nothing (exit 1)', async () => {
     const out = join(tempDir(), 'packages');
-    writePackage(out, 'account');
     const port = await closedPort();
     const started = performance.now();
-    const result = await runCliInProcess(['publish', '--registry', `http://127.0.0.1:${port}`, '--out', out]);
+    const result = await runCliInProcess([
+      'publish',
+      ...['--registry', `http://127.0.0.1:${port}`, '--catalogue', SMALL, '--out', out],
+    ]);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(
       `eventry: publish stopped, nothing more was published: cannot reach http://127.0.0.1:${port}/ (ECONNREFUSED): is the registry running?\n`,
@@ -42,25 +46,51 @@ describe('eventry publish: usage and failures', () => {
     expect(performance.now() - started).toBeLessThan(15_000);
   });
 
-  it('says so when there is no packages folder (exit 1)', async () => {
+  it('builds what it publishes from the catalogue first: no packages folder needed', async () => {
+    const out = join(tempDir(), 'nowhere');
+    const port = await closedPort();
     const result = await runCliInProcess([
       'publish',
-      '--registry',
-      'http://127.0.0.1:4873',
-      '--out',
-      join(tempDir(), 'nowhere'),
+      ...['--registry', `http://127.0.0.1:${port}`, '--catalogue', SMALL, '--out', out],
     ]);
+    expect(result.stdout).toMatch(/^eventry: built \d+ events in \d+ groups/m);
+    expect(existsSync(join(out, 'account', 'index.js'))).toBe(true);
+    expect(result.stderr).toContain('ECONNREFUSED');
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/nowhere does not exist: run `eventry build` first\.\n$/);
+  });
+
+  it('publishes nothing, and says so, when the catalogue does not build (exit 1)', async () => {
+    const port = await closedPort();
+    const result = await runCliInProcess([
+      'publish',
+      ...['--registry', `http://127.0.0.1:${port}`, '--catalogue', fixturePath('bad/duplicate-event')],
+      ...['--out', join(tempDir(), 'packages')],
+    ]);
+    expect(result.stderr).toContain('nothing was published');
+    expect(result.stderr).not.toContain('ECONNREFUSED');
+    expect(result.status).toBe(1);
+  });
+
+  it('--json keeps stdout JSON: the build reports on stderr', async () => {
+    const port = await closedPort();
+    const result = await runCliInProcess([
+      'publish',
+      ...['--registry', `http://127.0.0.1:${port}`, '--catalogue', SMALL, '--json', '--dry-run'],
+      ...['--out', join(tempDir(), 'packages')],
+    ]);
+    expect(result.stderr).toMatch(/^eventry: built \d+ events/m);
+    expect(result.stdout).not.toContain('eventry: built');
   });
 
   it('never prints the credentials of a registry URL: text, --json, errors, npm output', async () => {
     const out = join(tempDir(), 'packages');
-    writePackage(out, 'account');
     const port = await closedPort();
     const registry = `http://ci-bot:hunter2%40secret@127.0.0.1:${port}/`;
     for (const extra of [[], ['--json'], ['--dry-run'], ['--json', '--dry-run']]) {
-      const result = await runCliInProcess(['publish', '--registry', registry, '--out', out, ...extra]);
+      const result = await runCliInProcess([
+        'publish',
+        ...['--registry', registry, '--catalogue', SMALL, '--out', out, ...extra],
+      ]);
       const printed = result.stdout + result.stderr;
       expect(printed).toContain(`***@127.0.0.1:${port}`);
       for (const secret of ['hunter2', 'ci-bot', 'secret']) expect(printed).not.toContain(secret);

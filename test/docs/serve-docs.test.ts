@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSite } from '../../generators/docs/site.js';
 import { writeSiteAtomically } from '../../generators/docs/write-site.js';
-import { REPO, tempDir } from '../helpers.js';
+import { seedPackages, tempDir } from '../helpers.js';
 import { type RunningRegistry, seedHistory, startRegistry } from '../serve/serve-helpers.js';
 
 describe('eventry serve at /docs/', () => {
@@ -13,7 +13,7 @@ describe('eventry serve at /docs/', () => {
     const history = seedHistory();
     const site = join(tempDir(), 'site');
     await writeSiteAtomically(site, (emit) =>
-      generateSite({ catalogue: history.current, history, packagesDir: join(REPO, 'packages') }, emit),
+      generateSite({ catalogue: history.current, history, packagesDir: seedPackages() }, emit),
     );
     registry = await startRegistry(history, { docsDir: site });
     empty = await startRegistry(history, { docsDir: join(tempDir(), 'nothing') });

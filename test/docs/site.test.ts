@@ -1,25 +1,31 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { siteHistory } from '../../generators/docs/history.js';
-import { SEARCH_QUERY, searchOptions } from '../../generators/docs/search.js';
+import { searchIndexJson, searchOptions, searchQueryOptions } from '../../generators/docs/search.js';
 import { generateSite } from '../../generators/docs/site.js';
 import { compareVersions } from '../../generators/docs/versions.js';
 import { SITE_MARKER, writeSiteAtomically } from '../../generators/docs/write-site.js';
+import { interfaceName } from '../../generators/load/event-key.js';
 import type { Catalogue, Field } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
-import { loadValid, REPO, runCli, tempDir } from '../helpers.js';
+import { loadValid, REPO, runCli, seedPackages, tempDir } from '../helpers.js';
 import { releasedTwice } from '../registry/released-repo.js';
 
 const seed = loadValid(join(REPO, 'catalogue'));
-const PACKAGES = join(REPO, 'packages');
+const PACKAGES = seedPackages();
 
 async function render(catalogue: Catalogue, packagesDir = PACKAGES) {
   const files = new Map<string, string>();
   const result = await generateSite({ catalogue, packagesDir }, (path, content) => {
-    files.set(path, String(content));
+    files.set(
+      path,
+      typeof content === 'object' && 'copyOf' in content
+        ? readFileSync(content.copyOf, 'utf8')
+        : String(content),
+    );
   });
   return { result, files };
 }
@@ -63,6 +69,35 @@ describe('docs site pages', () => {
     );
     expect(Math.max(...sizes)).toBeLessThan(30 * 1024);
     expect(files.get('events/agreement.revoked-v2/index.html')).not.toContain('account.created-v1');
+  });
+
+  it('shows on every event page its own TypeScript interface, doc comment included, from the package types', () => {
+    let shown = 0;
+    for (const key of Object.keys(seed.events)) {
+      const types = readFileSync(join(PACKAGES, seed.events[key]!.group, 'types.d.ts'), 'utf8');
+      const html = files.get(`events/${key}/index.html`)!;
+      const code = /<code id="ts-interface">([^<]*)<\/code>/.exec(html)?.[1];
+      // A `same_as` event is a type alias in types.d.ts, not an interface: no interface block then.
+      if (!types.includes(`\nexport interface ${interfaceName(key)} `)) {
+        expect(code, key).toBeUndefined();
+        continue;
+      }
+      const text = code!
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#x27;', "'")
+        .replaceAll('&#x60;', '`')
+        .replaceAll('&#x3D;', '=')
+        .replaceAll('&amp;', '&');
+      expect(text, key).toMatch(
+        new RegExp(`^(/\\*\\*[^]*?\\*/\\n)?export interface ${interfaceName(key)} [^]*\\n}$`),
+      );
+      // Exactly as the package ships it: a contiguous piece of its types.d.ts.
+      expect(types.includes(text), key).toBe(true);
+      shown++;
+    }
+    expect(shown).toBeGreaterThan(200);
   });
 
   it('puts no inline script or style on any page (they would break under script-src self)', () => {
@@ -135,6 +170,41 @@ describe('docs site problems', () => {
     expect(existsSync(join(site, 'a.html'))).toBe(false);
     expect(readFileSync(join(site, 'b.html'), 'utf8')).toBe('two');
     expect(existsSync(join(site, SITE_MARKER))).toBe(true);
+  });
+});
+
+describe('the site writer thread', () => {
+  it('writes every file emitted, past the in-flight limit, with the content given', async () => {
+    const site = join(tempDir(), 'site');
+    const source = join(tempDir(), 'module.js');
+    writeFileSync(source, 'export const shipped = 1;\n');
+    await writeSiteAtomically(site, async (emit) => {
+      for (let i = 0; i < 600; i++) await emit(`events/e${i}/index.html`, `page ${i}`);
+      await emit('assets/bytes.bin', Buffer.from([0, 255, 1]));
+      await emit('pkg/module.js', { copyOf: source });
+      return { ok: true };
+    });
+    expect(readdirSync(join(site, 'events'))).toHaveLength(600);
+    expect(readFileSync(join(site, 'events/e599/index.html'), 'utf8')).toBe('page 599');
+    expect([...readFileSync(join(site, 'assets/bytes.bin'))]).toEqual([0, 255, 1]);
+    expect(readFileSync(join(site, 'pkg/module.js'), 'utf8')).toBe('export const shipped = 1;\n');
+  });
+
+  it('a file the file system refuses fails the run and leaves the previous site as it was', async () => {
+    const site = join(tempDir(), 'site');
+    await writeSiteAtomically(site, (emit) => {
+      emit('index.html', 'old');
+      return { ok: true };
+    });
+    const failing = writeSiteAtomically(site, async (emit) => {
+      for (let i = 0; i < 100; i++) await emit(`events/e${i}/index.html`, 'new');
+      // A name longer than any file system takes: the writer thread's open fails.
+      await emit(`${'x'.repeat(300)}.html`, 'new');
+      return { ok: true };
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'ENAMETOOLONG' });
+    expect(readFileSync(join(site, 'index.html'), 'utf8')).toBe('old');
+    expect(readdirSync(dirname(site)).filter((name) => name.includes('staging'))).toEqual([]);
   });
 });
 
@@ -243,12 +313,39 @@ describe('notices and history on the pages', () => {
 describe('search index', () => {
   it('a field name is one term: searching it finds exactly the events with that field', () => {
     const index = MiniSearch.loadJSON(seedSite.files.get('assets/search-index.json')!, searchOptions());
-    const hits = index.search('supply_point_id', { ...SEARCH_QUERY, boost: { ...SEARCH_QUERY.boost } });
+    const hits = index.search('supply_point_id', searchQueryOptions());
     const withField = Object.values(seed.events).filter((event) =>
       fieldRowsOf(event.fields).some((name) => name.startsWith('supply_point_id')),
     );
     expect(withField.length).toBeGreaterThan(1);
     expect(hits.map((hit) => hit.id).sort()).toEqual(withField.map((event) => event.key).sort());
+  });
+});
+
+describe('search tuned for 10,000 events', () => {
+  const index = MiniSearch.loadJSON(seedSite.files.get('assets/search-index.json')!, searchOptions());
+
+  it('a one-letter query matches whole terms only, not every event with a term starting with it', () => {
+    // Before, `v` was a prefix of every `-v1`/`-v2` key and listed every event: the 10k worst case.
+    expect(index.search('v', searchQueryOptions())).toEqual([]);
+    expect(index.search('v2', searchQueryOptions()).length).toBeGreaterThan(0);
+  });
+
+  it('two letters are enough for a prefix: `ag` finds the agreement events', () => {
+    const hits = index.search('ag', searchQueryOptions()).map((hit) => hit.id);
+    expect(hits).toEqual(expect.arrayContaining(['agreement.revoked-v1', 'agreement.revoked-v2']));
+  });
+
+  it('an event titled with its own key is indexed by its key only; a distinct title is searchable', () => {
+    const titled: Catalogue = structuredClone(seed);
+    titled.events['agreement.revoked-v2']!.title = 'Quixotic handover';
+    const search = MiniSearch.loadJSON(searchIndexJson(titled), searchOptions());
+    const [hit, ...others] = search.search('quixotic', searchQueryOptions());
+    expect(others).toEqual([]);
+    expect(hit).toMatchObject({ id: 'agreement.revoked-v2', title: 'Quixotic handover' });
+    const [untitled] = search.search('agreement.revoked-v1', searchQueryOptions());
+    expect(untitled).toMatchObject({ id: 'agreement.revoked-v1', key: 'agreement.revoked-v1' });
+    expect(untitled).not.toHaveProperty('title');
   });
 });
 

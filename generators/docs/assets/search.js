@@ -13,7 +13,10 @@ if (box) {
     ...JSON.parse(box.dataset.options),
     tokenize: (text) => text.split(separator).filter((term) => term !== ''),
   };
-  const query = JSON.parse(box.dataset.query);
+  // As searchQueryOptions in generators/docs/search.ts: a term shorter than minPrefix matches whole
+  // terms only (a one-letter prefix matched nearly every event).
+  const { minPrefix, ...query } = JSON.parse(box.dataset.query);
+  query.prefix = (term) => term.length >= minPrefix;
   const initial = new URLSearchParams(location.search).get('q') ?? '';
   input.value = initial;
 
@@ -36,9 +39,13 @@ if (box) {
       link.href = new URL(`events/${hit.key}/index.html`, root).href;
       link.textContent = hit.key;
       link.dataset.searchHit = hit.key;
-      const title = document.createElement('span');
-      title.textContent = ` ${hit.title}`;
-      item.append(link, title);
+      item.append(link);
+      // The index stores a title only where it is not the key itself.
+      if (hit.title) {
+        const title = document.createElement('span');
+        title.textContent = ` ${hit.title}`;
+        item.append(title);
+      }
       list.append(item);
     }
   };

@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Catalogue } from '../model.js';
+import { estimateSourceSize, resolveSource } from './index.js';
+import type { SourceOptions, SourceResult } from './source.js';
+
+// `diff` reads two catalogues, and at 10,000 events each takes seconds, almost all of it parsing YAML:
+// one is loaded in a worker thread while the main thread loads the other, on a second core.
+
+const WORKER = new URL('./resolve-worker.js', import.meta.url);
+
+/**
+ * Whether a worker thread can help: a second core, and the compiled worker beside this module (run from
+ * TypeScript source, as the unit tests do, there is none: Node cannot start a `.ts` worker).
+ */
+export function canResolveConcurrently(): boolean {
+  return availableParallelism() > 1 && existsSync(fileURLToPath(WORKER));
+}
+
+/**
+ * Below this much YAML on either side the worker does not pay: it loads its own modules and compiles its
+ * own schema validators first, and the seed (about 100 KB) loads in a few hundred milliseconds.
+ */
+export const WORKER_MIN_BYTES = 512 * 1024;
+
+/** Whether OLD and NEW are both large enough, by their estimated size, to load side by side. */
+export function shouldResolveConcurrently(old: string, now: string, options: SourceOptions): boolean {
+  if (!canResolveConcurrently()) return false;
+  return [old, now].every((spec) => (estimateSourceSize(spec, options) ?? 0) >= WORKER_MIN_BYTES);
+}
+
+/**
+ * Resolves OLD and NEW, the same as `resolveSource` on each: OLD in a worker thread while NEW resolves
+ * here when `concurrent` (by default when both are large: `shouldResolveConcurrently`), one after the
+ * other otherwise.
+ */
+export async function resolveSourcePair(
+  old: string,
+  now: string,
+  options: SourceOptions,
+  concurrent = shouldResolveConcurrently(old, now, options),
+): Promise<[SourceResult, SourceResult]> {
+  if (!concurrent) return [resolveSource(old, options), resolveSource(now, options)];
+  const worker = new Worker(WORKER, { workerData: { spec: old, options } });
+  const before = new Promise<SourceResult>((resolve, reject) => {
+    worker.once('message', (result: SourceResult) => resolve(reviveResult(result)));
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`the worker resolving ${old} exited (${code}) without a result`)),
+    );
+  });
+  let after: SourceResult;
+  try {
+    after = resolveSource(now, options);
+  } catch (error) {
+    // A bug on this side: stop the other, or it keeps the process alive until it is done.
+    before.catch(() => undefined);
+    await worker.terminate();
+    throw error;
+  }
+  return [await before, after];
+}
+
+/** A result as it was before crossing to this thread: structured clone gives every object a prototype. */
+function reviveResult(result: SourceResult): SourceResult {
+  if (!result.ok) return result;
+  return { ...result, source: { ...result.source, catalogue: reviveCatalogue(result.source.catalogue) } };
+}
+
+/** The model keys shapes and events by user-given names, in null-prototype objects: made so again. */
+function reviveCatalogue(catalogue: Catalogue): Catalogue {
+  return {
+    ...catalogue,
+    shapes: Object.assign(Object.create(null), catalogue.shapes),
+    events: Object.assign(Object.create(null), catalogue.events),
+  };
+}

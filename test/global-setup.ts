@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { buildCatalogue } from '../generators/build/build.js';
+import { readCatalogueSources } from '../generators/load/index.js';
+import { REPO } from './helpers.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The repository's catalogue built once for the whole run (`injectSeedPackages` in helpers.ts). */
+    seedPackages: string;
+  }
+}
+
+/**
+ * Builds the repository's catalogue once per test run into a temporary folder, for the tests that need
+ * the seed's group packages as files (the docs site, the browser tests). `packages/` in the checkout holds
+ * only what git reviews (package.json, CHANGELOG.md, the catalogue documents), so tests never read the
+ * generated code from there: a fresh clone passes `npm test` without `npm run build`.
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const out = mkdtempSync(join(tmpdir(), 'eventry-seed-packages-'));
+  const result = await buildCatalogue(readCatalogueSources(join(REPO, 'catalogue')), out);
+  if (!result.ok) throw new Error(`the repository's catalogue does not build: ${JSON.stringify(result)}`);
+  project.provide('seedPackages', out);
+  return () => rmSync(out, { recursive: true, force: true });
+}
