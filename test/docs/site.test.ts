@@ -272,7 +272,13 @@ describe('notices and history on the pages', () => {
     const result = await generateSite(
       { catalogue: loaded.history.current, history: loaded.history, packagesDir: packages },
       (path, content) => {
-        files.set(path, String(content));
+        // A hard-linkable module (an event's entry point) is its package file, unchanged.
+        files.set(
+          path,
+          typeof content === 'object' && 'copyOf' in content
+            ? readFileSync(content.copyOf, 'utf8')
+            : String(content),
+        );
       },
     );
     expect(result).toMatchObject({ ok: true });
