@@ -63,6 +63,29 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
     }),
     ...files,
     { path: `${RUNTIME_SLUG}/README.md`, contents: render('runtime-readme.md', { note, name }) },
+    ...inPlaceLink(name, note),
+  ];
+}
+
+/**
+ * `node_modules/<scope>/runtime/` in the output folder: a stand-in that re-exports the run time package
+ * beside it, so the group packages resolve their run time where they were built (`eventry validate`,
+ * tests), as an install would. Same module, so one `EventValidationError` class. Never published.
+ */
+function inPlaceLink(name: string, note: string): OutputFile[] {
+  const dir = `node_modules/${name}`;
+  const target = `${'../'.repeat(dir.split('/').length)}${RUNTIME_SLUG}/runtime.js`;
+  const text = `// ${note}\nexport * from ${JSON.stringify(target)};\n`;
+  return [
+    jsonFile(`${dir}/package.json`, {
+      name,
+      private: true,
+      description: `Points at ../../../${RUNTIME_SLUG}/ for packages used where they were built. ${note}`,
+      type: 'module',
+      exports: { '.': { types: './runtime.d.ts', default: './runtime.js' } },
+    }),
+    { path: `${dir}/runtime.js`, contents: text },
+    { path: `${dir}/runtime.d.ts`, contents: text },
   ];
 }
 

@@ -1,13 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../../../generators/build/build.js';
 import { emitGroupPackages } from '../../../../generators/emit/package/index.js';
 import {
   emitRuntimePackage,
   RUNTIME_RANGE,
   RUNTIME_VERSION,
 } from '../../../../generators/emit/package/runtime-package.js';
-import { fixturePath, loadValid, REPO } from '../../../helpers.js';
+import { readCatalogueSources } from '../../../../generators/load/index.js';
+import { fixturePath, loadValid, REPO, tempDir } from '../../../helpers.js';
 import { type BuiltPackages, buildPackages } from './build-packages.js';
 
 /**
@@ -98,5 +101,26 @@ describe('two installed groups share one run time', () => {
     expect(thrown).toBeInstanceOf(billing.EventValidationError);
     expect(account.EventValidationError).toBe(billing.EventValidationError);
     expect(event.EventValidationError).toBe(billing.EventValidationError);
+  });
+});
+
+describe('packages used where they were built (eventry validate, the docs)', () => {
+  it('find their run time package: the output holds node_modules/<scope>/runtime pointing at it', async () => {
+    const root = tempDir('eventry-in-place-');
+    const out = join(root, 'packages');
+    const result = await buildCatalogue(readCatalogueSources(fixturePath('small')), out);
+    expect(result.ok).toBe(true);
+    // Only ajv-formats is installed above the output, as in this repository.
+    mkdirSync(join(root, 'node_modules'));
+    symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(root, 'node_modules', 'ajv-formats'), 'dir');
+    const group = async (slug: string) =>
+      (await import(pathToFileURL(join(out, slug, 'index.js')).href)) as {
+        EventValidationError: unknown;
+        validate(key: string, payload: unknown): { valid: boolean };
+      };
+    const account = await group('account');
+    const billing = await group('billing');
+    expect(account.validate('account.created-v1', {}).valid).toBe(false);
+    expect(account.EventValidationError).toBe(billing.EventValidationError);
   });
 });
