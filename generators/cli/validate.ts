@@ -358,7 +358,7 @@ class PackageLoadError extends Error {}
 function hint(error: unknown): string {
   if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') return '';
   return (
-    '. Group packages import their dependencies (ajv-formats) from a node_modules folder above them: ' +
+    '. Group packages import their dependencies (the run time package `<scope>/runtime`, ajv-formats) from a node_modules folder above them: ' +
     'build them inside a project that has those installed, or install them there.'
   );
 }

@@ -24,6 +24,8 @@ export interface BuiltPackage {
   /** `version` of its package.json, as text. */
   version: string;
   dir: string;
+  /** The run time package's name (`<scope>/runtime`), which the validators import. */
+  runtimeName: string;
   runtime: string;
   types: string;
 }
@@ -56,7 +58,9 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
       name,
       version,
       dir,
-      runtime: readFileSync(join(dir, 'runtime.js'), 'utf8'),
+      runtimeName: `${name.split('/')[0]}/runtime`,
+      // The run time package beside the groups (`packages/runtime/`), shared by every group.
+      runtime: readFileSync(join(packagesDir, 'runtime', 'runtime.js'), 'utf8'),
       types: readFileSync(join(dir, 'types.d.ts'), 'utf8'),
     };
   } catch (error) {
@@ -79,12 +83,16 @@ export const VENDORED: ReadonlyMap<string, { asset: string; exports: readonly st
   ],
 ]);
 
-/** A validator module as the site ships it, and the vendored modules it needs. */
+/** A validator module as the site ships it, the vendored modules and the package's chunks it needs. */
 export interface ValidatorModule {
   /** The module in the package. */
   file: string;
   text: string;
   vendored: string[];
+  /** The chunk modules (`chunks/<n>.js`, by path in the package) that hold its validators. */
+  chunks: string[];
+  /** Whether `text` is the file's own (no import pointed elsewhere): then it may be hard-linked. */
+  unchanged: boolean;
 }
 
 /**
@@ -93,7 +101,16 @@ export interface ValidatorModule {
  * levels below the root). Any other import is a problem.
  */
 export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorModule | DocsProblem {
-  const file = join(pkg.dir, 'events', `${key}.js`);
+  return readShippedModule(pkg, `events/${key}.js`, key);
+}
+
+/** A chunk module (`chunks/<n>.js`) as the site ships it, beside the events that import it. */
+export function readChunkModule(pkg: BuiltPackage, path: string): ValidatorModule | DocsProblem {
+  return readShippedModule(pkg, path, path);
+}
+
+function readShippedModule(pkg: BuiltPackage, path: string, key: string): ValidatorModule | DocsProblem {
+  const file = join(pkg.dir, path);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -105,9 +122,15 @@ export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorMo
     };
   }
   const vendored: string[] = [];
+  const chunks: string[] = [];
   for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
     const specifier = match[1]!;
-    if (specifier === '../runtime.js') continue;
+    if (specifier === pkg.runtimeName) continue;
+    const chunk = /^\.\.\/(chunks\/\d+\.js)$/.exec(specifier);
+    if (chunk) {
+      chunks.push(chunk[1]!);
+      continue;
+    }
     const shipped = VENDORED.get(specifier);
     if (!shipped) {
       return {
@@ -118,11 +141,14 @@ export function readValidatorModule(pkg: BuiltPackage, key: string): ValidatorMo
     }
     vendored.push(specifier);
   }
+  const original = text;
+  // The site keeps a copy of the run time beside each group's validators: `pkg/<group>/runtime.js`.
+  text = text.replaceAll(`"${pkg.runtimeName}"`, `'../runtime.js'`);
   for (const specifier of vendored) {
     const asset = `../../../${VENDORED.get(specifier)!.asset}`;
     text = text.replaceAll(`'${specifier}'`, `'${asset}'`).replaceAll(`"${specifier}"`, `"${asset}"`);
   }
-  return { file, text, vendored };
+  return { file, text, vendored, chunks, unchanged: text === original };
 }
 
 /**

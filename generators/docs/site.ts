@@ -13,6 +13,7 @@ import {
   interfaceText,
   isProblem,
   openBuiltPackage,
+  readChunkModule,
   readExamples,
   readValidatorModule,
   VENDORED,
@@ -91,17 +92,31 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
   // still writes nothing: the caller discards the staging folder of a result that is not ok.
   const vendored = new Set<string>();
   for (const group of catalogue.groups) {
+    const pkg = packages.get(group.slug)!;
+    // The chunks that hold the validators, each shipped once, beside the events that import them.
+    const chunks = new Set<string>();
     for (const key of group.events) {
-      const module = readValidatorModule(packages.get(group.slug)!, key);
+      const module = readValidatorModule(pkg, key);
       if (isProblem(module)) {
         problems.push(module);
         continue;
       }
       for (const specifier of module.vendored) vendored.add(specifier);
+      for (const chunk of module.chunks) chunks.add(chunk);
+      // Unchanged (only chunks are imported): hard-linked rather than copied.
       await file(
         `pkg/${group.slug}/events/${key}.js`,
-        module.vendored.length === 0 ? { copyOf: module.file } : module.text,
+        module.unchanged ? { copyOf: module.file } : module.text,
       );
+    }
+    for (const path of chunks) {
+      const module = readChunkModule(pkg, path);
+      if (isProblem(module)) {
+        problems.push(module);
+        continue;
+      }
+      for (const specifier of module.vendored) vendored.add(specifier);
+      await file(`pkg/${group.slug}/${path}`, module.unchanged ? { copyOf: module.file } : module.text);
     }
   }
   if (problems.length > 0) return { ok: false, problems };

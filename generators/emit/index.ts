@@ -4,6 +4,7 @@ import type { Emitter } from './context.js';
 import { emitJsonSchemas } from './json-schema.js';
 import { emitOpenApi } from './openapi.js';
 import { emitGroupPackages } from './package/index.js';
+import { emitRuntimePackage } from './package/runtime-package.js';
 
 /** Every emitter the build runs, in order; each is a pure function of the model. */
 export const EMITTERS: { name: string; emit: Emitter }[] = [
@@ -11,5 +12,6 @@ export const EMITTERS: { name: string; emit: Emitter }[] = [
   { name: 'openapi', emit: emitOpenApi },
   { name: 'asyncapi', emit: emitAsyncApi },
   { name: 'catalogue-package', emit: emitCataloguePackage },
+  { name: 'runtime-package', emit: emitRuntimePackage },
   { name: 'group-packages', emit: emitGroupPackages },
 ];

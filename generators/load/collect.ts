@@ -15,8 +15,11 @@ import type { YamlSource } from './yaml-source.js';
 
 /** Longest event key and group slug: they become file names (`<slug>/events/<key>.d.ts`), at most 255 bytes. */
 export const MAX_NAME_LENGTH = { event: 200, group: 64 } as const;
-/** Group slugs that name something else in the output (`packages/catalogue/` is the compiled catalogue). */
-const RESERVED_SLUGS = new Set(['catalogue']);
+/** Group slugs that name something else in the output, with what `packages/<slug>/` holds instead. */
+const RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
+  ['catalogue', 'the compiled catalogue'],
+  ['runtime', 'the run time every group package depends on'],
+]);
 
 /** Every group, shape and event definition of the files, by name; first definitions win. */
 export interface Definitions {
@@ -51,12 +54,13 @@ function collectFile(source: YamlSource, definitions: Definitions, problems: Cat
   const groupRaw = readMap<RawGroup>(root.group);
   if (!groupRaw || typeof groupRaw.slug !== 'string' || typeof groupRaw.title !== 'string') return;
   const slug = groupRaw.slug;
-  if (RESERVED_SLUGS.has(slug)) {
+  const reserved = RESERVED_SLUGS.get(slug);
+  if (reserved !== undefined) {
     problems.push(
       source.problem(
         'reserved-name',
         ['group', 'slug'],
-        `A group cannot be called \`${slug}\`: \`packages/${slug}/\` holds the compiled catalogue.`,
+        `A group cannot be called \`${slug}\`: \`packages/${slug}/\` holds ${reserved}.`,
         'Choose another slug for this group.',
       ),
     );

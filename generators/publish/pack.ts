@@ -21,6 +21,8 @@ export interface PackedPackage {
   sourceHash?: string;
   /** `eventry.catalogueHash`, when the package records the whole catalogue's hash too. */
   catalogueHash?: string;
+  /** `eventry.runtime`: the run time package every group depends on (published first). */
+  runtime?: boolean;
 }
 
 interface NpmPackJson {
@@ -56,7 +58,7 @@ export async function packLocal(
   return dirs.map((dir, i) => {
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
       name: string;
-      eventry?: { sourceHash?: string; catalogueHash?: string };
+      eventry?: { sourceHash?: string; catalogueHash?: string; runtime?: boolean };
     };
     const pack = packed[i]!;
     if (pack.name !== manifest.name || !pack.integrity) {
@@ -73,6 +75,7 @@ export async function packLocal(
       files: pack.files.map((file) => file.path).sort(),
       ...(manifest.eventry?.sourceHash ? { sourceHash: manifest.eventry.sourceHash } : {}),
       ...(manifest.eventry?.catalogueHash ? { catalogueHash: manifest.eventry.catalogueHash } : {}),
+      ...(manifest.eventry?.runtime === true ? { runtime: true } : {}),
     };
   });
 }

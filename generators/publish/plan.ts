@@ -55,11 +55,15 @@ export function needsContentCheck(local: PackedPackage, state: RegistryState): b
   );
 }
 
-/** Plans every package, in name order. */
+/** Plans every package: the run time package first (the groups depend on it), then the rest in name order. */
 export function planPublish(entries: { local: PackedPackage; state: RegistryState }[]): PlanEntry[] {
   return entries
     .map(({ local, state }) => planPackage(local, state))
-    .sort((a, b) => (a.local.name < b.local.name ? -1 : a.local.name > b.local.name ? 1 : 0));
+    .sort(
+      (a, b) =>
+        Number(b.local.runtime === true) - Number(a.local.runtime === true) ||
+        (a.local.name < b.local.name ? -1 : a.local.name > b.local.name ? 1 : 0),
+    );
 }
 
 /** What a reader needs to fix a conflict. */
@@ -70,8 +74,11 @@ export function describeConflict(entry: Extract<PlanEntry, { action: 'conflict' 
     published.sourceHash && local.sourceHash && published.sourceHash !== local.sourceHash
       ? `; it was built from group content ${published.sourceHash.slice(0, 12)}, this one from ${local.sourceHash.slice(0, 12)}`
       : '';
+  const fix = local.runtime
+    ? 'raise RUNTIME_VERSION in the toolkit (generators/emit/package/runtime-package.ts) for the changed run time'
+    : 'run `eventry version` to give the changed package a new version';
   return (
     `${local.name}@${local.version} is already published with different content${files}${hashes}. ` +
-    'A published version never changes: run `eventry version` to give the changed package a new version, then publish again.'
+    `A published version never changes: ${fix}, then publish again.`
   );
 }

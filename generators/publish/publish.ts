@@ -57,8 +57,8 @@ export interface PublishOutcome {
 }
 
 /**
- * `eventry publish`: packs every group package, asks the registry which versions it has, and publishes
- * only the missing ones with `npm publish`. Idempotent: a second run, or a run after one that died
+ * `eventry publish`: packs every group package and the run time package, asks the registry which
+ * versions it has, and publishes only the missing ones with `npm publish`, the run time first. Idempotent: a second run, or a run after one that died
  * half-way, publishes exactly what is still missing. If any package's version is already published
  * with other content, nothing at all is published, so a registry never holds half a release.
  */
@@ -97,8 +97,11 @@ export async function publishPackages(options: PublishOptions): Promise<PublishO
     return outcome;
   }
 
+  // The run time goes out alone and first: a group published without it could not be installed.
   const toPublish = plan.filter((entry) => entry.action === 'publish');
-  await mapLimit(toPublish, limit, async ({ local, tag }) => {
+  const runtime = toPublish.filter((entry) => entry.local.runtime);
+  const groups = toPublish.filter((entry) => !entry.local.runtime);
+  const publishOne = async ({ local, tag }: Extract<PlanEntry, { action: 'publish' }>) => {
     const args = [
       'publish',
       '--json',
@@ -139,14 +142,26 @@ export async function publishPackages(options: PublishOptions): Promise<PublishO
     };
     outcome.published.push(done);
     options.onPublished?.(done);
-  });
+  };
+  await mapLimit(runtime, 1, publishOne);
+  if (outcome.failed.length > 0) {
+    for (const { local } of groups) {
+      outcome.failed.push({
+        name: local.name,
+        version: local.version,
+        error: 'not published: the run time package it depends on failed to publish',
+      });
+    }
+  } else {
+    await mapLimit(groups, limit, publishOne);
+  }
   outcome.published.sort((a, b) => (a.name < b.name ? -1 : 1));
   outcome.failed.sort((a, b) => (a.name < b.name ? -1 : 1));
   outcome.ms = performance.now() - started;
   return outcome;
 }
 
-/** The group packages below the packages folder: every folder with a package.json that is not private. */
+/** The packages below the packages folder (the groups and the run time): every folder with a package.json that is not private. */
 export function findGroupPackages(out: string): string[] {
   const root = resolve(out);
   if (!existsSync(root)) throw new Error(`${out} does not exist: run \`eventry build\` first.`);

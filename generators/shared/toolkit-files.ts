@@ -4,16 +4,16 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The toolkit's own source folder `generators/`, found upward from this module: the tool runs compiled
- * from `dist/generators/...` and vitest from `generators/...`, and tsc copies neither the templates nor
- * the hand-written run time into `dist/`.
+ * from `dist/generators/...` and vitest from `generators/...`, and tsc does not copy the templates into
+ * `dist/`.
  */
 function findSourceRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (existsSync(join(dir, 'generators', 'runtime', 'runtime.js'))) return join(dir, 'generators');
+    if (existsSync(join(dir, 'generators', 'runtime', 'runtime.ts'))) return join(dir, 'generators');
     const parent = dirname(dir);
     if (parent === dir)
-      throw new Error('eventry: cannot find generators/runtime/runtime.js above the toolkit');
+      throw new Error('eventry: cannot find generators/runtime/runtime.ts above the toolkit');
     dir = parent;
   }
 }

@@ -54,11 +54,13 @@ export async function runValidateBench(): Promise<string> {
       },
     );
     if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
-    mkdirSync(join(work, 'node_modules'));
-    symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(work, 'node_modules', 'ajv-formats'), 'dir');
     const loaded = loadCatalogue(join(REPO, 'catalogue'));
     if (!loaded.ok) throw new Error('the catalogue does not load');
     const model = loaded.catalogue;
+    // The packages import ajv-formats and their shared run time package by name, as once installed.
+    mkdirSync(join(work, 'node_modules', model.config.scope), { recursive: true });
+    symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(work, 'node_modules', 'ajv-formats'), 'dir');
+    symlinkSync(join(out, 'runtime'), join(work, 'node_modules', model.config.scope, 'runtime'), 'dir');
 
     const load = loadavg()[0]!;
     const rows: Row[] = [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,8 +23,14 @@ declare const Image: new () => { src: string };
  * no 'unsafe-eval'. Ajv compiling at run time would need `new Function` and be blocked; the precompiled
  * package must work there. CI installs Debian's chromium (.ci/run); elsewhere see `findChromium`.
  */
-const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'";
 const PACKAGE = join(seedPackages(), 'billing');
+const RUNTIME = join(seedPackages(), 'runtime');
+/**
+ * The group imports its run time package by name, which a browser resolves through an import map, as
+ * an application without a bundler would: an inline script the policy allows by its hash alone.
+ */
+const IMPORT_MAP = JSON.stringify({ imports: { '@platform-events/runtime': '/runtime/runtime.js' } });
+const CSP = `default-src 'none'; script-src 'self' 'sha256-${createHash('sha256').update(IMPORT_MAP).digest('base64')}'; connect-src 'self'`;
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
   '.json': 'application/json',
@@ -50,12 +57,15 @@ function serve(): Promise<Server> {
     let body: string | undefined;
     if (path === '/' || path === '/eval.html') {
       const script = path === '/' ? '/validate.js' : '/eval.js';
-      body = `<!doctype html><meta charset="utf-8"><script type="module" src="${script}"></script>`;
+      body = `<!doctype html><meta charset="utf-8"><script type="importmap">${IMPORT_MAP}</script><script type="module" src="${script}"></script>`;
     } else if (pages[path]) {
       body = pages[path];
     } else if (path.startsWith('/pkg/')) {
       const file = normalize(join(PACKAGE, path.slice(5)));
       if (file.startsWith(PACKAGE)) body = readFileSync(file, 'utf8');
+    } else if (path.startsWith('/runtime/')) {
+      const file = normalize(join(RUNTIME, path.slice(9)));
+      if (file.startsWith(RUNTIME)) body = readFileSync(file, 'utf8');
     }
     if (body === undefined) {
       response.writeHead(404).end();

@@ -15,7 +15,13 @@ import { editFile, installedVersion, ok, World } from './e2e-helpers.js';
 const SCOPE = '@platform-events';
 const GROUP = 'account';
 const PACKAGE = `${SCOPE}/${GROUP}`;
+/** A second group, installed beside the first, and one of its events. */
+const OTHER = `${SCOPE}/billing`;
+const BILLING_EVENT = 'billable_reading.create.failed-v1';
 const GROUP_COUNT = 19;
+/** The groups and the one run time package they all depend on. */
+const PACKAGE_COUNT = GROUP_COUNT + 1;
+const RUNTIME = `${SCOPE}/runtime`;
 
 describe('publish to a real registry, and consume from it', { timeout: 180_000 }, () => {
   const work = tempDir('eventry-e2e-');
@@ -77,7 +83,10 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
         eventry: { sourceHash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       });
       expect(manifest.private).toBeUndefined();
+      expect((manifest.dependencies as Record<string, string>)[RUNTIME]).toMatch(/^\^\d+\.\d+\.\d+$/);
     }
+    const runtime = JSON.parse(readFileSync(join(packages, 'runtime', 'package.json'), 'utf8'));
+    expect(runtime).toMatchObject({ name: RUNTIME, eventry: { runtime: true } });
   });
 
   it('after a run that died half-way, the dry run lists what is missing and the real run publishes only that', () => {
@@ -87,9 +96,11 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     }
     const dry = publish('--dry-run');
     expect(dry.status).toBe(0);
-    expect(dry.stdout.match(/^would publish /gm)).toHaveLength(GROUP_COUNT - 2);
+    expect(dry.stdout.match(/^would publish /gm)).toHaveLength(PACKAGE_COUNT - 2);
+    // The run time is listed, and goes, first: the groups depend on it.
+    expect(dry.stdout.match(/^would publish (\S+)@/m)?.[1]).toBe(RUNTIME);
     expect(dry.stdout).toContain(`up to date  ${PACKAGE}@1.0.0`);
-    expect(dry.stdout).toMatch(/dry run: 17 to publish, 2 up to date; nothing was published/);
+    expect(dry.stdout).toMatch(/dry run: 18 to publish, 2 up to date; nothing was published/);
     expect(world.npm(['view', `${SCOPE}/meterpoints`, 'version', '--prefer-online'], work).status).not.toBe(
       0,
     );
@@ -98,14 +109,16 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     expect(real.stderr).toBe('');
     expect(real.status).toBe(0);
     expect(real.stdout.match(/^published {3}@platform-events\/\S+@1\.0\.0 \(tag latest/gm)).toHaveLength(
-      GROUP_COUNT - 2,
+      PACKAGE_COUNT - 2,
     );
-    expect(real.stdout).toMatch(/eventry: 17 published, 2 up to date/);
+    expect(real.stdout.match(/^published {3}(\S+)@/m)?.[1]).toBe(RUNTIME);
+    expect(real.stdout).toMatch(/eventry: 18 published, 2 up to date/);
     expect(publishedVersions(`${SCOPE}/meterpoints`)).toEqual(['1.0.0']);
+    expect(publishedVersions(RUNTIME)).toEqual(['1.0.0']);
 
     const again = publish();
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/eventry: 0 published, 19 up to date/);
+    expect(again.stdout).toMatch(/eventry: 0 published, 20 up to date/);
   });
 
   it('refuses to publish a package whose content differs from the published same version, and publishes nothing', () => {
@@ -124,12 +137,20 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     } finally {
       writeFileSync(source, good);
     }
-    expect(publish().stdout).toMatch(/0 published, 19 up to date/);
+    expect(publish().stdout).toMatch(/0 published, 20 up to date/);
   });
 
   it('installs in a fresh consumer with plain npm; types check, and a wrong field type fails tsc', () => {
-    ok(world.npm(['install', `${PACKAGE}@^1`, '--prefer-online'], consumer), 'npm install');
+    ok(world.npm(['install', `${PACKAGE}@^1`, `${OTHER}@^1`, '--prefer-online'], consumer), 'npm install');
     expect(installedVersion(consumer, PACKAGE)).toBe('1.0.0');
+    // One copy of the run time for both groups, at the top of node_modules.
+    expect(installedVersion(consumer, RUNTIME)).toBe('1.0.0');
+    const lock = JSON.parse(readFileSync(join(consumer, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
+    expect(Object.keys(lock.packages).filter((path) => path.endsWith(`node_modules/${RUNTIME}`))).toEqual([
+      `node_modules/${RUNTIME}`,
+    ]);
     writeConsumerTypeChecks(consumer);
     const good = world.tsc('tsconfig.good.json', consumer);
     expect(good.stdout + good.stderr).toBe('');
@@ -156,6 +177,32 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     expect(JSON.parse(result.stdout)).toEqual(EXPECTED_VALIDATION);
   });
 
+  it('shares one EventValidationError class across two installed groups (ESM and CommonJS)', () => {
+    writeFileSync(join(consumer, 'instanceof.mjs'), INSTANCEOF_ESM);
+    writeFileSync(join(consumer, 'instanceof.cjs'), INSTANCEOF_CJS);
+    for (const file of ['instanceof.mjs', 'instanceof.cjs']) {
+      const result = ok(world.node(file, consumer), `node ${file}`);
+      expect(result.stderr, file).toBe('');
+      expect(JSON.parse(result.stdout), file).toEqual({
+        thrownByAccountIsBillingsClass: true,
+        sameClass: true,
+        code: 'event_failed_validation',
+      });
+    }
+  });
+
+  it('the matchers of two installed groups work together after expect.extend with both', () => {
+    writeFileSync(join(consumer, 'matchers.mjs'), matchersScript(join(REPO, 'node_modules', 'expect')));
+    const result = ok(world.node('matchers.mjs', consumer), 'node matchers.mjs');
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      accountValid: true,
+      billingValid: true,
+      accountInvalidFails: true,
+      unknownNamesBoth: true,
+    });
+  });
+
   it('an added optional field becomes a minor version that `npm update` brings to the consumer', () => {
     editFile(join(repo, 'catalogue/groups/account.yaml'), (text) =>
       text.replace(
@@ -169,7 +216,7 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     const published = ok(publish(), 'eventry publish');
     expect(published.stdout.match(/^published /gm)).toEqual(['published ']);
     expect(published.stdout).toContain(`published   ${PACKAGE}@1.1.0 (tag latest`);
-    expect(published.stdout).toMatch(/1 published, 18 up to date/);
+    expect(published.stdout).toMatch(/1 published, 19 up to date/);
     world.git(['add', '-A'], repo);
     world.git(['commit', '-q', '-m', 'account 1.1.0'], repo);
 
@@ -219,7 +266,7 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     expect(version.stdout).toContain(`${PACKAGE}: 1.1.0 → 2.0.0 (major`);
     const published = ok(publish(), 'eventry publish');
     expect(published.stdout).toContain(`published   ${PACKAGE}@2.0.0 (tag latest`);
-    expect(published.stdout).toMatch(/1 published, 18 up to date/);
+    expect(published.stdout).toMatch(/1 published, 19 up to date/);
     world.git(['add', '-A'], repo);
     world.git(['commit', '-q', '-m', 'account 2.0.0'], repo);
 
@@ -261,7 +308,8 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     };
     expect(report.dryRun).toBe(true);
     expect(report.published).toEqual([]);
-    expect(report.packages).toHaveLength(GROUP_COUNT);
+    expect(report.packages).toHaveLength(PACKAGE_COUNT);
+    expect(report.packages[0]?.name).toBe(RUNTIME);
     for (const pkg of report.packages) {
       expect(pkg.action).toBe('up-to-date');
       expect(pkg.size).toBeGreaterThan(1000);
@@ -312,6 +360,49 @@ const invalid = validate('account.created-v1', {
   extra: 1,
 });
 console.log(JSON.stringify({ valid, invalid }));
+`;
+/** `assertEvent` of one group throws; `instanceof` the class the other group exports. */
+const INSTANCEOF_BODY = `let thrown;
+try {
+  account.assertEvent('account.created-v1', {});
+} catch (error) {
+  thrown = error;
+}
+console.log(JSON.stringify({
+  thrownByAccountIsBillingsClass: thrown instanceof billing.EventValidationError,
+  sameClass: account.EventValidationError === billing.EventValidationError,
+  code: thrown.code,
+}));
+`;
+const INSTANCEOF_ESM = `import * as account from '${PACKAGE}';
+import * as billing from '${OTHER}';
+${INSTANCEOF_BODY}`;
+const INSTANCEOF_CJS = `const account = require('${PACKAGE}');
+const billing = require('${OTHER}');
+${INSTANCEOF_BODY}`;
+/** jest's \`expect\` (the toolkit's copy), extended with the matchers of both groups, one after the other. */
+const matchersScript = (expectModule: string) => `import { createRequire } from 'node:module';
+import { matchers as accountMatchers } from '${PACKAGE}/matchers';
+import { matchers as billingMatchers } from '${OTHER}/matchers';
+const require = createRequire(import.meta.url);
+const { expect } = require(${JSON.stringify(expectModule)});
+expect.extend(accountMatchers);
+expect.extend(billingMatchers);
+const fails = (run) => {
+  try {
+    run();
+    return false;
+  } catch (error) {
+    return error.message;
+  }
+};
+const unknown = fails(() => expect({}).toBeValidEvent('account.creatd-v1'));
+console.log(JSON.stringify({
+  accountValid: !fails(() => expect({ account_number: 'A-1', account_user_emails: [] }).toBeValidEvent('account.created-v1')),
+  billingValid: !fails(() => expect(require('${OTHER}/examples/${BILLING_EVENT}.json').full).toBeValidEvent('${BILLING_EVENT}')),
+  accountInvalidFails: Boolean(fails(() => expect({ account_number: 5 }).toBeValidEvent('account.created-v1'))),
+  unknownNamesBoth: unknown.includes('${PACKAGE} or ${OTHER}') || unknown.includes('${OTHER} or ${PACKAGE}'),
+}));
 `;
 const VALIDATE_CJS = `const { validate } = require('${PACKAGE}');
 ${VALIDATE_ESM.split('\n').slice(1).join('\n')}`;

@@ -1,7 +1,7 @@
 /**
- * Every generated group package, packed exactly as `npm publish` would upload it, passes publint and
- * "are the types wrong" (types resolve for Node ESM, and for CommonJS when the package ships it), and
- * carries only what a consumer needs.
+ * Every generated group package and the run time package, packed exactly as `npm publish` would upload
+ * it, passes publint and "are the types wrong" (types resolve for Node ESM, and for CommonJS when the
+ * package ships it), and carries only what a consumer needs.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -61,9 +61,16 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('generated group packages', { timeout: 120_000 }, () => {
-  it('are the 19 groups of the catalogue', () => {
-    expect(packed).toHaveLength(19);
+describe('generated group packages and the run time package', { timeout: 120_000 }, () => {
+  it('are the 19 groups of the catalogue and the one run time package', () => {
+    expect(packed).toHaveLength(20);
+    expect(packed.filter((pkg) => pkg.name === '@platform-events/runtime')).toHaveLength(1);
+    expect(packed.find((pkg) => pkg.name === '@platform-events/runtime')!.files.sort()).toEqual([
+      'README.md',
+      'package.json',
+      'runtime.d.ts',
+      'runtime.js',
+    ]);
   });
 
   it('pass publint with no error and no warning', async () => {

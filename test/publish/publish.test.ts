@@ -1,6 +1,7 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeConflict, type PlanEntry } from '../../generators/publish/plan.js';
 import { publishPackages } from '../../generators/publish/publish.js';
 import { tempDir } from '../helpers.js';
 import { FakeRegistry, writePackage } from './fake-registry.js';
@@ -146,5 +147,66 @@ describe('publishPackages', () => {
       '@platform-events/gamma record no `eventry.sourceHash` in package.json: not built by `eventry build`; nothing was published.',
     );
     expect(registry.publishAttempts).toEqual([]);
+  });
+});
+
+/** The run time package as `eventry build` marks it: `eventry.runtime`, named so it sorts last by name. */
+function writeRuntime(out: string, body = 'export class EventValidationError extends Error {}\n'): void {
+  const dir = writePackage(out, 'runtime', '1.0.0', body);
+  const file = join(dir, 'package.json');
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { eventry: Record<string, unknown> };
+  manifest.eventry.runtime = true;
+  writeFileSync(file, JSON.stringify(manifest));
+}
+
+describe('publishPackages with the run time package', () => {
+  it('publishes the run time first, alone, then the groups; a dry run lists it first', async () => {
+    const { out, registry, run } = setUp();
+    writeRuntime(out);
+    const planned = await run({ dryRun: true });
+    expect(planned.plan.map((entry) => `${entry.local.name} ${entry.action}`)).toEqual([
+      '@platform-events/runtime publish',
+      '@platform-events/alpha publish',
+      '@platform-events/beta publish',
+      '@platform-events/gamma publish',
+    ]);
+    const outcome = await run();
+    expect(outcome.failed).toEqual([]);
+    expect(registry.publishAttempts[0]).toBe('@platform-events/runtime@1.0.0');
+    expect(registry.publishAttempts.slice(1).sort()).toEqual([
+      '@platform-events/alpha@1.0.0',
+      '@platform-events/beta@1.0.0',
+      '@platform-events/gamma@1.0.0',
+    ]);
+  });
+
+  it('publishes no group when the run time fails to publish (they could not be installed)', async () => {
+    const { out, registry, run } = setUp();
+    writeRuntime(out);
+    registry.failPublish.add('@platform-events/runtime');
+    const outcome = await run();
+    expect(registry.publishAttempts).toEqual(['@platform-events/runtime@1.0.0']);
+    expect(outcome.published).toEqual([]);
+    expect(outcome.failed.map((failure) => `${failure.name}: ${failure.error}`)).toEqual([
+      '@platform-events/alpha: not published: the run time package it depends on failed to publish',
+      '@platform-events/beta: not published: the run time package it depends on failed to publish',
+      '@platform-events/gamma: not published: the run time package it depends on failed to publish',
+      '@platform-events/runtime: not published: ECONNRESET: socket hang up',
+    ]);
+  });
+
+  it('refuses a changed run time under a published version, and says to raise RUNTIME_VERSION', async () => {
+    const { out, registry, run } = setUp();
+    writeRuntime(out);
+    await run();
+    writeRuntime(out, 'export class EventValidationError extends TypeError {}\n');
+    const attempts = registry.publishAttempts.length;
+    const outcome = await run();
+    const conflict = outcome.plan.find((entry) => entry.action === 'conflict');
+    expect(conflict?.local.name).toBe('@platform-events/runtime');
+    expect(describeConflict(conflict as Extract<PlanEntry, { action: 'conflict' }>)).toContain(
+      'raise RUNTIME_VERSION in the toolkit',
+    );
+    expect(registry.publishAttempts.length).toBe(attempts);
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Catalogue, type FieldType, type Group, groupPackageName } from '../../model.js';
 import { shapesUsedBy, standaloneEventSchema } from '../../schema/json-schema.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
+import { RUNTIME_RANGE, runtimePackageName } from './runtime-package.js';
 
 /** The version of a package never built before; later builds carry the existing one forward. */
 export const INITIAL_VERSION = '1.0.0';
@@ -66,16 +67,18 @@ export function emitPackageJson(
       'index.js',
       'index.d.ts',
       'types.d.ts',
-      'runtime.js',
-      'runtime.d.ts',
       'matchers.js',
       'matchers.d.ts',
       'events/',
+      'chunks/',
       'schemas/',
       'examples/',
       'CHANGELOG.md',
     ],
-    ...(usesFormats ? { dependencies: { 'ajv-formats': AJV_FORMATS_RANGE } } : {}),
+    dependencies: {
+      [runtimePackageName(model)]: RUNTIME_RANGE,
+      ...(usesFormats ? { 'ajv-formats': AJV_FORMATS_RANGE } : {}),
+    },
     eventry: {
       group: { slug: group.slug, title: group.title },
       sourceHash,

@@ -1,5 +1,6 @@
 import { type Catalogue, type EventVersion, type Group, groupPackageName } from '../../model.js';
 import { generatedNote, type OutputFile } from '../context.js';
+import { runtimePackageName } from './runtime-package.js';
 import { render } from './templates.js';
 import { interfaceName } from './types.js';
 
@@ -20,6 +21,7 @@ export function emitReadme(model: Catalogue, group: Group): OutputFile {
     contents: render('readme.md', {
       note: commentText(generatedNote(`catalogue/${group.source.file}`)),
       packageName: groupPackageName(model, group),
+      runtimeName: runtimePackageName(model),
       title: markdownText(group.title),
       description: markdownText(group.description ?? ''),
       catalogueTitle: markdownText(model.config.title),

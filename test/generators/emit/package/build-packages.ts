@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildCatalogue } from '../../../../generators/build/build.js';
 import { emitGroupPackages } from '../../../../generators/emit/package/index.js';
+import { emitRuntimePackage, RUNTIME_SLUG } from '../../../../generators/emit/package/runtime-package.js';
 import { readCatalogueSources } from '../../../../generators/load/index.js';
 import type { Catalogue } from '../../../../generators/model.js';
 import type { EventApi, GroupApi } from '../../../../generators/runtime/runtime.js';
@@ -24,8 +25,8 @@ export type EventModule = EventApi<unknown>;
 
 /**
  * Builds a catalogue with the real build into a temporary consumer project. `node_modules` holds
- * `ajv-formats` (the packages' one possible dependency) and every group package under its name, so
- * packages resolve as they would once installed.
+ * `ajv-formats`, the run time package and every group package under its name, so packages resolve as
+ * they would once installed.
  */
 export async function buildPackages(catalogueDir: string): Promise<BuiltPackages> {
   const root = tempDir('eventry-packages-');
@@ -44,8 +45,8 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
   const scope = result.catalogue.config.scope;
   mkdirSync(join(root, 'node_modules', scope), { recursive: true });
   symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(root, 'node_modules', 'ajv-formats'), 'dir');
-  for (const group of result.catalogue.groups) {
-    symlinkSync(join(out, group.slug), join(root, 'node_modules', scope, group.slug), 'dir');
+  for (const slug of [RUNTIME_SLUG, ...result.catalogue.groups.map((group) => group.slug)]) {
+    symlinkSync(join(out, slug), join(root, 'node_modules', scope, slug), 'dir');
   }
   const url = (...parts: string[]) => pathToFileURL(join(out, ...parts)).href;
   return {
@@ -59,15 +60,21 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
 
 /**
  * The group packages of a catalogue model built in the test (not read from YAML, so it may hold what
- * the loader would refuse), written into a temporary folder beside `ajv-formats`: `<root>/<slug>/`.
+ * the loader would refuse), written into a temporary folder beside `ajv-formats` and the run time
+ * package: `<root>/<slug>/`.
  */
 export async function writeModelPackages(model: Catalogue): Promise<string> {
   const root = tempDir('eventry-model-packages-');
-  for (const file of await emitGroupPackages(model, { readExisting: () => undefined })) {
+  const files = [
+    ...emitRuntimePackage(model),
+    ...(await emitGroupPackages(model, { readExisting: () => undefined })),
+  ];
+  for (const file of files) {
     mkdirSync(dirname(join(root, file.path)), { recursive: true });
     writeFileSync(join(root, file.path), file.contents);
   }
-  mkdirSync(join(root, 'node_modules'));
+  mkdirSync(join(root, 'node_modules', model.config.scope), { recursive: true });
   symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(root, 'node_modules', 'ajv-formats'), 'dir');
+  symlinkSync(join(root, RUNTIME_SLUG), join(root, 'node_modules', model.config.scope, RUNTIME_SLUG), 'dir');
   return root;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutputFile } from '../../../../generators/emit/context.js';
 import { emitGroupPackages } from '../../../../generators/emit/package/index.js';
 import { groupSourceHash, INITIAL_VERSION } from '../../../../generators/emit/package/package-json.js';
+import { RUNTIME_RANGE } from '../../../../generators/emit/package/runtime-package.js';
 import { interfaceName } from '../../../../generators/emit/package/types.js';
 import { loadCatalogueFromSources, readCatalogueSources } from '../../../../generators/load/index.js';
 import type { Catalogue } from '../../../../generators/model.js';
@@ -74,15 +75,16 @@ describe('package.json', () => {
     }
   });
 
-  it('depends on ajv-formats only when the group checks formats', async () => {
+  it('depends on the run time package, and on ajv-formats only when the group checks formats', async () => {
     expect(manifest(await emitGroupPackages(small, noExisting), 'account').dependencies).toEqual({
+      '@fixture-events/runtime': RUNTIME_RANGE,
       'ajv-formats': '^3.0.1',
     });
     const noFormats = withSources(fixturePath('small'), (path, text) =>
       path.endsWith('account.yaml') ? text.replaceAll(', format: date', '') : text,
     );
     const files = await emitGroupPackages(noFormats, noExisting);
-    expect(manifest(files, 'account')).not.toHaveProperty('dependencies');
+    expect(manifest(files, 'account').dependencies).toEqual({ '@fixture-events/runtime': RUNTIME_RANGE });
     expect(byPath(files).get('account/index.js')).not.toContain('ajv-formats');
   });
 
@@ -204,3 +206,35 @@ function withSources(dir: string, edit: (path: string, text: string) => string):
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.catalogue;
 }
+
+describe('each validator is shipped once', async () => {
+  const files = byPath(await emitGroupPackages(small, noExisting));
+
+  it("neither the group's index.js nor an event's entry point holds validator code: they import its chunk", () => {
+    for (const group of small.groups) {
+      const index = files.get(`${group.slug}/index.js`)!;
+      expect(index, group.slug).not.toContain('defineEvent');
+      expect(index, group.slug).toContain('from "./chunks/0.js";');
+      for (const key of group.events) {
+        const entry = files.get(`${group.slug}/events/${key}.js`)!;
+        expect(entry, key).not.toContain('defineEvent');
+        expect(entry, key).toMatch(/ from "\.\.\/chunks\/\d+\.js";/);
+      }
+    }
+  });
+
+  it("each event's validators appear in exactly one file of the package", () => {
+    for (const group of small.groups) {
+      const code = [...files].filter(([path]) => path.startsWith(`${group.slug}/`) && path.endsWith('.js'));
+      for (const key of group.events) {
+        const defining = code.filter(([, text]) =>
+          new RegExp(`defineEvent\\(\\s*${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`).test(
+            text,
+          ),
+        );
+        expect(defining, key).toHaveLength(1);
+        expect(defining[0]![0], key).toMatch(new RegExp(`^${group.slug}/chunks/\\d+\\.js$`));
+      }
+    }
+  });
+});

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { Catalogue } from '../../model.js';
+import { toolkitFilePath } from '../../shared/toolkit-files.js';
+import { generatedNote, jsonFile, type OutputFile } from '../context.js';
+import { render } from './templates.js';
+
+/** The folder (below `packages/`) and name (below the scope) of the run time package; no group may take it. */
+export const RUNTIME_SLUG = 'runtime';
+
+/**
+ * The run time package's version, kept by hand with the run time (`generators/runtime/runtime.ts`):
+ * patch for a fix, minor for something new that generated code may use, major when code generated for
+ * the previous version cannot run on it. A changed run time under an unchanged version is refused by
+ * `eventry publish`, as a changed group is.
+ */
+export const RUNTIME_VERSION = '1.0.0';
+
+/**
+ * The range every group package depends on: a caret, so that npm installs ONE copy of the run time for
+ * all groups of a project (one `EventValidationError` class, one matcher registry) even when the groups
+ * were built by different toolkit versions of the same major.
+ */
+export const RUNTIME_RANGE = `^${RUNTIME_VERSION}`;
+
+/** The npm name of the run time package: `<scope>/runtime`. */
+export function runtimePackageName(model: Catalogue): string {
+  return `${model.config.scope}/${RUNTIME_SLUG}`;
+}
+
+/** What the toolkit's tsc compiled from `generators/runtime/runtime.ts` (`npm run build:tool`). */
+const COMPILED = ['runtime.js', 'runtime.d.ts'] as const;
+
+/**
+ * `packages/runtime/`: the run time every group package imports, shipped once. Its files are the
+ * compiled run time as tsc wrote them, each behind the generated-file note.
+ */
+export function emitRuntimePackage(model: Catalogue): OutputFile[] {
+  const note = generatedNote('generators/runtime/runtime.ts');
+  const files = COMPILED.map((name) => ({
+    path: `${RUNTIME_SLUG}/${name}`,
+    contents: render('copied', { note, text: readCompiledRuntime(name) }),
+  }));
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file.path}\0${file.contents}\0`);
+  const name = runtimePackageName(model);
+  return [
+    jsonFile(`${RUNTIME_SLUG}/package.json`, {
+      name,
+      version: RUNTIME_VERSION,
+      description: `The run time of the group packages of the ${model.config.title}: validate, isEvent, assertEvent, EventValidationError and the test matchers, shared by every group. ${note}`,
+      license: 'UNLICENSED',
+      type: 'module',
+      sideEffects: false,
+      engines: { node: '>=18' },
+      exports: {
+        '.': { types: './runtime.d.ts', default: './runtime.js' },
+        './package.json': './package.json',
+      },
+      types: './runtime.d.ts',
+      files: [...COMPILED],
+      eventry: { runtime: true, sourceHash: hash.digest('hex') },
+    }),
+    ...files,
+    { path: `${RUNTIME_SLUG}/README.md`, contents: render('runtime-readme.md', { note, name }) },
+    ...inPlaceLink(name, note),
+  ];
+}
+
+/**
+ * `node_modules/<scope>/runtime/` in the output folder: a stand-in that re-exports the run time package
+ * beside it, so the group packages resolve their run time where they were built (`eventry validate`,
+ * tests), as an install would. Same module, so one `EventValidationError` class. Never published.
+ */
+function inPlaceLink(name: string, note: string): OutputFile[] {
+  const dir = `node_modules/${name}`;
+  const target = `${'../'.repeat(dir.split('/').length)}${RUNTIME_SLUG}/runtime.js`;
+  const text = `// ${note}\nexport * from ${JSON.stringify(target)};\n`;
+  return [
+    jsonFile(`${dir}/package.json`, {
+      name,
+      private: true,
+      description: `Points at ../../../${RUNTIME_SLUG}/ for packages used where they were built. ${note}`,
+      type: 'module',
+      exports: { '.': { types: './runtime.d.ts', default: './runtime.js' } },
+    }),
+    { path: `${dir}/runtime.js`, contents: text },
+    { path: `${dir}/runtime.d.ts`, contents: text },
+  ];
+}
+
+/**
+ * A compiled run time file from `dist/generators/runtime/`. Refused when missing or older than its
+ * source, so a build never ships a run time that is not the one in the source tree.
+ */
+function readCompiledRuntime(name: (typeof COMPILED)[number]): string {
+  const source = toolkitFilePath('runtime/runtime.ts');
+  const compiled = toolkitFilePath(`../dist/generators/runtime/${name}`);
+  if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
+    throw new Error(
+      `eventry: dist/generators/runtime/${name} is missing or older than generators/runtime/runtime.ts: run \`npm run build:tool\``,
+    );
+  }
+  return readFileSync(compiled, 'utf8');
+}
