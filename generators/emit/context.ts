@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { Catalogue } from '../model.js';
 import { generatedNote } from '../schema/generated-note.js';
-import { writeYamlPair, YAML_OPTIONS } from './yaml-writer.js';
+import { writeYamlPair, YAML_OPTIONS } from '../shared/yaml-writer.js';
 
 /** The note every generated file carries; the schema layer owns it, as standalone schemas carry it too. */
 export { generatedNote };

@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildCatalogue } from '../../../../generators/build/build.js';
@@ -75,6 +75,8 @@ export async function writeModelPackages(model: Catalogue): Promise<string> {
   }
   mkdirSync(join(root, 'node_modules', model.config.scope), { recursive: true });
   symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(root, 'node_modules', 'ajv-formats'), 'dir');
-  symlinkSync(join(root, RUNTIME_SLUG), join(root, 'node_modules', model.config.scope, RUNTIME_SLUG), 'dir');
+  // The emitted files may already hold the in-place link to the run time package (the build writes one).
+  const runtimeLink = join(root, 'node_modules', model.config.scope, RUNTIME_SLUG);
+  if (!existsSync(runtimeLink)) symlinkSync(join(root, RUNTIME_SLUG), runtimeLink, 'dir');
   return root;
 }
