@@ -71,3 +71,47 @@ describe('the js-yaml fast path reads every repository YAML file it accepts exac
     },
   );
 });
+
+describe('the fast path takes only the plain subset, and hands the rest to yaml', () => {
+  const cases: [string, { text: string; fast: boolean }][] = [
+    [
+      'block mappings, flow mappings and sequences',
+      { text: 'a:\n  b: { type: x, c: [1, 2] }\n  d:\n    - x\n', fast: true },
+    ],
+    ['quoted keys and values, located at the quote', { text: '"a": \'b\'\nc: "d\\u00e9"\n', fast: true }],
+    ['a flow collection spanning lines, indented', { text: 'k: {a: [b,\n c]}\n', fast: true }],
+    ['a flow collection not indented enough (yaml: BAD_INDENT)', { text: 'key: {\na: 1 }\n', fast: false }],
+    ['an empty value (yaml locates it after the colon)', { text: 'a:\nb: 1\n', fast: false }],
+    ['a block scalar (yaml locates it at its header)', { text: 'a: |\n  text\n', fast: false }],
+    ['an anchor and an alias', { text: 'a: &x 1\nb: *x\n', fast: false }],
+    ['a tag', { text: 'a: !!str 1\n', fast: false }],
+    ['a merge key', { text: 'a: {x: 1}\nb:\n  <<: {y: 2}\n', fast: false }],
+    ['a document marker', { text: '---\na: 1\n', fast: false }],
+    ['a directive', { text: '%YAML 1.2\n---\na: 1\n', fast: false }],
+    ['a tab', { text: 'a:\n\tb: 1\n', fast: false }],
+    ['a carriage return', { text: 'a: 1\r\nb: 2\r\n', fast: false }],
+    ['a byte order mark', { text: '\uFEFFa: 1\n', fast: false }],
+    ['a control character', { text: 'a: "\u0007"\n', fast: false }],
+    ['a number-like key', { text: '1: a\n', fast: false }],
+    ['a null key', { text: 'null: a\n', fast: false }],
+    ['a `__proto__` key', { text: '__proto__: {a: 1}\n', fast: false }],
+    ['a number spelling the schemas may read apart', { text: 'a: 1e3\n', fast: false }],
+    ['a duplicate key (js-yaml throws, yaml reports it located)', { text: 'a: 1\na: 2\n', fast: false }],
+    ['an empty file', { text: '', fast: false }],
+    ['two documents', { text: 'a: 1\n---\nb: 2\n', fast: false }],
+    ['a key longer than either parser allows on one line', { text: `${'k'.repeat(1100)}: 1\n`, fast: false }],
+  ];
+  it.each(cases)('%s', (_, { text, fast }) => {
+    const file = { path: 'groups/x.yaml', text };
+    const parsed = YamlSource.parse(file);
+    const reference = YamlSource.parse(file, { fastPath: false });
+    expect(parsed.source?.fast ?? false).toBe(fast);
+    expect(reference.source?.fast ?? false).toBe(false);
+    expect(parsed.problems).toEqual(reference.problems);
+    expectSame(parsed.source?.value, reference.source?.value);
+    if (parsed.source && reference.source) {
+      const paths = pathsOf(reference.source.value);
+      expect(locationsOf(parsed.source, paths)).toEqual(locationsOf(reference.source, paths));
+    }
+  });
+});
