@@ -3,12 +3,13 @@ import { checkConfigShape, checkFileShape } from './check-shape.js';
 import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
-import { YamlSource } from './yaml-source.js';
+import { type YamlParseOptions, YamlSource } from './yaml-source.js';
 
 export type { CatalogueProblem } from './problem.js';
 export { formatProblem, PROBLEM_CODES } from './problem.js';
 export type { CatalogueSourceFile, SourceReader } from './sources.js';
 export { hashSources, readCatalogueSources } from './sources.js';
+export type { YamlParseOptions as LoadOptions } from './yaml-source.js';
 
 /** The catalogue-wide settings file, at the catalogue root. */
 export const CONFIG_FILE = 'eventry.config.yaml';
@@ -19,15 +20,18 @@ export const ALLOW_LIST_FILE = 'allow-breaking.yaml';
 export type LoadResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
 
 /** Loads the catalogue in `root` into the model (`reader` replaces the disk, for tests). */
-export function loadCatalogue(root: string, reader?: SourceReader): LoadResult {
-  return loadCatalogueFromSources(readCatalogueSources(root, reader));
+export function loadCatalogue(root: string, reader?: SourceReader, options?: YamlParseOptions): LoadResult {
+  return loadCatalogueFromSources(readCatalogueSources(root, reader), options);
 }
 
 /**
  * Loads a catalogue from file texts (from disk, a git commit or a test). Every problem in every file
  * is collected before giving up, so an author can fix them all in one pass.
  */
-export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResult {
+export function loadCatalogueFromSources(
+  files: CatalogueSourceFile[],
+  options: YamlParseOptions = {},
+): LoadResult {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const problems: CatalogueProblem[] = [];
   let config: CatalogueConfig | undefined;
@@ -72,7 +76,7 @@ export function loadCatalogueFromSources(files: CatalogueSourceFile[]): LoadResu
       incomplete = true;
       continue;
     }
-    const parsed = YamlSource.parse(file);
+    const parsed = YamlSource.parse(file, options);
     problems.push(...parsed.problems);
     if (!parsed.source) {
       incomplete = true;

@@ -18,6 +18,7 @@ import {
 import type { SourceLocation } from '../model.js';
 import type { CatalogueProblem, ProblemCode } from './problem.js';
 import type { CatalogueSourceFile } from './sources.js';
+import { type LocatedNode, readPlainYaml } from './yaml-fast.js';
 
 /** Deeper than any catalogue file needs (a field's type sits at depth 6), shallow enough to walk recursively. */
 export const MAX_DEPTH = 64;
@@ -27,19 +28,38 @@ const MAX_ALIAS_COUNT = 100;
 /** What yaml's `parseDocument` returns: one composed document, its nodes located. */
 type ParsedDocument = Document.Parsed;
 
+/** How a file is parsed; the default reads plain files with js-yaml's faster event parser. */
+export interface YamlParseOptions {
+  /** `false` reads every file with `yaml` (the reference the fast path is held to). */
+  fastPath?: boolean;
+}
+
 /** A parsed YAML file that can turn any JSON path inside it into a `file:line:column`. */
 export class YamlSource {
   readonly file: string;
   readonly value: unknown;
-  private readonly doc: ParsedDocument;
+  /** Exactly one of `doc` (read by `yaml`) and `root` (read by the fast path) is set. */
+  private readonly doc: ParsedDocument | undefined;
+  private readonly root: LocatedNode | undefined;
   private readonly lines: LineCounter;
   private readonly keyIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
 
-  private constructor(file: string, doc: ParsedDocument, lines: LineCounter, value: unknown) {
+  private constructor(
+    file: string,
+    tree: { doc: ParsedDocument } | { root: LocatedNode },
+    lines: LineCounter,
+    value: unknown,
+  ) {
     this.file = file;
-    this.doc = doc;
+    this.doc = 'doc' in tree ? tree.doc : undefined;
+    this.root = 'root' in tree ? tree.root : undefined;
     this.lines = lines;
     this.value = value;
+  }
+
+  /** Whether this file was read by the fast path (for the tests that hold it to the `yaml` path). */
+  get fast(): boolean {
+    return this.root !== undefined;
   }
 
   /**
@@ -47,7 +67,19 @@ export class YamlSource {
    * that cannot be expanded or nesting too deep to walk has no source; duplicate keys still give one
    * (the rest of the file is well formed), so its other problems are reported in the same run.
    */
-  static parse(source: CatalogueSourceFile): { source?: YamlSource; problems: CatalogueProblem[] } {
+  static parse(
+    source: CatalogueSourceFile,
+    options: YamlParseOptions = {},
+  ): { source?: YamlSource; problems: CatalogueProblem[] } {
+    if (options.fastPath !== false) {
+      // A file the fast path declines (anything outside the plain subset, or any error) is read below.
+      const plain = readPlainYaml(source.text);
+      if (plain)
+        return {
+          source: new YamlSource(source.path, plain, countLines(source.text), plain.value),
+          problems: [],
+        };
+    }
     const lines = new LineCounter();
     const at = (offset: number) => {
       const pos = lines.linePos(offset);
@@ -138,11 +170,12 @@ export class YamlSource {
         ],
       };
     }
-    return { source: new YamlSource(source.path, doc, lines, value), problems };
+    return { source: new YamlSource(source.path, { doc }, lines, value), problems };
   }
 
   /** Location of the value at `path` (or of the nearest ancestor that exists). */
   at(path: readonly (string | number)[]): SourceLocation {
+    if (this.root) return this.position(this.locatedAt(this.root, path).offset);
     return this.locate(this.nodeAt(path));
   }
 
@@ -150,6 +183,10 @@ export class YamlSource {
   keyAt(path: readonly (string | number)[]): SourceLocation {
     const parentPath = path.slice(0, -1);
     const key = path[path.length - 1];
+    if (this.root) {
+      const entry = this.locatedAt(this.root, parentPath).entries?.get(String(key));
+      return entry ? this.position(entry.key) : this.at(path);
+    }
     const parent = this.nodeAt(parentPath);
     if (isMap(parent)) {
       const pair = this.pairOf(parent, String(key));
@@ -170,8 +207,23 @@ export class YamlSource {
     return { code, message, ...(hint ? { hint } : {}), ...location, pointer: toPointer(path) };
   }
 
+  /** The fast path's `nodeAt`: the node at `path`, or the nearest ancestor that exists. */
+  private locatedAt(root: LocatedNode, path: readonly (string | number)[]): LocatedNode {
+    let found = root;
+    for (const segment of path) {
+      const next = found.entries
+        ? found.entries.get(String(segment))?.value
+        : found.items && typeof segment === 'number'
+          ? found.items[segment]
+          : undefined;
+      if (!next) break;
+      found = next;
+    }
+    return found;
+  }
+
   private nodeAt(path: readonly (string | number)[]): Node | undefined {
-    let node: unknown = this.doc.contents;
+    let node: unknown = this.doc!.contents;
     let found = node as Node | undefined;
     for (const segment of path) {
       if (isMap(node)) {
@@ -207,10 +259,21 @@ export class YamlSource {
   }
 
   private locate(node: Node | undefined): SourceLocation {
-    const offset = node?.range?.[0] ?? 0;
+    return this.position(node?.range?.[0] ?? 0);
+  }
+
+  private position(offset: number): SourceLocation {
     const pos = this.lines.linePos(offset);
     return { file: this.file, line: pos.line, column: pos.col };
   }
+}
+
+/** The line starts of `text`, as yaml's lexer records them (the fast path declines any `\r`). */
+function countLines(text: string): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines.addNewLine(at + 1);
+  return lines;
 }
 
 /** The path of an RFC 6901 JSON Pointer; numeric segments become numbers, so sequence items resolve. */
