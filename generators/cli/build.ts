@@ -107,20 +107,20 @@ const WRITE_HINTS = new Map([
 
 /**
  * Threads for a build's emitters: one per core (this thread mostly stages files meanwhile), when
- * enough groups are to be generated. `EVENTRY_BUILD_THREADS=<n>` sets the count and uses them for any
- * number of groups (0: everything on this thread), for tests and measurements.
+ * enough events are to be generated. `EVENTRY_BUILD_THREADS=<n>` sets the count and uses them for any
+ * number of events (0: everything on this thread), for tests and measurements.
  */
 function buildThreads(cacheDir: string | undefined): {
   threads: number;
   cacheDir?: string;
-  minGroups?: number;
+  minEvents?: number;
 } {
   const given = Number.parseInt(process.env.EVENTRY_BUILD_THREADS ?? '', 10);
   const forced = Number.isInteger(given) && given >= 0;
   return {
     threads: forced ? given : availableParallelism(),
     ...(cacheDir ? { cacheDir } : {}),
-    ...(forced ? { minGroups: 1 } : {}),
+    ...(forced ? { minEvents: 0 } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import { runCliInProcess } from './in-process.js';
 import { comparable, eventryAsync, readTree } from './output-tree.js';
 
 // The compiled CLI generates on worker threads (the in-process CLI runs from source, on one thread):
-// `EVENTRY_BUILD_THREADS=2` makes it use two for any number of groups.
+// `EVENTRY_BUILD_THREADS=2` makes it use two for any number of events.
 const threaded = (catalogue: string, out: string, extra: string[] = []) =>
   eventryAsync(['build', '--catalogue', catalogue, '--out', out, ...extra], {
     env: { EVENTRY_BUILD_THREADS: '2' },
