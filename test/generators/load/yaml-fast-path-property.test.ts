@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +8,7 @@ import {
 import { YamlSource } from '../../../generators/load/yaml-source.js';
 import { REPO } from '../../helpers.js';
 import { type Mutation, mutate, mutationArbitrary } from './mutate-catalogue.js';
+import { expectSame, locationsOf, pathsOf } from './yaml-paths.js';
 
 /**
  * Holds the js-yaml fast path to the `yaml` path on near-catalogue texts: real catalogue files with
@@ -76,34 +76,6 @@ const caseArbitrary = fc
       }),
     });
   });
-
-type Path = (string | number)[];
-
-/**
- * Node's strict deep equality: vitest's `toStrictEqual` compares `constructor` properties as class
- * markers, so two equal values with a `constructor` key would differ. `toEqual` first, for its diff.
- */
-function expectSame(actual: unknown, expected: unknown): void {
-  if (isDeepStrictEqual(actual, expected)) return;
-  expect(actual).toEqual(expected);
-  expect.fail('the values differ in prototypes or in properties set to undefined');
-}
-
-function pathsOf(value: unknown, path: Path = [], out: Path[] = []): Path[] {
-  out.push(path);
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) pathsOf(item, [...path, index], out);
-    out.push([...path, value.length]);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) pathsOf(item, [...path, key], out);
-    out.push([...path, 'missing']);
-  }
-  return out;
-}
-
-function locationsOf(source: YamlSource, paths: Path[]) {
-  return paths.map((path) => ({ path, at: source.at(path), keyAt: source.keyAt(path) }));
-}
 
 describe('the js-yaml fast path on mutated catalogue files', () => {
   it('gives the same load result (model or problems) as the yaml path, and the same value and locations', () => {
