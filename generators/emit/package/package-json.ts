@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Catalogue, type FieldType, type Group, groupPackageName } from '../../model.js';
 import { shapesUsedBy, standaloneEventSchema } from '../../schema/json-schema.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
-import { RUNTIME_RANGE, runtimePackageName } from './runtime-package.js';
+import { RUNTIME_RANGE, runtimePackageName, SHARED_MANIFEST_FIELDS } from './runtime-package.js';
 
 /** The version of a package never built before; later builds carry the existing one forward. */
 export const INITIAL_VERSION = '1.0.0';
@@ -50,10 +50,7 @@ export function emitPackageJson(
     name: groupPackageName(model, group),
     version: existingVersion(context.readExisting(path)),
     description: `${group.title}: TypeScript types and precompiled validators of ${group.events.length} events of the ${model.config.title}. ${generatedNote(`catalogue/${group.source.file}`)}`,
-    license: 'UNLICENSED',
-    type: 'module',
-    sideEffects: false,
-    engines: { node: '>=18' },
+    ...SHARED_MANIFEST_FIELDS,
     exports: {
       '.': { types: './index.d.ts', default: './index.js' },
       './events/*': { types: './events/*.d.ts', default: './events/*.js' },

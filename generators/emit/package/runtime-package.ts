@@ -32,6 +32,17 @@ export function runtimePackageName(model: Catalogue): string {
 const COMPILED = ['runtime.js', 'runtime.d.ts'] as const;
 
 /**
+ * What every published package of a catalogue (each group and the run time) declares alike: one place,
+ * so the packages never disagree on the Node versions or module format they support.
+ */
+export const SHARED_MANIFEST_FIELDS = {
+  license: 'UNLICENSED',
+  type: 'module',
+  sideEffects: false,
+  engines: { node: '>=18' },
+} as const;
+
+/**
  * `packages/runtime/`: the run time every group package imports, shipped once. Its files are the
  * compiled run time as tsc wrote them, each behind the generated-file note.
  */
@@ -49,10 +60,7 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
       name,
       version: RUNTIME_VERSION,
       description: `The run time of the group packages of the ${model.config.title}: validate, isEvent, assertEvent, EventValidationError and the test matchers, shared by every group. ${note}`,
-      license: 'UNLICENSED',
-      type: 'module',
-      sideEffects: false,
-      engines: { node: '>=18' },
+      ...SHARED_MANIFEST_FIELDS,
       exports: {
         '.': { types: './runtime.d.ts', default: './runtime.js' },
         './package.json': './package.json',
