@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { Catalogue } from '../model.js';
 import { generatedNote } from '../schema/generated-note.js';
-import { writeYamlPair, YAML_OPTIONS } from '../shared/yaml-writer.js';
+import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../shared/yaml-writer.js';
 
 /** The note every generated file carries; the schema layer owns it, as standalone schemas carry it too. */
 export { generatedNote };
@@ -72,10 +72,10 @@ function writeEntries(map: Record<string, unknown>, indent: string, depth: numbe
   for (const key of Object.keys(map)) {
     const value = map[key];
     if (depth > 1 && isBlockMap(value)) {
-      // The key alone: `key: null` less its value (a key yaml cannot write plain keeps the whole pair).
-      const head = stringify({ [key]: null }, YAML_OPTIONS);
-      if (head.endsWith(': null\n') && head.indexOf('\n') === head.length - 1) {
-        out.push(`${indent}${head.slice(0, -' null\n'.length)}\n`);
+      // The key alone (a key yaml would not write plain keeps the whole pair, written by yaml).
+      const head = yamlKey(key);
+      if (head !== undefined) {
+        out.push(`${indent}${head}\n`);
         writeEntries(value, `${indent}  `, depth - 1, out);
         continue;
       }

@@ -17,8 +17,14 @@ const GIVE_UP = Symbol('give up');
 /** Keys yaml writes plain: a letter, `$` or `_` first, then no indicator yaml would quote for. */
 const PLAIN_KEY = /^[A-Za-z$_][A-Za-z0-9_.$/-]*$/;
 
-/** Strings yaml writes plain as a value: a letter first, single spaces, no indicator or quote. */
-const PLAIN_VALUE = /^[A-Za-z](?:[A-Za-z0-9_.,()/-]| (?=[A-Za-z0-9_.,()/-]))*$/;
+/** Strings yaml writes plain as a value: a letter first, single spaces, no indicator or quote (a backtick is an indicator only as the first character). */
+const PLAIN_VALUE = /^[A-Za-z](?:[A-Za-z0-9_.,()/`-]| (?=[A-Za-z0-9_.,()/`-]))*$/;
+
+/**
+ * A JSON pointer reference (`#/components/schemas/<key>`): `#` starts a comment, so yaml writes it
+ * double-quoted, and with none of these characters there is nothing inside to escape.
+ */
+const POINTER_VALUE = /^#\/[A-Za-z0-9_.\/~-]*$/;
 
 /** Words yaml reads as another type when plain (the core schema's null and booleans). */
 const RESERVED = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
@@ -41,9 +47,18 @@ export function writeYamlPair(key: string, value: unknown, indent: string): stri
   return out.join('');
 }
 
+/**
+ * `key:` as yaml writes the key of a block map entry, or undefined when yaml's own writer must decide
+ * (a key it would quote).
+ */
+export function yamlKey(key: string): string | undefined {
+  return PLAIN_KEY.test(key) && !RESERVED.test(key) && key.length <= 1000 ? `${key}:` : undefined;
+}
+
 function writeEntry(key: string, value: unknown, indent: string, out: string[]): void {
-  if (!PLAIN_KEY.test(key) || RESERVED.test(key) || key.length > 1000) throw GIVE_UP;
-  out.push(indent, key, ':');
+  const head = yamlKey(key);
+  if (head === undefined) throw GIVE_UP;
+  out.push(indent, head);
   writeValue(value, indent, out);
 }
 
@@ -107,6 +122,7 @@ function scalar(value: unknown): string {
   if (value === true) return 'true';
   if (value === false) return 'false';
   if (typeof value === 'string' && PLAIN_VALUE.test(value) && !RESERVED.test(value)) return value;
+  if (typeof value === 'string' && POINTER_VALUE.test(value)) return `"${value}"`;
   if (typeof value === 'number' && Number.isSafeInteger(value) && !Object.is(value, -0)) return String(value);
   if (typeof value !== 'string' && typeof value !== 'number') throw GIVE_UP;
   const id = `${typeof value}:${value}`;

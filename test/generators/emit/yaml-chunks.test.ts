@@ -50,6 +50,16 @@ describe('documentYaml writes the YAML documents exactly as yaml stringifies the
       "'single'",
       '@scope/name',
       '`tick`',
+      'a `tick` inside',
+      'ends with`',
+      'a `#` b',
+      '#/components/schemas/account.created-v1',
+      '#/channels/a.b-v1/messages/a.b-v1',
+      '#/',
+      '#/a~1b',
+      '#/a b',
+      '#/a"b',
+      '#/a\\b',
       '&anchor',
       '*alias',
       '!tag',
@@ -84,6 +94,8 @@ describe('documentYaml writes the YAML documents exactly as yaml stringifies the
       '_x',
     ),
     fc.stringMatching(/^[A-Za-z$_][A-Za-z0-9_.,()/ $-]{0,12}$/),
+    fc.stringMatching(/^[A-Za-z`#][A-Za-z0-9_.,()/ `#:-]{0,12}$/),
+    fc.stringMatching(/^#\/[A-Za-z0-9_./~ "'\\-]{0,16}$/),
   );
   const json = fc.letrec((tie) => ({
     value: fc.oneof(
