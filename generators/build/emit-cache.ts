@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import type { EmitCache, OutputFile } from '../emit/context.js';
 import { readIfExists } from '../shared/fs.js';
 import { projectRoot } from './fingerprint.js';
@@ -28,19 +29,36 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
     },
     set(unit, key, files) {
       const { prefix, name } = fileOf(unit, key);
-      mkdirSync(dir, { recursive: true });
-      for (const old of readdirSync(dir))
-        if (old.startsWith(prefix) && old !== name) rmSync(join(dir, old), { force: true });
-      const temporary = join(dir, `${name}.${randomBytes(4).toString('hex')}.tmp`);
-      writeFileSync(temporary, JSON.stringify(files));
+      replaceEntry(dir, prefix, name, JSON.stringify(files));
+    },
+    recall(unit) {
       try {
-        renameSync(temporary, join(dir, name));
-      } catch (error) {
-        // Another build pruned it mid-write: this entry is simply not memoised; the output is unaffected.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        return deserialize(readFileSync(join(dir, fileOf(unit, 'kept').name.replace(/\.json$/, '.v8'))));
+      } catch {
+        // Absent, or not v8 data (a damaged file): nothing kept.
+        return undefined;
       }
     },
+    keep(unit, value) {
+      const { prefix, name } = fileOf(unit, 'kept');
+      replaceEntry(dir, prefix, name.replace(/\.json$/, '.v8'), serialize(value));
+    },
   };
+}
+
+/** Writes the entry `name` (atomically) and prunes the unit's other entries (`prefix`). */
+function replaceEntry(dir: string, prefix: string, name: string, contents: string | Buffer): void {
+  mkdirSync(dir, { recursive: true });
+  for (const old of readdirSync(dir))
+    if (old.startsWith(prefix) && old !== name) rmSync(join(dir, old), { force: true });
+  const temporary = join(dir, `${name}.${randomBytes(4).toString('hex')}.tmp`);
+  writeFileSync(temporary, contents);
+  try {
+    renameSync(temporary, join(dir, name));
+  } catch (error) {
+    // Another build pruned it mid-write: this entry is simply not memoised; the output is unaffected.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** The project's cache folder, never beside the output: `--out /tmp/x` must not write /tmp/.eventry. */

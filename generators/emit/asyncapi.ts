@@ -1,19 +1,27 @@
 import { type Catalogue, eventDescription } from '../model.js';
-import { componentRef, componentSchemas } from '../schema/components.js';
-import { documentFiles, generatedNote, type OutputFile } from './context.js';
+import { type ComponentEntry, componentRef, componentSchemas } from '../schema/components.js';
+import { type Emitter, generatedNote } from './context.js';
+import { documentFiles, modelEntries } from './document-text.js';
 
 /**
  * The AsyncAPI 3.0 document: per event version a channel (address = the event key), a message and a
- * `send` operation; payloads reference the same component schemas as the OpenAPI document.
+ * `send` operation; payloads reference the same component schemas as the OpenAPI document. `entries`
+ * says what the document holds for each entry built from one event or shape (the value by default).
  */
-export function buildAsyncApi(model: Catalogue): Record<string, unknown> {
+export function buildAsyncApi(
+  model: Catalogue,
+  entries?: (section: string) => ComponentEntry,
+): Record<string, unknown> {
   const keys = Object.keys(model.events).sort();
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
   const messages: Record<string, unknown> = {};
+  const channel = entries?.('channels') ?? asIs;
+  const operation = entries?.('operations') ?? asIs;
+  const message = entries?.('messages') ?? asIs;
   for (const key of keys) {
     const event = model.events[key]!;
-    messages[key] = {
+    messages[key] = message('event', key, () => ({
       name: key,
       title: event.title,
       summary: `${event.type} ${event.version}`,
@@ -23,19 +31,19 @@ export function buildAsyncApi(model: Catalogue): Record<string, unknown> {
       tags: [{ name: event.group }],
       'x-event-type': event.type,
       'x-event-version': event.version,
-    };
-    channels[key] = {
+    }));
+    channels[key] = channel('event', key, () => ({
       address: key,
       title: event.title,
       messages: { [key]: { $ref: `#/components/messages/${key}` } },
-    };
-    operations[`send.${key}`] = {
+    }));
+    operations[`send.${key}`] = operation('event', key, () => ({
       action: 'send',
       title: `Emit ${key}`,
       channel: { $ref: `#/channels/${key}` },
       messages: [{ $ref: `#/channels/${key}/messages/${key}` }],
       tags: [{ name: event.group }],
-    };
+    }));
   }
   return {
     asyncapi: '3.0.0',
@@ -50,11 +58,15 @@ export function buildAsyncApi(model: Catalogue): Record<string, unknown> {
     defaultContentType: 'application/json',
     channels,
     operations,
-    components: { schemas: componentSchemas(model), messages },
+    components: { schemas: componentSchemas(model, entries?.('components')), messages },
   };
 }
 
-/** Emits `catalogue/asyncapi.json` and its YAML copy. */
-export function emitAsyncApi(model: Catalogue): OutputFile[] {
-  return documentFiles('catalogue/asyncapi', buildAsyncApi(model));
-}
+const asIs: ComponentEntry = (_kind, _name, build) => build();
+
+/** Emits `catalogue/asyncapi.json` and its YAML copy (with a cache, copying unchanged entries from the last build's). */
+export const emitAsyncApi: Emitter = (model, context) => {
+  const defer = context.cache?.recall !== undefined;
+  const entries = defer ? (section: string) => modelEntries(model, section) : undefined;
+  return documentFiles('catalogue/asyncapi', buildAsyncApi(model, entries), context);
+};

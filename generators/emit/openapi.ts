@@ -1,9 +1,10 @@
 import { type Catalogue, groupPackageName } from '../model.js';
-import { componentSchemas } from '../schema/components.js';
-import { documentFiles, generatedNote, type OutputFile } from './context.js';
+import { type ComponentEntry, componentSchemas } from '../schema/components.js';
+import { type Emitter, generatedNote } from './context.js';
+import { documentFiles, modelEntries } from './document-text.js';
 
 /** The OpenAPI 3.1 document of the whole catalogue (payload schemas only: events have no paths). */
-export function buildOpenApi(model: Catalogue): Record<string, unknown> {
+export function buildOpenApi(model: Catalogue, entry?: ComponentEntry): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
@@ -19,11 +20,16 @@ export function buildOpenApi(model: Catalogue): Record<string, unknown> {
       'x-npm-package': groupPackageName(model, group),
     })),
     paths: {},
-    components: { schemas: componentSchemas(model) },
+    components: { schemas: componentSchemas(model, entry) },
   };
 }
 
-/** Emits `catalogue/openapi.json` and its YAML copy. */
-export function emitOpenApi(model: Catalogue): OutputFile[] {
-  return documentFiles('catalogue/openapi', buildOpenApi(model));
-}
+/** Emits `catalogue/openapi.json` and its YAML copy (with a cache, copying unchanged entries from the last build's). */
+export const emitOpenApi: Emitter = (model, context) => {
+  const defer = context.cache?.recall !== undefined;
+  return documentFiles(
+    'catalogue/openapi',
+    buildOpenApi(model, defer ? modelEntries(model) : undefined),
+    context,
+  );
+};

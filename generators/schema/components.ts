@@ -9,11 +9,20 @@ export const componentRef = (name: string): string => `#/components/schemas/${na
  * exactly by its `<event_type>-<version>`, one per named shape keyed by its name; events by key, then
  * shapes by name.
  */
-export function componentSchemas(model: Catalogue): Record<string, unknown> {
+export function componentSchemas(model: Catalogue, entry: ComponentEntry = build): Record<string, unknown> {
   const options: SchemaOptions = { ref: componentRef };
   const schemas: Record<string, unknown> = {};
-  for (const key of Object.keys(model.events).sort()) schemas[key] = eventSchema(model.events[key]!, options);
+  for (const key of Object.keys(model.events).sort())
+    schemas[key] = entry('event', key, () => eventSchema(model.events[key]!, options));
   for (const name of Object.keys(model.shapes).sort())
-    schemas[name] = shapeSchema(model.shapes[name]!, options);
+    schemas[name] = entry('shape', name, () => shapeSchema(model.shapes[name]!, options));
   return schemas;
 }
+
+/**
+ * What a document holds for one event's or shape's entry, given how to build it (which reads only that
+ * event or shape of the model): by default the value itself; the documents' emitters defer it.
+ */
+export type ComponentEntry = (kind: 'event' | 'shape', name: string, build: () => unknown) => unknown;
+
+const build: ComponentEntry = (_kind, _name, make) => make();

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { buildAsyncApi } from '../../../generators/emit/asyncapi.js';
-import { documentYaml } from '../../../generators/emit/context.js';
+import { documentJson, documentYaml } from '../../../generators/emit/document-text.js';
 import { buildOpenApi } from '../../../generators/emit/openapi.js';
 import { fixturePath, loadValid, REPO } from '../../helpers.js';
 
@@ -116,6 +116,7 @@ describe('documentYaml writes the YAML documents exactly as yaml stringifies the
     fc.assert(
       fc.property(json.map, (document) => {
         expect(documentYaml(document)).toBe(whole(document));
+        expect(documentJson(document)).toBe(JSON.stringify(document, null, 2));
       }),
       { numRuns: 3000 },
     );

@@ -1,0 +1,159 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { createDiskCache } from '../../../generators/build/emit-cache.js';
+import { emitAsyncApi } from '../../../generators/emit/asyncapi.js';
+import type { EmitCache, EmitContext, OutputFile } from '../../../generators/emit/context.js';
+import {
+  Deferred,
+  documentFiles,
+  documentJson,
+  documentYaml,
+} from '../../../generators/emit/document-text.js';
+import { emitOpenApi } from '../../../generators/emit/openapi.js';
+import type { Catalogue } from '../../../generators/model.js';
+import { loadValid, REPO } from '../../helpers.js';
+
+// The catalogue documents are written entry by entry; with a cache, each event's entries are copied
+// from the file the last build wrote when that event is as it was, so an edit of one group of 10,000
+// events builds that group's entries only. The text must be exactly what a build without cache writes.
+
+/** An output folder and an in-memory emit cache across "builds". */
+function buildsInMemory() {
+  const output = new Map<string, string>();
+  const kept = new Map<string, unknown>();
+  const cache: EmitCache = {
+    get: () => undefined,
+    set: () => undefined,
+    recall: (unit) => structuredClone(kept.get(unit)),
+    keep: (unit, value) => void kept.set(unit, structuredClone(value)),
+  };
+  const context: EmitContext = { readExisting: (path) => output.get(path), cache };
+  return {
+    context,
+    output,
+    /** What a build writes: the files become the output. */
+    commit(files: OutputFile[]) {
+      for (const file of files) output.set(file.path, file.contents);
+      return files;
+    },
+  };
+}
+
+const plain: EmitContext = { readExisting: () => undefined };
+
+/** The model with one event's description changed (a copy: the loaded model is not touched). */
+function withEdit(model: Catalogue, key: string): Catalogue {
+  const event = model.events[key]!;
+  return { ...model, events: { ...model.events, [key]: { ...event, description: 'Edited description.' } } };
+}
+
+describe('catalogue documents copy unchanged entries from the last build', () => {
+  const model = loadValid(join(REPO, 'catalogue'));
+  const keys = Object.keys(model.events);
+
+  for (const [name, emit] of [
+    ['OpenAPI', emitOpenApi],
+    ['AsyncAPI', emitAsyncApi],
+  ] as const) {
+    it(`${name}: a first, a repeated and an edited build write what a build without cache writes`, async () => {
+      const builds = buildsInMemory();
+      const fresh = await emit(model, plain);
+      expect(builds.commit(await emit(model, builds.context))).toEqual(fresh);
+      expect(builds.commit(await emit(model, builds.context))).toEqual(fresh);
+      const edited = withEdit(model, keys[7]!);
+      const editedFresh = await emit(edited, plain);
+      expect(editedFresh).not.toEqual(fresh);
+      expect(builds.commit(await emit(edited, builds.context))).toEqual(editedFresh);
+      expect(builds.commit(await emit(model, builds.context))).toEqual(fresh);
+    });
+
+    it(`${name}: an output file changed by hand since the last build is not copied from`, async () => {
+      const builds = buildsInMemory();
+      const fresh = builds.commit(await emit(model, builds.context));
+      for (const file of fresh) builds.output.set(file.path, file.contents.replaceAll('string', 'strung'));
+      expect(await emit(model, builds.context)).toEqual(fresh);
+    });
+  }
+
+  it('only the entries whose digest changed are built', () => {
+    let builds = 0;
+    const entry = (digest: string, value: unknown) =>
+      new Deferred(digest, () => {
+        builds++;
+        return value;
+      });
+    const document = (b: string) => ({
+      info: { title: 'x' },
+      components: {
+        schemas: {
+          a: entry('a1', { type: 'string', description: 'A' }),
+          b: entry(b, { type: 'object', properties: { n: { type: 'integer' } }, description: b }),
+          c: entry('c1', { enum: ['x', 'y'] }),
+        },
+      },
+    });
+    const run = buildsInMemory();
+    run.commit(documentFiles('catalogue/doc', document('b1'), run.context));
+    expect(builds).toBe(3);
+    builds = 0;
+    const second = run.commit(documentFiles('catalogue/doc', document('b2'), run.context));
+    expect(builds).toBe(1);
+    builds = 0;
+    expect(second).toEqual(documentFiles('catalogue/doc', document('b2')));
+    expect(builds).toBe(3);
+  });
+
+  it('documentJson writes JSON.stringify(document, null, 2) entry by entry', async () => {
+    for (const emit of [emitOpenApi, emitAsyncApi]) {
+      const [json] = await emit(model, plain);
+      const document = JSON.parse(json!.contents) as unknown;
+      expect(documentJson(document)).toBe(JSON.stringify(document, null, 2));
+    }
+    const odd = { a: { b: { c: [], d: {}, e: undefined, f: [1, { g: null }] } }, h: {}, '"q"': 'x\ny' };
+    expect(documentJson(odd)).toBe(JSON.stringify(odd, null, 2));
+    expect(documentJson({})).toBe('{}');
+  });
+
+  it('a deferred entry holding one object twice is written by yaml whole, with its alias', () => {
+    const shared = { type: 'string' };
+    const document = {
+      components: {
+        schemas: {
+          a: new Deferred('a', () => ({ x: shared, y: shared })),
+          b: new Deferred('b', () => ({ type: 'number' })),
+        },
+      },
+    };
+    const settled = { components: { schemas: { a: { x: shared, y: shared }, b: { type: 'number' } } } };
+    expect(documentYaml(document)).toBe(stringify(settled, { lineWidth: 0 }));
+    expect(documentYaml(document)).toContain('*a1');
+  });
+});
+
+describe('what the disk cache keeps for the next build (createDiskCache: recall, keep)', () => {
+  it('keeps one value per unit, per toolkit, one build deep', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventry-kept-'));
+    const cache = createDiskCache(dir, 'tool-1');
+    expect(cache.recall!('document-a')).toBeUndefined();
+    cache.keep!('document-a', [{ digest: 'x', entries: new Map([['e', [0, 4]]]) }]);
+    cache.keep!('document-b', 'other unit');
+    cache.keep!('document-a', [{ digest: 'y', entries: new Map([['e', [1, 5]]]) }]);
+    expect(createDiskCache(dir, 'tool-1').recall!('document-a')).toEqual([
+      { digest: 'y', entries: new Map([['e', [1, 5]]]) },
+    ]);
+    expect(createDiskCache(dir, 'tool-1').recall!('document-b')).toBe('other unit');
+    expect(readdirSync(dir).filter((name) => name.startsWith('document-a'))).toHaveLength(1);
+    expect(createDiskCache(dir, 'tool-2').recall!('document-a')).toBeUndefined();
+  });
+
+  it('a damaged file is nothing kept, not an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eventry-kept-'));
+    createDiskCache(dir, 'tool').keep!('document-a', { a: 1 });
+    const [file] = readdirSync(dir);
+    writeFileSync(join(dir, file!), 'not v8 data');
+    expect(createDiskCache(dir, 'tool').recall!('document-a')).toBeUndefined();
+  });
+});
