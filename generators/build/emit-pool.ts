@@ -34,14 +34,15 @@ export interface EmitPool {
  * 1 GiB. A 16 MiB young generation and an old generation of a few times the model's size keep the
  * process near what is live. A thread generating group packages holds the model (about 2.5 times its
  * packed size), ajv and one group's files; the first thread also writes the catalogue-wide documents,
- * whose text grows with the catalogue (about 6 times the packed model at 10,000 events), so it gets more.
+ * whose text grows with the catalogue (about 6 times the packed model at 10,000 events), and on an edit
+ * holds the last build's text of them beside (it copies unchanged entries from it), so it gets more.
  */
 function heapLimits(
   model: PackedValue,
   documents: boolean,
 ): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } {
   const modelMiB = model.bytes.byteLength / 2 ** 20;
-  const old = documents ? 128 + 16 * modelMiB : 96 + 6 * modelMiB;
+  const old = documents ? 128 + 24 * modelMiB : 96 + 6 * modelMiB;
   return { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: Math.ceil(old) };
 }
 

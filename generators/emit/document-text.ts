@@ -19,8 +19,10 @@ import type { EmitContext, OutputFile } from './context.js';
  *   entries only.
  * A block map's entries are written independently of one another (each on its own lines, indented by
  * its depth; no line folding), so an entry written alone and indented is the same text; JSON likewise.
- * A document with an object in two places is written whole: yaml writes the second as an alias of the
- * first. `yaml-chunks.test.ts` and `document-text.test.ts` compare with the whole writers.
+ * Both files are written in one walk, so each entry is built once and dropped once written. A document
+ * this cannot write entry by entry (an object in two places, which yaml writes as an alias; a key yaml
+ * would quote at a chunked level; a value JSON leaves out) is written whole by the whole writers.
+ * `yaml-chunks.test.ts` and `document-memo.test.ts` compare with the whole writers.
  */
 
 /** Map levels written entry by entry: the document, its sections (`components`), their maps (`schemas`). */
@@ -28,23 +30,15 @@ const CHUNKED_DEPTH = 3;
 
 /**
  * A document value built on demand, identified by `digest` (which must cover everything `build`
- * reads): when the last build's text of the entry can be copied, it is never built. `build` returns objects of its own,
- * shared with nothing else in the document (yaml would write a shared one as an alias).
+ * reads): when the last build's text of the entry can be copied, it is never built. `build` returns
+ * objects of its own, shared with nothing else in the document (yaml would write a shared one as an
+ * alias); it is called again whenever the value is needed again (nothing is held once written).
  */
 export class Deferred {
-  private value: unknown;
-  private built = false;
   constructor(
     readonly digest: string,
-    private readonly build: () => unknown,
+    readonly build: () => unknown,
   ) {}
-  get(): unknown {
-    if (!this.built) {
-      this.value = this.build();
-      this.built = true;
-    }
-    return this.value;
-  }
 }
 
 /** Digests of model objects (an event, a shape), computed once per object. */
@@ -74,7 +68,7 @@ export function modelEntries(model: Catalogue, section = 'components'): Componen
 
 /** Every `Deferred` in `value` built: the plain value the whole writers take (copied only where one was). */
 export function settle(value: unknown): unknown {
-  if (value instanceof Deferred) return settle(value.get());
+  if (value instanceof Deferred) return settle(value.build());
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     const items = value.map(settle);
@@ -94,38 +88,111 @@ export function settle(value: unknown): unknown {
 export function documentFiles(path: string, document: unknown, context?: EmitContext): OutputFile[] {
   const unit = `document-${path.replace(/[^a-z0-9]+/gi, '-')}`;
   const kept = context?.cache?.recall?.(unit);
-  const json = new Writer(`${path}.json`, context, readIndex(kept, 0));
-  const yaml = new Writer(`${path}.yaml`, context, readIndex(kept, 1));
-  const files = [
-    { path: json.path, contents: `${documentJson(document, json)}\n` },
-    {
-      path: yaml.path,
-      contents: yaml.prefix(`# ${generatedNote('catalogue/')}\n`, () => documentYaml(document, yaml)),
-    },
+  const note = `# ${generatedNote('catalogue/')}\n`;
+  const json = new Writer(`${path}.json`, '', context, readIndex(kept, 0));
+  const yaml = new Writer(`${path}.yaml`, note, context, readIndex(kept, 1));
+  const [jsonText, yamlText] = writeDocument(document, json, yaml);
+  context?.cache?.keep?.(unit, [json.index('\n'), yaml.index('')]);
+  return [
+    { path: json.path, contents: `${jsonText}\n` },
+    { path: yaml.path, contents: `${note}${yamlText}` },
   ];
-  context?.cache?.keep?.(unit, [json.index(files[0]!.contents), yaml.index(files[1]!.contents)]);
-  return files;
 }
 
 /** `JSON.stringify(settle(document), null, 2)`, written entry by entry (see the top of this file). */
-export function documentJson(document: unknown, writer = new Writer()): string {
-  if (!isBlockMap(document)) return JSON.stringify(settle(document), null, 2);
-  writeJsonMap(document, '', CHUNKED_DEPTH, writer);
-  return writer.text();
+export function documentJson(document: unknown): string {
+  return writeDocument(document, new Writer(), new Writer())[0];
 }
 
 /** `stringify(settle(document), { lineWidth: 0 })`, written entry by entry (see the top of this file). */
-export function documentYaml(document: unknown, writer = new Writer()): string {
+export function documentYaml(document: unknown): string {
+  return writeDocument(document, new Writer(), new Writer())[1];
+}
+
+/** The JSON and YAML texts of `document`, entry by entry where it can (see the top of this file). */
+function writeDocument(document: unknown, json: Writer, yaml: Writer): [string, string] {
   if (isBlockMap(document) && !hasSharedObjects(document)) {
     try {
-      writeYamlEntries(document, '', CHUNKED_DEPTH, writer, new Set());
-      return writer.text();
+      writeEntries(document, '', CHUNKED_DEPTH, json, yaml, new Set());
+      return [json.text(), yaml.text()];
     } catch (error) {
-      if (!(error instanceof SharedObjects)) throw error;
-      writer.discard();
+      if (!(error instanceof Whole)) throw error;
+      json.discard();
+      yaml.discard();
     }
   }
-  return stringify(settle(document), YAML_OPTIONS);
+  const plain = settle(document);
+  return [JSON.stringify(plain, null, 2), stringify(plain, YAML_OPTIONS)];
+}
+
+/** Thrown where the document must be written whole (see the top of this file). */
+class Whole extends Error {}
+
+/**
+ * The entries of one map, at `indent` in YAML (its JSON indent is one level deeper): a block map above
+ * the chunked depth is walked into, anything else is one entry.
+ */
+function writeEntries(
+  map: Record<string, unknown>,
+  indent: string,
+  depth: number,
+  json: Writer,
+  yaml: Writer,
+  built: Set<object>,
+): void {
+  const inner = `${indent}  `;
+  let first = true;
+  for (const key of Object.keys(map)) {
+    const value = map[key];
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') throw new Whole();
+    const head = yamlKey(key);
+    if (head === undefined) throw new Whole();
+    json.push(`${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `);
+    first = false;
+    if (depth > 1 && isBlockMap(value)) {
+      yaml.push(`${indent}${head}\n`);
+      writeEntries(value, inner, depth - 1, json, yaml, built);
+      continue;
+    }
+    if (!(value instanceof Deferred)) {
+      json.push(jsonValue(value, inner));
+      yaml.push(yamlPair(key, value, indent));
+      continue;
+    }
+    const id = `${indent.length}\0${key}\0${value.digest}`;
+    const jsonText = json.copy(id);
+    const yamlText = yaml.copy(id);
+    let plain: unknown;
+    let made = false;
+    const make = () => {
+      if (!made) {
+        plain = settle(value);
+        made = true;
+        // Not in the whole-document check for objects in two places: checked as built, against the
+        // other entries built. An entry copied from the last build was checked when it was built.
+        if (hasSharedObjects(plain, built)) throw new Whole();
+      }
+      return plain;
+    };
+    json.entry(id, jsonText ?? jsonValue(make(), inner));
+    yaml.entry(id, yamlText ?? yamlPair(key, make(), indent));
+  }
+  json.push(first ? '{}' : `\n${indent}}`);
+}
+
+/** A value's pretty JSON as written at `indent` (its first line follows `"key": `). */
+function jsonValue(value: unknown, indent: string): string {
+  const text = JSON.stringify(settle(value), null, 2);
+  return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
+}
+
+/** One entry's YAML, `key: value` at `indent`. */
+function yamlPair(key: string, value: unknown, indent: string): string {
+  const plain = settle(value);
+  const direct = writeYamlPair(key, plain, indent);
+  if (direct !== undefined) return direct;
+  const text = stringify({ [key]: plain }, YAML_OPTIONS);
+  return indent === '' ? text : text.replace(/^(?=.)/gm, indent);
 }
 
 /** Where each deferred entry is in a document file: offsets into its text, and that text's digest. */
@@ -144,122 +211,68 @@ function textDigest(text: string): string {
 }
 
 /**
- * One document file's text as it is written, and the entries it can copy from the same file as the last
- * build wrote it (when the output still holds that text).
+ * One document file's text as it is written, after `prefix` (offsets count from its end), and the
+ * entries it can copy from the same file as the last build wrote it, when the output still holds that
+ * text (by its digest).
  */
-export class Writer {
+class Writer {
   private readonly parts: string[] = [];
   private length = 0;
-  private offset = 0;
+  /** The digest of the file's text so far, fed part by part (the whole text is never flattened for it). */
+  private readonly hash = createHash('sha256');
   private readonly entries = new Map<string, [number, number]>();
   private readonly old: string | undefined;
   private readonly oldEntries: FileIndex['entries'] | undefined;
+  private discarded = false;
   constructor(
     readonly path = '',
+    private readonly prefix = '',
     context?: EmitContext,
     last?: FileIndex,
   ) {
     const old = last && context?.readExisting(path);
-    if (old !== undefined && textDigest(old) === last!.digest) {
+    if (old !== undefined && old.startsWith(prefix) && textDigest(old) === last!.digest) {
       this.old = old;
       this.oldEntries = last!.entries;
     }
-  }
-  /** The file is `prefix` then `write()`'s text: offsets count from the end of the prefix. */
-  prefix(prefix: string, write: () => string): string {
-    this.offset = prefix.length;
-    return prefix + write();
+    this.hash.update(prefix);
   }
   push(text: string): void {
     this.parts.push(text);
     this.length += text.length;
+    this.hash.update(text);
   }
-  /** Writes the entry `id`: as last written if the old text has it, else `write()`'s text. */
-  entry(id: string, write: () => string): void {
-    const start = this.length;
+  /** The text of entry `id` as the last build wrote it, if the old file has it. */
+  copy(id: string): string | undefined {
     const at = this.oldEntries?.get(id);
-    this.push(at ? this.old!.slice(this.offset + at[0], this.offset + at[1]) : write());
+    const start = this.prefix.length;
+    return at ? this.old!.slice(start + at[0], start + at[1]) : undefined;
+  }
+  /** Writes entry `id`, recording where it is for the next build. */
+  entry(id: string, text: string): void {
+    const start = this.length;
+    this.push(text);
     this.entries.set(id, [start, this.length]);
   }
   text(): string {
     return this.parts.join('');
   }
-  /** Forgets what was written (the document is then written whole, by yaml). */
+  /** Forgets what was written (the document is then written whole, and nothing can be copied from it). */
   discard(): void {
     this.parts.length = 0;
     this.length = 0;
     this.entries.clear();
+    this.discarded = true;
   }
-  /** What the next build needs to copy entries from `contents`, this file's whole text. */
-  index(contents: string): FileIndex {
-    return { digest: textDigest(contents), entries: this.entries };
-  }
-}
-
-function writeJsonMap(map: Record<string, unknown>, indent: string, depth: number, out: Writer): void {
-  const inner = `${indent}  `;
-  let first = true;
-  for (const key of Object.keys(map)) {
-    const value = map[key];
-    // JSON.stringify leaves out what JSON cannot hold; a Deferred is never one of those.
-    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    out.push(`${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `);
-    first = false;
-    if (depth > 1 && isBlockMap(value)) writeJsonMap(value, inner, depth - 1, out);
-    else if (value instanceof Deferred)
-      out.entry(`${inner.length}\0${key}\0${value.digest}`, () => jsonValue(value, inner));
-    else out.push(jsonValue(value, inner));
-  }
-  out.push(first ? '{}' : `\n${indent}}`);
-}
-
-/** A value's pretty JSON as written at `indent` (its first line follows `"key": `). */
-function jsonValue(value: unknown, indent: string): string {
-  const text = JSON.stringify(settle(value), null, 2);
-  return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
-}
-
-function writeYamlEntries(
-  map: Record<string, unknown>,
-  indent: string,
-  depth: number,
-  out: Writer,
-  built: Set<object>,
-): void {
-  for (const key of Object.keys(map)) {
-    const value = map[key];
-    if (depth > 1 && isBlockMap(value)) {
-      // The key alone (a key yaml would not write plain keeps the whole pair, written by yaml).
-      const head = yamlKey(key);
-      if (head !== undefined) {
-        out.push(`${indent}${head}\n`);
-        writeYamlEntries(value, `${indent}  `, depth - 1, out, built);
-        continue;
-      }
-    }
-    if (value instanceof Deferred)
-      out.entry(`${indent.length}\0${key}\0${value.digest}`, () => yamlPair(key, value, indent, built));
-    else out.push(yamlPair(key, value, indent, built));
+  /**
+   * What the next build needs to copy entries from this file, whose whole text is the prefix, what was
+   * written and `suffix`; nothing when the document was written whole.
+   */
+  index(suffix: string): FileIndex | undefined {
+    if (this.discarded) return undefined;
+    return { digest: this.hash.update(suffix).digest('base64'), entries: this.entries };
   }
 }
-
-/**
- * One entry's YAML. A deferred value was not in the whole-document check for objects in two places:
- * it is checked as it is built, against the other entries built (`built`). An entry copied from the
- * last build was checked when it was built; a `Deferred` builds fresh objects (see there), so none is
- * shared with it.
- */
-function yamlPair(key: string, deferred: unknown, indent: string, built: Set<object>): string {
-  const value = settle(deferred);
-  if (deferred instanceof Deferred && hasSharedObjects(deferred.get(), built)) throw new SharedObjects();
-  const direct = writeYamlPair(key, value, indent);
-  if (direct !== undefined) return direct;
-  const text = stringify({ [key]: value }, YAML_OPTIONS);
-  return indent === '' ? text : text.replace(/^(?=.)/gm, indent);
-}
-
-/** Thrown when a deferred entry holds an object twice: the document is then written whole by yaml. */
-class SharedObjects extends Error {}
 
 /** A non-empty plain object: written as a block map (an empty one is `{}`). */
 function isBlockMap(value: unknown): value is Record<string, unknown> {
