@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { groupPackageUnits } from '../emit/package/index.js';
-import type { Catalogue, Group } from '../model.js';
+import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { createDiskCache } from './emit-cache.js';
 import type { EmitTask, WorkerData, WorkerReply } from './emit-pool.js';
@@ -14,7 +14,6 @@ import { unpackValue } from './transfer.js';
 
 const data = workerData as WorkerData;
 const model = unpackValue<Catalogue>(data.model);
-const groups = new Map<string, Group>(model.groups.map((group) => [group.slug, group]));
 const context: EmitContext = {
   readExisting: (path) => readIfExists(join(data.outDir, path)),
   ...(data.cache ? { cache: createDiskCache(data.cache.dir, data.cache.tool) } : {}),
@@ -22,10 +21,9 @@ const context: EmitContext = {
 
 async function runTask(task: EmitTask): Promise<OutputFile[]> {
   if (task.kind === 'group') {
-    const group = groups.get(task.slug);
-    if (!group) throw new Error(`no group ${task.slug} in the model the worker was given`);
-    const [unit] = groupPackageUnits({ ...model, groups: [group] }, context);
-    return unit!.files();
+    const [unit] = groupPackageUnits(model, context, new Set([task.slug]));
+    if (!unit) throw new Error(`no group ${task.slug} in the model the worker was given`);
+    return unit.files();
   }
   const emitter = EMITTERS.find((candidate) => candidate.name === task.name);
   if (!emitter) throw new Error(`no emitter ${task.name}`);

@@ -5,6 +5,7 @@ import type { ComponentEntry } from '../schema/components.js';
 import { generatedNote } from '../schema/generated-note.js';
 import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../shared/yaml-writer.js';
 import type { EmitContext, OutputFile } from './context.js';
+import { modelDigest } from './model-digest.js';
 
 /**
  * The text of the catalogue documents (`catalogue/openapi.*`, `catalogue/asyncapi.*`), written one map
@@ -39,22 +40,6 @@ export class Deferred {
     readonly digest: string,
     readonly build: () => unknown,
   ) {}
-}
-
-/** Digests of model objects (an event, a shape), computed once per object. */
-const digests = new WeakMap<object, string>();
-
-/**
- * A digest of a part of the model: an event's or a shape's entries in the documents are built from it
- * alone (and from the toolkit, which the emit cache's own identity covers).
- */
-export function modelDigest(part: object): string {
-  let digest = digests.get(part);
-  if (digest === undefined) {
-    digest = createHash('sha256').update(JSON.stringify(part)).digest('base64');
-    digests.set(part, digest);
-  }
-  return digest;
 }
 
 /** Defers each event's and shape's entry in `section`, under the digest of its part of the model. */

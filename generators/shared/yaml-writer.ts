@@ -24,7 +24,7 @@ const PLAIN_VALUE = /^[A-Za-z](?:[A-Za-z0-9_.,()/`-]| (?=[A-Za-z0-9_.,()/`-]))*$
  * A JSON pointer reference (`#/components/schemas/<key>`): `#` starts a comment, so yaml writes it
  * double-quoted, and with none of these characters there is nothing inside to escape.
  */
-const POINTER_VALUE = /^#\/[A-Za-z0-9_.\/~-]*$/;
+const POINTER_VALUE = /^#\/[A-Za-z0-9_./~-]*$/;
 
 /** Words yaml reads as another type when plain (the core schema's null and booleans). */
 const RESERVED = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
