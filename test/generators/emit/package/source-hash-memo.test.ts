@@ -67,7 +67,8 @@ describe('group source hashes from the last build', () => {
     memo.get(slug)!.sourceHash = 'kept-hash';
     expect(manifests(model, context)[0]).toContain('"sourceHash": "kept-hash"');
     // Kept again as it was used; an edit of one of the group's events computes it afresh.
-    (kept.get('group-source-hashes') as Map<string, { sourceHash: string }>).get(slug)!.sourceHash = 'kept-hash';
+    (kept.get('group-source-hashes') as Map<string, { sourceHash: string }>).get(slug)!.sourceHash =
+      'kept-hash';
     const edited = editEvent(model, model.groups[0]!.events[0]!);
     expect(manifests(edited, context)[0]).not.toContain('kept-hash');
     expect(manifests(edited, context)).toEqual(manifests(edited, plain));
