@@ -215,10 +215,10 @@ class Writer {
     context?: EmitContext,
     last?: FileIndex,
   ) {
-    const old = last && context?.readExisting(path);
-    if (old !== undefined && old.startsWith(prefix) && textDigest(old) === last!.digest) {
+    const old = last ? context?.readExisting(path) : undefined;
+    if (last && old?.startsWith(prefix) && textDigest(old) === last.digest) {
       this.old = old;
-      this.oldEntries = last!.entries;
+      this.oldEntries = last.entries;
     }
     this.hash.update(prefix);
   }
