@@ -7,7 +7,7 @@ import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../
 import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
-import { canUseWorkers, type EmitPool, type EmitTask, startEmitPool } from './emit-pool.js';
+import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import { type BuildState, unchangedFolders } from './state.js';
 import { type FileStats, startStaging, WriteFailure, type WriteReport } from './write.js';
 
@@ -74,8 +74,12 @@ export async function buildCatalogue(
   outDir: string,
   options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
+  let pool = prestartPool(sources, outDir, options);
   const loaded = loadCatalogueFromSources(sources);
-  if (!loaded.ok) return loaded;
+  if (!loaded.ok) {
+    await pool?.close();
+    return loaded;
+  }
   const { catalogue } = loaded;
   const context = {
     readExisting: (path: string) => readIfExists(join(outDir, path)),
@@ -89,7 +93,6 @@ export async function buildCatalogue(
     recorded && options.foldersRecord ? unchangedFolders(outDir, options.foldersRecord) : undefined;
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
-  let pool: EmitPool | undefined;
   try {
     for (const emitter of EMITTERS) {
       if (emitter.emit !== emitGroupPackages) {
@@ -117,26 +120,36 @@ export async function buildCatalogue(
     }
     const minEvents = options.workers?.minEvents ?? POOL_MIN_EVENTS;
     // The work to spread: each event of a group to generate, and each event again for the catalogue
-    // documents, which every build that gets this far writes whole (an edit of one group of 10,000
-    // events still rewrites them, beside that group, on the other thread).
-    let events = Object.keys(catalogue.events).length;
-    for (const group of catalogue.groups) if (generated.has(group.slug)) events += group.events.length;
-    const threads = options.workers && events >= minEvents ? options.workers.threads : 0;
+    // documents, which every build that gets this far writes (an edit of one group of 10,000 events
+    // still writes them, beside that group).
+    const documentEvents = Object.keys(catalogue.events).length;
+    let groupEvents = 0;
+    for (const group of catalogue.groups) if (generated.has(group.slug)) groupEvents += group.events.length;
+    const threads =
+      options.workers && documentEvents + groupEvents >= minEvents ? options.workers.threads : 0;
     if (threads > 0 && canUseWorkers()) {
-      const { cacheDir } = options.workers!;
-      pool = startEmitPool(catalogue, threads, {
-        outDir,
-        ...(cacheDir && options.tool ? { cache: { dir: cacheDir, tool: options.tool } } : {}),
-      });
+      pool ??= openPool(1, outDir, options, 0);
+      pool.provide(catalogue);
+      // A thread for the groups too when there are enough of them to pay for its start; a few groups
+      // (an edit) are generated here, while the documents are written on the pool's thread.
+      if (groupEvents >= minEvents / 2) pool.grow(threads);
+    } else {
+      await pool?.close();
+      pool = undefined;
     }
-    const run = pool
-      ? (task: EmitTask) => pool!.run(task)
-      : async (task: EmitTask) =>
-          task.kind === 'group'
-            ? generated.get(task.slug)!.files()
-            : EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
-    // Two tasks per thread in flight: a thread never waits while this one stages the last result.
-    await runTasks(tasks, run, (files) => staging.add(files), pool ? 2 * threads : 1);
+    const onPool = pool;
+    const groupsOnPool = pool !== undefined && (pool.size > 1 || minEvents === 0);
+    const local = async (task: EmitTask) =>
+      task.kind === 'group'
+        ? generated.get(task.slug)!.files()
+        : EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
+    const run = onPool
+      ? (task: EmitTask) => (task.kind === 'group' && !groupsOnPool ? local(task) : onPool.run(task))
+      : local;
+    // Two tasks per thread in flight: a thread never waits while this one stages the last result (and
+    // one more for the groups generated here).
+    const lanes = pool ? 2 * pool.size + (groupsOnPool ? 0 : 1) : 1;
+    await runTasks(tasks, run, (files) => staging.add(files), lanes);
   } catch (error) {
     if (error instanceof WriteFailure) return { ok: false, writeError: error };
     staging.abort();
@@ -163,6 +176,45 @@ export async function buildCatalogue(
     throw error;
   }
 }
+
+/**
+ * Threads started before the catalogue is loaded, so that they load the toolkit meanwhile: one (for the
+ * documents) when the sources look like enough events for the pool (by their size), all of them when
+ * `EVENTRY_BUILD_THREADS` asks for threads whatever the size.
+ */
+function prestartPool(
+  sources: readonly CatalogueSourceFile[],
+  outDir: string,
+  options: BuildCatalogueOptions,
+): EmitPool | undefined {
+  if (!options.workers || options.workers.threads === 0 || !canUseWorkers()) return undefined;
+  let bytes = 0;
+  for (const source of sources) bytes += source.text.length;
+  const minEvents = options.workers.minEvents ?? POOL_MIN_EVENTS;
+  if (minEvents === 0)
+    return openPool(options.workers.threads, outDir, options, bytes * MODEL_PER_SOURCE_BYTE);
+  if (bytes / SOURCE_BYTES_PER_EVENT < minEvents) return undefined;
+  return openPool(1, outDir, options, bytes * MODEL_PER_SOURCE_BYTE);
+}
+
+function openPool(
+  size: number,
+  outDir: string,
+  options: BuildCatalogueOptions,
+  modelBytes: number,
+): EmitPool {
+  const { cacheDir } = options.workers!;
+  return openEmitPool(size, {
+    outDir,
+    modelBytes,
+    ...(cacheDir && options.tool ? { cache: { dir: cacheDir, tool: options.tool } } : {}),
+  });
+}
+
+/** Catalogue source per event, about (the seed: 87 KB for 276 events; the synthetic 10,000: 285 bytes). */
+const SOURCE_BYTES_PER_EVENT = 300;
+/** The packed model per byte of source, about (3.3 at 10,000 events); a thread sized too small is replaced. */
+const MODEL_PER_SOURCE_BYTE = 4;
 
 /**
  * Below this much work (events to generate, counted once for their group and once for the documents),

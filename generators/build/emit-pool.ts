@@ -8,12 +8,16 @@ import { type PackedValue, packValue } from './transfer.js';
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
 export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
 
-/** What a worker is started with. */
+/** What a worker is started with; the model follows as its first message (`ModelMessage`). */
 export interface WorkerData {
-  model: PackedValue;
   outDir: string;
   /** The build's disk cache (`createDiskCache`), opened again in each worker. */
   cache?: { dir: string; tool: string };
+}
+
+/** The first message a worker gets: the model its tasks read. */
+export interface ModelMessage {
+  model: PackedValue;
 }
 
 /** A worker's answer to one task. */
@@ -23,6 +27,12 @@ export type WorkerReply =
 
 /** Worker threads that run `EmitTask`s on one model, each task on whichever thread is free. */
 export interface EmitPool {
+  /** Threads started so far. */
+  readonly size: number;
+  /** Gives the threads the model (once); tasks run from then on. */
+  provide(model: Catalogue | PackedValue): void;
+  /** Starts more threads, up to `size` in all. */
+  grow(size: number): void;
   run(task: EmitTask): Promise<OutputFile[]>;
   /** Stops every thread (pending tasks are rejected). */
   close(): Promise<void>;
@@ -38,10 +48,10 @@ export interface EmitPool {
  * holds the last build's text of them beside (it copies unchanged entries from it), so it gets more.
  */
 function heapLimits(
-  model: PackedValue,
+  modelBytes: number,
   documents: boolean,
 ): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } {
-  const modelMiB = model.bytes.byteLength / 2 ** 20;
+  const modelMiB = modelBytes / 2 ** 20;
   const old = documents ? 128 + 24 * modelMiB : 96 + 6 * modelMiB;
   return { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: Math.ceil(old) };
 }
@@ -54,29 +64,47 @@ export function canUseWorkers(): boolean {
   return existsSync(WORKER_SCRIPT);
 }
 
-/**
- * Starts `size` threads on `model`. The model is packed once into shared memory (`transfer.ts`), so
- * each thread unpacks it in parallel; a thread runs one task at a time and the pool hands the next
- * queued task to the first thread that frees up (document tasks only to the first thread).
- */
+/** Starts `size` threads on `model` (`openEmitPool`, then `provide`). */
 export function startEmitPool(
   model: Catalogue,
   size: number,
   options: { outDir: string; cache?: { dir: string; tool: string } },
 ): EmitPool {
-  const data: WorkerData = { model: packValue(model), outDir: options.outDir };
+  const packed = packValue(model);
+  const pool = openEmitPool(size, { ...options, modelBytes: packed.bytes.byteLength });
+  pool.provide(packed);
+  return pool;
+}
+
+/**
+ * Starts `size` threads before the model is known, so that they load the toolkit while this thread
+ * loads the catalogue; `provide` then gives them the model, packed once into shared memory
+ * (`transfer.ts`), so each thread unpacks it in parallel. A thread's heap is sized for a model of
+ * `modelBytes` packed (an estimate until then): one started for a smaller model than the one provided
+ * is replaced before it runs anything. A thread runs one task at a time and the pool hands the next
+ * queued task to the first thread that frees up (document tasks only to the first thread).
+ */
+export function openEmitPool(
+  size: number,
+  options: { outDir: string; cache?: { dir: string; tool: string }; modelBytes: number },
+): EmitPool {
+  const data: WorkerData = { outDir: options.outDir };
   if (options.cache) data.cache = options.cache;
   const pending = new Map<number, { resolve: (files: OutputFile[]) => void; reject: (e: Error) => void }>();
   const queue: { id: number; task: EmitTask }[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, number>();
+  const workers: Worker[] = [];
+  const sizedFor = new Map<Worker, number>();
+  let model: PackedValue | undefined;
   let nextId = 0;
   let broken: Error | undefined;
 
   const dispatch = () => {
+    if (model === undefined) return;
     for (const worker of [...idle]) {
       // The catalogue-wide documents go to the first thread only: its heap is sized for them.
-      const index = queue.findIndex((queued) => worker === wide || queued.task.kind === 'group');
+      const index = queue.findIndex((queued) => worker === workers[0] || queued.task.kind === 'group');
       if (index === -1) continue;
       const [message] = queue.splice(index, 1);
       idle.splice(idle.indexOf(worker), 1);
@@ -90,11 +118,12 @@ export function startEmitPool(
     pending.clear();
     queue.length = 0;
   };
-  const workers = Array.from({ length: size }, (_, index) => {
+  const start = (index: number, modelBytes: number) => {
     const worker = new Worker(WORKER_SCRIPT, {
       workerData: data,
-      resourceLimits: heapLimits(data.model, index === 0),
+      resourceLimits: heapLimits(modelBytes, index === 0),
     });
+    sizedFor.set(worker, modelBytes);
     worker.on('message', (reply: WorkerReply) => {
       busy.delete(worker);
       idle.push(worker);
@@ -111,15 +140,41 @@ export function startEmitPool(
     // A thread that dies (out of memory, a bug in the worker script) fails the whole build.
     worker.on('error', (error) => fail(error));
     worker.on('exit', (code) => {
-      if (busy.has(worker) || code !== 0)
+      if (workers[index] === worker && (busy.has(worker) || code !== 0))
         fail(new Error(`a build worker thread stopped (exit code ${code})`));
     });
+    if (model) worker.postMessage({ model } satisfies ModelMessage);
+    workers[index] = worker;
     idle.push(worker);
-    return worker;
-  });
-  const wide = workers[0];
+  };
+  const grow = (target: number) => {
+    for (let index = workers.length; index < target; index++)
+      start(index, model?.bytes.byteLength ?? options.modelBytes);
+  };
+  grow(size);
 
   return {
+    get size() {
+      return workers.length;
+    },
+    provide(value) {
+      if (model) throw new Error('the build worker pool already has its model');
+      const packed = isPacked(value) ? value : packValue(value);
+      model = packed;
+      const bytes = packed.bytes.byteLength;
+      workers.forEach((worker, index) => {
+        if (sizedFor.get(worker)! >= bytes) {
+          worker.postMessage({ model: packed } satisfies ModelMessage);
+          return;
+        }
+        // Its heap was sized for a smaller model: replaced, before it ran anything.
+        idle.splice(idle.indexOf(worker), 1);
+        void worker.terminate();
+        start(index, bytes);
+      });
+      dispatch();
+    },
+    grow,
     run(task) {
       if (broken) return Promise.reject(broken);
       const id = nextId++;
@@ -134,4 +189,8 @@ export function startEmitPool(
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
+}
+
+function isPacked(value: Catalogue | PackedValue): value is PackedValue {
+  return 'bytes' in value && value.bytes instanceof Uint8Array;
 }

@@ -6,20 +6,21 @@ import { groupPackageUnits } from '../emit/package/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { createDiskCache } from './emit-cache.js';
-import type { EmitTask, WorkerData, WorkerReply } from './emit-pool.js';
+import type { EmitTask, ModelMessage, WorkerData, WorkerReply } from './emit-pool.js';
 import { unpackValue } from './transfer.js';
 
-// One thread of the build's pool (see emit-pool.ts): it unpacks the model once, then runs the tasks it is
-// sent, one at a time, with the same emitters and the same cache the build's own thread would use.
+// One thread of the build's pool (see emit-pool.ts): started before the model is known, it loads the
+// toolkit, unpacks the model it is then sent (its first message), and runs the tasks it is sent, one at a
+// time, with the same emitters and the same cache the build's own thread would use.
 
 const data = workerData as WorkerData;
-const model = unpackValue<Catalogue>(data.model);
+let model: Catalogue | undefined;
 const context: EmitContext = {
   readExisting: (path) => readIfExists(join(data.outDir, path)),
   ...(data.cache ? { cache: createDiskCache(data.cache.dir, data.cache.tool) } : {}),
 };
 
-async function runTask(task: EmitTask): Promise<OutputFile[]> {
+async function runTask(model: Catalogue, task: EmitTask): Promise<OutputFile[]> {
   if (task.kind === 'group') {
     const [unit] = groupPackageUnits(model, context, new Set([task.slug]));
     if (!unit) throw new Error(`no group ${task.slug} in the model the worker was given`);
@@ -30,8 +31,13 @@ async function runTask(task: EmitTask): Promise<OutputFile[]> {
   return emitter.emit(model, context);
 }
 
-parentPort!.on('message', (message: { id: number; task: EmitTask }) => {
-  runTask(message.task).then(
+parentPort!.on('message', (message: { id: number; task: EmitTask } | ModelMessage) => {
+  if ('model' in message) {
+    model = unpackValue<Catalogue>(message.model);
+    return;
+  }
+  // The pool sends tasks only after the model, and messages arrive in order.
+  runTask(model!, message.task).then(
     (files) => parentPort!.postMessage({ id: message.id, files } satisfies WorkerReply),
     (error: unknown) =>
       parentPort!.postMessage({

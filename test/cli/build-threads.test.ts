@@ -100,4 +100,31 @@ describe('the build thread pool', () => {
       await pool.close();
     }
   });
+
+  it('threads started before the model run what they were sent once they are given it', async () => {
+    const { openEmitPool } = (await import(
+      join(REPO, 'dist/generators/build/emit-pool.js')
+    )) as typeof import('../../generators/build/emit-pool.js');
+    const model = loadValid(fixturePath('small'));
+    // Sized for a 1-byte model: the thread is replaced by one sized for the real one before it runs.
+    const pool = openEmitPool(1, { outDir: tempDir(), modelBytes: 1 });
+    try {
+      const done = pool.run({ kind: 'emitter', name: 'catalogue-package' });
+      pool.provide(model);
+      const files = await done;
+      expect(files.map((file) => file.path)).toEqual(['catalogue/package.json', 'catalogue/README.md']);
+      pool.grow(2);
+      expect(pool.size).toBe(2);
+      const slug = model.groups[0]!.slug;
+      const [onThread, here] = await Promise.all([
+        pool.run({ kind: 'group', slug }),
+        (await import('../../generators/emit/package/index.js'))
+          .groupPackageUnits(model, { readExisting: () => undefined }, new Set([slug]))[0]!
+          .files(),
+      ]);
+      expect(onThread).toEqual(here);
+    } finally {
+      await pool.close();
+    }
+  });
 });
