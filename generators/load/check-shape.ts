@@ -1,4 +1,7 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { RawConfig } from './definition.js';
 import type { CatalogueProblem } from './problem.js';
 import catalogueFileSchema from './schema/catalogue-file.schema.json' with { type: 'json' };
@@ -9,11 +12,31 @@ import { fromPointer, type YamlSource } from './yaml-source.js';
 let validators: { file: ValidateFunction; config: ValidateFunction<RawConfig> } | undefined;
 
 // ajv compiles the recursive `typeName` as a function of its own, so its errors' schemaPath starts at
-// `#/anyOf` and never names it: recognise them by the schema object they come from instead.
-const TYPE_NAME_SCHEMAS = new Set<unknown>([
-  catalogueFileSchema.$defs.typeName,
-  ...catalogueFileSchema.$defs.typeName.anyOf,
-]);
+// `#/anyOf` and never names it: recognise them by the schema they come from instead (by its text: the
+// precompiled validators hold copies of the schema objects).
+const TYPE_NAME_SCHEMAS = new Set<string>(
+  [catalogueFileSchema.$defs.typeName, ...catalogueFileSchema.$defs.typeName.anyOf].map((schema) =>
+    JSON.stringify(schema),
+  ),
+);
+
+/** How the catalogue format's schemas are compiled, at build time (`scripts/compile-load-schemas.ts`) or here. */
+export const LOAD_AJV_OPTIONS: Options = {
+  allErrors: true,
+  strict: true,
+  verbose: true,
+  allowUnionTypes: true,
+};
+
+/** The schemas the loader checks files against, by the name their validators are exported as. */
+export const LOAD_SCHEMAS = { file: catalogueFileSchema, config: configSchema } as const;
+
+/**
+ * The validators `npm run build:tool` compiles ahead of time (ajv standalone code): compiling them on
+ * each run cost about 100 ms of every command that loads a catalogue. Absent when the toolkit runs from
+ * its TypeScript source, which compiles them on first use instead.
+ */
+export const PRECOMPILED_LOAD_VALIDATORS = fileURLToPath(new URL('./schema/validators.cjs', import.meta.url));
 
 /** What to write instead, by the JSON type ajv expected. */
 const TYPE_HINTS: Record<string, string> = {
@@ -26,13 +49,18 @@ const TYPE_HINTS: Record<string, string> = {
 };
 
 function getValidators() {
-  if (!validators) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
-    // The config validator narrows to the schema's generated type (test/generators/load/schema-types.test.ts
-    // keeps the two in step), so a config that passes is read without a cast.
-    validators = { file: ajv.compile(catalogueFileSchema), config: ajv.compile<RawConfig>(configSchema) };
-  }
+  validators ??= existsSync(PRECOMPILED_LOAD_VALIDATORS)
+    ? (createRequire(import.meta.url)(PRECOMPILED_LOAD_VALIDATORS) as NonNullable<typeof validators>)
+    : compileLoadValidators();
   return validators;
+}
+
+/** The loader's validators compiled now (what the precompiled module holds). */
+export function compileLoadValidators(): { file: ValidateFunction; config: ValidateFunction<RawConfig> } {
+  const ajv = new Ajv2020(LOAD_AJV_OPTIONS);
+  // The config validator narrows to the schema's generated type (test/generators/load/schema-types.test.ts
+  // keeps the two in step), so a config that passes is read without a cast.
+  return { file: ajv.compile(LOAD_SCHEMAS.file), config: ajv.compile<RawConfig>(LOAD_SCHEMAS.config) };
 }
 
 /**
@@ -70,7 +98,7 @@ function problemsOf(source: YamlSource, validate: ValidateFunction): CataloguePr
 
 function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | undefined {
   const path = fromPointer(error.instancePath);
-  if (TYPE_NAME_SCHEMAS.has(error.parentSchema)) return undefined; // resolver: unknown-type / unknown-shape
+  if (TYPE_NAME_SCHEMAS.has(JSON.stringify(error.parentSchema))) return undefined; // resolver: unknown-type / unknown-shape
   if (error.schemaPath.includes('/eventKey') && error.keyword !== 'type') return undefined; // resolver: invalid-event-key
   if (
     error.keyword === 'propertyNames' ||
