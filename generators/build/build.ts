@@ -138,17 +138,20 @@ export async function buildCatalogue(
       pool = undefined;
     }
     const onPool = pool;
-    const groupsOnPool = pool !== undefined && (pool.size > 1 || minEvents === 0);
+    // With one thread (an edit), it writes the two documents, the longest tasks, and this thread the
+    // rest meanwhile; the pool's tasks go first, so that this thread's own work does not hold them back.
+    const shared = pool !== undefined && pool.size > 1;
+    const toPool = (task: EmitTask) =>
+      onPool !== undefined && (shared || (task.kind === 'emitter' && DOCUMENT_EMITTERS.has(task.name)));
+    tasks.sort((a, b) => Number(toPool(b)) - Number(toPool(a)));
     const local = async (task: EmitTask) =>
       task.kind === 'group'
         ? generated.get(task.slug)!.files()
         : EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
-    const run = onPool
-      ? (task: EmitTask) => (task.kind === 'group' && !groupsOnPool ? local(task) : onPool.run(task))
-      : local;
+    const run = (task: EmitTask) => (toPool(task) ? onPool!.run(task) : local(task));
     // Two tasks per thread in flight: a thread never waits while this one stages the last result (and
-    // one more for the groups generated here).
-    const lanes = pool ? 2 * pool.size + (groupsOnPool ? 0 : 1) : 1;
+    // one more for the tasks run here).
+    const lanes = pool ? 2 * pool.size + (shared ? 0 : 1) : 1;
     await runTasks(tasks, run, (files) => staging.add(files), lanes);
   } catch (error) {
     if (error instanceof WriteFailure) return { ok: false, writeError: error };
@@ -210,6 +213,9 @@ function openPool(
     ...(cacheDir && options.tool ? { cache: { dir: cacheDir, tool: options.tool } } : {}),
   });
 }
+
+/** The catalogue-wide documents: the longest emitter tasks, and the ones that grow with the catalogue. */
+const DOCUMENT_EMITTERS = new Set(['openapi', 'asyncapi']);
 
 /** Catalogue source per event, about (the seed: 87 KB for 276 events; the synthetic 10,000: 285 bytes). */
 const SOURCE_BYTES_PER_EVENT = 300;

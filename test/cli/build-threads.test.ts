@@ -46,6 +46,33 @@ describe('eventry build on worker threads', () => {
     }, 300_000);
   }
 
+  it('one thread writes the documents, this one the rest; an edit copies their unchanged entries', async () => {
+    const catalogue = join(work, 'one-thread', 'catalogue');
+    const out = join(work, 'one-thread', 'packages');
+    cpSync(join(REPO, 'catalogue'), catalogue, { recursive: true });
+    const oneThread = (args: string[] = []) =>
+      eventryAsync(['build', '--catalogue', catalogue, '--out', out, ...args], {
+        env: { EVENTRY_BUILD_THREADS: '1' },
+      });
+    const reference = async (dir: string) => {
+      const result = await runCliInProcess(['build', '--no-cache', '--catalogue', catalogue, '--out', dir]);
+      expect(result.stderr).toBe('');
+      return comparable(readTree(dir));
+    };
+    const first = await oneThread();
+    expect(first.stderr).toBe('');
+    expect(comparable(readTree(out))).toEqual(await reference(join(work, 'one-thread', 'ref-1')));
+    const account = join(catalogue, 'groups/account.yaml');
+    writeFileSync(
+      account,
+      readFileSync(account, 'utf8').replace('title: ', 'description: Edited.\n  title: '),
+    );
+    const edit = await oneThread();
+    expect(edit.stderr).toBe('');
+    expect(edit.stdout).toMatch(/built 276 events/);
+    expect(comparable(readTree(out))).toEqual(await reference(join(work, 'one-thread', 'ref-2')));
+  }, 300_000);
+
   it('a file the file system refuses while threads generate fails with write-failed and replaces nothing', async () => {
     const catalogue = join(work, 'refused', 'catalogue');
     const out = join(work, 'refused', 'packages');
