@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitCache, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
+import { knownDigests } from '../emit/model-digest.js';
 import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
 import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';
@@ -129,7 +130,8 @@ export async function buildCatalogue(
       options.workers && documentEvents + groupEvents >= minEvents ? options.workers.threads : 0;
     if (threads > 0 && canUseWorkers()) {
       pool ??= openPool(1, outDir, options, 0);
-      pool.provide(catalogue);
+      // The digests the group units computed, so that the documents' thread does not compute them again.
+      pool.provide(catalogue, knownDigests(catalogue));
       // A thread for the groups too when there are enough of them to pay for its start; a few groups
       // (an edit) are generated here, while the documents are written on the pool's thread.
       if (groupEvents >= minEvents / 2) pool.grow(threads);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { OutputFile } from '../emit/context.js';
+import type { ModelDigests } from '../emit/model-digest.js';
 import type { Catalogue } from '../model.js';
 import { type PackedValue, packValue } from './transfer.js';
 
@@ -15,9 +16,10 @@ export interface WorkerData {
   cache?: { dir: string; tool: string };
 }
 
-/** The first message a worker gets: the model its tasks read. */
+/** The first message a worker gets: the model its tasks read, and the digests of it already computed. */
 export interface ModelMessage {
   model: PackedValue;
+  digests?: ModelDigests;
 }
 
 /** A worker's answer to one task. */
@@ -29,8 +31,8 @@ export type WorkerReply =
 export interface EmitPool {
   /** Threads started so far. */
   readonly size: number;
-  /** Gives the threads the model (once); tasks run from then on. */
-  provide(model: Catalogue | PackedValue): void;
+  /** Gives the threads the model (once), with what `modelDigest` knows of it; tasks run from then on. */
+  provide(model: Catalogue | PackedValue, digests?: ModelDigests): void;
   /** Starts more threads, up to `size` in all. */
   grow(size: number): void;
   run(task: EmitTask): Promise<OutputFile[]>;
@@ -96,7 +98,7 @@ export function openEmitPool(
   const busy = new Map<Worker, number>();
   const workers: Worker[] = [];
   const sizedFor = new Map<Worker, number>();
-  let model: PackedValue | undefined;
+  let model: ModelMessage | undefined;
   let nextId = 0;
   let broken: Error | undefined;
 
@@ -143,13 +145,13 @@ export function openEmitPool(
       if (workers[index] === worker && (busy.has(worker) || code !== 0))
         fail(new Error(`a build worker thread stopped (exit code ${code})`));
     });
-    if (model) worker.postMessage({ model } satisfies ModelMessage);
+    if (model) worker.postMessage(model);
     workers[index] = worker;
     idle.push(worker);
   };
   const grow = (target: number) => {
     for (let index = workers.length; index < target; index++)
-      start(index, model?.bytes.byteLength ?? options.modelBytes);
+      start(index, model?.model.bytes.byteLength ?? options.modelBytes);
   };
   grow(size);
 
@@ -157,14 +159,15 @@ export function openEmitPool(
     get size() {
       return workers.length;
     },
-    provide(value) {
+    provide(value, digests) {
       if (model) throw new Error('the build worker pool already has its model');
       const packed = isPacked(value) ? value : packValue(value);
-      model = packed;
+      const message: ModelMessage = { model: packed, ...(digests ? { digests } : {}) };
+      model = message;
       const bytes = packed.bytes.byteLength;
       workers.forEach((worker, index) => {
         if (sizedFor.get(worker)! >= bytes) {
-          worker.postMessage({ model: packed } satisfies ModelMessage);
+          worker.postMessage(message);
           return;
         }
         // Its heap was sized for a smaller model: replaced, before it ran anything.

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
+import { adoptDigests } from '../emit/model-digest.js';
 import { groupPackageUnits } from '../emit/package/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
@@ -34,6 +35,7 @@ async function runTask(model: Catalogue, task: EmitTask): Promise<OutputFile[]> 
 parentPort!.on('message', (message: { id: number; task: EmitTask } | ModelMessage) => {
   if ('model' in message) {
     model = unpackValue<Catalogue>(message.model);
+    if (message.digests) adoptDigests(model, message.digests);
     return;
   }
   // The pool sends tasks only after the model, and messages arrive in order.

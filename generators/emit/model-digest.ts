@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Catalogue } from '../model.js';
 
 /** Digests of model objects (an event, a shape), computed once per object. */
 const digests = new WeakMap<object, string>();
@@ -14,4 +15,30 @@ export function modelDigest(part: object): string {
     digests.set(part, digest);
   }
   return digest;
+}
+
+/** The digests `modelDigest` has computed for `model`'s events and shapes, in key order (missing ones undefined). */
+export interface ModelDigests {
+  events: (string | undefined)[];
+  shapes: (string | undefined)[];
+}
+
+/** What `modelDigest` knows of `model`, for another thread's copy of it (`adoptDigests`). */
+export function knownDigests(model: Catalogue): ModelDigests {
+  return {
+    events: Object.values(model.events).map((event) => digests.get(event)),
+    shapes: Object.values(model.shapes).map((shape) => digests.get(shape)),
+  };
+}
+
+/** Takes the digests another thread computed for its copy of `model` (same keys, same order). */
+export function adoptDigests(model: Catalogue, known: ModelDigests): void {
+  Object.values(model.events).forEach((event, i) => {
+    const digest = known.events[i];
+    if (digest !== undefined) digests.set(event, digest);
+  });
+  Object.values(model.shapes).forEach((shape, i) => {
+    const digest = known.shapes[i];
+    if (digest !== undefined) digests.set(shape, digest);
+  });
 }

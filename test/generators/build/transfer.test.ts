@@ -34,3 +34,23 @@ describe('a model sent to a worker thread keeps its null-prototype maps', () => 
     expect(Object.getPrototypeOf(copy.shapes)).toBeNull();
   });
 });
+
+describe('model digests computed on one thread serve the other thread’s copy', () => {
+  it('the digests adopted for the unpacked copy are the ones it would compute itself', async () => {
+    const { adoptDigests, knownDigests, modelDigest } = await import(
+      '../../../generators/emit/model-digest.js'
+    );
+    const model = loadValid(fixturePath('small'));
+    const [firstKey] = Object.keys(model.events);
+    const digest = modelDigest(model.events[firstKey!]!);
+    const known = knownDigests(model);
+    expect(known.events[0]).toBe(digest);
+    // Only what was computed is sent.
+    expect(known.events.slice(1).every((d) => d === undefined)).toBe(true);
+    const adopted = unpackValue<typeof model>(packValue(model));
+    adoptDigests(adopted, known);
+    const fresh = unpackValue<typeof model>(packValue(model));
+    expect(modelDigest(adopted.events[firstKey!]!)).toBe(modelDigest(fresh.events[firstKey!]!));
+    expect(modelDigest(fresh.events[firstKey!]!)).toBe(digest);
+  });
+});
