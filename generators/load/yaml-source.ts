@@ -18,7 +18,7 @@ import {
 import type { SourceLocation } from '../model.js';
 import type { CatalogueProblem, ProblemCode } from './problem.js';
 import type { CatalogueSourceFile } from './sources.js';
-import { type LocatedNode, readPlainYaml } from './yaml-fast.js';
+import { type LocatedNode, type PlainYaml, readPlainYaml } from './yaml-fast.js';
 
 /** Deeper than any catalogue file needs (a field's type sits at depth 6), shallow enough to walk recursively. */
 export const MAX_DEPTH = 64;
@@ -32,6 +32,11 @@ type ParsedDocument = Document.Parsed;
 export interface YamlParseOptions {
   /** `false` reads every file with `yaml` (the reference the fast path is held to). */
   fastPath?: boolean;
+  /**
+   * Files the fast path read, by their text: loads of two catalogues with files in common (the two
+   * sides of a diff) read each such file once. The loader never changes what it reads.
+   */
+  memo?: Map<string, PlainYaml>;
 }
 
 /** A parsed YAML file that can turn any JSON path inside it into a `file:line:column`. */
@@ -73,7 +78,11 @@ export class YamlSource {
   ): { source?: YamlSource; problems: CatalogueProblem[] } {
     if (options.fastPath !== false) {
       // A file the fast path declines (anything outside the plain subset, or any error) is read below.
-      const plain = readPlainYaml(source.text);
+      let plain = options.memo?.get(source.text);
+      if (plain === undefined) {
+        plain = readPlainYaml(source.text);
+        if (plain) options.memo?.set(source.text, plain);
+      }
       if (plain)
         return {
           source: new YamlSource(source.path, plain, countLines(source.text), plain.value),

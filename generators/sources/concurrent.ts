@@ -42,7 +42,14 @@ export async function resolveSourcePair(
   options: SourceOptions,
   concurrent = shouldResolveConcurrently(old, now, options),
 ): Promise<[SourceResult, SourceResult]> {
-  if (!concurrent) return [resolveSource(old, options), resolveSource(now, options)];
+  if (!concurrent) {
+    // One after the other, a file both sides hold alike is read once.
+    const shared: SourceOptions = {
+      ...options,
+      load: { ...options.load, memo: options.load?.memo ?? new Map() },
+    };
+    return [resolveSource(old, shared), resolveSource(now, shared)];
+  }
   const worker = new Worker(WORKER, { workerData: { spec: old, options } });
   const before = new Promise<SourceResult>((resolve, reject) => {
     worker.once('message', (result: SourceResult) => resolve(reviveResult(result)));

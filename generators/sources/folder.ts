@@ -13,7 +13,7 @@ import { displayPath, loaded, type SourceKind } from './source.js';
 export const directorySource: SourceKind = {
   name: 'directory',
   claims: (spec, { cwd }) => existsSync(resolve(cwd, spec)) && statSync(resolve(cwd, spec)).isDirectory(),
-  resolve(spec, { cwd }) {
+  resolve(spec, { cwd, load }) {
     const folder = catalogueFolder(spec, cwd);
     if (!existsSync(join(folder, CONFIG_FILE))) {
       return {
@@ -25,7 +25,7 @@ export const directorySource: SourceKind = {
     const root = displayPath(cwd, folder);
     const files = readCatalogueSources(folder);
     const packages = join(dirname(folder), 'packages');
-    return loaded(loadCatalogueFromSources(files), root, {
+    return loaded(loadCatalogueFromSources(files, load), root, {
       kind: 'directory',
       label: root,
       root,

@@ -152,7 +152,7 @@ export function rootCommit(cwd: string, from: string): string | undefined {
 export const gitSource: SourceKind = {
   name: 'git',
   claims: (_spec, { cwd }) => repoRoot(cwd) !== undefined,
-  resolve(spec, { cwd, catalogue }) {
+  resolve(spec, { cwd, catalogue, load }) {
     const top = repoRoot(cwd)!;
     const commit = resolveCommit(cwd, spec);
     if (!commit) {
@@ -182,7 +182,7 @@ export const gitSource: SourceKind = {
       }
       const texts = readFiles(cwd, commit, paths);
       const files = paths.map((path) => ({ path: path.slice(prefix.length), text: texts.get(path) ?? '' }));
-      const result = loadCatalogueFromSources(files);
+      const result = loadCatalogueFromSources(files, load);
       const packagesFolder = posix.join(posix.dirname(folder || '.'), 'packages');
       const versions = result.ok
         ? readFiles(

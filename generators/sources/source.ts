@@ -1,5 +1,5 @@
 import { isAbsolute, relative, sep } from 'node:path';
-import type { CatalogueProblem, CatalogueSourceFile, LoadResult } from '../load/index.js';
+import type { CatalogueProblem, CatalogueSourceFile, LoadOptions, LoadResult } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 
 // What every kind of catalogue input shares: the result it resolves to and the helpers that build it.
@@ -13,6 +13,8 @@ export interface SourceOptions {
   catalogue: string;
   /** Registry for `npm:` sources, instead of the one npm's configuration names for the scope. */
   registry?: string;
+  /** How catalogue files are parsed (a memo shared by the two sides of a diff: `LoadOptions.memo`). */
+  load?: LoadOptions;
 }
 
 /** A catalogue to compare, whatever it was given as. */
