@@ -10,6 +10,7 @@ import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import { type BuildState, unchangedFolders } from './state.js';
+import { packValue } from './transfer.js';
 import { type FileStats, startStaging, WriteFailure, type WriteReport } from './write.js';
 
 /** The outcome of a build: the problems that stopped it, or what it wrote. */
@@ -129,9 +130,10 @@ export async function buildCatalogue(
     const threads =
       options.workers && documentEvents + groupEvents >= minEvents ? options.workers.threads : 0;
     if (threads > 0 && canUseWorkers()) {
-      pool ??= openPool(1, outDir, options, 0);
+      const packed = packValue(catalogue);
+      pool ??= openPool(1, outDir, options, packed.bytes.byteLength);
       // The digests the group units computed, so that the documents' thread does not compute them again.
-      pool.provide(catalogue, knownDigests(catalogue));
+      pool.provide(packed, knownDigests(catalogue));
       // A thread for the groups too when there are enough of them to pay for its start; a few groups
       // (an edit) are generated here, while the documents are written on the pool's thread.
       if (groupEvents >= minEvents / 2) pool.grow(threads);
