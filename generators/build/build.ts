@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { knownDigests } from '../emit/common/model-digest.js';
 import type { EmitCache, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
-import { knownDigests } from '../emit/model-digest.js';
 import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
 import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { adoptDigests } from '../emit/common/model-digest.js';
 import type { EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
-import { adoptDigests } from '../emit/model-digest.js';
 import { groupPackageUnits } from '../emit/package/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';

@@ -1,7 +1,7 @@
 import { type Catalogue, eventDescription } from '../model.js';
 import { type ComponentEntry, componentRef, componentSchemas } from '../schema/components.js';
+import { documentFiles, modelEntries } from './common/document-text.js';
 import { type Emitter, generatedNote } from './context.js';
-import { documentFiles, modelEntries } from './document-text.js';
 
 /**
  * The AsyncAPI 3.0 document: per event version a channel (address = the event key), a message and a

@@ -1,7 +1,7 @@
 import { type Catalogue, groupPackageName } from '../model.js';
 import { type ComponentEntry, componentSchemas } from '../schema/components.js';
+import { documentFiles, modelEntries } from './common/document-text.js';
 import { type Emitter, generatedNote } from './context.js';
-import { documentFiles, modelEntries } from './document-text.js';
 
 /** The OpenAPI 3.1 document of the whole catalogue (payload schemas only: events have no paths). */
 export function buildOpenApi(model: Catalogue, entry?: ComponentEntry): Record<string, unknown> {

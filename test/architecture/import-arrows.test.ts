@@ -80,7 +80,8 @@ function layerOf(path: string): Layer | undefined {
 
 /**
  * Within emit/, each emitter is its own unit (a top-level file, or the `package/` folder); an emitter
- * may import the shared `context.ts`, and only `index.ts`, the list of emitters, imports them all.
+ * may import the shared `context.ts` and the helpers every emitter may use (`common/`: the documents'
+ * writer, model digests), and only `index.ts`, the list of emitters, imports them all.
  */
 function emitterUnit(path: string): string | undefined {
   if (!path.startsWith('generators/emit/')) return undefined;
@@ -110,6 +111,7 @@ function findBackArrows(edges: readonly Edge[]): string[] {
       toUnit !== undefined &&
       fromUnit !== toUnit &&
       toUnit !== 'context.ts' &&
+      toUnit !== 'common' &&
       fromUnit !== 'index.ts'
     )
       back.push(arrow);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Catalogue, type Group, groupPackageName } from '../../model.js';
 import { shippedEventSchema, standaloneEventSchema } from '../../schema/json-schema.js';
+import { modelDigest } from '../common/model-digest.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
-import { modelDigest } from '../model-digest.js';
 import { exampleFor } from './examples.js';
 import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';

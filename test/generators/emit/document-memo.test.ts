@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createDiskCache } from '../../../generators/build/emit-cache.js';
 import { emitAsyncApi } from '../../../generators/emit/asyncapi.js';
-import type { EmitCache, EmitContext, OutputFile } from '../../../generators/emit/context.js';
 import {
   Deferred,
   documentFiles,
   documentJson,
   documentYaml,
-} from '../../../generators/emit/document-text.js';
+} from '../../../generators/emit/common/document-text.js';
+import type { EmitCache, EmitContext, OutputFile } from '../../../generators/emit/context.js';
 import { emitOpenApi } from '../../../generators/emit/openapi.js';
 import type { Catalogue } from '../../../generators/model.js';
 import { loadValid, REPO } from '../../helpers.js';

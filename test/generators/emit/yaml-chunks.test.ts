@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { buildAsyncApi } from '../../../generators/emit/asyncapi.js';
-import { documentJson, documentYaml } from '../../../generators/emit/document-text.js';
+import { documentJson, documentYaml } from '../../../generators/emit/common/document-text.js';
 import { buildOpenApi } from '../../../generators/emit/openapi.js';
 import { fixturePath, loadValid, REPO } from '../../helpers.js';
 

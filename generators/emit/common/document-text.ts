@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
-import type { Catalogue } from '../model.js';
-import type { ComponentEntry } from '../schema/components.js';
-import { generatedNote } from '../schema/generated-note.js';
-import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../shared/yaml-writer.js';
-import type { EmitContext, OutputFile } from './context.js';
+import type { Catalogue } from '../../model.js';
+import type { ComponentEntry } from '../../schema/components.js';
+import { generatedNote } from '../../schema/generated-note.js';
+import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../../shared/yaml-writer.js';
+import type { EmitContext, OutputFile } from '../context.js';
 import { modelDigest } from './model-digest.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Catalogue } from '../model.js';
+import type { Catalogue } from '../../model.js';
 
 /** Digests of model objects (an event, a shape), computed once per object. */
 const digests = new WeakMap<object, string>();
