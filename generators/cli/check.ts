@@ -10,6 +10,7 @@ import { findGateBase, lastRelease } from '../release/last-release.js';
 import { directorySource } from '../sources/folder.js';
 import { readFiles, repoRoot, resolveCommit } from '../sources/git.js';
 import { type ResolvedSource, resolveSource, type SourceResult } from '../sources/index.js';
+import type { SourceOptions } from '../sources/source.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry check`. */
@@ -45,7 +46,8 @@ interface Diagnostic {
 export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const cwd = options.cwd ?? process.cwd();
   const catalogueDir = options.catalogue ?? 'catalogue';
-  const sourceOptions = { cwd, catalogue: catalogueDir };
+  // The catalogue and its base share most files: each file both hold alike is parsed once.
+  const sourceOptions: SourceOptions = { cwd, catalogue: catalogueDir, load: { memo: new Map() } };
   if (!directorySource.claims(catalogueDir, sourceOptions)) {
     process.stderr.write(`eventry check: no catalogue directory \`${catalogueDir}\`.\n`);
     return EXIT_USAGE;
