@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { type CatalogueProblem, CONFIG_FILE, loadCatalogue } from '../load/index.js';
+import { type CatalogueProblem, CONFIG_FILE, type LoadOptions, loadCatalogue } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { catalogueVersion } from '../release/last-release.js';
 import { gitSource, readObjects, repoRoot } from '../sources/git.js';
@@ -57,7 +57,10 @@ export type HistoryResult =
  */
 export function loadHistory(options: HistoryOptions): HistoryResult {
   const folder = resolve(options.cwd, options.catalogue);
-  const working = loadCatalogue(folder);
+  // Releases share most of their files with one another and with the working catalogue: each file they
+  // hold alike is parsed once.
+  const load: LoadOptions = { memo: new Map() };
+  const working = loadCatalogue(folder, undefined, load);
   if (!working.ok) return { ok: false, problems: working.problems, root: options.catalogue };
   const points: HistoryPoint[] = [];
   const warnings: string[] = [];
@@ -65,7 +68,7 @@ export function loadHistory(options: HistoryOptions): HistoryResult {
   if (top) {
     const inRepo = relative(top, folder).split(sep).join('/');
     for (const release of findReleases(top, inRepo)) {
-      const schemas = releaseSchemas(options, top, inRepo, release.commit);
+      const schemas = releaseSchemas(options, top, inRepo, release.commit, load);
       if (typeof schemas === 'string') {
         warnings.push(`release ${release.version} (${release.commit.slice(0, 7)}) left out: ${schemas}`);
         continue;
@@ -138,6 +141,7 @@ function releaseSchemas(
   top: string,
   catalogueInRepo: string,
   commit: string,
+  load: LoadOptions,
 ): Map<string, string> | string {
   const tree = treeHash(top, commit, catalogueInRepo);
   const cacheFile =
@@ -155,7 +159,7 @@ function releaseSchemas(
       // Absent or unreadable: load it again.
     }
   }
-  const loaded = gitSource.resolve(commit, { cwd: top, catalogue: catalogueInRepo || '.' });
+  const loaded = gitSource.resolve(commit, { cwd: top, catalogue: catalogueInRepo || '.', load });
   if (!loaded.ok) {
     return loaded.reason === 'problems'
       ? `its catalogue has ${loaded.problems.length} problem(s)`
