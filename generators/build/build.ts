@@ -9,7 +9,7 @@ import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, startEmitPool } from './emit-pool.js';
 import { type BuildState, unchangedFolders } from './state.js';
-import { type FileStats, startStaging, WriteFailure, type WriteReport } from './write.js';
+import { type FileStats, type StagedFile, startStaging, WriteFailure, type WriteReport } from './write.js';
 
 /** The outcome of a build: the problems that stopped it, or what it wrote. */
 export type BuildResult =
@@ -126,20 +126,26 @@ export async function buildCatalogue(
       const { cacheDir } = options.workers!;
       pool = startEmitPool(catalogue, threads, {
         outDir,
+        staging: staging.target,
         ...(cacheDir && options.tool ? { cache: { dir: cacheDir, tool: options.tool } } : {}),
       });
     }
+    // On threads, each thread stages its own files: only their paths and stats come back here.
     const run = pool
-      ? (task: EmitTask) => pool!.run(task)
+      ? (task: EmitTask) => pool!.stage(task)
       : async (task: EmitTask) =>
           task.kind === 'group'
             ? generated.get(task.slug)!.files()
             : EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
+    const stage = async (result: OutputFile[] | StagedFile[]) =>
+      pool ? staging.addStaged(result as StagedFile[]) : staging.add(result as OutputFile[]);
     // Two tasks per thread in flight: a thread never waits while this one stages the last result.
-    await runTasks(tasks, run, (files) => staging.add(files), pool ? 2 * threads : 1);
+    await runTasks(tasks, run, stage, pool ? 2 * threads : 1);
   } catch (error) {
-    if (error instanceof WriteFailure) return { ok: false, writeError: error };
+    // No thread may still be writing into the staging folder when it is discarded.
+    await pool?.close();
     staging.abort();
+    if (error instanceof WriteFailure) return { ok: false, writeError: error };
     const failed = error instanceof TaskFailure ? error : undefined;
     const task = failed?.task;
     return {
@@ -187,10 +193,10 @@ class TaskFailure extends Error {
  * sequence of batches). Stops starting tasks at the first failure; once the running ones settle it
  * throws the `WriteFailure` if staging failed, else a `TaskFailure` for the earliest failed task.
  */
-async function runTasks(
+async function runTasks<T>(
   tasks: readonly EmitTask[],
-  run: (task: EmitTask) => Promise<OutputFile[]>,
-  stage: (files: OutputFile[]) => Promise<void>,
+  run: (task: EmitTask) => Promise<T>,
+  stage: (files: T) => Promise<void>,
   lanes: number,
 ): Promise<void> {
   let next = 0;

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { OutputFile } from '../emit/context.js';
 import type { Catalogue } from '../model.js';
 import { type PackedValue, packValue } from './transfer.js';
+import { type StagedFile, type StagingTarget, WriteFailure } from './write.js';
 
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
 export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
@@ -14,16 +15,32 @@ export interface WorkerData {
   outDir: string;
   /** The build's disk cache (`createDiskCache`), opened again in each worker. */
   cache?: { dir: string; tool: string };
+  /** The build's transaction, for `stage` tasks: each thread writes its own files there. */
+  staging?: StagingTarget;
+}
+
+/** A task as posted to a thread: `stage` asks it to stage the files itself and answer with their stats. */
+export interface TaskMessage {
+  id: number;
+  task: EmitTask;
+  stage: boolean;
 }
 
 /** A worker's answer to one task. */
 export type WorkerReply =
   | { id: number; files: OutputFile[] }
+  | { id: number; staged: StagedFile[] }
+  | { id: number; writeError: { path: string; code: string; message: string } }
   | { id: number; error: { message: string; stack?: string } };
 
 /** Worker threads that run `EmitTask`s on one model, each task on whichever thread is free. */
 export interface EmitPool {
   run(task: EmitTask): Promise<OutputFile[]>;
+  /**
+   * Runs `task` and stages its files on the thread (the pool was started with `staging`), so their
+   * contents never cross to this one; a file the file system refuses rejects with a `WriteFailure`.
+   */
+  stage(task: EmitTask): Promise<StagedFile[]>;
   /** Stops every thread (pending tasks are rejected). */
   close(): Promise<void>;
 }
@@ -61,12 +78,13 @@ export function canUseWorkers(): boolean {
 export function startEmitPool(
   model: Catalogue,
   size: number,
-  options: { outDir: string; cache?: { dir: string; tool: string } },
+  options: { outDir: string; cache?: { dir: string; tool: string }; staging?: StagingTarget },
 ): EmitPool {
   const data: WorkerData = { model: packValue(model), outDir: options.outDir };
   if (options.cache) data.cache = options.cache;
-  const pending = new Map<number, { resolve: (files: OutputFile[]) => void; reject: (e: Error) => void }>();
-  const queue: { id: number; task: EmitTask }[] = [];
+  if (options.staging) data.staging = options.staging;
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (e: Error) => void }>();
+  const queue: TaskMessage[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, number>();
   let nextId = 0;
@@ -100,7 +118,11 @@ export function startEmitPool(
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
       if ('files' in reply) waiting?.resolve(reply.files);
-      else {
+      else if ('staged' in reply) waiting?.resolve(reply.staged);
+      else if ('writeError' in reply) {
+        const { path, code, message } = reply.writeError;
+        waiting?.reject(new WriteFailure(path, code, new Error(message)));
+      } else {
         const error = new Error(reply.error.message);
         if (reply.error.stack) error.stack = reply.error.stack;
         waiting?.reject(error);
@@ -118,14 +140,22 @@ export function startEmitPool(
   });
   const wide = workers[0];
 
+  const post = <T>(task: EmitTask, stage: boolean): Promise<T> => {
+    if (broken) return Promise.reject(broken);
+    const id = nextId++;
+    const done = new Promise<T>((resolve, reject) =>
+      pending.set(id, { resolve: resolve as (result: unknown) => void, reject }),
+    );
+    queue.push({ id, task, stage });
+    dispatch();
+    return done;
+  };
+
   return {
-    run(task) {
-      if (broken) return Promise.reject(broken);
-      const id = nextId++;
-      const done = new Promise<OutputFile[]>((resolve, reject) => pending.set(id, { resolve, reject }));
-      queue.push({ id, task });
-      dispatch();
-      return done;
+    run: (task) => post<OutputFile[]>(task, false),
+    stage(task) {
+      if (!options.staging) return Promise.reject(new Error('the build worker pool has no staging folder'));
+      return post<StagedFile[]>(task, true);
     },
     async close() {
       broken ??= new Error('the build worker pool was closed');

@@ -6,8 +6,9 @@ import { groupPackageUnits } from '../emit/package/index.js';
 import type { Catalogue, Group } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { createDiskCache } from './emit-cache.js';
-import type { EmitTask, WorkerData, WorkerReply } from './emit-pool.js';
+import type { EmitTask, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
 import { unpackValue } from './transfer.js';
+import { stageOnThread, WriteFailure } from './write.js';
 
 // One thread of the build's pool (see emit-pool.ts): it unpacks the model once, then runs the tasks it is
 // sent, one at a time, with the same emitters and the same cache the build's own thread would use.
@@ -32,16 +33,31 @@ async function runTask(task: EmitTask): Promise<OutputFile[]> {
   return emitter.emit(model, context);
 }
 
-parentPort!.on('message', (message: { id: number; task: EmitTask }) => {
-  runTask(message.task).then(
-    (files) => parentPort!.postMessage({ id: message.id, files } satisfies WorkerReply),
-    (error: unknown) =>
-      parentPort!.postMessage({
+// The folders this thread made and saw in the output, kept from one staged task to the next.
+const staged = {};
+
+parentPort!.on('message', (message: TaskMessage) => {
+  runTask(message.task)
+    .then(
+      (files): WorkerReply =>
+        // With `stage`, the contents stay on this thread: only the paths and stats go back.
+        message.stage
+          ? { id: message.id, staged: stageOnThread(data.staging!, files, staged) }
+          : { id: message.id, files },
+    )
+    .catch((error: unknown): WorkerReply => {
+      if (error instanceof WriteFailure) {
+        const { path, code, cause } = error;
+        const text = cause instanceof Error ? cause.message : error.message;
+        return { id: message.id, writeError: { path, code, message: text } };
+      }
+      return {
         id: message.id,
         error:
           error instanceof Error
             ? { message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
             : { message: String(error) },
-      } satisfies WorkerReply),
-  );
+      };
+    })
+    .then((reply) => parentPort!.postMessage(reply));
 });

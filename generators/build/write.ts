@@ -31,6 +31,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -40,6 +41,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -62,6 +64,21 @@ export interface WriteReport {
 
 /** Size and mtime of an output file once committed: what the no-op check compares. */
 export type FileStats = Record<string, { size: number; mtimeMs: number }>;
+
+/**
+ * A file a build thread staged itself (`stageOnThread`), with the size and time it has, or found
+ * unchanged in the output (no stats).
+ */
+export interface StagedFile {
+  path: string;
+  stats?: { size: number; mtimeMs: number };
+}
+
+/** Where a build thread stages a transaction's files: the output root and the staging folder. */
+export interface StagingTarget {
+  root: string;
+  staging: string;
+}
 
 /** A file that could not be staged; nothing in the output was changed. */
 export class WriteFailure extends Error {
@@ -114,6 +131,13 @@ export async function commitOutputs(
 export interface Staging {
   /** Stages the files of `files` that differ from the output; on failure throws `WriteFailure`, staging discarded. */
   add(files: readonly OutputFile[]): Promise<void>;
+  /** Where another thread stages files for this transaction (`stageOnThread`). */
+  readonly target: StagingTarget;
+  /**
+   * Records files another thread staged (or found unchanged) and makes the staged ones durable before
+   * the commit; an fsync failure surfaces from `commit` as a `WriteFailure`, staging discarded.
+   */
+  addStaged(files: readonly StagedFile[]): void;
   /**
    * Files this build produces that are known to be in the output as they would be written (from the
    * build state); `stats`, their recorded size and time, spares the build state a stat of each.
@@ -139,15 +163,9 @@ export function startStaging(root: string): Staging {
   const mkdirs = new Map<string, Promise<unknown>>();
   // Whether each output folder existed when the build started looking: no file of a folder that does
   // not exist is read back, and a top-level folder that does not exist is moved in whole.
-  const existing = new Map<string, boolean>();
-  const exists = (dir: string): boolean => {
-    let found = existing.get(dir);
-    if (found === undefined) {
-      found = dir === '' ? rootExisted : statSync(join(root, dir), { throwIfNoEntry: false }) !== undefined;
-      existing.set(dir, found);
-    }
-    return found;
-  };
+  const exists = folderMemo(root);
+  // The fsyncs of files other threads staged, a few at a time, all awaited before the commit.
+  const syncs = limiter(16);
   const abort = () => {
     discardStaging(root, (pid) => pid === process.pid);
     if (!rootExisted) {
@@ -188,6 +206,16 @@ export function startStaging(root: string): Staging {
         failing(error);
       }
     },
+    target: { root, staging },
+    addStaged(files) {
+      for (const file of files) {
+        produced.add(file.path);
+        if (!file.stats) continue;
+        put.push(file.path);
+        stagedStats.set(file.path, file.stats);
+        syncs.run(() => syncFile(join(staging, file.path)));
+      }
+    },
     keep(paths, stats) {
       for (const path of paths) {
         produced.add(path);
@@ -196,6 +224,11 @@ export function startStaging(root: string): Staging {
       }
     },
     async commit(options = {}) {
+      try {
+        await syncs.done();
+      } catch (error) {
+        failing(error);
+      }
       const written = [...put].sort();
       if (options.seal) {
         try {
@@ -448,6 +481,116 @@ function readTarget(path: string): string | undefined {
     const failure = error as NodeJS.ErrnoException;
     if (typeof failure.code === 'string' && failure.path === undefined) failure.path = path;
     throw failure;
+  }
+}
+
+/**
+ * Stages `files` below `target.staging` from a build thread: each file that differs from the output is
+ * written (synchronously; the build's own thread fsyncs it, see `Staging.addStaged`) and reported with
+ * its size and time, each unchanged one is reported without. `state` carries the folders made and
+ * seen between calls. A file the file system refuses throws a `WriteFailure`; the caller discards the
+ * staging folder.
+ */
+export function stageOnThread(
+  target: StagingTarget,
+  files: readonly OutputFile[],
+  state: { exists?: (dir: string) => boolean; made?: Set<string> },
+): StagedFile[] {
+  state.exists ??= folderMemo(target.root);
+  state.made ??= new Set<string>();
+  const { exists, made } = state;
+  const half = Math.ceil(files.length / 2);
+  let path = '';
+  try {
+    return files.map((file, index) => {
+      path = join(target.root, file.path);
+      const dir = folderOf(file.path);
+      if (exists(dir) && readIfExists(path) === file.contents) return { path: file.path };
+      path = join(target.staging, file.path);
+      if (!made.has(dir)) mkdirSync(join(target.staging, dir), { recursive: true });
+      made.add(dir);
+      const fd = openSync(path, 'w');
+      try {
+        writeSync(fd, file.contents);
+        const { size, mtimeMs } = fstatSync(fd);
+        if (index + 1 === half) crashPoint('staging-half');
+        return { path: file.path, stats: { size, mtimeMs } };
+      } finally {
+        closeSync(fd);
+      }
+    });
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (typeof failure.code !== 'string') throw error;
+    const at = failure.path ?? path;
+    const inside = [target.staging, target.root].find((dir) => at.startsWith(`${dir}${sep}`));
+    throw new WriteFailure(
+      inside
+        ? at
+            .slice(inside.length + 1)
+            .split(sep)
+            .join('/')
+        : at,
+      failure.code,
+      error,
+    );
+  }
+}
+
+/**
+ * Whether each folder of the output existed when first asked (by its path relative to `root`, '' for
+ * the root): a file of a folder that does not exist is staged without reading it back, and a
+ * top-level folder that does not exist is moved in whole.
+ */
+function folderMemo(root: string): (dir: string) => boolean {
+  const existing = new Map<string, boolean>();
+  return (dir) => {
+    let found = existing.get(dir);
+    if (found === undefined) {
+      found = statSync(join(root, dir), { throwIfNoEntry: false }) !== undefined;
+      existing.set(dir, found);
+    }
+    return found;
+  };
+}
+
+/** Runs at most `size` jobs at once; `done` settles once every job so far has, rejecting with the first failure. */
+function limiter(size: number): { run(job: () => Promise<void>): void; done(): Promise<void> } {
+  const waiting: (() => Promise<void>)[] = [];
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  const start = () => {
+    while (running.size < size && waiting.length > 0) {
+      const job = waiting.shift()!()
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => {
+          running.delete(job);
+          start();
+        });
+      running.add(job);
+    }
+  };
+  return {
+    run(job) {
+      waiting.push(job);
+      start();
+    },
+    async done() {
+      while (running.size > 0) await Promise.all(running);
+      if (failure) throw failure.error;
+    },
+  };
+}
+
+/** Makes a file written by another thread durable (Windows flushes only a handle opened for writing). */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
