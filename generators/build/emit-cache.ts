@@ -14,7 +14,24 @@ import { projectRoot } from './fingerprint.js';
 export function createDiskCache(dir: string, toolFingerprint: string): EmitCache {
   const fileOf = (unit: string, key: string) => {
     const digest = createHash('sha256').update(`${toolFingerprint}\0${key}`).digest('hex').slice(0, 32);
-    return { prefix: `${safe(unit)}--`, name: `${safe(unit)}--${digest}.json` };
+    return { prefix: `${safe(unit)}--`, name: `${safe(unit)}--${digest}${ENTRY_END}` };
+  };
+  // The entries by unit, listed once: listing the folder on every write made a full build of n
+  // groups read n * n names.
+  let entries: Map<string, Set<string>> | undefined;
+  const entriesOf = (prefix: string): Set<string> => {
+    if (!entries) {
+      entries = new Map();
+      for (const name of readdirSync(dir)) {
+        if (!name.endsWith(ENTRY_END) || name.length <= DIGEST_END) continue;
+        const unit = name.slice(0, -DIGEST_END);
+        const names = entries.get(unit) ?? new Set<string>();
+        entries.set(unit, names.add(name));
+      }
+    }
+    const names = entries.get(prefix) ?? new Set<string>();
+    entries.set(prefix, names);
+    return names;
   };
   return {
     get(unit, key) {
@@ -29,8 +46,13 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
     set(unit, key, files) {
       const { prefix, name } = fileOf(unit, key);
       mkdirSync(dir, { recursive: true });
-      for (const old of readdirSync(dir))
-        if (old.startsWith(prefix) && old !== name) rmSync(join(dir, old), { force: true });
+      const names = entriesOf(prefix);
+      for (const old of names) {
+        if (old === name) continue;
+        rmSync(join(dir, old), { force: true });
+        names.delete(old);
+      }
+      names.add(name);
       const temporary = join(dir, `${name}.${randomBytes(4).toString('hex')}.tmp`);
       writeFileSync(temporary, JSON.stringify(files));
       try {
@@ -42,6 +64,10 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
     },
   };
 }
+
+/** How an entry's name ends: `.json`, after the 32 hex digits of its digest. */
+const ENTRY_END = '.json';
+const DIGEST_END = 32 + ENTRY_END.length;
 
 /** The project's cache folder, never beside the output: `--out /tmp/x` must not write /tmp/.eventry. */
 export function projectCacheDir(catalogueDir: string): string {
