@@ -11,7 +11,7 @@ import { readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import { type BuildState, unchangedFolders } from './state.js';
 import { packValue } from './transfer.js';
-import { type FileStats, startStaging, WriteFailure, type WriteReport } from './write.js';
+import { type FileStats, type StagedFile, startStaging, WriteFailure, type WriteReport } from './write.js';
 
 /** The outcome of a build: the problems that stopped it, or what it wrote. */
 export type BuildResult =
@@ -132,8 +132,9 @@ export async function buildCatalogue(
     if (threads > 0 && canUseWorkers()) {
       const packed = packValue(catalogue);
       pool ??= openPool(1, outDir, options, packed.bytes.byteLength);
-      // The digests the group units computed, so that the documents' thread does not compute them again.
-      pool.provide(packed, knownDigests(catalogue));
+      // The digests the group units computed, so that the documents' thread does not compute them again;
+      // the staging target, so that each thread stages its own files.
+      pool.provide(packed, { digests: knownDigests(catalogue), staging: staging.target });
       // A thread for the groups too when there are enough of them to pay for its start; a few groups
       // (an edit) are generated here, while the documents are written on the pool's thread.
       if (groupEvents >= minEvents / 2) pool.grow(threads);
@@ -148,18 +149,26 @@ export async function buildCatalogue(
     const toPool = (task: EmitTask) =>
       onPool !== undefined && (shared || (task.kind === 'emitter' && DOCUMENT_EMITTERS.has(task.name)));
     tasks.sort((a, b) => Number(toPool(b)) - Number(toPool(a)));
-    const local = async (task: EmitTask) =>
-      task.kind === 'group'
-        ? generated.get(task.slug)!.files()
-        : EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
-    const run = (task: EmitTask) => (toPool(task) ? onPool!.run(task) : local(task));
+    // On a thread, a task's files are staged there: only their paths and stats come back here.
+    const run = async (task: EmitTask): Promise<TaskResult> => {
+      if (toPool(task)) return { staged: await onPool!.stage(task) };
+      const files =
+        task.kind === 'group'
+          ? await generated.get(task.slug)!.files()
+          : await EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
+      return { files };
+    };
+    const stage = async (result: TaskResult) =>
+      'staged' in result ? staging.addStaged(result.staged) : staging.add(result.files);
     // Two tasks per thread in flight: a thread never waits while this one stages the last result (and
     // one more for the tasks run here).
     const lanes = pool ? 2 * pool.size + (shared ? 0 : 1) : 1;
-    await runTasks(tasks, run, (files) => staging.add(files), lanes);
+    await runTasks(tasks, run, stage, lanes);
   } catch (error) {
-    if (error instanceof WriteFailure) return { ok: false, writeError: error };
+    // No thread may still be writing into the staging folder when it is discarded.
+    await pool?.close();
     staging.abort();
+    if (error instanceof WriteFailure) return { ok: false, writeError: error };
     const failed = error instanceof TaskFailure ? error : undefined;
     const task = failed?.task;
     return {
@@ -218,6 +227,9 @@ function openPool(
   });
 }
 
+/** A task's files, or (staged on a pool thread) their paths and stats. */
+type TaskResult = { files: OutputFile[] } | { staged: StagedFile[] };
+
 /** The catalogue-wide documents: the longest emitter tasks, and the ones that grow with the catalogue. */
 const DOCUMENT_EMITTERS = new Set(['openapi', 'asyncapi']);
 
@@ -249,10 +261,10 @@ class TaskFailure extends Error {
  * sequence of batches). Stops starting tasks at the first failure; once the running ones settle it
  * throws the `WriteFailure` if staging failed, else a `TaskFailure` for the earliest failed task.
  */
-async function runTasks(
+async function runTasks<T>(
   tasks: readonly EmitTask[],
-  run: (task: EmitTask) => Promise<OutputFile[]>,
-  stage: (files: OutputFile[]) => Promise<void>,
+  run: (task: EmitTask) => Promise<T>,
+  stage: (files: T) => Promise<void>,
   lanes: number,
 ): Promise<void> {
   let next = 0;

@@ -8,14 +8,32 @@ import { projectRoot } from './fingerprint.js';
 
 /**
  * An `EmitCache` on disk (the project's `.eventry/cache/`, beside the catalogue, git-ignored): one JSON
- * file per unit and key. Entries of a unit other than the current one are pruned on write, so the cache
- * stays one build deep. Entries are written under a unique temporary name and renamed, so two builds
+ * file per unit and key, and one v8-serialised file per unit that keeps a value for the next build
+ * (`keep`). Entries of a unit other than the current one are pruned on write, so the cache stays one
+ * build deep. Entries are written under a unique temporary name and renamed, so two builds
  * sharing the cache never collide and a killed one leaves no half entry (a stray `*.tmp` is swept).
  */
 export function createDiskCache(dir: string, toolFingerprint: string): EmitCache {
   const fileOf = (unit: string, key: string) => {
     const digest = createHash('sha256').update(`${toolFingerprint}\0${key}`).digest('hex').slice(0, 32);
-    return { prefix: `${safe(unit)}--`, name: `${safe(unit)}--${digest}.json` };
+    return { prefix: `${safe(unit)}--`, name: `${safe(unit)}--${digest}${ENTRY_END}` };
+  };
+  // The entries by unit, listed once: listing the folder on every write made a full build of n
+  // groups read n * n names.
+  let entries: Map<string, Set<string>> | undefined;
+  const entriesOf = (prefix: string): Set<string> => {
+    if (!entries) {
+      entries = new Map();
+      for (const name of readdirSync(dir)) {
+        if (!name.endsWith(ENTRY_END) || name.length <= DIGEST_END) continue;
+        const unit = name.slice(0, -DIGEST_END);
+        const names = entries.get(unit) ?? new Set<string>();
+        entries.set(unit, names.add(name));
+      }
+    }
+    const names = entries.get(prefix) ?? new Set<string>();
+    entries.set(prefix, names);
+    return names;
   };
   return {
     get(unit, key) {
@@ -29,28 +47,44 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
     },
     set(unit, key, files) {
       const { prefix, name } = fileOf(unit, key);
-      replaceEntry(dir, prefix, name, JSON.stringify(files));
+      mkdirSync(dir, { recursive: true });
+      const names = entriesOf(prefix);
+      for (const old of names) {
+        if (old === name) continue;
+        rmSync(join(dir, old), { force: true });
+        names.delete(old);
+      }
+      names.add(name);
+      writeEntry(dir, name, JSON.stringify(files));
     },
     recall(unit) {
       try {
-        return deserialize(readFileSync(join(dir, fileOf(unit, 'kept').name.replace(/\.json$/, '.v8'))));
+        return deserialize(readFileSync(join(dir, keptName(unit))));
       } catch {
         // Absent, or not v8 data (a damaged file): nothing kept.
         return undefined;
       }
     },
     keep(unit, value) {
-      const { prefix, name } = fileOf(unit, 'kept');
-      replaceEntry(dir, prefix, name.replace(/\.json$/, '.v8'), serialize(value));
+      const name = keptName(unit);
+      mkdirSync(dir, { recursive: true });
+      // A few units keep a value (not one per group), so listing the folder here costs nothing.
+      for (const old of readdirSync(dir))
+        if (old.startsWith(`${safe(unit)}--`) && old.endsWith(KEPT_END) && old !== name)
+          rmSync(join(dir, old), { force: true });
+      writeEntry(dir, name, serialize(value));
     },
   };
+
+  /** The file of what `unit` keeps for the next build (`keep`), v8-serialised. */
+  function keptName(unit: string): string {
+    const digest = createHash('sha256').update(`${toolFingerprint}\0kept`).digest('hex').slice(0, 32);
+    return `${safe(unit)}--${digest}${KEPT_END}`;
+  }
 }
 
-/** Writes the entry `name` (atomically) and prunes the unit's other entries (`prefix`). */
-function replaceEntry(dir: string, prefix: string, name: string, contents: string | Buffer): void {
-  mkdirSync(dir, { recursive: true });
-  for (const old of readdirSync(dir))
-    if (old.startsWith(prefix) && old !== name) rmSync(join(dir, old), { force: true });
+/** Writes `name` in `dir` under a unique temporary name, then renames it into place. */
+function writeEntry(dir: string, name: string, contents: string | Buffer): void {
   const temporary = join(dir, `${name}.${randomBytes(4).toString('hex')}.tmp`);
   writeFileSync(temporary, contents);
   try {
@@ -60,6 +94,13 @@ function replaceEntry(dir: string, prefix: string, name: string, contents: strin
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
+
+/** How a kept value's file name ends (see `keep`). */
+const KEPT_END = '.v8';
+
+/** How an entry's name ends: `.json`, after the 32 hex digits of its digest. */
+const ENTRY_END = '.json';
+const DIGEST_END = 32 + ENTRY_END.length;
 
 /** The project's cache folder, never beside the output: `--out /tmp/x` must not write /tmp/.eventry. */
 export function projectCacheDir(catalogueDir: string): string {

@@ -5,6 +5,7 @@ import type { ModelDigests } from '../emit/common/model-digest.js';
 import type { OutputFile } from '../emit/context.js';
 import type { Catalogue } from '../model.js';
 import { type PackedValue, packValue } from './transfer.js';
+import { type StagedFile, type StagingTarget, WriteFailure } from './write.js';
 
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
 export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
@@ -16,26 +17,47 @@ export interface WorkerData {
   cache?: { dir: string; tool: string };
 }
 
-/** The first message a worker gets: the model its tasks read, and the digests of it already computed. */
+/**
+ * The first message a worker gets: the model its tasks read, the digests of it already computed, and
+ * the build's transaction, for `stage` tasks (each thread writes its own files there).
+ */
 export interface ModelMessage {
   model: PackedValue;
   digests?: ModelDigests;
+  staging?: StagingTarget;
+}
+
+/** A task as posted to a thread: `stage` asks it to stage the files itself and answer with their stats. */
+export interface TaskMessage {
+  id: number;
+  task: EmitTask;
+  stage: boolean;
 }
 
 /** A worker's answer to one task. */
 export type WorkerReply =
   | { id: number; files: OutputFile[] }
+  | { id: number; staged: StagedFile[] }
+  | { id: number; writeError: { path: string; code: string; message: string } }
   | { id: number; error: { message: string; stack?: string } };
 
 /** Worker threads that run `EmitTask`s on one model, each task on whichever thread is free. */
 export interface EmitPool {
   /** Threads started so far. */
   readonly size: number;
-  /** Gives the threads the model (once), with what `modelDigest` knows of it; tasks run from then on. */
-  provide(model: Catalogue | PackedValue, digests?: ModelDigests): void;
+  /**
+   * Gives the threads the model (once), with what `modelDigest` knows of it and the build's staging
+   * target (for `stage`); tasks run from then on.
+   */
+  provide(model: Catalogue | PackedValue, extras?: { digests?: ModelDigests; staging?: StagingTarget }): void;
   /** Starts more threads, up to `size` in all. */
   grow(size: number): void;
   run(task: EmitTask): Promise<OutputFile[]>;
+  /**
+   * Runs `task` and stages its files on the thread (the model was provided with `staging`), so their
+   * contents never cross to this one; a file the file system refuses rejects with a `WriteFailure`.
+   */
+  stage(task: EmitTask): Promise<StagedFile[]>;
   /** Stops every thread (pending tasks are rejected). */
   close(): Promise<void>;
 }
@@ -70,11 +92,12 @@ export function canUseWorkers(): boolean {
 export function startEmitPool(
   model: Catalogue,
   size: number,
-  options: { outDir: string; cache?: { dir: string; tool: string } },
+  options: { outDir: string; cache?: { dir: string; tool: string }; staging?: StagingTarget },
 ): EmitPool {
+  const { staging, ...rest } = options;
   const packed = packValue(model);
-  const pool = openEmitPool(size, { ...options, modelBytes: packed.bytes.byteLength });
-  pool.provide(packed);
+  const pool = openEmitPool(size, { ...rest, modelBytes: packed.bytes.byteLength });
+  pool.provide(packed, staging ? { staging } : {});
   return pool;
 }
 
@@ -92,8 +115,8 @@ export function openEmitPool(
 ): EmitPool {
   const data: WorkerData = { outDir: options.outDir };
   if (options.cache) data.cache = options.cache;
-  const pending = new Map<number, { resolve: (files: OutputFile[]) => void; reject: (e: Error) => void }>();
-  const queue: { id: number; task: EmitTask }[] = [];
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (e: Error) => void }>();
+  const queue: TaskMessage[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, number>();
   const workers: Worker[] = [];
@@ -132,7 +155,11 @@ export function openEmitPool(
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
       if ('files' in reply) waiting?.resolve(reply.files);
-      else {
+      else if ('staged' in reply) waiting?.resolve(reply.staged);
+      else if ('writeError' in reply) {
+        const { path, code, message } = reply.writeError;
+        waiting?.reject(new WriteFailure(path, code, new Error(message)));
+      } else {
         const error = new Error(reply.error.message);
         if (reply.error.stack) error.stack = reply.error.stack;
         waiting?.reject(error);
@@ -149,6 +176,16 @@ export function openEmitPool(
     workers[index] = worker;
     idle.push(worker);
   };
+  const post = <T>(task: EmitTask, stage: boolean): Promise<T> => {
+    if (broken) return Promise.reject(broken);
+    const id = nextId++;
+    const done = new Promise<T>((resolve, reject) =>
+      pending.set(id, { resolve: resolve as (result: unknown) => void, reject }),
+    );
+    queue.push({ id, task, stage });
+    dispatch();
+    return done;
+  };
   const grow = (target: number) => {
     for (let index = workers.length; index < target; index++)
       start(index, model?.model.bytes.byteLength ?? options.modelBytes);
@@ -159,10 +196,10 @@ export function openEmitPool(
     get size() {
       return workers.length;
     },
-    provide(value, digests) {
+    provide(value, extras = {}) {
       if (model) throw new Error('the build worker pool already has its model');
       const packed = isPacked(value) ? value : packValue(value);
-      const message: ModelMessage = { model: packed, ...(digests ? { digests } : {}) };
+      const message: ModelMessage = { model: packed, ...extras };
       model = message;
       const bytes = packed.bytes.byteLength;
       workers.forEach((worker, index) => {
@@ -178,13 +215,10 @@ export function openEmitPool(
       dispatch();
     },
     grow,
-    run(task) {
-      if (broken) return Promise.reject(broken);
-      const id = nextId++;
-      const done = new Promise<OutputFile[]>((resolve, reject) => pending.set(id, { resolve, reject }));
-      queue.push({ id, task });
-      dispatch();
-      return done;
+    run: (task) => post<OutputFile[]>(task, false),
+    stage(task) {
+      if (!model?.staging) return Promise.reject(new Error('the build worker pool has no staging folder'));
+      return post<StagedFile[]>(task, true);
     },
     async close() {
       broken ??= new Error('the build worker pool was closed');

@@ -7,8 +7,9 @@ import { groupPackageUnits } from '../emit/package/index.js';
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { createDiskCache } from './emit-cache.js';
-import type { EmitTask, ModelMessage, WorkerData, WorkerReply } from './emit-pool.js';
+import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
 import { unpackValue } from './transfer.js';
+import { type StagingTarget, stageOnThread, WriteFailure } from './write.js';
 
 // One thread of the build's pool (see emit-pool.ts): started before the model is known, it loads the
 // toolkit, unpacks the model it is then sent (its first message), and runs the tasks it is sent, one at a
@@ -16,6 +17,7 @@ import { unpackValue } from './transfer.js';
 
 const data = workerData as WorkerData;
 let model: Catalogue | undefined;
+let staging: StagingTarget | undefined;
 const context: EmitContext = {
   readExisting: (path) => readIfExists(join(data.outDir, path)),
   ...(data.cache ? { cache: createDiskCache(data.cache.dir, data.cache.tool) } : {}),
@@ -32,22 +34,38 @@ async function runTask(model: Catalogue, task: EmitTask): Promise<OutputFile[]> 
   return emitter.emit(model, context);
 }
 
-parentPort!.on('message', (message: { id: number; task: EmitTask } | ModelMessage) => {
+// The folders this thread made and saw in the output, kept from one staged task to the next.
+const staged = {};
+
+parentPort!.on('message', (message: TaskMessage | ModelMessage) => {
   if ('model' in message) {
     model = unpackValue<Catalogue>(message.model);
     if (message.digests) adoptDigests(model, message.digests);
+    staging = message.staging;
     return;
   }
   // The pool sends tasks only after the model, and messages arrive in order.
-  runTask(model!, message.task).then(
-    (files) => parentPort!.postMessage({ id: message.id, files } satisfies WorkerReply),
-    (error: unknown) =>
-      parentPort!.postMessage({
+  runTask(model!, message.task)
+    .then(
+      (files): WorkerReply =>
+        // With `stage`, the contents stay on this thread: only the paths and stats go back.
+        message.stage
+          ? { id: message.id, staged: stageOnThread(staging!, files, staged) }
+          : { id: message.id, files },
+    )
+    .catch((error: unknown): WorkerReply => {
+      if (error instanceof WriteFailure) {
+        const { path, code, cause } = error;
+        const text = cause instanceof Error ? cause.message : error.message;
+        return { id: message.id, writeError: { path, code, message: text } };
+      }
+      return {
         id: message.id,
         error:
           error instanceof Error
             ? { message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
             : { message: String(error) },
-      } satisfies WorkerReply),
-  );
+      };
+    })
+    .then((reply) => parentPort!.postMessage(reply));
 });

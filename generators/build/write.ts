@@ -10,6 +10,8 @@
  *   2. writes the journal `<root>/.eventry-journal.json` (files to move in, files and folders to remove)
  *      to a temporary name, fsyncs it, and renames it into place: that rename is the commit point;
  *   3. applies the journal (rename each staged file over its target, remove orphans and empty folders);
+ *      a top-level folder the output does not have yet (a new group package, or every one in a fresh
+ *      output) is staged whole and moved in with one rename of the folder, not one per file;
  *   4. deletes the journal, then the staging folder.
  * Every build, and every command that reads the output, first calls `recoverOutput`: a journal present
  * means a commit happened, so it is applied again (each step is idempotent: a staged file already moved
@@ -28,6 +30,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  existsSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -37,9 +41,10 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile } from '../emit/context.js';
 import { readIfExists } from '../shared/fs.js';
 import { findOrphans, ownedAreas } from './sweep.js';
@@ -59,6 +64,21 @@ export interface WriteReport {
 
 /** Size and mtime of an output file once committed: what the no-op check compares. */
 export type FileStats = Record<string, { size: number; mtimeMs: number }>;
+
+/**
+ * A file a build thread staged itself (`stageOnThread`), with the size and time it has, or found
+ * unchanged in the output (no stats).
+ */
+export interface StagedFile {
+  path: string;
+  stats?: { size: number; mtimeMs: number };
+}
+
+/** Where a build thread stages a transaction's files: the output root and the staging folder. */
+export interface StagingTarget {
+  root: string;
+  staging: string;
+}
 
 /** A file that could not be staged; nothing in the output was changed. */
 export class WriteFailure extends Error {
@@ -82,6 +102,8 @@ export interface CommitOptions {
 interface Journal {
   staging: string;
   pid: number;
+  /** Top-level folders absent from the output when staged: each is moved in whole. */
+  putDirs?: string[];
   put: string[];
   remove: string[];
   removeDirs: string[];
@@ -109,6 +131,13 @@ export async function commitOutputs(
 export interface Staging {
   /** Stages the files of `files` that differ from the output; on failure throws `WriteFailure`, staging discarded. */
   add(files: readonly OutputFile[]): Promise<void>;
+  /** Where another thread stages files for this transaction (`stageOnThread`). */
+  readonly target: StagingTarget;
+  /**
+   * Records files another thread staged (or found unchanged) and makes the staged ones durable before
+   * the commit; an fsync failure surfaces from `commit` as a `WriteFailure`, staging discarded.
+   */
+  addStaged(files: readonly StagedFile[]): void;
   /**
    * Files this build produces that are known to be in the output as they would be written (from the
    * build state); `stats`, their recorded size and time, spares the build state a stat of each.
@@ -129,6 +158,14 @@ export function startStaging(root: string): Staging {
   const produced = new Set<string>();
   const put: string[] = [];
   const known = new Map<string, { size: number; mtimeMs: number }>();
+  // The size and time of each staged file, taken from its open handle: a rename keeps them.
+  const stagedStats = new Map<string, { size: number; mtimeMs: number }>();
+  const mkdirs = new Map<string, Promise<unknown>>();
+  // Whether each output folder existed when the build started looking: no file of a folder that does
+  // not exist is read back, and a top-level folder that does not exist is moved in whole.
+  const exists = folderMemo(root);
+  // The fsyncs of files other threads staged, a few at a time, all awaited before the commit.
+  const syncs = limiter(16);
   const abort = () => {
     discardStaging(root, (pid) => pid === process.pid);
     if (!rootExisted) {
@@ -160,11 +197,23 @@ export function startStaging(root: string): Staging {
       try {
         for (const file of files) produced.add(file.path);
         // Inside the try: reading a target whose name the file system rejects fails like writing it.
-        const changed = files.filter((file) => readTarget(join(root, file.path)) !== file.contents);
+        const changed = files.filter(
+          (file) => !exists(folderOf(file.path)) || readTarget(join(root, file.path)) !== file.contents,
+        );
         put.push(...changed.map((file) => file.path));
-        await stageFiles(staging, changed);
+        await stageFiles(staging, changed, mkdirs, stagedStats);
       } catch (error) {
         failing(error);
+      }
+    },
+    target: { root, staging },
+    addStaged(files) {
+      for (const file of files) {
+        produced.add(file.path);
+        if (!file.stats) continue;
+        put.push(file.path);
+        stagedStats.set(file.path, file.stats);
+        syncs.run(() => syncFile(join(staging, file.path)));
       }
     },
     keep(paths, stats) {
@@ -175,10 +224,17 @@ export function startStaging(root: string): Staging {
       }
     },
     async commit(options = {}) {
+      try {
+        await syncs.done();
+      } catch (error) {
+        failing(error);
+      }
       const written = [...put].sort();
       if (options.seal) {
         try {
-          put.push(...(await stageSeal(root, staging, [...produced], new Set(put), known, options.seal)));
+          put.push(
+            ...(await stageSeal(root, staging, [...produced], stagedStats, known, mkdirs, options.seal)),
+          );
         } catch (error) {
           failing(error);
         }
@@ -194,10 +250,18 @@ export function startStaging(root: string): Staging {
         discardStaging(root, (pid) => pid === process.pid);
         return report;
       }
+      const putDirs = new Set<string>();
+      const putFiles: string[] = [];
+      for (const path of put) {
+        const area = path.slice(0, Math.max(0, path.indexOf('/')));
+        if (area !== '' && !exists(area)) putDirs.add(area);
+        else putFiles.push(path);
+      }
       const journal: Journal = {
         staging: id,
         pid: process.pid,
-        put,
+        putDirs: [...putDirs].sort(),
+        put: putFiles,
         remove: orphans.files,
         removeDirs: orphans.emptyDirs,
       };
@@ -260,44 +324,63 @@ async function stageSeal(
   root: string,
   staging: string,
   paths: readonly string[],
-  staged: ReadonlySet<string>,
+  staged: ReadonlyMap<string, { size: number; mtimeMs: number }>,
   known: ReadonlyMap<string, { size: number; mtimeMs: number }>,
+  mkdirs: Map<string, Promise<unknown>>,
   seal: NonNullable<CommitOptions['seal']>,
 ): Promise<string[]> {
   const stats: FileStats = Object.create(null);
   await Promise.all(
     paths.map(async (path) => {
-      const kept = staged.has(path) ? undefined : known.get(path);
+      const kept = staged.get(path) ?? known.get(path);
       if (kept) {
         stats[path] = kept;
         return;
       }
-      const { size, mtimeMs } = await stat(join(staged.has(path) ? staging : root, path));
+      const { size, mtimeMs } = await stat(join(root, path));
       stats[path] = { size, mtimeMs };
     }),
   );
   const state = seal(sortedKeys(stats));
   if (readIfExists(join(root, state.path)) === state.contents) return [];
-  await stageFiles(staging, [state]);
+  await stageFiles(staging, [state], mkdirs);
   return [state.path];
 }
 
-/** Moves the staged files in, removes what the journal lists, then deletes journal and staging. */
+/** Moves the staged folders and files in, removes what the journal lists, then deletes journal and staging. */
 function applyJournal(root: string, journal: Journal): void {
   const staging = join(root, STAGING_DIR, journal.staging);
-  const half = Math.ceil(journal.put.length / 2);
-  journal.put.forEach((path, index) => {
-    if (index === half) crashPoint('apply-half');
+  const dirs = journal.putDirs ?? [];
+  const half = Math.ceil((dirs.length + journal.put.length) / 2);
+  const made = new Set<string>();
+  const moveFile = (path: string) => {
     const target = join(root, path);
     try {
       renameSync(join(staging, path), target);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       // Either moved in already by an earlier, interrupted apply, or its folder does not exist yet.
-      if (readIfExists(join(staging, path)) === undefined) return;
-      mkdirSync(dirname(target), { recursive: true });
+      if (!existsSync(join(staging, path))) return;
+      if (!made.has(dirname(target))) mkdirSync(dirname(target), { recursive: true });
+      made.add(dirname(target));
       renameSync(join(staging, path), target);
     }
+  };
+  dirs.forEach((dir, index) => {
+    if (index === half) crashPoint('apply-half');
+    try {
+      renameSync(join(staging, dir), join(root, dir));
+    } catch (error) {
+      // Moved in already by an earlier, interrupted apply: nothing left to move.
+      if (!existsSync(join(staging, dir))) return;
+      // The folder appeared in the output since (not eventry's doing): its files go in one by one.
+      if (!existsSync(join(root, dir))) throw error;
+      for (const path of filesBelow(staging, dir)) moveFile(path);
+    }
+  });
+  journal.put.forEach((path, index) => {
+    if (dirs.length + index === half) crashPoint('apply-half');
+    moveFile(path);
   });
   for (const path of journal.remove) rmSync(join(root, path), { force: true });
   for (const dir of journal.removeDirs) {
@@ -314,25 +397,42 @@ function applyJournal(root: string, journal: Journal): void {
   discardStaging(root, (pid) => pid === process.pid || !isAlive(pid));
 }
 
-/** Writes the files below `dir`, each fsynced, a few at a time (fsync one by one is several times slower). */
-async function stageFiles(dir: string, files: readonly OutputFile[]): Promise<void> {
-  const made = new Set<string>();
+/**
+ * Writes the files below `dir`, each fsynced, a few at a time (fsync one by one is several times
+ * slower); each folder is made once (`mkdirs`, shared by the build's batches), and each file's size
+ * and time go to `stats`.
+ */
+async function stageFiles(
+  dir: string,
+  files: readonly OutputFile[],
+  mkdirs: Map<string, Promise<unknown>>,
+  stats?: Map<string, { size: number; mtimeMs: number }>,
+): Promise<void> {
   const half = Math.ceil(files.length / 2);
   let next = 0;
   let done = 0;
   let failed = false;
+  const folder = (path: string) => {
+    let made = mkdirs.get(path);
+    if (!made) {
+      made = mkdir(path, { recursive: true });
+      mkdirs.set(path, made);
+    }
+    return made;
+  };
   const worker = async () => {
     while (!failed && next < files.length) {
       const file = files[next++]!;
       const target = join(dir, file.path);
-      if (!made.has(dirname(target))) {
-        await mkdir(dirname(target), { recursive: true });
-        made.add(dirname(target));
-      }
+      await folder(dirname(target));
       const handle = await open(target, 'w');
       try {
         await handle.writeFile(file.contents);
         await handle.sync();
+        if (stats) {
+          const { size, mtimeMs } = await handle.stat();
+          stats.set(file.path, { size, mtimeMs });
+        }
       } finally {
         await handle.close();
       }
@@ -382,6 +482,128 @@ function readTarget(path: string): string | undefined {
     if (typeof failure.code === 'string' && failure.path === undefined) failure.path = path;
     throw failure;
   }
+}
+
+/**
+ * Stages `files` below `target.staging` from a build thread: each file that differs from the output is
+ * written (synchronously; the build's own thread fsyncs it, see `Staging.addStaged`) and reported with
+ * its size and time, each unchanged one is reported without. `state` carries the folders made and
+ * seen between calls. A file the file system refuses throws a `WriteFailure`; the caller discards the
+ * staging folder.
+ */
+export function stageOnThread(
+  target: StagingTarget,
+  files: readonly OutputFile[],
+  state: { exists?: (dir: string) => boolean; made?: Set<string> },
+): StagedFile[] {
+  state.exists ??= folderMemo(target.root);
+  state.made ??= new Set<string>();
+  const { exists, made } = state;
+  const half = Math.ceil(files.length / 2);
+  let path = '';
+  try {
+    return files.map((file, index) => {
+      path = join(target.root, file.path);
+      const dir = folderOf(file.path);
+      if (exists(dir) && readIfExists(path) === file.contents) return { path: file.path };
+      path = join(target.staging, file.path);
+      if (!made.has(dir)) mkdirSync(join(target.staging, dir), { recursive: true });
+      made.add(dir);
+      const fd = openSync(path, 'w');
+      try {
+        writeSync(fd, file.contents);
+        const { size, mtimeMs } = fstatSync(fd);
+        if (index + 1 === half) crashPoint('staging-half');
+        return { path: file.path, stats: { size, mtimeMs } };
+      } finally {
+        closeSync(fd);
+      }
+    });
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (typeof failure.code !== 'string') throw error;
+    const at = failure.path ?? path;
+    const inside = [target.staging, target.root].find((dir) => at.startsWith(`${dir}${sep}`));
+    throw new WriteFailure(
+      inside
+        ? at
+            .slice(inside.length + 1)
+            .split(sep)
+            .join('/')
+        : at,
+      failure.code,
+      error,
+    );
+  }
+}
+
+/**
+ * Whether each folder of the output existed when first asked (by its path relative to `root`, '' for
+ * the root): a file of a folder that does not exist is staged without reading it back, and a
+ * top-level folder that does not exist is moved in whole.
+ */
+function folderMemo(root: string): (dir: string) => boolean {
+  const existing = new Map<string, boolean>();
+  return (dir) => {
+    let found = existing.get(dir);
+    if (found === undefined) {
+      found = statSync(join(root, dir), { throwIfNoEntry: false }) !== undefined;
+      existing.set(dir, found);
+    }
+    return found;
+  };
+}
+
+/** Runs at most `size` jobs at once; `done` settles once every job so far has, rejecting with the first failure. */
+function limiter(size: number): { run(job: () => Promise<void>): void; done(): Promise<void> } {
+  const waiting: (() => Promise<void>)[] = [];
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  const start = () => {
+    while (running.size < size && waiting.length > 0) {
+      const job = waiting.shift()!()
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => {
+          running.delete(job);
+          start();
+        });
+      running.add(job);
+    }
+  };
+  return {
+    run(job) {
+      waiting.push(job);
+      start();
+    },
+    async done() {
+      while (running.size > 0) await Promise.all(running);
+      if (failure) throw failure.error;
+    },
+  };
+}
+
+/** Makes a file written by another thread durable (Windows flushes only a handle opened for writing). */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The folder of an output path, relative to the root ('' at the root). */
+function folderOf(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf('/')));
+}
+
+/** The files below `dir` of `base`, as paths relative to `base` with forward slashes. */
+function filesBelow(base: string, dir: string): string[] {
+  return readdirSync(join(base, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => relative(base, join(entry.parentPath, entry.name)).split(sep).join('/'));
 }
 
 function writeDurably(path: string, contents: string): void {
