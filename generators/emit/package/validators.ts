@@ -284,26 +284,76 @@ function draft07(schema: Record<string, unknown>): Record<string, unknown> {
   return prepareSchema(rest) as Record<string, unknown>;
 }
 
+/** A JavaScript string literal as ajv writes it (JSON-escaped). */
+const STRING = '"(?:[^"\\\\\\n]|\\\\.)*"';
+/** An expression of ajv's generated code up to the next top-level comma: names, property reads, literals. */
+const EXPRESSION = `(?:[^",{}\\n]|${STRING})*`;
+
 /**
- * The all-errors code with each error handed to `this.report` as it is found, which lets the run
- * time stop the walk once it has enough (a payload with a million problems costs as much as one with
- * ten thousand). The run time lists the reported errors in the order found, which is ajv's own order
- * only while the code never takes an error back: it does not for the keywords eventry emits (no
- * `anyOf`, `oneOf`, `not`, `if`), and this checks it.
+ * The all-errors code with each error handed to the run time as it is found, which lets it stop the walk
+ * once it has enough (a payload with a million problems costs as much as one with ten thousand) and
+ * build each platform item there and then. The common errors go to a method of their own with only what
+ * the item needs, so no error object is made for them: `this.required(attr)` (the attr with a leading
+ * `.`, its last key quoted at build time), `this.unknown(path, key)`, `this.type(path, type, value,
+ * isItem)`; any other error goes to `this.report(error)` as ajv wrote it. ajv's own error list
+ * (`vErrors`, `validate.errors`) is dropped: nothing reads it, and a nested validator's failure only
+ * needs to count. The run time lists the errors in the order found, which is ajv's own order only while
+ * the code never takes an error back: it does not for the keywords eventry emits (no `anyOf`, `oneOf`,
+ * `not`, `if`), and this checks it.
  */
 function reportEachError(key: string, code: string): string {
   if (/vErrors\.length\s*=[^=]|vErrors\.splice|\bvErrors = null;\n(?<!let vErrors = null;\n)/.test(code)) {
     throw new Error(`the all-errors validator of ${key} takes errors back, which the run time cannot follow`);
   }
+  const pushes = (code.match(/\bvErrors\b.*\.push\(/g) ?? []).length;
   let reported = 0;
-  const out = code.replace(/^\(vErrors \?\?= \[\]\)\.push\((err\d+)\);\n/gm, (line: string, name: string) => {
-    reported += 1;
-    return `${line}${RUN}.report(${name});\n`;
-  });
-  if (reported !== (code.match(/\bvErrors\b.*\.push\(/g) ?? []).length) {
+  const out = code
+    .replace(ERROR_PUSH, (_line: string, name: string, literal: string) => {
+      reported += 1;
+      return reportCall(name, literal);
+    })
+    // A nested validator has reported its own errors; the caller only counts that it failed.
+    .replace(
+      /^vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);\nerrors = vErrors\.length;\n/gm,
+      'errors++;\n',
+    )
+    .replace(/^validate\d+\.errors = vErrors;\n/gm, '')
+    .replace(/^let vErrors = null;\n/gm, '');
+  if (reported !== pushes || /\bvErrors\b/.test(out)) {
     throw new Error(`the all-errors validator of ${key} adds errors in a way the run time does not see`);
   }
   return out;
+}
+
+/** One error of ajv's all-errors code (after `slim` and `dotPaths`): its object and where it goes. */
+const ERROR_PUSH = /^const (err\d+) = (\{[^\n]*\});\n\(vErrors \?\?= \[\]\)\.push\(\1\);\n/gm;
+
+/** The error object of ajv's code, for the errors that get a call of their own (see `reportCall`). */
+const ERROR_LITERAL = new RegExp(
+  `^\\{instancePath(?::(${EXPRESSION}))?,keyword:"(required|additionalProperties|type)",(?:item:(${EXPRESSION}),)?params:\\{(missingProperty|additionalProperty|type): (${EXPRESSION})\\},data(?::(\\w+))?\\}$`,
+);
+
+/** The statement that hands one error to the run time (see `reportEachError`). */
+function reportCall(name: string, literal: string): string {
+  const match = ERROR_LITERAL.exec(literal);
+  const keyword = match?.[2];
+  if (match === null || (keyword === 'type') !== (match[3] !== undefined)) {
+    return `const ${name} = ${literal};\n${RUN}.report(${name});\n`;
+  }
+  const path = match[1] ?? 'instancePath';
+  const param = match[5]!;
+  switch (keyword) {
+    case 'required': {
+      const field = JSON.parse(param) as string;
+      // The run time's `joinPath`, at build time: an all-digit field name is a key, not an index.
+      const part = /^\d+$/.test(field) ? JSON.stringify(field) : dotPathKey(field);
+      return `${RUN}.required(${path}+${JSON.stringify(`.${part}`)});\n`;
+    }
+    case 'additionalProperties':
+      return `${RUN}.unknown(${path}, ${param});\n`;
+    default:
+      return `${RUN}.type(${path}, ${param}, ${match[6] ?? 'data'}, ${match[3]});\n`;
+  }
 }
 
 /**
@@ -330,11 +380,6 @@ function slim(generated: string): string {
     new RegExp(`\\b${name}\\b`).test(code.replace(line, '')) ? line : '',
   );
 }
-
-/** A JavaScript string literal as ajv writes it (JSON-escaped). */
-const STRING = '"(?:[^"\\\\\\n]|\\\\.)*"';
-/** An expression of ajv's generated code up to the next top-level comma: names, property reads, literals. */
-const EXPRESSION = `(?:[^",{}\\n]|${STRING})*`;
 
 /**
  * A path expression of ajv's code: `instancePath` followed by JSON Pointer fragments (string literals),
