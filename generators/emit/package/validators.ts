@@ -1,6 +1,6 @@
 import Ajv2020, { _, type CodeKeywordDefinition, Name } from 'ajv/dist/2020.js';
 import Ajv07 from 'ajv/dist/ajv.js';
-import { not, or, ValueScope } from 'ajv/dist/compile/codegen/index.js';
+import { getProperty, not, or, ValueScope } from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue } from '../../model.js';
@@ -153,11 +153,19 @@ const CLOSED_OBJECT: CodeKeywordDefinition = {
         if (names.length === 0) report();
         else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
       };
-      // `for-in` walks an object in the usual (fast) mode from its cached key list, but re-checks every
-      // key of one in dictionary mode (an object a field was deleted from): a wide object is walked over
-      // `Object.keys`, which costs a valid payload an array and saves a wide dictionary object a fifth.
-      if (names.length > WIDE_OBJECT) gen.forOf('key', _`Object.keys(${data})`, each);
-      else gen.forIn('key', data, each);
+      if (names.length <= WIDE_OBJECT) {
+        gen.forIn('key', data, each);
+        return;
+      }
+      // A wide object has no undocumented key when it has as many keys as documented fields with a
+      // value: one count instead of comparing each key with every name. Only otherwise are its keys
+      // walked, over that same `Object.keys` (for-in re-checks every key of an object in dictionary
+      // mode, one a field was deleted from).
+      const keys = gen.const('keys', _`Object.keys(${data})`);
+      const present = names.map((name) => _`(${data}${getProperty(name)} !== undefined)`);
+      gen.if(_`${keys}.length !== ${present.reduce((sum, one) => _`${sum} + ${one}`)}`, () =>
+        gen.forOf('key', keys, each),
+      );
     };
     // One compiled function serves both modes: in tolerant mode it skips the walk over the keys, so a
     // payload with a million undocumented fields costs nothing there.
@@ -166,7 +174,7 @@ const CLOSED_OBJECT: CodeKeywordDefinition = {
   },
 };
 
-/** Objects with more documented fields than this are walked over `Object.keys` (see `CLOSED_OBJECT`). */
+/** Objects with more documented fields than this are checked by counting their keys (see `CLOSED_OBJECT`). */
 const WIDE_OBJECT = 8;
 
 /** The keyword `prepareSchema` puts on every object schema with fields; see `OWN_FIELDS`. */
