@@ -281,9 +281,12 @@ export function compileEventValidators(key: string, closed: Record<string, unkno
   // applies to each compile.
   const ajv = standaloneAjv();
   ajv.addSchema(draft07(closed));
-  const code = readFieldsOnce(
+  const code = positionalContext(
     key,
-    reportEachError(key, dotPaths(key, slim(standaloneCode.default(ajv, { validate: `${key}.json` })))),
+    readFieldsOnce(
+      key,
+      reportEachError(key, dotPaths(key, slim(standaloneCode.default(ajv, { validate: `${key}.json` })))),
+    ),
   );
   if (/\brequire\(/.test(code)) {
     throw new Error(`the validator code of ${key} needs an ajv run-time module, which packages do not ship`);
@@ -364,6 +367,31 @@ function blockEnd(code: string, from: number): number {
 const STRING = '"(?:[^"\\\\\\n]|\\\\.)*"';
 /** An expression of ajv's generated code up to the next top-level comma: names, property reads, literals. */
 const EXPRESSION = `(?:[^",{}\\n]|${STRING})*`;
+
+/** How ajv's functions take their context: an object, destructured on every call. */
+const CONTEXT_PARAMETER =
+  /^function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)\{$/gm;
+/** How ajv's code calls a nested function: with a new context object (a `$ref` to a shape, each array item). */
+const NESTED_CALL = new RegExp(
+  `\\.call\\(this, (${EXPRESSION}), \\{instancePath:(${EXPRESSION}),parentData:(${EXPRESSION}),parentDataProperty:${EXPRESSION},rootData\\}\\)`,
+  'g',
+);
+
+/**
+ * The code with each function taking its instance path and parent as arguments, not as an object: ajv
+ * builds one per nested call (for every array item of a shape, valid or not) and each function reads
+ * four fields of it, three of them missing when the run time calls the event's own function. Nothing
+ * reads `parentDataProperty` or `rootData` (eventry's schemas have no `$ref` to their root).
+ */
+function positionalContext(key: string, code: string): string {
+  const out = code
+    .replace(CONTEXT_PARAMETER, 'function $1(data, instancePath = "", parentData){')
+    .replace(NESTED_CALL, '.call(this, $1, $2, $3)');
+  if (/\b(?:parentDataProperty|rootData)\b/.test(out)) {
+    throw new Error(`the validator code of ${key} passes its context in a way the build does not follow`);
+  }
+  return out;
+}
 
 /**
  * The all-errors code with each error handed to the run time as it is found, which lets it stop the walk
