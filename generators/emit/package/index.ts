@@ -206,7 +206,6 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
       path: `${slug}/chunks/${n}.js`,
       contents: render('chunk.js', {
         note,
-        runtimeName,
         usesFormats: chunk.events.some((event) => event.usesFormats),
         events: chunk.events,
       }),

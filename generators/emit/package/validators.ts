@@ -1,6 +1,6 @@
 import Ajv2020, { _, type CodeKeywordDefinition, Name } from 'ajv/dist/2020.js';
 import Ajv07 from 'ajv/dist/ajv.js';
-import { not, or, ValueScope } from 'ajv/dist/compile/codegen/index.js';
+import { getProperty, not, or, ValueScope } from 'ajv/dist/compile/codegen/index.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue } from '../../model.js';
@@ -144,7 +144,7 @@ const CLOSED_OBJECT: CodeKeywordDefinition = {
     it.props = true;
     const names = Object.keys(parentSchema.properties ?? {});
     const walk = (): void => {
-      gen.forIn('key', data, (key: Name) => {
+      const each = (key: Name): void => {
         const report = (): void => {
           cxt.setParams({ additionalProperty: key });
           cxt.error();
@@ -152,7 +152,20 @@ const CLOSED_OBJECT: CodeKeywordDefinition = {
         };
         if (names.length === 0) report();
         else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
-      });
+      };
+      if (names.length <= WIDE_OBJECT) {
+        gen.forIn('key', data, each);
+        return;
+      }
+      // A wide object has no undocumented key when it has as many keys as documented fields with a
+      // value: one count instead of comparing each key with every name. Only otherwise are its keys
+      // walked, over that same `Object.keys` (for-in re-checks every key of an object in dictionary
+      // mode, one a field was deleted from).
+      const keys = gen.const('keys', _`Object.keys(${data})`);
+      const present = names.map((name) => _`(${data}${getProperty(name)} !== undefined)`);
+      gen.if(_`${keys}.length !== ${present.reduce((sum, one) => _`${sum} + ${one}`)}`, () =>
+        gen.forOf('key', keys, each),
+      );
     };
     // One compiled function serves both modes: in tolerant mode it skips the walk over the keys, so a
     // payload with a million undocumented fields costs nothing there.
@@ -160,6 +173,9 @@ const CLOSED_OBJECT: CodeKeywordDefinition = {
     cxt.ok(_`${errsCount} === errors`);
   },
 };
+
+/** Objects with more documented fields than this are checked by counting their keys (see `CLOSED_OBJECT`). */
+const WIDE_OBJECT = 8;
 
 /** The keyword `prepareSchema` puts on every object schema with fields; see `OWN_FIELDS`. */
 const OWN = 'x-eventry-own-fields';
@@ -265,9 +281,12 @@ export function compileEventValidators(key: string, closed: Record<string, unkno
   // applies to each compile.
   const ajv = standaloneAjv();
   ajv.addSchema(draft07(closed));
-  const code = reportEachError(
+  const code = positionalContext(
     key,
-    dotPaths(key, slim(standaloneCode.default(ajv, { validate: `${key}.json` }))),
+    readFieldsOnce(
+      key,
+      reportEachError(key, dotPaths(key, slim(standaloneCode.default(ajv, { validate: `${key}.json` })))),
+    ),
   );
   if (/\brequire\(/.test(code)) {
     throw new Error(`the validator code of ${key} needs an ajv run-time module, which packages do not ship`);
@@ -284,26 +303,161 @@ function draft07(schema: Record<string, unknown>): Record<string, unknown> {
   return prepareSchema(rest) as Record<string, unknown>;
 }
 
+/** The start of an object's checks in the generated code: `OWN_FIELDS`'s prototype check of `data<n>`. */
+const OBJECT_START =
+  /^const (proto\d+) = Object\.getPrototypeOf\((data\d*)\);\nif\(\1 !== [^\n]*\)\{\n\2 = Object\.defineProperties\([^\n]*\);\n\}\n/gm;
+
 /**
- * The all-errors code with each error handed to `this.report` as it is found, which lets the run
- * time stop the walk once it has enough (a payload with a million problems costs as much as one with
- * ten thousand). The run time lists the reported errors in the order found, which is ajv's own order
- * only while the code never takes an error back: it does not for the keywords eventry emits (no
- * `anyOf`, `oneOf`, `not`, `if`), and this checks it.
+ * The code with each field of an object read once, into a local, where its checks start: ajv reads a
+ * field up to three times (`required`, then `properties`' presence test and value). A read is a hash
+ * lookup on a payload in dictionary mode (one a field was deleted from), and V8 then also makes the
+ * validator's other reads of that field generic for later payloads; one read per field divides both
+ * costs. A field's getter, if a payload has one, runs once instead of up to three times.
+ */
+function readFieldsOnce(key: string, code: string): string {
+  const starts = [...code.matchAll(OBJECT_START)].reverse();
+  let out = code;
+  for (const start of starts) {
+    const name = start[2]!;
+    const from = start.index + start[0].length;
+    const to = blockEnd(out, from);
+    if (to === -1)
+      throw new Error(`the validator code of ${key} has an object block the build cannot delimit`);
+    const locals = new Map<string, string>();
+    const reads = new RegExp(
+      `(?<![\\w$.])${name}(?:\\.([A-Za-z_$][\\w$]*)|\\[(${STRING})\\])(?!\\s*=[^=])`,
+      'g',
+    );
+    const body = out.slice(from, to).replace(reads, (_read: string, field?: string, quoted?: string) => {
+      const access = field === undefined ? `[${quoted}]` : `.${field}`;
+      let local = locals.get(access);
+      if (local === undefined) {
+        local = `${name}$${locals.size}`;
+        locals.set(access, local);
+      }
+      return local;
+    });
+    if (new RegExp(`(?<![\\w$.])${name}(?:\\.[A-Za-z_$]|\\["|\\s*=[^=])`).test(body)) {
+      throw new Error(
+        `the validator code of ${key} writes or reads ${name} in a way the build does not follow`,
+      );
+    }
+    const declarations = [...locals]
+      .map(([access, local]) => `const ${local} = ${name}${access};\n`)
+      .join('');
+    out = out.slice(0, from) + declarations + body + out.slice(to);
+  }
+  return out;
+}
+
+/** Where the block that `from` is inside ends (its `}`), skipping string literals; -1 if it does not. */
+function blockEnd(code: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < code.length; i++) {
+    const c = code[i];
+    if (c === '"') {
+      for (i++; i < code.length && code[i] !== '"'; i++) if (code[i] === '\\') i++;
+    } else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** A JavaScript string literal as ajv writes it (JSON-escaped). */
+const STRING = '"(?:[^"\\\\\\n]|\\\\.)*"';
+/** An expression of ajv's generated code up to the next top-level comma: names, property reads, literals. */
+const EXPRESSION = `(?:[^",{}\\n]|${STRING})*`;
+
+/** How ajv's functions take their context: an object, destructured on every call. */
+const CONTEXT_PARAMETER =
+  /^function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data\}=\{\}\)\{$/gm;
+/** How ajv's code calls a nested function: with a new context object (a `$ref` to a shape, each array item). */
+const NESTED_CALL = new RegExp(
+  `\\.call\\(this, (${EXPRESSION}), \\{instancePath:(${EXPRESSION}),parentData:(${EXPRESSION}),parentDataProperty:${EXPRESSION},rootData\\}\\)`,
+  'g',
+);
+
+/**
+ * The code with each function taking its instance path and parent as arguments, not as an object: ajv
+ * builds one per nested call (for every array item of a shape, valid or not) and each function reads
+ * four fields of it, three of them missing when the run time calls the event's own function. Nothing
+ * reads `parentDataProperty` or `rootData` (eventry's schemas have no `$ref` to their root).
+ */
+function positionalContext(key: string, code: string): string {
+  const out = code
+    .replace(CONTEXT_PARAMETER, 'function $1(data, instancePath = "", parentData){')
+    .replace(NESTED_CALL, '.call(this, $1, $2, $3)');
+  if (/\b(?:parentDataProperty|rootData)\b/.test(out)) {
+    throw new Error(`the validator code of ${key} passes its context in a way the build does not follow`);
+  }
+  return out;
+}
+
+/**
+ * The all-errors code with each error handed to the run time as it is found, which lets it stop the walk
+ * once it has enough (a payload with a million problems costs as much as one with ten thousand) and
+ * build each platform item there and then. The common errors go to a method of their own with only what
+ * the item needs, so no error object is made for them: `this.required(attr)` (the attr with a leading
+ * `.`, its last key quoted at build time), `this.unknown(path, key)`, `this.type(path, type, value,
+ * isItem)`; any other error goes to `this.report(error)` as ajv wrote it. ajv's own error list
+ * (`vErrors`, `validate.errors`) is dropped: nothing reads it, and a nested validator's failure only
+ * needs to count. The run time lists the errors in the order found, which is ajv's own order only while
+ * the code never takes an error back: it does not for the keywords eventry emits (no `anyOf`, `oneOf`,
+ * `not`, `if`), and this checks it.
  */
 function reportEachError(key: string, code: string): string {
   if (/vErrors\.length\s*=[^=]|vErrors\.splice|\bvErrors = null;\n(?<!let vErrors = null;\n)/.test(code)) {
     throw new Error(`the all-errors validator of ${key} takes errors back, which the run time cannot follow`);
   }
+  const pushes = (code.match(/\bvErrors\b.*\.push\(/g) ?? []).length;
   let reported = 0;
-  const out = code.replace(/^\(vErrors \?\?= \[\]\)\.push\((err\d+)\);\n/gm, (line: string, name: string) => {
-    reported += 1;
-    return `${line}${RUN}.report(${name});\n`;
-  });
-  if (reported !== (code.match(/\bvErrors\b.*\.push\(/g) ?? []).length) {
+  const out = code
+    .replace(ERROR_PUSH, (_line: string, name: string, literal: string) => {
+      reported += 1;
+      return reportCall(name, literal);
+    })
+    // A nested validator has reported its own errors; the caller only counts that it failed.
+    .replace(
+      /^vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);\nerrors = vErrors\.length;\n/gm,
+      'errors++;\n',
+    )
+    .replace(/^validate\d+\.errors = vErrors;\n/gm, '')
+    .replace(/^let vErrors = null;\n/gm, '');
+  if (reported !== pushes || /\bvErrors\b/.test(out)) {
     throw new Error(`the all-errors validator of ${key} adds errors in a way the run time does not see`);
   }
   return out;
+}
+
+/** One error of ajv's all-errors code (after `slim` and `dotPaths`): its object and where it goes. */
+const ERROR_PUSH = /^const (err\d+) = (\{[^\n]*\});\n\(vErrors \?\?= \[\]\)\.push\(\1\);\n/gm;
+
+/** The error object of ajv's code, for the errors that get a call of their own (see `reportCall`). */
+const ERROR_LITERAL = new RegExp(
+  `^\\{instancePath(?::(${EXPRESSION}))?,keyword:"(required|additionalProperties|type)",(?:item:(${EXPRESSION}),)?params:\\{(missingProperty|additionalProperty|type): (${EXPRESSION})\\},data(?::(\\w+))?\\}$`,
+);
+
+/** The statement that hands one error to the run time (see `reportEachError`). */
+function reportCall(name: string, literal: string): string {
+  const match = ERROR_LITERAL.exec(literal);
+  const keyword = match?.[2];
+  if (match === null || (keyword === 'type') !== (match[3] !== undefined)) {
+    return `const ${name} = ${literal};\n${RUN}.report(${name});\n`;
+  }
+  const path = match[1] ?? 'instancePath';
+  const param = match[5]!;
+  switch (keyword) {
+    case 'required': {
+      const field = JSON.parse(param) as string;
+      // The run time's `joinPath`, at build time: an all-digit field name is a key, not an index.
+      const part = /^\d+$/.test(field) ? JSON.stringify(field) : dotPathKey(field);
+      return `${RUN}.required(${path}+${JSON.stringify(`.${part}`)});\n`;
+    }
+    case 'additionalProperties':
+      return `${RUN}.unknown(${path}, ${param});\n`;
+    default:
+      return `${RUN}.type(${path}, ${param}, ${match[6] ?? 'data'}, ${match[3]});\n`;
+  }
 }
 
 /**
@@ -330,11 +484,6 @@ function slim(generated: string): string {
     new RegExp(`\\b${name}\\b`).test(code.replace(line, '')) ? line : '',
   );
 }
-
-/** A JavaScript string literal as ajv writes it (JSON-escaped). */
-const STRING = '"(?:[^"\\\\\\n]|\\\\.)*"';
-/** An expression of ajv's generated code up to the next top-level comma: names, property reads, literals. */
-const EXPRESSION = `(?:[^",{}\\n]|${STRING})*`;
 
 /**
  * A path expression of ajv's code: `instancePath` followed by JSON Pointer fragments (string literals),

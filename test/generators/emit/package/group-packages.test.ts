@@ -213,12 +213,12 @@ describe('each validator is shipped once', async () => {
   it("neither the group's index.js nor an event's entry point holds validator code: they import its chunk", () => {
     for (const group of small.groups) {
       const index = files.get(`${group.slug}/index.js`)!;
-      expect(index, group.slug).not.toContain('defineEvent');
+      expect(index, group.slug).not.toContain('exports.validate');
       expect(index, group.slug).toContain('from "./chunks/0.js";');
       for (const key of group.events) {
         const entry = files.get(`${group.slug}/events/${key}.js`)!;
-        expect(entry, key).not.toContain('defineEvent');
-        expect(entry, key).toMatch(/ from "\.\.\/chunks\/\d+\.js";/);
+        expect(entry, key).not.toContain('exports.validate');
+        expect(entry, key).toMatch(/ as compile \} from "\.\.\/chunks\/\d+\.js";/);
       }
     }
   });
@@ -227,14 +227,19 @@ describe('each validator is shipped once', async () => {
     for (const group of small.groups) {
       const code = [...files].filter(([path]) => path.startsWith(`${group.slug}/`) && path.endsWith('.js'));
       for (const key of group.events) {
-        const defining = code.filter(([, text]) =>
-          new RegExp(`defineEvent\\(\\s*${JSON.stringify(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`).test(
-            text,
-          ),
-        );
-        expect(defining, key).toHaveLength(1);
-        expect(defining[0]![0], key).toMatch(new RegExp(`^${group.slug}/chunks/\\d+\\.js$`));
+        // The entry point's `compile` is the chunk function holding the event's validator code.
+        const entry = files.get(`${group.slug}/events/${key}.js`)!;
+        const [, id, chunk] = /import \{ (\w+) as compile \} from "\.\.\/(chunks\/\d+\.js)";/.exec(entry)!;
+        const defining = code.filter(([, text]) => text.includes(`function ${id}(exports) {\n`));
+        expect(
+          defining.map(([path]) => path),
+          key,
+        ).toEqual([`${group.slug}/${chunk}`]);
       }
+      const validators = code.flatMap(
+        ([path, text]) => text.match(/^exports\.validate = /gm)?.map(() => path) ?? [],
+      );
+      expect(validators, group.slug).toHaveLength(group.events.length);
     }
   });
 });

@@ -11,7 +11,7 @@ import { writeModelPackages } from './build-packages.js';
 /**
  * Each event ships one validator, for both modes and for valid and invalid payloads: ajv's all-errors
  * code, whose `this` says the mode (`tolerant` switches off the walk over undocumented keys) and takes
- * each error as found (`report`). A build compiles each event once, and a package holds its code once.
+ * each error as found (`required`, `unknown`, `type`, or `report` for any other). A build compiles each event once, and a package holds its code once.
  * The mode and the errors belong to each call: a payload getter that validates another payload does
  * not change the run that reads it.
  */
@@ -20,18 +20,24 @@ const model = loadValid(fixturePath('small'));
 const valid = { account_number: 'A1', account_user_emails: ['a@example.com'] };
 const undocumented = { ...valid, added_later: true };
 
-type Validator = (this: { tolerant: boolean; report(error: unknown): void }, payload: unknown) => boolean;
+type Validator = (this: { tolerant: boolean } & Record<Sink, () => void>, payload: unknown) => boolean;
+/** Where the generated code hands an error: see `ValidatorContext` in generators/runtime/runtime.ts. */
+type Sink = 'required' | 'unknown' | 'type' | 'report';
 
 describe('one validator per event', () => {
-  it('is one exported function: `this.tolerant` allows undocumented fields, `this.report` gets each error', () => {
+  it('is one exported function: `this.tolerant` allows undocumented fields, `this` gets each error', () => {
     const { code } = compileEventValidators(KEY, standaloneEventSchema(model, KEY, 'closed'));
     const exports: { validate?: Validator } = {};
     new Function('exports', 'fullFormats', code)(exports, fullFormats);
     expect(Object.keys(exports)).toEqual(['validate']);
     const check = (tolerant: boolean, payload: unknown) => {
-      const reported: unknown[] = [];
-      const valid = exports.validate!.call({ tolerant, report: (error) => reported.push(error) }, payload);
-      return { valid, reported: reported.length };
+      let reported = 0;
+      const count = () => {
+        reported += 1;
+      };
+      const run = { tolerant, required: count, unknown: count, type: count, report: count };
+      const valid = exports.validate!.call(run, payload);
+      return { valid, reported };
     };
     expect(check(false, valid)).toEqual({ valid: true, reported: 0 });
     expect(check(false, undocumented)).toEqual({ valid: false, reported: 1 });
