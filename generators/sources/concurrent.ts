@@ -6,8 +6,9 @@ import type { Catalogue } from '../model.js';
 import { estimateSourceSize, resolveSource } from './index.js';
 import type { SourceOptions, SourceResult } from './source.js';
 
-// `diff` reads two catalogues, and at 10,000 events each takes seconds, almost all of it parsing YAML:
-// one is loaded in a worker thread while the main thread loads the other, on a second core.
+// `diff` reads two catalogues, and at 10,000 events each takes a second, almost all of it parsing YAML:
+// one after the other they share a parse memo (files alike are parsed once); side by side, one is
+// loaded in a worker thread while the main thread loads the other, on a second core.
 
 const WORKER = new URL('./resolve-worker.js', import.meta.url);
 
@@ -32,15 +33,18 @@ export function shouldResolveConcurrently(old: string, now: string, options: Sou
 }
 
 /**
- * Resolves OLD and NEW, the same as `resolveSource` on each: OLD in a worker thread while NEW resolves
- * here when `concurrent` (by default when both are large: `shouldResolveConcurrently`), one after the
- * other otherwise.
+ * Resolves OLD and NEW, the same as `resolveSource` on each: by default one after the other, sharing one
+ * parse memo, so a file both hold alike is parsed once; with `concurrent`, OLD in a worker thread while
+ * NEW resolves here. For two versions of a catalogue (what a review compares: nearly every file alike)
+ * the memo wins: two 10,000-event folders one group apart resolved in 1.07 to 1.15 s one after the
+ * other, against 1.57 to 1.63 s side by side on 2 idle cores. Two catalogues with little in common
+ * would resolve faster side by side (`shouldResolveConcurrently` says when both are large).
  */
 export async function resolveSourcePair(
   old: string,
   now: string,
   options: SourceOptions,
-  concurrent = shouldResolveConcurrently(old, now, options),
+  concurrent = false,
 ): Promise<[SourceResult, SourceResult]> {
   if (!concurrent) {
     // One after the other, a file both sides hold alike is read once.
