@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, inject, it } from 'vitest';
+import type { EmitCache } from '../generators/emit/context.js';
 import { loadCatalogue } from '../generators/load/index.js';
 import type { Catalogue } from '../generators/model.js';
 
@@ -189,4 +190,19 @@ export function describeWithResource(
   describe(title, () => {
     it.skip(resource.notice);
   });
+}
+
+/**
+ * An in-memory emit cache that only keeps values from one "build" to the next (`recall`/`keep`, as
+ * the disk cache does, structured-cloned as the disk would); `kept` is what it holds, by unit.
+ */
+export function keptOnlyCache(): { cache: EmitCache; kept: Map<string, unknown> } {
+  const kept = new Map<string, unknown>();
+  const cache: EmitCache = {
+    get: () => undefined,
+    set: () => undefined,
+    recall: (unit) => structuredClone(kept.get(unit)),
+    keep: (unit, value) => void kept.set(unit, structuredClone(value)),
+  };
+  return { cache, kept };
 }

@@ -182,17 +182,7 @@ export function startStaging(root: string): Staging {
     abort();
     const { code, path } = error as NodeJS.ErrnoException;
     if (typeof code !== 'string' || typeof path !== 'string') throw error;
-    const inside = [staging, root].find((dir) => path.startsWith(`${dir}${sep}`));
-    throw new WriteFailure(
-      inside
-        ? path
-            .slice(inside.length + 1)
-            .split(sep)
-            .join('/')
-        : path,
-      code,
-      error,
-    );
+    throw new WriteFailure(outputPath(path, { root, staging }), code, error);
   };
   return {
     async add(files) {
@@ -528,18 +518,7 @@ export function stageOnThread(
   } catch (error) {
     const failure = error as NodeJS.ErrnoException;
     if (typeof failure.code !== 'string') throw error;
-    const at = failure.path ?? path;
-    const inside = [target.staging, target.root].find((dir) => at.startsWith(`${dir}${sep}`));
-    throw new WriteFailure(
-      inside
-        ? at
-            .slice(inside.length + 1)
-            .split(sep)
-            .join('/')
-        : at,
-      failure.code,
-      error,
-    );
+    throw new WriteFailure(outputPath(failure.path ?? path, target), failure.code, error);
   }
 }
 
@@ -625,6 +604,17 @@ async function syncFile(path: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** A path the file system named in an error, as the output path it stands for (`/`-separated) if it is one. */
+function outputPath(path: string, { root, staging }: StagingTarget): string {
+  const inside = [staging, root].find((dir) => path.startsWith(`${dir}${sep}`));
+  return inside
+    ? path
+        .slice(inside.length + 1)
+        .split(sep)
+        .join('/')
+    : path;
 }
 
 /** The folder of an output path, relative to the root ('' at the root). */

@@ -11,10 +11,10 @@ import {
   documentJson,
   documentYaml,
 } from '../../../generators/emit/common/document-text.js';
-import type { EmitCache, EmitContext, OutputFile } from '../../../generators/emit/context.js';
+import type { EmitContext, OutputFile } from '../../../generators/emit/context.js';
 import { emitOpenApi } from '../../../generators/emit/openapi.js';
 import type { Catalogue } from '../../../generators/model.js';
-import { loadValid, REPO } from '../../helpers.js';
+import { keptOnlyCache, loadValid, REPO } from '../../helpers.js';
 
 // The catalogue documents are written entry by entry; with a cache, each event's entries are copied
 // from the file the last build wrote when that event is as it was, so an edit of one group of 10,000
@@ -23,13 +23,7 @@ import { loadValid, REPO } from '../../helpers.js';
 /** An output folder and an in-memory emit cache across "builds". */
 function buildsInMemory() {
   const output = new Map<string, string>();
-  const kept = new Map<string, unknown>();
-  const cache: EmitCache = {
-    get: () => undefined,
-    set: () => undefined,
-    recall: (unit) => structuredClone(kept.get(unit)),
-    keep: (unit, value) => void kept.set(unit, structuredClone(value)),
-  };
+  const { cache } = keptOnlyCache();
   const context: EmitContext = { readExisting: (path) => output.get(path), cache };
   return {
     context,

@@ -129,7 +129,7 @@ describe('when the worker is used', () => {
     expect(shouldResolveConcurrently(BEFORE, AFTER, options)).toBe(false);
   });
 
-  it('eventry diff (compiled) of two large folders, one in the worker, prints the in-process findings', async () => {
+  it('eventry diff (compiled) of two large folders (sharing one parse memo) prints the in-process findings', async () => {
     const other = writeSyntheticCatalogue(join(REPO, 'catalogue'), join(tempDir(), 'catalogue'), 8).dir;
     const group = join(other, 'groups', 'billing-c1.yaml');
     writeFileSync(
@@ -145,7 +145,7 @@ describe('when the worker is used', () => {
     expect(compiled).toEqual(inProcess);
   });
 
-  it('eventry diff (compiled) with a YAML error in a large OLD (the worker side) exits 2 with the located problem, as in process', async () => {
+  it('eventry diff (compiled) with a YAML error in a large OLD exits 2 with the located problem, as in process', async () => {
     const broken = join(tempDir(), 'catalogue');
     cpSync(big, broken, { recursive: true });
     writeFileSync(

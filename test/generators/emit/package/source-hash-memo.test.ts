@@ -1,24 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EmitCache, EmitContext } from '../../../../generators/emit/context.js';
+import type { EmitContext } from '../../../../generators/emit/context.js';
 import { groupPackageUnits } from '../../../../generators/emit/package/index.js';
 import type { Catalogue } from '../../../../generators/model.js';
-import { loadValid, REPO } from '../../../helpers.js';
+import { keptOnlyCache, loadValid, REPO } from '../../../helpers.js';
 
 // Each group's source hash (published in its package.json) comes from the last build's when the
 // group's events and the shapes are as they were: at 10,000 events, computing them all was a fifth of
 // an edit's time. It must always be the hash a build without the memo computes.
-
-function memoryCache() {
-  const kept = new Map<string, unknown>();
-  const cache: EmitCache = {
-    get: () => undefined,
-    set: () => undefined,
-    recall: (unit) => structuredClone(kept.get(unit)),
-    keep: (unit, value) => void kept.set(unit, structuredClone(value)),
-  };
-  return { cache, kept };
-}
 
 const manifests = (model: Catalogue, context: EmitContext) =>
   groupPackageUnits(model, context).map((unit) => unit.packageJson.contents);
@@ -44,7 +33,7 @@ describe('group source hashes from the last build', () => {
   )!;
 
   it('a first, a repeated and edited builds give the manifests a build without memo gives', () => {
-    const { cache } = memoryCache();
+    const { cache } = keptOnlyCache();
     const context = { ...plain, cache };
     for (const version of [
       model,
@@ -59,7 +48,7 @@ describe('group source hashes from the last build', () => {
   });
 
   it('a kept hash is used while its inputs are unchanged, and only then', () => {
-    const { cache, kept } = memoryCache();
+    const { cache, kept } = keptOnlyCache();
     const context = { ...plain, cache };
     manifests(model, context);
     const memo = kept.get('group-source-hashes') as Map<string, { sourceHash: string }>;
@@ -75,7 +64,7 @@ describe('group source hashes from the last build', () => {
   });
 
   it('a memo of another shape is ignored, and the units of some groups only keep nothing', () => {
-    const { cache, kept } = memoryCache();
+    const { cache, kept } = keptOnlyCache();
     const context = { ...plain, cache };
     kept.set('group-source-hashes', new Map([[model.groups[0]!.slug, { inputs: 1, sourceHash: 2 }]]));
     expect(manifests(model, context)).toEqual(manifests(model, plain));
