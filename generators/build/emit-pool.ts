@@ -49,7 +49,7 @@ export interface EmitPool {
    * Gives the threads the model (once), with what `modelDigest` knows of it and the build's staging
    * target (for `stage`); tasks run from then on.
    */
-  provide(model: Catalogue | PackedValue, extras?: { digests?: ModelDigests; staging?: StagingTarget }): void;
+  provide(model: PackedValue, extras?: { digests?: ModelDigests; staging?: StagingTarget }): void;
   /** Starts more threads, up to `size` in all. */
   grow(size: number): void;
   run(task: EmitTask): Promise<OutputFile[]>;
@@ -196,9 +196,8 @@ export function openEmitPool(
     get size() {
       return workers.length;
     },
-    provide(value, extras = {}) {
+    provide(packed, extras = {}) {
       if (model) throw new Error('the build worker pool already has its model');
-      const packed = isPacked(value) ? value : packValue(value);
       const message: ModelMessage = { model: packed, ...extras };
       model = message;
       const bytes = packed.bytes.byteLength;
@@ -226,8 +225,4 @@ export function openEmitPool(
       await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
-}
-
-function isPacked(value: Catalogue | PackedValue): value is PackedValue {
-  return 'bytes' in value && value.bytes instanceof Uint8Array;
 }

@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { packValue } from '../../generators/build/transfer.js';
 import { STAGING_DIR } from '../../generators/build/write.js';
 import { fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
@@ -137,7 +138,7 @@ describe('the build thread pool', () => {
     const pool = openEmitPool(1, { outDir: tempDir(), modelBytes: 1 });
     try {
       const done = pool.run({ kind: 'emitter', name: 'catalogue-package' });
-      pool.provide(model);
+      pool.provide(packValue(model));
       const files = await done;
       expect(files.map((file) => file.path)).toEqual(['catalogue/package.json', 'catalogue/README.md']);
       pool.grow(2);
