@@ -7,7 +7,7 @@ import { EMITTERS } from '../emit/index.js';
 import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
 import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';
-import { readIfExists } from '../shared/fs.js';
+import { readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import { type BuildState, unchangedFolders } from './state.js';
 import { packValue } from './transfer.js';
@@ -51,6 +51,7 @@ export async function emitAll(
 ): Promise<OutputFile[] | { emitter: string; error: unknown }> {
   const context = {
     readExisting: (path: string) => readIfExists(join(outDir, path)),
+    readExistingBytes: (path: string) => readBytesIfExists(join(outDir, path)),
     ...(cache ? { cache } : {}),
   };
   const files: OutputFile[] = [];
@@ -85,6 +86,7 @@ export async function buildCatalogue(
   const { catalogue } = loaded;
   const context = {
     readExisting: (path: string) => readIfExists(join(outDir, path)),
+    readExistingBytes: (path: string) => readBytesIfExists(join(outDir, path)),
     ...(options.cache ? { cache: options.cache } : {}),
   };
   const staging = startStaging(outDir);
@@ -127,8 +129,15 @@ export async function buildCatalogue(
     const documentEvents = Object.keys(catalogue.events).length;
     let groupEvents = 0;
     for (const group of catalogue.groups) if (generated.has(group.slug)) groupEvents += group.events.length;
+    // An edit (few groups to generate) of a catalogue built before with the cache writes its documents
+    // here too: they copy every entry the edit left alone (document-text.ts), cheaper than shipping the
+    // model to a thread.
+    const fewGroups = groupEvents < minEvents / 2;
+    const documentsCopy = options.state !== undefined && context.cache?.recall !== undefined;
     const threads =
-      options.workers && documentEvents + groupEvents >= minEvents ? options.workers.threads : 0;
+      options.workers && documentEvents + groupEvents >= minEvents && !(fewGroups && documentsCopy)
+        ? options.workers.threads
+        : 0;
     if (threads > 0 && canUseWorkers()) {
       const packed = packValue(catalogue);
       pool ??= openPool(1, outDir, options, packed.bytes.byteLength);
@@ -137,14 +146,14 @@ export async function buildCatalogue(
       pool.provide(packed, { digests: knownDigests(catalogue), staging: staging.target });
       // A thread for the groups too when there are enough of them to pay for its start; a few groups
       // (an edit) are generated here, while the documents are written on the pool's thread.
-      if (groupEvents >= minEvents / 2) pool.grow(threads);
+      if (!fewGroups) pool.grow(threads);
     } else {
       await pool?.close();
       pool = undefined;
     }
     const onPool = pool;
-    // With one thread (an edit), it writes the two documents, the longest tasks, and this thread the
-    // rest meanwhile; the pool's tasks go first, so that this thread's own work does not hold them back.
+    // With one thread (few groups, and documents that cannot copy), it writes the two documents, the
+    // longest tasks, and this thread the rest meanwhile; the pool's tasks go first, so that this thread's own work does not hold them back.
     const shared = pool !== undefined && pool.size > 1;
     const toPool = (task: EmitTask) =>
       onPool !== undefined && (shared || (task.kind === 'emitter' && DOCUMENT_EMITTERS.has(task.name)));

@@ -44,11 +44,12 @@ import {
   statSync,
   writeFileSync,
   writeSync,
+  writevSync,
 } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile } from '../emit/context.js';
-import { readIfExists } from '../shared/fs.js';
+import { readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { findOrphans, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
@@ -189,9 +190,7 @@ export function startStaging(root: string): Staging {
       try {
         for (const file of files) produced.add(file.path);
         // Inside the try: reading a target whose name the file system rejects fails like writing it.
-        const changed = files.filter(
-          (file) => !exists(folderOf(file.path)) || readTarget(join(root, file.path)) !== file.contents,
-        );
+        const changed = files.filter((file) => !inOutput(root, file, exists));
         put.push(...changed.map((file) => file.path));
         unsynced.push(...changed.map((file) => file.path));
         await stageFiles(staging, changed, mkdirs, stagedStats);
@@ -424,7 +423,8 @@ async function stageFiles(
       await folder(dirname(target));
       const handle = await open(target, 'w');
       try {
-        await handle.writeFile(file.contents);
+        if (file.pieces) await handle.writev(file.pieces as Uint8Array[]);
+        else await handle.writeFile(file.contents);
         if (stats) {
           const { size, mtimeMs } = await handle.stat();
           stats.set(file.path, { size, mtimeMs });
@@ -469,10 +469,30 @@ export function writeOutputs(root: string, files: readonly OutputFile[]): WriteR
   return report;
 }
 
-/** An output file's text (undefined when absent); an error always names the path (EISDIR does not by itself). */
-function readTarget(path: string): string | undefined {
+/**
+ * Whether the output holds `file` already: by what the emitter found when it read the output, else by
+ * reading it back (a file of a folder that does not exist is not read).
+ */
+function inOutput(root: string, file: OutputFile, exists: (dir: string) => boolean): boolean {
+  if (file.inOutput !== undefined) return file.inOutput === 'same';
+  if (!exists(folderOf(file.path))) return false;
+  const path = join(root, file.path);
+  if (!file.pieces) return readTarget(path, readIfExists) === file.contents;
+  const bytes = readTarget(path, readBytesIfExists);
+  if (bytes === undefined) return false;
+  let at = 0;
+  for (const piece of file.pieces) {
+    const end = at + piece.length;
+    if (end > bytes.length || !bytes.subarray(at, end).equals(piece)) return false;
+    at = end;
+  }
+  return at === bytes.length;
+}
+
+/** An output file's text or bytes (undefined when absent); an error always names the path (EISDIR does not by itself). */
+function readTarget<T>(path: string, read: (path: string) => T): T {
   try {
-    return readIfExists(path);
+    return read(path);
   } catch (error) {
     const failure = error as NodeJS.ErrnoException;
     if (typeof failure.code === 'string' && failure.path === undefined) failure.path = path;
@@ -501,13 +521,14 @@ export function stageOnThread(
     return files.map((file, index) => {
       path = join(target.root, file.path);
       const dir = folderOf(file.path);
-      if (exists(dir) && readIfExists(path) === file.contents) return { path: file.path };
+      if (inOutput(target.root, file, exists)) return { path: file.path };
       path = join(target.staging, file.path);
       if (!made.has(dir)) mkdirSync(join(target.staging, dir), { recursive: true });
       made.add(dir);
       const fd = openSync(path, 'w');
       try {
-        writeSync(fd, file.contents);
+        if (file.pieces) writevSync(fd, file.pieces as Uint8Array[]);
+        else writeSync(fd, file.contents);
         const { size, mtimeMs } = fstatSync(fd);
         if (index + 1 === half) crashPoint('staging-half');
         return { path: file.path, stats: { size, mtimeMs } };

@@ -8,6 +8,13 @@ export { generatedNote };
 export interface OutputFile {
   path: string;
   contents: string;
+  /**
+   * The same bytes as `contents`, in pieces, when the emitter has them so (a catalogue document of tens
+   * of megabytes): the build writes these and never makes `contents`.
+   */
+  pieces?: readonly Uint8Array[];
+  /** Set when the emitter read the file in the output: whether it holds these bytes already. */
+  inOutput?: 'same' | 'different';
 }
 
 /**
@@ -28,6 +35,8 @@ export interface EmitCache {
 export interface EmitContext {
   /** The text of a file currently in the output root, if any (to carry package versions forward). */
   readExisting(path: string): string | undefined;
+  /** The bytes of a file currently in the output root, if any (what `readExisting` reads, undecoded). */
+  readExistingBytes?(path: string): Buffer | undefined;
   /** Optional memo of expensive units; emitters must produce the same files with or without it. */
   cache?: EmitCache;
 }

@@ -11,3 +11,13 @@ export function readIfExists(path: string): string | undefined {
     throw error;
   }
 }
+
+/** A file's bytes, or undefined when it does not exist. */
+export function readBytesIfExists(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

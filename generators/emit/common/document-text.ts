@@ -14,10 +14,12 @@ import { modelDigest } from './model-digest.js';
  * - for memory: yaml builds a node for every value before writing any, and at 10,000 events the two
  *   documents' nodes were the build's peak memory;
  * - for edits: an entry built by a `Deferred` (one per event) is identified by a digest of what it is
- *   built from; the emit cache keeps where each entry is in the file as written, and the next build
- *   copies the entries whose digest is unchanged from the file in the output (if it is still the text
- *   written, by its digest), so an edit of one group of 10,000 events builds and writes that group's
- *   entries only.
+ *   built from; the emit cache keeps where each entry is in the file as written (byte offsets), and the
+ *   next build copies the bytes of the entries whose digest is unchanged from the file in the output (if
+ *   it is still the file written, by its digest), so an edit of one group of 10,000 events builds that
+ *   group's entries only, and the file says whether the output holds it already (`inOutput`).
+ * A file's bytes are gathered in pieces of about a megabyte (`OutputFile.pieces`), which the build writes
+ * as they are: the text of a whole document is never one string, nor held twice.
  * A block map's entries are written independently of one another (each on its own lines, indented by
  * its depth; no line folding), so an entry written alone and indented is the same text; JSON likewise.
  * Both files are written in one walk, so each entry is built once and dropped once written. A document
@@ -73,41 +75,51 @@ export function settle(value: unknown): unknown {
 export function documentFiles(path: string, document: unknown, context?: EmitContext): OutputFile[] {
   const unit = `document-${path.replace(/[^a-z0-9]+/gi, '-')}`;
   const kept = context?.cache?.recall?.(unit);
-  const note = `# ${generatedNote('catalogue/')}\n`;
-  const json = new Writer(`${path}.json`, '', context, readIndex(kept, 0));
-  const yaml = new Writer(`${path}.yaml`, note, context, readIndex(kept, 1));
-  const [jsonText, yamlText] = writeDocument(document, json, yaml);
-  context?.cache?.keep?.(unit, [json.index('\n'), yaml.index('')]);
-  return [
-    { path: json.path, contents: `${jsonText}\n` },
-    { path: yaml.path, contents: `${note}${yamlText}` },
-  ];
+  const json = new Writer(`${path}.json`, context, readIndex(kept, 0));
+  const yaml = new Writer(`${path}.yaml`, context, readIndex(kept, 1));
+  yaml.push(`# ${generatedNote('catalogue/')}\n`);
+  writeDocument(document, json, yaml);
+  json.push('\n');
+  const files = [json.file(), yaml.file()];
+  context?.cache?.keep?.(unit, [json.index(), yaml.index()]);
+  return files;
 }
 
 /** `JSON.stringify(settle(document), null, 2)`, written entry by entry (see the top of this file). */
 export function documentJson(document: unknown): string {
-  return writeDocument(document, new Writer(), new Writer())[0];
+  const json = new Writer();
+  writeDocument(document, json, new Writer());
+  return json.text();
 }
 
 /** `stringify(settle(document), { lineWidth: 0 })`, written entry by entry (see the top of this file). */
 export function documentYaml(document: unknown): string {
-  return writeDocument(document, new Writer(), new Writer())[1];
+  const yaml = new Writer();
+  writeDocument(document, new Writer(), yaml);
+  return yaml.text();
 }
 
-/** The JSON and YAML texts of `document`, entry by entry where it can (see the top of this file). */
-function writeDocument(document: unknown, json: Writer, yaml: Writer): [string, string] {
-  if (isBlockMap(document) && !hasSharedObjects(document)) {
-    try {
-      writeEntries(document, '', CHUNKED_DEPTH, json, yaml, new Set());
-      return [json.text(), yaml.text()];
-    } catch (error) {
-      if (!(error instanceof Whole)) throw error;
-      json.discard();
-      yaml.discard();
+/** Writes `document` to both writers, entry by entry where it can (see the top of this file). */
+function writeDocument(document: unknown, json: Writer, yaml: Writer): void {
+  if (isBlockMap(document)) {
+    // The objects outside the deferred entries: an entry built must share none with them, nor with itself.
+    const outside = new Set<object>();
+    if (!hasSharedObjects(document, outside)) {
+      json.mark();
+      yaml.mark();
+      try {
+        writeEntries(document, '', CHUNKED_DEPTH, json, yaml, outside);
+        return;
+      } catch (error) {
+        if (!(error instanceof Whole)) throw error;
+        json.rewind();
+        yaml.rewind();
+      }
     }
   }
   const plain = settle(document);
-  return [JSON.stringify(plain, null, 2), stringify(plain, YAML_OPTIONS)];
+  json.push(JSON.stringify(plain, null, 2));
+  yaml.push(stringify(plain, YAML_OPTIONS));
 }
 
 /** Thrown where the document must be written whole (see the top of this file). */
@@ -123,7 +135,7 @@ function writeEntries(
   depth: number,
   json: Writer,
   yaml: Writer,
-  built: Set<object>,
+  outside: ReadonlySet<object>,
 ): void {
   const inner = `${indent}  `;
   let first = true;
@@ -136,7 +148,7 @@ function writeEntries(
     first = false;
     if (depth > 1 && isBlockMap(value)) {
       yaml.push(`${indent}${head}\n`);
-      writeEntries(value, inner, depth - 1, json, yaml, built);
+      writeEntries(value, inner, depth - 1, json, yaml, outside);
       continue;
     }
     if (!(value instanceof Deferred)) {
@@ -153,9 +165,10 @@ function writeEntries(
       if (!made) {
         plain = settle(value);
         made = true;
-        // Not in the whole-document check for objects in two places: checked as built, against the
-        // other entries built. An entry copied from the last build was checked when it was built.
-        if (hasSharedObjects(plain, built)) throw new Whole();
+        // `Deferred.build` returns objects of its own: checked as built, within the entry and against the
+        // objects outside every entry (holding no entry's objects once it is written). An entry copied
+        // from the last build was checked when it was built.
+        if (hasSharedObjects(plain, new Set(), outside)) throw new Whole();
       }
       return plain;
     };
@@ -180,7 +193,7 @@ function yamlPair(key: string, value: unknown, indent: string): string {
   return indent === '' ? text : text.replace(/^(?=.)/gm, indent);
 }
 
-/** Where each deferred entry is in a document file: offsets into its text, and that text's digest. */
+/** Where each deferred entry is in a document file (byte offsets), and the digest of the whole file. */
 interface FileIndex {
   digest: string;
   entries: Map<string, [start: number, end: number]>;
@@ -191,72 +204,125 @@ function readIndex(kept: unknown, n: number): FileIndex | undefined {
   return typeof index?.digest === 'string' && index.entries instanceof Map ? (index as FileIndex) : undefined;
 }
 
-function textDigest(text: string): string {
-  return createHash('sha256').update(text).digest('base64');
-}
+/** How much text a writer gathers before turning it into bytes: pieces of about this size are written. */
+const PIECE_BYTES = 1 << 20;
 
 /**
- * One document file's text as it is written, after `prefix` (offsets count from its end), and the
- * entries it can copy from the same file as the last build wrote it, when the output still holds that
- * text (by its digest).
+ * One document file's bytes as they are written, in pieces of about a megabyte (no string of the whole
+ * file is ever made, and the text is not held twice), with the digest of what was written; and the
+ * entries it can copy from the same file as the last build wrote it, when the output still holds
+ * those bytes (by their digest).
  */
 class Writer {
-  private readonly parts: string[] = [];
+  private readonly pieces: Buffer[] = [];
+  private pending: (string | Buffer)[] = [];
+  private pendingBytes = 0;
+  /** Bytes written so far (in pieces and pending). */
   private length = 0;
-  /** The digest of the file's text so far, fed part by part (the whole text is never flattened for it). */
-  private readonly hash = createHash('sha256');
   private readonly entries = new Map<string, [number, number]>();
-  private readonly old: string | undefined;
+  private readonly old: Buffer | undefined;
+  private readonly oldDigest: string | undefined;
   private readonly oldEntries: FileIndex['entries'] | undefined;
-  private discarded = false;
+  private whole = false;
+  private marked = 0;
   constructor(
     readonly path = '',
-    private readonly prefix = '',
     context?: EmitContext,
     last?: FileIndex,
   ) {
-    const old = last ? context?.readExisting(path) : undefined;
-    if (last && old?.startsWith(prefix) && textDigest(old) === last.digest) {
+    if (!last || !context) return;
+    const old = context.readExistingBytes
+      ? context.readExistingBytes(path)
+      : Buffer.from(context.readExisting(path) ?? '');
+    if (old && old.length > 0 && digestOf([old]) === last.digest) {
       this.old = old;
+      this.oldDigest = last.digest;
       this.oldEntries = last.entries;
     }
-    this.hash.update(prefix);
   }
-  push(text: string): void {
-    this.parts.push(text);
-    this.length += text.length;
-    this.hash.update(text);
+  push(text: string | Buffer): void {
+    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+    this.pending.push(text);
+    this.pendingBytes += bytes;
+    this.length += bytes;
+    if (this.pendingBytes >= PIECE_BYTES) this.flush();
   }
-  /** The text of entry `id` as the last build wrote it, if the old file has it. */
-  copy(id: string): string | undefined {
+  /** The bytes of entry `id` as the last build wrote them, if the old file has them. */
+  copy(id: string): Buffer | undefined {
     const at = this.oldEntries?.get(id);
-    const start = this.prefix.length;
-    return at ? this.old!.slice(start + at[0], start + at[1]) : undefined;
+    return at ? this.old!.subarray(at[0], at[1]) : undefined;
   }
   /** Writes entry `id`, recording where it is for the next build. */
-  entry(id: string, text: string): void {
+  entry(id: string, text: string | Buffer): void {
     const start = this.length;
     this.push(text);
     this.entries.set(id, [start, this.length]);
   }
-  text(): string {
-    return this.parts.join('');
-  }
-  /** Forgets what was written (the document is then written whole, and nothing can be copied from it). */
-  discard(): void {
-    this.parts.length = 0;
-    this.length = 0;
-    this.entries.clear();
-    this.discarded = true;
+  /** Remembers how much is written, for `rewind`. */
+  mark(): void {
+    this.flush();
+    this.marked = this.pieces.length;
   }
   /**
-   * What the next build needs to copy entries from this file, whose whole text is the prefix, what was
-   * written and `suffix`; nothing when the document was written whole.
+   * Forgets what was written since `mark` (the document is then written whole, and nothing of this
+   * file can be copied by the next build).
    */
-  index(suffix: string): FileIndex | undefined {
-    if (this.discarded) return undefined;
-    return { digest: this.hash.update(suffix).digest('base64'), entries: this.entries };
+  rewind(): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.pieces.length = this.marked;
+    this.length = this.pieces.reduce((sum, piece) => sum + piece.length, 0);
+    this.entries.clear();
+    this.whole = true;
   }
+  /** The file, its bytes in pieces; whether the output holds them already is known when the old file was read. */
+  file(): OutputFile {
+    this.flush();
+    const pieces = this.pieces;
+    let contents: string | undefined;
+    // The text only for a reader that asks for it (the build writes the pieces).
+    const file: OutputFile = {
+      path: this.path,
+      pieces,
+      get contents() {
+        contents ??= Buffer.concat(pieces).toString('utf8');
+        return contents;
+      },
+    };
+    if (this.old) file.inOutput = digestOf(pieces) === this.oldDigest ? 'same' : 'different';
+    return file;
+  }
+  text(): string {
+    this.flush();
+    return Buffer.concat(this.pieces).toString('utf8');
+  }
+  /** What the next build needs to copy entries from this file; nothing when the document was written whole. */
+  index(): FileIndex | undefined {
+    if (this.whole) return undefined;
+    this.flush();
+    return { digest: digestOf(this.pieces), entries: this.entries };
+  }
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const piece = Buffer.allocUnsafe(this.pendingBytes);
+    let at = 0;
+    for (const part of this.pending) {
+      if (typeof part === 'string') at += piece.write(part, at, 'utf8');
+      else {
+        piece.set(part, at);
+        at += part.length;
+      }
+    }
+    this.pieces.push(piece);
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+}
+
+function digestOf(pieces: readonly Uint8Array[]): string {
+  const hash = createHash('sha256');
+  for (const piece of pieces) hash.update(piece);
+  return hash.digest('base64');
 }
 
 /** A non-empty plain object: written as a block map (an empty one is `{}`). */
@@ -266,13 +332,16 @@ function isBlockMap(value: unknown): value is Record<string, unknown> {
   return (prototype === Object.prototype || prototype === null) && Object.keys(value).length > 0;
 }
 
-/** Whether an object is reached twice, or is in `seen` (a `Deferred` is looked into when built). */
-function hasSharedObjects(root: unknown, seen = new Set<object>()): boolean {
+/**
+ * Whether an object is reached twice, or is in `seen` or `outside` (`seen` gathers what was reached; a
+ * `Deferred` is looked into when built).
+ */
+function hasSharedObjects(root: unknown, seen = new Set<object>(), outside?: ReadonlySet<object>): boolean {
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const value = stack.pop();
     if (value === null || typeof value !== 'object' || value instanceof Deferred) continue;
-    if (seen.has(value)) return true;
+    if (seen.has(value) || outside?.has(value)) return true;
     seen.add(value);
     for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
   }

@@ -11,6 +11,7 @@ import {
   startStaging,
   WriteFailure,
 } from '../../../generators/build/write.js';
+import type { OutputFile } from '../../../generators/emit/context.js';
 import { tempDir } from '../../helpers.js';
 
 /** A process id no live process has (above Linux's and macOS's maximum). */
@@ -146,5 +147,58 @@ describe('files staged by a build thread', () => {
     expect(failure).toBeInstanceOf(WriteFailure);
     expect(failure).toMatchObject({ path: 'account/README.md', code: 'EISDIR' });
     expect(existsSync(join(root, STAGING_DIR))).toBe(false);
+  });
+});
+
+/** A document as the catalogue documents come: in byte pieces, its text built only when asked for. */
+function inPieces(path: string, ...texts: string[]): OutputFile {
+  const pieces = texts.map((text) => Buffer.from(text));
+  return {
+    path,
+    pieces,
+    get contents(): string {
+      throw new Error(`${path}: the build read contents instead of writing the pieces`);
+    },
+  };
+}
+
+describe('files given in pieces (the catalogue documents)', () => {
+  for (const where of ['the build thread', 'a build thread'] as const) {
+    it(`on ${where}: written from their pieces, and compared piece by piece with the output`, async () => {
+      const root = tempDir();
+      await commitOutputs(root, [
+        { path: 'catalogue/openapi.json', contents: '{"a":1,"b":2}\n' },
+        { path: 'catalogue/openapi.yaml', contents: 'a: 1\nb: 2\n' },
+        { path: 'catalogue/asyncapi.json', contents: '{}\n' },
+      ]);
+      const before = statSync(join(root, 'catalogue/openapi.json')).mtimeMs;
+      const files = [
+        inPieces('catalogue/openapi.json', '{"a":1,', '"b":2}\n'),
+        inPieces('catalogue/openapi.yaml', 'a: 1\n', 'b: 3\n'),
+        inPieces('catalogue/asyncapi.json', '{}\n', 'x'),
+      ];
+      const staging = startStaging(root);
+      if (where === 'the build thread') await staging.add(files);
+      else staging.addStaged(stageOnThread(staging.target, files, {}));
+      const report = await staging.commit();
+      expect(report.written).toEqual(['catalogue/asyncapi.json', 'catalogue/openapi.yaml']);
+      expect(report.unchanged).toBe(1);
+      expect(statSync(join(root, 'catalogue/openapi.json')).mtimeMs).toBe(before);
+      expect(readFileSync(join(root, 'catalogue/openapi.yaml'), 'utf8')).toBe('a: 1\nb: 3\n');
+      expect(readFileSync(join(root, 'catalogue/asyncapi.json'), 'utf8')).toBe('{}\nx');
+    });
+  }
+
+  it('one the emitter knows the output holds already is neither read nor written', async () => {
+    const root = tempDir();
+    await commitOutputs(root, [{ path: 'catalogue/openapi.json', contents: 'old\n' }]);
+    const staging = startStaging(root);
+    // Told "same" while the output differs: the build trusts the emitter (which checked by digest).
+    await staging.add([
+      Object.assign(inPieces('catalogue/openapi.json', 'new\n'), { inOutput: 'same' as const }),
+    ]);
+    const report = await staging.commit();
+    expect(report.written).toEqual([]);
+    expect(readFileSync(join(root, 'catalogue/openapi.json'), 'utf8')).toBe('old\n');
   });
 });
