@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownDigests } from '../emit/common/model-digest.js';
-import type { EmitCache, OutputFile } from '../emit/context.js';
+import type { EmitCache, EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
 import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from '../load/index.js';
@@ -11,7 +11,14 @@ import { readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import { type BuildState, unchangedFolders } from './state.js';
 import { packValue } from './transfer.js';
-import { type FileStats, type StagedFile, startStaging, WriteFailure, type WriteReport } from './write.js';
+import {
+  type FileStats,
+  openStagedSink,
+  type StagedFile,
+  startStaging,
+  WriteFailure,
+  type WriteReport,
+} from './write.js';
 
 /** The outcome of a build: the problems that stopped it, or what it wrote. */
 export type BuildResult =
@@ -84,12 +91,14 @@ export async function buildCatalogue(
     return loaded;
   }
   const { catalogue } = loaded;
-  const context = {
+  const staging = startStaging(outDir);
+  const context: EmitContext = {
     readExisting: (path: string) => readIfExists(join(outDir, path)),
     readExistingBytes: (path: string) => readBytesIfExists(join(outDir, path)),
+    // The catalogue documents go to the staging folder as they are made, never held whole.
+    openSink: (path: string) => openStagedSink(staging.target, path),
     ...(options.cache ? { cache: options.cache } : {}),
   };
-  const staging = startStaging(outDir);
   const units: Record<string, string> = Object.create(null);
   const recorded = options.state && options.tool ? filesByArea(options.state) : undefined;
   // Folders untouched since the last build: their files need no stat of their own (see state.ts).
@@ -204,8 +213,8 @@ export async function buildCatalogue(
 
 /**
  * Threads started before the catalogue is loaded, so that they load the toolkit meanwhile: one (for the
- * documents) when the sources look like enough events for the pool (by their size), all of them when
- * `EVENTRY_BUILD_THREADS` asks for threads whatever the size.
+ * documents) when the sources look like enough events for the pool (by their size) and this is not a
+ * rebuild, all of them when `EVENTRY_BUILD_THREADS` asks for threads whatever the size.
  */
 function prestartPool(
   sources: readonly CatalogueSourceFile[],
@@ -219,6 +228,9 @@ function prestartPool(
   if (minEvents === 0)
     return openPool(options.workers.threads, outDir, options, bytes * MODEL_PER_SOURCE_BYTE);
   if (bytes / SOURCE_BYTES_PER_EVENT < minEvents) return undefined;
+  // A rebuild over the last build's state and cache is most likely an edit, which needs no thread (see
+  // `buildCatalogue`); when it does need them, they start after the load.
+  if (options.state?.units !== undefined && options.cache?.recall !== undefined) return undefined;
   return openPool(1, outDir, options, bytes * MODEL_PER_SOURCE_BYTE);
 }
 

@@ -9,7 +9,7 @@ import { readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { createDiskCache } from './emit-cache.js';
 import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
 import { unpackValue } from './transfer.js';
-import { type StagingTarget, stageOnThread, WriteFailure } from './write.js';
+import { openStagedSink, type StagingTarget, stageOnThread, WriteFailure } from './write.js';
 
 // One thread of the build's pool (see emit-pool.ts): started before the model is known, it loads the
 // toolkit, unpacks the model it is then sent (its first message), and runs the tasks it is sent, one at a
@@ -24,7 +24,10 @@ const context: EmitContext = {
   ...(data.cache ? { cache: createDiskCache(data.cache.dir, data.cache.tool) } : {}),
 };
 
-async function runTask(model: Catalogue, task: EmitTask): Promise<OutputFile[]> {
+// For a task run with `stage`: the catalogue documents go to the staging folder as they are made.
+const staged: EmitContext = { ...context, openSink: (path) => openStagedSink(staging!, path) };
+
+async function runTask(model: Catalogue, task: EmitTask, context: EmitContext): Promise<OutputFile[]> {
   if (task.kind === 'group') {
     const [unit] = groupPackageUnits(model, context, new Set([task.slug]));
     if (!unit) throw new Error(`no group ${task.slug} in the model the worker was given`);
@@ -36,7 +39,7 @@ async function runTask(model: Catalogue, task: EmitTask): Promise<OutputFile[]> 
 }
 
 // The folders this thread made and saw in the output, kept from one staged task to the next.
-const staged = {};
+const folders = {};
 
 parentPort!.on('message', (message: TaskMessage | ModelMessage) => {
   if ('model' in message) {
@@ -46,12 +49,12 @@ parentPort!.on('message', (message: TaskMessage | ModelMessage) => {
     return;
   }
   // The pool sends tasks only after the model, and messages arrive in order.
-  runTask(model!, message.task)
+  runTask(model!, message.task, message.stage ? staged : context)
     .then(
       (files): WorkerReply =>
         // With `stage`, the contents stay on this thread: only the paths and stats go back.
         message.stage
-          ? { id: message.id, staged: stageOnThread(staging!, files, staged) }
+          ? { id: message.id, staged: stageOnThread(staging!, files, folders) }
           : { id: message.id, files },
     )
     .catch((error: unknown): WorkerReply => {

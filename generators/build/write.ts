@@ -31,6 +31,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  appendFileSync,
   closeSync,
   existsSync,
   fstatSync,
@@ -38,17 +39,19 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmdirSync,
   rmSync,
   statSync,
+  truncateSync,
   writeFileSync,
   writeSync,
   writevSync,
 } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import type { OutputFile } from '../emit/context.js';
+import type { OutputFile, OutputSink } from '../emit/context.js';
 import { readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { findOrphans, ownedAreas } from './sweep.js';
 
@@ -190,7 +193,15 @@ export function startStaging(root: string): Staging {
       try {
         for (const file of files) produced.add(file.path);
         // Inside the try: reading a target whose name the file system rejects fails like writing it.
-        const changed = files.filter((file) => !inOutput(root, file, exists));
+        for (const file of files) {
+          if (!file.sunk) continue;
+          const stats = settleSunk({ root, staging }, file, exists);
+          if (!stats) continue;
+          put.push(file.path);
+          unsynced.push(file.path);
+          stagedStats.set(file.path, stats);
+        }
+        const changed = files.filter((file) => !file.sunk && !inOutput(root, file, exists));
         put.push(...changed.map((file) => file.path));
         unsynced.push(...changed.map((file) => file.path));
         await stageFiles(staging, changed, mkdirs, stagedStats);
@@ -520,6 +531,10 @@ export function stageOnThread(
   try {
     return files.map((file, index) => {
       path = join(target.root, file.path);
+      if (file.sunk) {
+        const stats = settleSunk(target, file, exists);
+        return stats ? { path: file.path, stats } : { path: file.path };
+      }
       const dir = folderOf(file.path);
       if (inOutput(target.root, file, exists)) return { path: file.path };
       path = join(target.staging, file.path);
@@ -541,6 +556,55 @@ export function stageOnThread(
     if (typeof failure.code !== 'string') throw error;
     throw new WriteFailure(outputPath(failure.path ?? path, target), failure.code, error);
   }
+}
+
+/**
+ * A file of the staging folder an emitter writes piece by piece (`EmitContext.openSink`): made empty
+ * now, each piece appended as it comes. A failure names the output path, as staging a file does.
+ */
+export function openStagedSink(target: StagingTarget, path: string): OutputSink {
+  const file = join(target.staging, path);
+  const guarded = <T>(work: () => T): T => {
+    try {
+      return work();
+    } catch (error) {
+      const failure = error as NodeJS.ErrnoException;
+      if (typeof failure.code !== 'string') throw error;
+      throw new WriteFailure(outputPath(failure.path ?? file, target), failure.code, error);
+    }
+  };
+  guarded(() => {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '');
+  });
+  return {
+    write: (bytes) => guarded(() => appendFileSync(file, bytes)),
+    truncate: (length) => guarded(() => truncateSync(file, length)),
+    read: () => guarded(() => readFileSync(file)),
+  };
+}
+
+/**
+ * A file an emitter wrote into the staging folder (`sunk`): its size and time, or undefined when the
+ * output holds the same bytes (the staged copy is then removed).
+ */
+function settleSunk(
+  target: StagingTarget,
+  file: OutputFile,
+  exists: (dir: string) => boolean,
+): { size: number; mtimeMs: number } | undefined {
+  const staged = join(target.staging, file.path);
+  let same = file.inOutput === 'same';
+  if (file.inOutput === undefined && exists(folderOf(file.path))) {
+    const current = readTarget(join(target.root, file.path), readBytesIfExists);
+    same = current?.equals(readFileSync(staged)) === true;
+  }
+  if (same) {
+    rmSync(staged);
+    return undefined;
+  }
+  const { size, mtimeMs } = statSync(staged);
+  return { size, mtimeMs };
 }
 
 /**

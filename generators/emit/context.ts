@@ -15,6 +15,17 @@ export interface OutputFile {
   pieces?: readonly Uint8Array[];
   /** Set when the emitter read the file in the output: whether it holds these bytes already. */
   inOutput?: 'same' | 'different';
+  /** The bytes are in the build's staging folder already, written through `EmitContext.openSink`. */
+  sunk?: true;
+}
+
+/** A file of the build's staging folder that an emitter writes as it makes it (`EmitContext.openSink`). */
+export interface OutputSink {
+  write(bytes: Uint8Array): void;
+  /** Cuts the file back to its first `length` bytes. */
+  truncate(length: number): void;
+  /** The bytes written so far. */
+  read(): Buffer;
 }
 
 /**
@@ -37,6 +48,11 @@ export interface EmitContext {
   readExisting(path: string): string | undefined;
   /** The bytes of a file currently in the output root, if any (what `readExisting` reads, undecoded). */
   readExistingBytes?(path: string): Buffer | undefined;
+  /**
+   * Where an emitter may write a file of tens of megabytes piece by piece, so that it is never held
+   * whole (the files it returns then say `sunk`); without it, the emitter returns the file's bytes.
+   */
+  openSink?(path: string): OutputSink;
   /** Optional memo of expensive units; emitters must produce the same files with or without it. */
   cache?: EmitCache;
 }

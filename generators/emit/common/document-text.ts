@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { stringify } from 'yaml';
 import type { Catalogue } from '../../model.js';
 import type { ComponentEntry } from '../../schema/components.js';
 import { generatedNote } from '../../schema/generated-note.js';
 import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../../shared/yaml-writer.js';
-import type { EmitContext, OutputFile } from '../context.js';
+import type { EmitContext, OutputFile, OutputSink } from '../context.js';
 import { modelDigest } from './model-digest.js';
 
 /**
@@ -209,27 +209,31 @@ const PIECE_BYTES = 1 << 20;
 
 /**
  * One document file's bytes as they are written, in pieces of about a megabyte (no string of the whole
- * file is ever made, and the text is not held twice), with the digest of what was written; and the
- * entries it can copy from the same file as the last build wrote it, when the output still holds
- * those bytes (by their digest).
+ * file is ever made), with the digest of what was written; into the build's staging folder as they
+ * come when the context has a sink for it, else kept. It copies the entries it can from the same file
+ * as the last build wrote it, when the output still holds those bytes (by their digest).
  */
 class Writer {
   private readonly pieces: Buffer[] = [];
   private pending: (string | Buffer)[] = [];
   private pendingBytes = 0;
-  /** Bytes written so far (in pieces and pending). */
+  /** Bytes written so far (flushed and pending). */
   private length = 0;
+  private hash = createHash('sha256');
+  private digest: string | undefined;
   private readonly entries = new Map<string, [number, number]>();
+  private readonly sink: OutputSink | undefined;
   private readonly old: Buffer | undefined;
   private readonly oldDigest: string | undefined;
   private readonly oldEntries: FileIndex['entries'] | undefined;
   private whole = false;
-  private marked = 0;
+  private marked: { length: number; pieces: number; hash: Hash } | undefined;
   constructor(
     readonly path = '',
     context?: EmitContext,
     last?: FileIndex,
   ) {
+    this.sink = context?.openSink?.(path);
     if (!last || !context) return;
     const old = context.readExistingBytes
       ? context.readExistingBytes(path)
@@ -261,35 +265,38 @@ class Writer {
   /** Remembers how much is written, for `rewind`. */
   mark(): void {
     this.flush();
-    this.marked = this.pieces.length;
+    this.marked = { length: this.length, pieces: this.pieces.length, hash: this.hash.copy() };
   }
   /**
    * Forgets what was written since `mark` (the document is then written whole, and nothing of this
    * file can be copied by the next build).
    */
   rewind(): void {
+    const { length, pieces, hash } = this.marked!;
     this.pending = [];
     this.pendingBytes = 0;
-    this.pieces.length = this.marked;
-    this.length = this.pieces.reduce((sum, piece) => sum + piece.length, 0);
+    this.pieces.length = pieces;
+    this.length = length;
+    this.hash = hash;
+    this.sink?.truncate(length);
     this.entries.clear();
     this.whole = true;
   }
-  /** The file, its bytes in pieces; whether the output holds them already is known when the old file was read. */
+  /** The file: in the staging folder already, or its bytes in pieces; whether the output holds it, when known. */
   file(): OutputFile {
-    this.flush();
-    const pieces = this.pieces;
+    const digest = this.finish();
+    const { pieces, sink } = this;
     let contents: string | undefined;
-    // The text only for a reader that asks for it (the build writes the pieces).
+    // The text only for a reader that asks for it (the build writes the pieces, or has the file).
     const file: OutputFile = {
       path: this.path,
-      pieces,
+      ...(sink ? { sunk: true as const } : { pieces }),
       get contents() {
-        contents ??= Buffer.concat(pieces).toString('utf8');
+        contents ??= (sink ? sink.read() : Buffer.concat(pieces)).toString('utf8');
         return contents;
       },
     };
-    if (this.old) file.inOutput = digestOf(pieces) === this.oldDigest ? 'same' : 'different';
+    if (this.old) file.inOutput = digest === this.oldDigest ? 'same' : 'different';
     return file;
   }
   text(): string {
@@ -298,9 +305,12 @@ class Writer {
   }
   /** What the next build needs to copy entries from this file; nothing when the document was written whole. */
   index(): FileIndex | undefined {
-    if (this.whole) return undefined;
+    return this.whole ? undefined : { digest: this.finish(), entries: this.entries };
+  }
+  private finish(): string {
     this.flush();
-    return { digest: digestOf(this.pieces), entries: this.entries };
+    this.digest ??= this.hash.digest('base64');
+    return this.digest;
   }
   private flush(): void {
     if (this.pending.length === 0) return;
@@ -313,7 +323,9 @@ class Writer {
         at += part.length;
       }
     }
-    this.pieces.push(piece);
+    this.hash.update(piece);
+    if (this.sink) this.sink.write(piece);
+    else this.pieces.push(piece);
     this.pending = [];
     this.pendingBytes = 0;
   }

@@ -5,6 +5,7 @@ import {
   commitOutputs,
   type FileStats,
   JOURNAL_FILE,
+  openStagedSink,
   recoverOutput,
   STAGING_DIR,
   stageOnThread,
@@ -200,5 +201,60 @@ describe('files given in pieces (the catalogue documents)', () => {
     const report = await staging.commit();
     expect(report.written).toEqual([]);
     expect(readFileSync(join(root, 'catalogue/openapi.json'), 'utf8')).toBe('old\n');
+  });
+});
+
+describe('files an emitter wrote into the staging folder itself (openStagedSink)', () => {
+  for (const where of ['the build thread', 'a build thread'] as const) {
+    it(`on ${where}: a changed one is moved in, one the output holds already is dropped from staging`, async () => {
+      const root = tempDir();
+      await commitOutputs(root, [{ path: 'catalogue/openapi.json', contents: '{"a":1}\n' }]);
+      const before = statSync(join(root, 'catalogue/openapi.json')).mtimeMs;
+      const staging = startStaging(root);
+      const sink = (path: string, ...pieces: string[]): OutputFile => {
+        const out = openStagedSink(staging.target, path);
+        for (const piece of pieces) out.write(Buffer.from(piece));
+        return {
+          path,
+          sunk: true,
+          get contents(): string {
+            throw new Error('the build read contents of a file in staging');
+          },
+        };
+      };
+      const files = [
+        sink('catalogue/openapi.json', '{"a":', '1}\n'),
+        sink('catalogue/asyncapi.json', '{"b":', '2}\n'),
+      ];
+      // Not moved in before the commit.
+      expect(existsSync(join(root, 'catalogue/asyncapi.json'))).toBe(false);
+      if (where === 'the build thread') await staging.add(files);
+      else staging.addStaged(stageOnThread(staging.target, files, {}));
+      const report = await staging.commit();
+      expect(report.written).toEqual(['catalogue/asyncapi.json']);
+      expect(report.unchanged).toBe(1);
+      expect(readFileSync(join(root, 'catalogue/asyncapi.json'), 'utf8')).toBe('{"b":2}\n');
+      expect(statSync(join(root, 'catalogue/openapi.json')).mtimeMs).toBe(before);
+      expect(existsSync(join(root, STAGING_DIR))).toBe(false);
+    });
+  }
+
+  it('a sink the file system refuses fails with write-failed naming the output path, and the output is as it was', async () => {
+    const root = tempDir();
+    await commitOutputs(root, [{ path: 'catalogue/openapi.json', contents: 'old\n' }]);
+    const staging = startStaging(root);
+    // A folder where the staged file would go.
+    mkdirSync(join(staging.target.staging, 'catalogue/openapi.json'), { recursive: true });
+    let failure: unknown;
+    try {
+      openStagedSink(staging.target, 'catalogue/openapi.json');
+    } catch (error) {
+      failure = error;
+    }
+    staging.abort();
+    expect(failure).toBeInstanceOf(WriteFailure);
+    expect(failure).toMatchObject({ path: 'catalogue/openapi.json', code: 'EISDIR' });
+    expect(readFileSync(join(root, 'catalogue/openapi.json'), 'utf8')).toBe('old\n');
+    expect(existsSync(join(root, STAGING_DIR))).toBe(false);
   });
 });

@@ -89,6 +89,49 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
     expect(written(edited)).toEqual(written(await emitOpenApi(withEdit(model, keys[3]!), plain)));
   });
 
+  it('with a sink, a document is written piece by piece as made (never held), the same bytes, even when written whole', () => {
+    const sunk = new Map<string, Buffer[]>();
+    const context: EmitContext = {
+      readExisting: () => undefined,
+      openSink(path) {
+        const pieces: Buffer[] = [];
+        sunk.set(path, pieces);
+        return {
+          write: (bytes) => void pieces.push(Buffer.from(bytes)),
+          truncate(length) {
+            const kept = Buffer.concat(pieces).subarray(0, length);
+            pieces.splice(0, pieces.length, kept);
+          },
+          read: () => Buffer.concat(pieces),
+        };
+      },
+    };
+    const shared = { type: 'string' };
+    const chunked = {
+      info: { title: 'x' },
+      components: { schemas: { a: new Deferred('a', () => ({ x: 1 })) } },
+    };
+    // An object in two places inside an entry: found only once the entry is built, so what was already
+    // written goes, and the document is written whole (with yaml's alias).
+    const whole = {
+      info: { title: 'x' },
+      components: { schemas: { a: new Deferred('a', () => ({ x: shared, y: shared })) } },
+    };
+    for (const document of [chunked, whole]) {
+      sunk.clear();
+      const files = documentFiles('catalogue/doc', document, context);
+      expect(files.map((file) => [file.path, file.sunk, file.pieces])).toEqual([
+        ['catalogue/doc.json', true, undefined],
+        ['catalogue/doc.yaml', true, undefined],
+      ]);
+      expect(files.map((file) => Buffer.concat(sunk.get(file.path)!).toString())).toEqual(
+        written(documentFiles('catalogue/doc', document)).map((file) => file.contents),
+      );
+      expect(written(files)).toEqual(written(documentFiles('catalogue/doc', document)));
+    }
+    expect(Buffer.concat(sunk.get('catalogue/doc.yaml')!).toString()).toContain('*a1');
+  });
+
   it('only the entries whose digest changed are built', () => {
     let builds = 0;
     const entry = (digest: string, value: unknown) =>
