@@ -144,21 +144,23 @@ function writeEntries(
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') throw new Whole();
     const head = yamlKey(key);
     if (head === undefined) throw new Whole();
-    json.push(`${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `);
+    // In JSON an entry starts with what comes before its value (the separator and the key), so that
+    // entries copied one after another are one run of the old file.
+    const jsonHead = `${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `;
+    const wasFirst = first;
     first = false;
     if (depth > 1 && isBlockMap(value)) {
+      json.push(jsonHead);
       yaml.push(`${indent}${head}\n`);
       writeEntries(value, inner, depth - 1, json, yaml, outside);
       continue;
     }
     if (!(value instanceof Deferred)) {
-      json.push(jsonValue(value, inner));
+      json.push(jsonHead + jsonValue(value, inner));
       yaml.push(yamlPair(key, value, indent));
       continue;
     }
     const id = `${indent.length}\0${key}\0${value.digest}`;
-    const jsonText = json.copy(id);
-    const yamlText = yaml.copy(id);
     let plain: unknown;
     let made = false;
     const make = () => {
@@ -172,8 +174,9 @@ function writeEntries(
       }
       return plain;
     };
-    json.entry(id, jsonText ?? jsonValue(make(), inner));
-    yaml.entry(id, yamlText ?? yamlPair(key, make(), indent));
+    const jsonId = wasFirst ? `${id}\0first` : id;
+    if (!json.copy(jsonId)) json.entry(jsonId, jsonHead + jsonValue(make(), inner));
+    if (!yaml.copy(id)) yaml.entry(id, yamlPair(key, make(), indent));
   }
   json.push(first ? '{}' : `\n${indent}}`);
 }
@@ -193,39 +196,60 @@ function yamlPair(key: string, value: unknown, indent: string): string {
   return indent === '' ? text : text.replace(/^(?=.)/gm, indent);
 }
 
-/** Where each deferred entry is in a document file (byte offsets), and the digest of the whole file. */
+/**
+ * Where each deferred entry is in a document file, in the order written: `ids[i]` spans the bytes from
+ * `spans[2i]` to `spans[2i + 1]`; and the digest of the whole file.
+ */
 interface FileIndex {
   digest: string;
-  entries: Map<string, [start: number, end: number]>;
+  ids: string[];
+  spans: number[];
 }
 
 function readIndex(kept: unknown, n: number): FileIndex | undefined {
   const index = Array.isArray(kept) ? (kept[n] as Partial<FileIndex> | undefined) : undefined;
-  return typeof index?.digest === 'string' && index.entries instanceof Map ? (index as FileIndex) : undefined;
+  return typeof index?.digest === 'string' &&
+    Array.isArray(index.ids) &&
+    Array.isArray(index.spans) &&
+    index.spans.length === 2 * index.ids.length
+    ? (index as FileIndex)
+    : undefined;
 }
 
 /** How much text a writer gathers before turning it into bytes: pieces of about this size are written. */
 const PIECE_BYTES = 1 << 20;
 
+/** The file the last build wrote, as the output still holds it, and where its entries are. */
+interface OldFile {
+  bytes: Buffer;
+  index: FileIndex;
+  /** Where the next entry is looked for first: entries come in the order they were written. */
+  cursor: number;
+  /** Every entry's rank by id, made at the first entry not found at the cursor. */
+  ranks?: Map<string, number>;
+}
+
 /**
  * One document file's bytes as they are written, in pieces of about a megabyte (no string of the whole
  * file is ever made), with the digest of what was written; into the build's staging folder as they
  * come when the context has a sink for it, else kept. It copies the entries it can from the same file
- * as the last build wrote it, when the output still holds those bytes (by their digest).
+ * as the last build wrote it, when the output still holds those bytes (by their digest): entries
+ * copied one after another are one run of the old file, written as it is.
  */
 class Writer {
-  private readonly pieces: Buffer[] = [];
-  private pending: (string | Buffer)[] = [];
+  private readonly pieces: Uint8Array[] = [];
+  private pending: (string | Uint8Array)[] = [];
   private pendingBytes = 0;
-  /** Bytes written so far (flushed and pending). */
+  /** Bytes written so far (flushed, pending and in the run). */
   private length = 0;
   private hash = createHash('sha256');
   private digest: string | undefined;
-  private readonly entries = new Map<string, [number, number]>();
+  private readonly ids: string[] = [];
+  private readonly spans: number[] = [];
   private readonly sink: OutputSink | undefined;
-  private readonly old: Buffer | undefined;
-  private readonly oldDigest: string | undefined;
-  private readonly oldEntries: FileIndex['entries'] | undefined;
+  private readonly old: OldFile | undefined;
+  /** The old file's bytes from `start` to `end` are next, not yet pending. */
+  private run: { start: number; end: number } | undefined;
   private whole = false;
   private marked: { length: number; pieces: number; hash: Hash } | undefined;
   constructor(
@@ -235,32 +259,51 @@ class Writer {
   ) {
     this.sink = context?.openSink?.(path);
     if (!last || !context) return;
-    const old = context.readExistingBytes
+    const bytes = context.readExistingBytes
       ? context.readExistingBytes(path)
       : Buffer.from(context.readExisting(path) ?? '');
-    if (old && old.length > 0 && digestOf([old]) === last.digest) {
-      this.old = old;
-      this.oldDigest = last.digest;
-      this.oldEntries = last.entries;
+    if (bytes && bytes.length > 0 && digestOf([bytes]) === last.digest) {
+      this.old = { bytes, index: last, cursor: 0 };
     }
   }
-  push(text: string | Buffer): void {
-    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
-    this.pending.push(text);
-    this.pendingBytes += bytes;
-    this.length += bytes;
-    if (this.pendingBytes >= PIECE_BYTES) this.flush();
+  push(text: string): void {
+    this.endRun();
+    this.add(text, Buffer.byteLength(text));
   }
-  /** The bytes of entry `id` as the last build wrote them, if the old file has them. */
-  copy(id: string): Buffer | undefined {
-    const at = this.oldEntries?.get(id);
-    return at ? this.old!.subarray(at[0], at[1]) : undefined;
+  /** Writes entry `id` as the last build wrote it, if the old file has it. */
+  copy(id: string): boolean {
+    const old = this.old;
+    if (!old) return false;
+    const { ids, spans } = old.index;
+    let rank: number | undefined = old.cursor;
+    if (ids[rank] !== id) {
+      old.ranks ??= new Map(ids.map((entry, i) => [entry, i]));
+      rank = old.ranks.get(id);
+    }
+    if (rank === undefined) {
+      // An entry built anew most likely stands where its old text was.
+      old.cursor++;
+      return false;
+    }
+    old.cursor = rank + 1;
+    const start = spans[2 * rank]!;
+    const end = spans[2 * rank + 1]!;
+    this.ids.push(id);
+    this.spans.push(this.length, this.length + end - start);
+    this.length += end - start;
+    if (this.run?.end === start) this.run.end = end;
+    else {
+      this.endRun();
+      this.run = { start, end };
+    }
+    return true;
   }
   /** Writes entry `id`, recording where it is for the next build. */
-  entry(id: string, text: string | Buffer): void {
+  entry(id: string, text: string): void {
     const start = this.length;
     this.push(text);
-    this.entries.set(id, [start, this.length]);
+    this.ids.push(id);
+    this.spans.push(start, this.length);
   }
   /** Remembers how much is written, for `rewind`. */
   mark(): void {
@@ -275,11 +318,13 @@ class Writer {
     const { length, pieces, hash } = this.marked!;
     this.pending = [];
     this.pendingBytes = 0;
+    this.run = undefined;
     this.pieces.length = pieces;
     this.length = length;
     this.hash = hash;
     this.sink?.truncate(length);
-    this.entries.clear();
+    this.ids.length = 0;
+    this.spans.length = 0;
     this.whole = true;
   }
   /** The file: in the staging folder already, or its bytes in pieces; whether the output holds it, when known. */
@@ -296,7 +341,7 @@ class Writer {
         return contents;
       },
     };
-    if (this.old) file.inOutput = digest === this.oldDigest ? 'same' : 'different';
+    if (this.old) file.inOutput = digest === this.old.index.digest ? 'same' : 'different';
     return file;
   }
   text(): string {
@@ -305,27 +350,44 @@ class Writer {
   }
   /** What the next build needs to copy entries from this file; nothing when the document was written whole. */
   index(): FileIndex | undefined {
-    return this.whole ? undefined : { digest: this.finish(), entries: this.entries };
+    return this.whole ? undefined : { digest: this.finish(), ids: this.ids, spans: this.spans };
   }
   private finish(): string {
     this.flush();
     this.digest ??= this.hash.digest('base64');
     return this.digest;
   }
+  private add(part: string | Uint8Array, bytes: number): void {
+    this.pending.push(part);
+    this.pendingBytes += bytes;
+    this.length += typeof part === 'string' ? bytes : 0;
+    if (this.pendingBytes >= PIECE_BYTES) this.flush();
+  }
+  private endRun(): void {
+    const run = this.run;
+    if (!run) return;
+    this.run = undefined;
+    // Its length is counted already (`copy`).
+    this.add(this.old!.bytes.subarray(run.start, run.end), run.end - run.start);
+  }
+  /** Turns what is pending into pieces: the text between two runs of the old file as one piece, each run as it is. */
   private flush(): void {
-    if (this.pending.length === 0) return;
-    const piece = Buffer.allocUnsafe(this.pendingBytes);
-    let at = 0;
+    this.endRun();
+    let text: string[] = [];
+    const out = (piece: Uint8Array) => {
+      this.hash.update(piece);
+      if (this.sink) this.sink.write(piece);
+      else this.pieces.push(piece);
+    };
     for (const part of this.pending) {
-      if (typeof part === 'string') at += piece.write(part, at, 'utf8');
+      if (typeof part === 'string') text.push(part);
       else {
-        piece.set(part, at);
-        at += part.length;
+        if (text.length > 0) out(Buffer.from(text.join('')));
+        text = [];
+        out(part);
       }
     }
-    this.hash.update(piece);
-    if (this.sink) this.sink.write(piece);
-    else this.pieces.push(piece);
+    if (text.length > 0) out(Buffer.from(text.join('')));
     this.pending = [];
     this.pendingBytes = 0;
   }

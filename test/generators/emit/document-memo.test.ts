@@ -160,6 +160,36 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
     expect(builds).toBe(3);
   });
 
+  it('entries removed, added, moved or first in their map now: still what a build without cache writes', () => {
+    let builds = 0;
+    const entry = (name: string) =>
+      new Deferred(name, () => {
+        builds++;
+        return { description: `entry ${name}`, enum: [name] };
+      });
+    const document = (names: string[]) => ({
+      info: { title: 'x' },
+      components: { schemas: Object.fromEntries(names.map((name) => [name, entry(name)])) },
+    });
+    const run = buildsInMemory();
+    const orders = [
+      ['a', 'b', 'c', 'd', 'e'],
+      ['a', 'c', 'd', 'e'],
+      ['c', 'd', 'x', 'e', 'a'],
+      ['e', 'd', 'c', 'x', 'a', 'y'],
+    ];
+    for (const names of orders) {
+      builds = 0;
+      const files = run.commit(documentFiles('catalogue/doc', document(names), run.context));
+      const built = builds;
+      expect(written(files)).toEqual(written(documentFiles('catalogue/doc', document(names))));
+      // Built anew: the new ones, and in JSON the entries that became or stopped being first.
+      if (names === orders[1]) expect(built).toBe(0);
+      if (names === orders[2]) expect(built).toBe(3);
+      if (names === orders[3]) expect(built).toBe(3);
+    }
+  });
+
   it('documentJson writes JSON.stringify(document, null, 2) entry by entry', async () => {
     for (const emit of [emitOpenApi, emitAsyncApi]) {
       const [json] = await emit(model, plain);
