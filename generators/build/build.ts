@@ -9,7 +9,7 @@ import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSourc
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
-import { type BuildState, unchangedFolders } from './state.js';
+import type { BuildState } from './state.js';
 import { packValue } from './transfer.js';
 import { type FileStats, type StagedFile, startStaging, WriteFailure, type WriteReport } from './write.js';
 
@@ -33,15 +33,21 @@ export interface BuildCatalogueOptions {
    */
   state?: BuildState;
   tool?: string;
-  /** Builds the state file from the committed files' stats and each group package's unit hash. */
-  seal?: (stats: FileStats, units: Record<string, string>) => OutputFile;
+  /**
+   * Builds the state file from the committed files' stats and each group package's unit hash;
+   * `changed` when the caller knows it differs from the one in the output (see `CommitOptions.seal`).
+   */
+  seal?: (stats: FileStats, units: Record<string, string>) => OutputFile & { changed?: boolean };
   /**
    * Threads to run the emitters and group packages on (only from the compiled toolkit, and only when
    * enough groups are to be generated), and the folder of the disk cache they open again.
    */
   workers?: { threads: number; cacheDir?: string; minEvents?: number };
-  /** The output's folder record (`foldersRecordPath`): spares a stat of each untouched group's files. */
-  foldersRecord?: string;
+  /**
+   * The output folders as the last build left them (`BuildPlan.unchanged`): spares a stat of each
+   * untouched group's files, and the commit's walk of a group kept whole in them.
+   */
+  unchanged?: ReadonlySet<string>;
 }
 /** Runs every emitter on the model; nothing is written. */
 export async function emitAll(
@@ -91,8 +97,9 @@ export async function buildCatalogue(
   const units: Record<string, string> = Object.create(null);
   const recorded = options.state && options.tool ? filesByArea(options.state) : undefined;
   // Folders untouched since the last build: their files need no stat of their own (see state.ts).
-  const folders =
-    recorded && options.foldersRecord ? unchangedFolders(outDir, options.foldersRecord) : undefined;
+  const folders = recorded ? options.unchanged : undefined;
+  // Group packages kept whole in untouched folders: nothing in them for the commit to sweep.
+  const settled = new Set<string>();
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
   try {
@@ -108,6 +115,7 @@ export async function buildCatalogue(
           recorded && options.state!.units?.[unit.slug] === hash ? recorded.get(unit.slug) : undefined;
         const packageJson = unit.packageJson.path;
         if (kept && kept.length > 0 && intact(outDir, options.state!, kept, folders)) {
+          if (inFolders(kept, folders)) settled.add(unit.slug);
           staging.keep(
             kept.filter((path) => path !== packageJson),
             options.state!.files,
@@ -185,6 +193,7 @@ export async function buildCatalogue(
     const report = await staging.commit({
       ...(options.previous ? { previous: options.previous } : {}),
       ...(options.seal ? { seal: (stats: FileStats) => options.seal!(stats, sortedUnits(units)) } : {}),
+      settled,
     });
     return { ok: true, catalogue, report };
   } catch (error) {
@@ -316,14 +325,28 @@ function intact(
   paths: readonly string[],
   unchanged: ReadonlySet<string> | undefined,
 ): boolean {
-  const inUnchanged = (path: string) => unchanged?.has(path.slice(0, path.lastIndexOf('/'))) === true;
-  const trusted = unchanged !== undefined && paths.every(inUnchanged);
+  const trusted = inFolders(paths, unchanged);
   return paths.every((path) => {
     if (trusted && path.indexOf('/') !== path.lastIndexOf('/')) return true;
     const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
     const expected = state.files[path]!;
     return stat !== undefined && stat.size === expected.size && stat.mtimeMs === expected.mtimeMs;
   });
+}
+
+/** Whether every folder holding one of `paths`, and every folder above it, is in `unchanged`. */
+function inFolders(paths: readonly string[], unchanged: ReadonlySet<string> | undefined): boolean {
+  if (unchanged === undefined) return false;
+  const seen = new Set<string>();
+  for (const path of paths) {
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const dir = path.slice(0, slash);
+      if (seen.has(dir)) break;
+      if (!unchanged.has(dir)) return false;
+      seen.add(dir);
+    }
+  }
+  return true;
 }
 
 function sortedUnits(units: Record<string, string>): Record<string, string> {

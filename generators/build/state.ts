@@ -5,7 +5,7 @@ import type { OutputFile } from '../emit/context.js';
 import { type CatalogueSourceFile, readCatalogueSources } from '../load/sources.js';
 import { readIfExists } from '../shared/fs.js';
 import { hashInputs, projectRoot, toolFingerprint } from './fingerprint.js';
-import { findOrphans, ownedAreas } from './sweep.js';
+import { areasOf, findOrphans, ownedAreas } from './sweep.js';
 import { type FileStats, writeOutputs } from './write.js';
 
 // The incremental build's memory and its no-op fast path. Kept free of the loader, ajv and the
@@ -41,6 +41,10 @@ export interface BuildPlan {
   upToDate: boolean;
   /** The output's folder record (`foldersRecordPath`). */
   foldersRecord: string;
+  /** The folder record, when it was taken for the state file in the output (its folders' times). */
+  folderTimes?: Record<string, number>;
+  /** The output folders whose time is still the recorded one (see `foldersRecordPath`). */
+  unchanged?: Set<string>;
   /** How many files the output has (when up to date). */
   fileCount: number;
 }
@@ -74,10 +78,13 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
   const sources = readCatalogueSources(catalogueDir);
   const tool = toolFingerprint();
   const inputHash = hashInputs(sources, tool);
-  if (!force) {
+  // The folder record, read once: the quick no-op decides from it, an edit trusts untouched folders to it.
+  const stamps = readStamps(outDir, foldersRecord);
+  const unchanged = stamps ? foldersUnchanged(outDir, stamps) : undefined;
+  const recorded = stamps && unchanged ? { folderTimes: stamps.folders, unchanged } : {};
+  if (!force && stamps && unchanged) {
     // The quick no-op: the folder record alone, without parsing the state (56,000 entries at 10k events).
-    const stamps = readStamps(outDir, foldersRecord);
-    if (stamps?.inputHash === inputHash && foldersAsRecorded(outDir, stamps)) {
+    if (stamps.inputHash === inputHash && foldersAsRecorded(outDir, stamps, unchanged)) {
       return { sources, tool, inputHash, upToDate: true, foldersRecord, fileCount: stamps.fileCount };
     }
   }
@@ -87,24 +94,55 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
     if (outputsExact(outDir, state)) {
       // Current after the full check: record the folders so the next no-op is the quick one.
       upToDate = true;
-      stampFolders(outDir, foldersRecord);
+      stampFolders(outDir, foldersRecord, state);
     }
   }
   const fileCount = state ? Object.keys(state.files).length : 0;
-  return { sources, tool, inputHash, ...(state ? { state } : {}), upToDate, foldersRecord, fileCount };
+  return {
+    sources,
+    tool,
+    inputHash,
+    ...(state ? { state } : {}),
+    upToDate,
+    foldersRecord,
+    ...recorded,
+    fileCount,
+  };
+}
+
+/** What a build knows of the output's folders, which spares a stat of those it did not touch. */
+export interface FolderKnowledge {
+  /** The folder record's times (`BuildPlan.folderTimes`). */
+  folderTimes: Record<string, number>;
+  /** The folders still at their recorded time when the build started (`BuildPlan.unchanged`). */
+  unchanged: ReadonlySet<string>;
+  /** The folders the build's commit changed (`WriteReport.touched`). */
+  touched: readonly string[];
 }
 
 /**
  * Records the output folders' times at `record` for the next no-op check (see `foldersRecordPath`).
- * Called once the output is exactly what the state file describes; a failure to write it only costs
- * that check.
+ * Called once the output is exactly what `state`, the state file in the output, describes; a failure
+ * to write it only costs that check. With `known`, a folder that was as recorded when the build
+ * started and that its commit did not touch keeps its recorded time (not its time now: a file dropped
+ * there meanwhile was not swept, so the next build must see the folder changed); the rest are stat'ed.
  */
-export function stampFolders(outDir: string, record: string): void {
+export function stampFolders(
+  outDir: string,
+  record: string,
+  state: BuildState,
+  known?: FolderKnowledge,
+): void {
   const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
-  const state = readState(outDir);
-  if (!stateStat || !state) return;
+  if (!stateStat) return;
+  const touched = new Set(known?.touched);
   const folders: Record<string, number> = Object.create(null);
   for (const dir of [...outputFolders(state)].sort()) {
+    const recorded = known?.folderTimes[dir];
+    if (recorded !== undefined && known!.unchanged.has(dir) && !touched.has(dir)) {
+      folders[dir] = recorded;
+      continue;
+    }
     const stat = statSync(join(outDir, dir), { throwIfNoEntry: false });
     if (!stat) return;
     folders[dir] = stat.mtimeMs;
@@ -129,16 +167,14 @@ export function stampFolders(outDir: string, record: string): void {
 }
 
 /**
- * The quick no-op check: every output folder has the time recorded after the last build (no file
- * added, removed or renamed anywhere), no stray `*.tmp` or unknown generated folder sits at the root,
- * and the files at each package's top (package.json, README.md, index.js, the catalogue documents:
- * what a person opens and might edit in place) have the recorded size and time. The per-event files
- * below are trusted to their folders; `--force` rebuilds regardless.
+ * The quick no-op check: every output folder has the time recorded after the last build (`unchanged`
+ * holds them all: no file added, removed or renamed anywhere), no stray `*.tmp` or unknown generated
+ * folder sits at the root, and the files at each package's top (package.json, README.md, index.js, the
+ * catalogue documents: what a person opens and might edit in place) have the recorded size and time.
+ * The per-event files below are trusted to their folders; `--force` rebuilds regardless.
  */
-function foldersAsRecorded(outDir: string, stamps: FolderStamps): boolean {
-  for (const [dir, mtimeMs] of Object.entries(stamps.folders)) {
-    if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs !== mtimeMs) return false;
-  }
+function foldersAsRecorded(outDir: string, stamps: FolderStamps, unchanged: ReadonlySet<string>): boolean {
+  if (unchanged.size !== Object.keys(stamps.folders).length) return false;
   const areas = new Set<string>();
   for (const [path, expected] of Object.entries(stamps.top)) {
     areas.add(path.slice(0, path.indexOf('/')));
@@ -152,15 +188,10 @@ function foldersAsRecorded(outDir: string, stamps: FolderStamps): boolean {
   return !readdirSync(outDir).some((name) => name.endsWith('.tmp'));
 }
 
-/**
- * The output folders whose time is still the one recorded after the last build (no file made,
- * removed or renamed in them since); undefined when the record is missing or not this state's.
- */
-export function unchangedFolders(outDir: string, record: string): Set<string> | undefined {
-  const stamps = readStamps(outDir, record);
-  if (!stamps) return undefined;
+/** The recorded folders whose time is still the one recorded after the last build. */
+function foldersUnchanged(outDir: string, stamps: FolderStamps): Set<string> {
   const unchanged = new Set<string>();
-  for (const [dir, mtimeMs] of Object.entries(stamps.folders ?? {})) {
+  for (const [dir, mtimeMs] of Object.entries(stamps.folders)) {
     if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) unchanged.add(dir);
   }
   return unchanged;
@@ -207,7 +238,7 @@ export function stateFile(inputHash: string, files: FileStats, units?: Record<st
 function outputsExact(outDir: string, state: BuildState): boolean {
   if (!outputsIntact(outDir, state)) return false;
   const recorded = new Set(Object.keys(state.files));
-  const areas = ownedAreas(outDir, recorded);
+  const areas = ownedAreas(outDir, areasOf(recorded));
   const orphans = findOrphans(outDir, recorded, areas, areas);
   return orphans.files.length === 0 && orphans.emptyDirs.length === 0;
 }

@@ -45,11 +45,11 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile } from '../emit/context.js';
 import { readIfExists } from '../shared/fs.js';
-import { findOrphans, ownedAreas } from './sweep.js';
+import { areasOf, findOrphans, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
 export const STAGING_DIR = '.eventry-staging';
@@ -62,6 +62,11 @@ export interface WriteReport {
   written: string[];
   unchanged: number;
   removed: string[];
+  /**
+   * The output folders the commit made, entered a file in or removed one from (and the folders above
+   * them): the only ones whose time the commit changed (see `stampFolders`).
+   */
+  touched: string[];
 }
 
 /** Size and mtime of an output file once committed: what the no-op check compares. */
@@ -97,8 +102,17 @@ export class WriteFailure extends Error {
 export interface CommitOptions {
   /** Files the last build produced: their folders are eventry's even if this build produces none there. */
   previous?: readonly string[];
-  /** Builds one more file from the committed files' stats (the build state), committed with them. */
-  seal?: (stats: FileStats) => OutputFile;
+  /**
+   * Builds one more file from the committed files' stats (the build state), committed with them;
+   * `changed` says the build knows it differs from the one in the output, which spares reading that back.
+   */
+  seal?: (stats: FileStats) => OutputFile & { changed?: boolean };
+  /**
+   * Top-level folders known to hold exactly the files this build produces there, as the last build
+   * left them (a group package kept whole, none of its folders changed since: see `unchangedFolders`):
+   * they are not walked for orphans.
+   */
+  settled?: ReadonlySet<string>;
 }
 
 interface Journal {
@@ -220,15 +234,7 @@ export function startStaging(root: string): Staging {
       const written = [...put].sort();
       try {
         if (options.seal) {
-          const sealed = await stageSeal(
-            root,
-            staging,
-            [...produced],
-            stagedStats,
-            known,
-            mkdirs,
-            options.seal,
-          );
+          const sealed = stageSeal(root, staging, produced, stagedStats, known, put.length > 0, options.seal);
           put.push(...sealed);
           unsynced.push(...sealed);
         }
@@ -236,17 +242,22 @@ export function startStaging(root: string): Staging {
       } catch (error) {
         failing(error);
       }
-      const areas = ownedAreas(root, [...produced, ...(options.previous ?? [])]);
-      const orphans = findOrphans(root, produced, areas, ownedAreas(root, produced));
+      const generated = areasOf(produced);
+      const areas = ownedAreas(root, generated, areasOf(options.previous ?? []));
+      const settled = options.settled;
+      const swept = settled ? new Set([...areas].filter((area) => !settled.has(area))) : areas;
+      const orphans = findOrphans(root, produced, swept, ownedAreas(root, generated));
       const report: WriteReport = {
         written,
         unchanged: produced.size - written.length,
         removed: orphans.files,
+        touched: [],
       };
       if (put.length === 0 && orphans.files.length === 0 && orphans.emptyDirs.length === 0) {
         discardStaging(root, (pid) => pid === process.pid);
         return report;
       }
+      report.touched = touchedFolders([...put, ...orphans.files, ...orphans.emptyDirs]);
       const putDirs = new Set<string>();
       const putFiles: string[] = [];
       for (const path of put) {
@@ -316,31 +327,41 @@ function discardStaging(root: string, owned: (pid: number) => boolean): boolean 
   return mine.length > 0;
 }
 
-/** Stages the build state, made from the stats the files will have once moved in; its path if it changed. */
-async function stageSeal(
+/**
+ * Stages the build state, made from the stats the files will have once moved in; its path if it changed.
+ * One synchronous pass: the stats of staged and kept files are known, only the files found unchanged
+ * in the output are stat'ed. A state the build knows `changed` (or whose files changed, `filesChanged`:
+ * a staged file has a new time) is not compared with the one in the output.
+ */
+function stageSeal(
   root: string,
   staging: string,
-  paths: readonly string[],
+  paths: ReadonlySet<string>,
   staged: ReadonlyMap<string, { size: number; mtimeMs: number }>,
   known: ReadonlyMap<string, { size: number; mtimeMs: number }>,
-  mkdirs: Map<string, Promise<unknown>>,
+  filesChanged: boolean,
   seal: NonNullable<CommitOptions['seal']>,
-): Promise<string[]> {
+): string[] {
   const stats: FileStats = Object.create(null);
-  await Promise.all(
-    paths.map(async (path) => {
-      const kept = staged.get(path) ?? known.get(path);
-      if (kept) {
-        stats[path] = kept;
-        return;
-      }
-      const { size, mtimeMs } = await stat(join(root, path));
-      stats[path] = { size, mtimeMs };
-    }),
-  );
-  const state = seal(sortedKeys(stats));
-  if (readIfExists(join(root, state.path)) === state.contents) return [];
-  await stageFiles(staging, [state], mkdirs);
+  for (const path of [...paths].sort()) {
+    const kept = staged.get(path) ?? known.get(path);
+    if (kept) {
+      stats[path] = kept;
+      continue;
+    }
+    const { size, mtimeMs } = statSync(join(root, path));
+    stats[path] = { size, mtimeMs };
+  }
+  const state = seal(stats);
+  if (!filesChanged && !state.changed && readIfExists(join(root, state.path)) === state.contents) return [];
+  const target = join(staging, state.path);
+  mkdirSync(dirname(target), { recursive: true });
+  const fd = openSync(target, 'w');
+  try {
+    writeFileSync(fd, state.contents);
+  } finally {
+    closeSync(fd);
+  }
   return [state.path];
 }
 
@@ -453,7 +474,7 @@ async function stageFiles(
  * through `commitOutputs`.
  */
 export function writeOutputs(root: string, files: readonly OutputFile[]): WriteReport {
-  const report: WriteReport = { written: [], unchanged: 0, removed: [] };
+  const report: WriteReport = { written: [], unchanged: 0, removed: [], touched: [] };
   for (const file of files) {
     const target = join(root, file.path);
     if (readIfExists(target) === file.contents) {
@@ -617,6 +638,19 @@ function outputPath(path: string, { root, staging }: StagingTarget): string {
     : path;
 }
 
+/** The folders that hold `paths` and every folder above them, but the root. */
+function touchedFolders(paths: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const dir = path.slice(0, slash);
+      if (folders.has(dir)) break;
+      folders.add(dir);
+    }
+  }
+  return [...folders].sort();
+}
+
 /** The folder of an output path, relative to the root ('' at the root). */
 function folderOf(path: string): string {
   return path.slice(0, Math.max(0, path.lastIndexOf('/')));
@@ -660,12 +694,6 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function sortedKeys(stats: FileStats): FileStats {
-  const sorted: FileStats = Object.create(null);
-  for (const path of Object.keys(stats).sort()) sorted[path] = stats[path]!;
-  return sorted;
 }
 
 function crashPoint(phase: string): void {

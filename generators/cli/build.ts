@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { planBuild, stampFolders, stateFile } from '../build/state.js';
+import { type BuildState, planBuild, stampFolders, stateFile } from '../build/state.js';
 import { recoverOutput } from '../build/write.js';
 
 /** Where a command prints (`publish --json` sends the build's lines to stderr, keeping stdout JSON). */
@@ -57,14 +57,23 @@ export async function runBuild(
   const { createDiskCache, projectCacheDir } = await import('../build/emit-cache.js');
   const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
   const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
+  // The state this build commits, kept for the folder record (`stampFolders`) rather than read back.
+  let sealed: BuildState | undefined;
   const result = await buildCatalogue(plan.sources, outDir, {
     previous: plan.state ? Object.keys(plan.state.files) : [],
-    seal: (files, units) => stateFile(plan.inputHash, files, units),
+    seal: (files, units) => {
+      sealed = { inputHash: plan.inputHash, files, units };
+      // Another catalogue or toolkit: the state differs from the one in the output, unread.
+      return {
+        ...stateFile(plan.inputHash, files, units),
+        changed: plan.state?.inputHash !== plan.inputHash,
+      };
+    },
     tool: plan.tool,
     ...(plan.state && !options.force ? { state: plan.state } : {}),
     ...(cache ? { cache } : {}),
     workers: buildThreads(cacheDir),
-    foldersRecord: plan.foldersRecord,
+    ...(plan.unchanged ? { unchanged: plan.unchanged } : {}),
   });
   if (!result.ok) {
     if ('problems' in result) {
@@ -87,7 +96,12 @@ export async function runBuild(
     }
     return 1;
   }
-  stampFolders(outDir, plan.foldersRecord);
+  if (sealed) {
+    const { folderTimes, unchanged } = plan;
+    const known =
+      folderTimes && unchanged ? { folderTimes, unchanged, touched: result.report.touched } : undefined;
+    stampFolders(outDir, plan.foldersRecord, sealed, known);
+  }
   const { written, unchanged, removed } = result.report;
   const events = Object.keys(result.catalogue.events).length;
   console.log(

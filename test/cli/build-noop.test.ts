@@ -96,4 +96,41 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
     expect((await build('--force')).status).toBe(0);
     expect(readFileSync(event, 'utf8')).toBe(good);
   });
+
+  it('an edit build sweeps a stray file dropped into an untouched group’s folder', async () => {
+    writeFileSync(join(out, 'account/events/stray-v1.js'), 'export {};\n');
+    editBilling('Edited');
+    const edited = await build();
+    expect(edited.stdout).toMatch(/1 removed/);
+    const fresh = join(work, 'fresh');
+    expect((await runCliInProcess(['build', '--catalogue', catalogue, '--out', fresh])).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(comparable(readTree(fresh)));
+  });
+
+  it('an edit build sweeps a stray file dropped into the edited group’s folder', async () => {
+    writeFileSync(join(out, 'billing/events/stray-v1.js'), 'export {};\n');
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/1 removed/);
+    const fresh = join(work, 'fresh');
+    expect((await runCliInProcess(['build', '--catalogue', catalogue, '--out', fresh])).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(comparable(readTree(fresh)));
+  });
+
+  it('a no-op right after an edit build takes the quick path from the folder record the edit left', async () => {
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    // Only the quick path trusts a per-event file to its folder: the full check would see its new size.
+    writeFileSync(join(out, 'account/events/account.created-v1.js'), '// edited by hand\n');
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a stray file dropped after an edit build is swept by the next edit build', async () => {
+    editBilling('Edited');
+    expect((await build()).status).toBe(0);
+    writeFileSync(join(out, 'account/events/stray-v1.js'), 'export {};\n');
+    const billing = join(catalogue, 'groups/billing.yaml');
+    writeFileSync(billing, readFileSync(billing, 'utf8').replace('Edited.', 'Edited again.'));
+    expect((await build()).stdout).toMatch(/1 removed/);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
 });
