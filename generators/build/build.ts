@@ -9,7 +9,7 @@ import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSourc
 import type { Catalogue } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
-import type { BuildState } from './state.js';
+import type { BuildState } from './state-file.js';
 import { packValue } from './transfer.js';
 import { type FileStats, type StagedFile, startStaging, WriteFailure, type WriteReport } from './write.js';
 
@@ -22,8 +22,8 @@ export type BuildResult =
 
 /** Options of `buildCatalogue`. */
 export interface BuildCatalogueOptions {
-  /** Files the last build produced: their folders are eventry's even if this build produces none there. */
-  previous?: readonly string[];
+  /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
+  previousAreas?: Iterable<string>;
   /** Memo of generated group packages across builds. */
   cache?: EmitCache;
   /**
@@ -34,20 +34,26 @@ export interface BuildCatalogueOptions {
   state?: BuildState;
   tool?: string;
   /**
-   * Builds the state file from the committed files' stats and each group package's unit hash;
+   * Builds the state file from the committed files' stats, each group package's unit hash, and the
+   * group packages kept whole below their top (whose files there are not in `stats`: `keepBelow`);
    * `changed` when the caller knows it differs from the one in the output (see `CommitOptions.seal`).
    */
-  seal?: (stats: FileStats, units: Record<string, string>) => OutputFile & { changed?: boolean };
+  seal?: (
+    stats: FileStats,
+    units: Record<string, string>,
+    keptBelow: ReadonlySet<string>,
+  ) => OutputFile & { changed?: boolean };
   /**
    * Threads to run the emitters and group packages on (only from the compiled toolkit, and only when
    * enough groups are to be generated), and the folder of the disk cache they open again.
    */
   workers?: { threads: number; cacheDir?: string; minEvents?: number };
   /**
-   * The output folders as the last build left them (`BuildPlan.unchanged`): spares a stat of each
-   * untouched group's files, and the commit's walk of a group kept whole in them.
+   * The top-level output folders none of whose folders changed since the last build (`BuildPlan.
+   * untouchedAreas`): a group package kept there needs no stat of its per-event files, nor a walk for
+   * orphans, nor its state parsed.
    */
-  unchanged?: ReadonlySet<string>;
+  untouchedAreas?: ReadonlySet<string>;
 }
 /** Runs every emitter on the model; nothing is written. */
 export async function emitAll(
@@ -95,11 +101,11 @@ export async function buildCatalogue(
   };
   const staging = startStaging(outDir);
   const units: Record<string, string> = Object.create(null);
-  const recorded = options.state && options.tool ? filesByArea(options.state) : undefined;
-  // Folders untouched since the last build: their files need no stat of their own (see state.ts).
-  const folders = recorded ? options.unchanged : undefined;
-  // Group packages kept whole in untouched folders: nothing in them for the commit to sweep.
-  const settled = new Set<string>();
+  const state = options.state && options.tool ? options.state : undefined;
+  // Folders untouched since the last build: their per-event files need no stat (see state.ts).
+  const untouched = state ? options.untouchedAreas : undefined;
+  // Group packages kept whole below their top: committed and recorded without listing their files.
+  const keptBelow = new Set<string>();
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
   try {
@@ -111,21 +117,21 @@ export async function buildCatalogue(
       for (const unit of groupPackageUnits(catalogue, context)) {
         const hash = createHash('sha256').update(`${options.tool}\0${unit.key}`).digest('hex');
         units[unit.slug] = hash;
-        const kept =
-          recorded && options.state!.units?.[unit.slug] === hash ? recorded.get(unit.slug) : undefined;
+        const area = state?.units?.[unit.slug] === hash ? state.areas.get(unit.slug) : undefined;
         const packageJson = unit.packageJson.path;
-        if (kept && kept.length > 0 && intact(outDir, options.state!, kept, folders)) {
-          if (inFolders(kept, folders)) settled.add(unit.slug);
-          staging.keep(
-            kept.filter((path) => path !== packageJson),
-            options.state!.files,
-          );
-          await staging.add([unit.packageJson]);
+        const others = (stats: FileStats) => Object.keys(stats).filter((path) => path !== packageJson);
+        if (area && area.count > 0 && untouched?.has(unit.slug) && intact(outDir, area.top)) {
+          staging.keep(others(area.top), area.top);
+          staging.keepBelow(unit.slug, area.belowCount);
+          keptBelow.add(unit.slug);
+        } else if (area && area.count > 0 && !untouched?.has(unit.slug) && intact(outDir, area.files())) {
+          const files = area.files();
+          staging.keep(others(files), files);
         } else {
-          await staging.add([unit.packageJson]);
           generated.set(unit.slug, unit);
           tasks.push({ kind: 'group', slug: unit.slug });
         }
+        await staging.add([unit.packageJson]);
       }
     }
     const minEvents = options.workers?.minEvents ?? POOL_MIN_EVENTS;
@@ -191,9 +197,10 @@ export async function buildCatalogue(
   }
   try {
     const report = await staging.commit({
-      ...(options.previous ? { previous: options.previous } : {}),
-      ...(options.seal ? { seal: (stats: FileStats) => options.seal!(stats, sortedUnits(units)) } : {}),
-      settled,
+      ...(options.previousAreas ? { previousAreas: options.previousAreas } : {}),
+      ...(options.seal
+        ? { seal: (stats: FileStats) => options.seal!(stats, sortedUnits(units), keptBelow) }
+        : {}),
     });
     return { ok: true, catalogue, report };
   } catch (error) {
@@ -300,51 +307,11 @@ async function runTasks<T>(
   throw new TaskFailure(tasks[first.index]!, first.error);
 }
 
-/** The recorded output files by top-level folder (a group package's slug). */
-function filesByArea(state: BuildState): Map<string, string[]> {
-  const areas = new Map<string, string[]>();
-  for (const path of Object.keys(state.files)) {
-    const slash = path.indexOf('/');
-    if (slash <= 0) continue;
-    const area = path.slice(0, slash);
-    const list = areas.get(area);
-    if (list) list.push(path);
-    else areas.set(area, [path]);
-  }
-  return areas;
-}
-
-/**
- * Whether each of `paths` (one group package's) is in the output with the size and mtime the state
- * recorded. When every folder they are in is `unchanged`, only the files at the package's top are
- * stat'ed, as the no-op check does (`state.ts`): the per-event files are trusted to their folders.
- */
-function intact(
-  outDir: string,
-  state: BuildState,
-  paths: readonly string[],
-  unchanged: ReadonlySet<string> | undefined,
-): boolean {
-  const trusted = inFolders(paths, unchanged);
-  return paths.every((path) => {
-    if (trusted && path.indexOf('/') !== path.lastIndexOf('/')) return true;
+/** Whether each of `files` (one group package's) is in the output with the size and time recorded. */
+function intact(outDir: string, files: FileStats): boolean {
+  for (const [path, expected] of Object.entries(files)) {
     const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
-    const expected = state.files[path]!;
-    return stat !== undefined && stat.size === expected.size && stat.mtimeMs === expected.mtimeMs;
-  });
-}
-
-/** Whether every folder holding one of `paths`, and every folder above it, is in `unchanged`. */
-function inFolders(paths: readonly string[], unchanged: ReadonlySet<string> | undefined): boolean {
-  if (unchanged === undefined) return false;
-  const seen = new Set<string>();
-  for (const path of paths) {
-    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
-      const dir = path.slice(0, slash);
-      if (seen.has(dir)) break;
-      if (!unchanged.has(dir)) return false;
-      seen.add(dir);
-    }
+    if (stat === undefined || stat.size !== expected.size || stat.mtimeMs !== expected.mtimeMs) return false;
   }
   return true;
 }

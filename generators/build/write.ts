@@ -100,19 +100,15 @@ export class WriteFailure extends Error {
 
 /** Options of `commitOutputs`. */
 export interface CommitOptions {
-  /** Files the last build produced: their folders are eventry's even if this build produces none there. */
-  previous?: readonly string[];
+  /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
+  previousAreas?: Iterable<string>;
   /**
-   * Builds one more file from the committed files' stats (the build state), committed with them;
-   * `changed` says the build knows it differs from the one in the output, which spares reading that back.
+   * Builds one more file from the committed files' stats (the build state), committed with them: the
+   * stats of every file produced but those below the folders kept whole (`Staging.keepBelow`).
+   * `changed` says the build knows the state differs from the one in the output, which spares
+   * reading that back.
    */
   seal?: (stats: FileStats) => OutputFile & { changed?: boolean };
-  /**
-   * Top-level folders known to hold exactly the files this build produces there, as the last build
-   * left them (a group package kept whole, none of its folders changed since: see `unchangedFolders`):
-   * they are not walked for orphans.
-   */
-  settled?: ReadonlySet<string>;
 }
 
 interface Journal {
@@ -159,6 +155,13 @@ export interface Staging {
    * build state); `stats`, their recorded size and time, spares the build state a stat of each.
    */
   keep(paths: readonly string[], stats?: FileStats): void;
+  /**
+   * The `count` files below the top of the top-level folder `area` (in its subfolders), produced by
+   * this build as they are in the output, with nothing else in any of its folders, top included (a
+   * group package kept whole whose folders are as the last build left them, `unchangedFolders`): they
+   * are neither listed, stat'ed nor given to the seal, and the folder is not walked for orphans.
+   */
+  keepBelow(area: string, count: number): void;
   /** Commits what was added and kept as the whole output (see `commitOutputs`). */
   commit(options?: CommitOptions): Promise<WriteReport>;
   /** Drops everything staged; the output is as before (a root this build created is removed again). */
@@ -174,6 +177,9 @@ export function startStaging(root: string): Staging {
   const produced = new Set<string>();
   const put: string[] = [];
   const known = new Map<string, { size: number; mtimeMs: number }>();
+  // The folders kept whole below their top (`keepBelow`), and how many files that is.
+  const keptAreas = new Set<string>();
+  let keptBelow = 0;
   // The size and time of each staged file, taken from its open handle: a rename keeps them.
   const stagedStats = new Map<string, { size: number; mtimeMs: number }>();
   const mkdirs = new Map<string, Promise<unknown>>();
@@ -230,6 +236,10 @@ export function startStaging(root: string): Staging {
         if (stat) known.set(path, stat);
       }
     },
+    keepBelow(area, count) {
+      keptAreas.add(area);
+      keptBelow += count;
+    },
     async commit(options = {}) {
       const written = [...put].sort();
       try {
@@ -243,13 +253,12 @@ export function startStaging(root: string): Staging {
         failing(error);
       }
       const generated = areasOf(produced);
-      const areas = ownedAreas(root, generated, areasOf(options.previous ?? []));
-      const settled = options.settled;
-      const swept = settled ? new Set([...areas].filter((area) => !settled.has(area))) : areas;
-      const orphans = findOrphans(root, produced, swept, ownedAreas(root, generated));
+      const areas = ownedAreas(root, generated, keptAreas, options.previousAreas ?? []);
+      const swept = new Set([...areas].filter((area) => !keptAreas.has(area)));
+      const orphans = findOrphans(root, produced, swept, ownedAreas(root, generated, keptAreas));
       const report: WriteReport = {
         written,
-        unchanged: produced.size - written.length,
+        unchanged: produced.size + keptBelow - written.length,
         removed: orphans.files,
         touched: [],
       };

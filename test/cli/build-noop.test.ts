@@ -1,7 +1,8 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { foldersRecordPath } from '../../generators/build/state.js';
+import { readState, recordedFiles, STATE_FILE } from '../../generators/build/state-file.js';
 import { fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, readTree } from './output-tree.js';
@@ -131,6 +132,26 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
     const billing = join(catalogue, 'groups/billing.yaml');
     writeFileSync(billing, readFileSync(billing, 'utf8').replace('Edited.', 'Edited again.'));
     expect((await build()).stdout).toMatch(/1 removed/);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('an edit build records every output file in the state as it is, the untouched groups’ included', async () => {
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    const recorded = recordedFiles(readState(out)!);
+    const actual: Record<string, { size: number; mtimeMs: number }> = {};
+    for (const path of readTree(out).keys()) {
+      if (path === STATE_FILE) continue;
+      const { size, mtimeMs } = statSync(join(out, path));
+      actual[path] = { size, mtimeMs };
+    }
+    expect({ ...recorded }).toEqual(actual);
+  });
+
+  it('a state file of an older toolkit counts as none: the next build is a full one, then a no-op', async () => {
+    writeFileSync(join(out, STATE_FILE), `${JSON.stringify({ inputHash: '0'.repeat(64), files: {} })}\n`);
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    expect(comparable(readTree(out))).toEqual(fresh);
     expect((await build()).stdout).toMatch(/nothing to do/);
   });
 });
