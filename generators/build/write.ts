@@ -38,6 +38,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readSync,
   renameSync,
   rmdirSync,
   rmSync,
@@ -209,9 +210,13 @@ export function startStaging(root: string): Staging {
       try {
         for (const file of files) produced.add(file.path);
         // Inside the try: reading a target whose name the file system rejects fails like writing it.
-        const changed = files.filter(
-          (file) => !exists(folderOf(file.path)) || readTarget(join(root, file.path)) !== file.contents,
-        );
+        // A file found unchanged keeps the stats it was read with: the seal needs no stat of it.
+        const changed = files.filter((file) => {
+          if (!exists(folderOf(file.path))) return true;
+          const stats = unchangedTarget(join(root, file.path), file.contents);
+          if (stats) known.set(file.path, stats);
+          return stats === undefined;
+        });
         put.push(...changed.map((file) => file.path));
         unsynced.push(...changed.map((file) => file.path));
         await stageFiles(staging, changed, mkdirs, stagedStats);
@@ -497,6 +502,35 @@ export function writeOutputs(root: string, files: readonly OutputFile[]): WriteR
     report.written.push(file.path);
   }
   return report;
+}
+
+/**
+ * The size and time of the output file at `path` when it holds exactly `contents`; undefined when it
+ * differs or is absent. One open for both (a file of another size is not read); a folder in its
+ * place fails like reading it (EISDIR, with the path).
+ */
+function unchangedTarget(path: string, contents: string): { size: number; mtimeMs: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return readTarget(path) === contents ? stat : undefined;
+    if (stat.size !== Buffer.byteLength(contents)) return undefined;
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let read = 0;
+    for (let got = -1; read < stat.size && got !== 0; read += got) {
+      got = readSync(fd, bytes, read, stat.size - read, read);
+    }
+    if (read !== stat.size || bytes.toString('utf8') !== contents) return undefined;
+    return { size: stat.size, mtimeMs: stat.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** An output file's text (undefined when absent); an error always names the path (EISDIR does not by itself). */
