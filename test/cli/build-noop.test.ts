@@ -154,4 +154,16 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
     expect(comparable(readTree(out))).toEqual(fresh);
     expect((await build()).stdout).toMatch(/nothing to do/);
   });
+
+  it('a damaged line of the state file regenerates that group package, not a crash', async () => {
+    const statePath = join(out, STATE_FILE);
+    const lines = readFileSync(statePath, 'utf8').split('\n');
+    const account = lines.findIndex((line) => line.startsWith('["account",'));
+    lines[account] = `${lines[account]!.slice(0, -12)}{`;
+    writeFileSync(statePath, lines.join('\n'));
+    rmSync(join(out, 'account/events/account.created-v1.js'));
+    expect((await build()).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(fresh);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
 });
