@@ -104,8 +104,6 @@ export async function buildCatalogue(
   const state = options.state && options.tool ? options.state : undefined;
   // Folders untouched since the last build: their per-event files need no stat (see state.ts).
   const untouched = state ? options.untouchedAreas : undefined;
-  // Group packages kept whole below their top: committed and recorded without listing their files.
-  const keptBelow = new Set<string>();
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
   try {
@@ -123,7 +121,6 @@ export async function buildCatalogue(
         if (area && area.count > 0 && untouched?.has(unit.slug) && intact(outDir, area.top)) {
           staging.keep(others(area.top), area.top);
           staging.keepBelow(unit.slug, area.belowCount);
-          keptBelow.add(unit.slug);
         } else if (area && area.count > 0 && !untouched?.has(unit.slug) && intact(outDir, area.files())) {
           const files = area.files();
           staging.keep(others(files), files);
@@ -199,8 +196,12 @@ export async function buildCatalogue(
     const report = await staging.commit({
       ...(options.previousAreas ? { previousAreas: options.previousAreas } : {}),
       ...(options.seal
-        ? { seal: (stats: FileStats) => options.seal!(stats, sortedUnits(units), keptBelow) }
+        ? {
+            seal: (stats: FileStats, keptBelow: ReadonlySet<string>) =>
+              options.seal!(stats, sortedUnits(units), keptBelow),
+          }
         : {}),
+      ...(untouched ? { settle: settleable(state!, untouched) } : {}),
     });
     return { ok: true, catalogue, report };
   } catch (error) {
@@ -305,6 +306,18 @@ async function runTasks<T>(
   if (write) throw write.error;
   const first = failures.reduce((a, b) => (b.index < a.index ? b : a));
   throw new TaskFailure(tasks[first.index]!, first.error);
+}
+
+/**
+ * The recorded folders with files below their top, none of whose folders changed since the last build:
+ * those the commit may find produced exactly as recorded (`CommitOptions.settle`).
+ */
+function settleable(state: BuildState, untouched: ReadonlySet<string>): Map<string, () => FileStats> {
+  const settle = new Map<string, () => FileStats>();
+  for (const [name, area] of state.areas) {
+    if (untouched.has(name) && area.belowCount > 0) settle.set(name, () => area.below());
+  }
+  return settle;
 }
 
 /** Whether each of `files` (one group package's) is in the output with the size and time recorded. */

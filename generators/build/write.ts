@@ -105,11 +105,18 @@ export interface CommitOptions {
   previousAreas?: Iterable<string>;
   /**
    * Builds one more file from the committed files' stats (the build state), committed with them: the
-   * stats of every file produced but those below the folders kept whole (`Staging.keepBelow`).
-   * `changed` says the build knows the state differs from the one in the output, which spares
-   * reading that back.
+   * stats of every file produced but those below the folders kept whole (`keptBelow`: see
+   * `Staging.keepBelow` and `settle`). `changed` says the build knows the state differs from the one
+   * in the output, which spares reading that back.
    */
-  seal?: (stats: FileStats) => OutputFile & { changed?: boolean };
+  seal?: (stats: FileStats, keptBelow: ReadonlySet<string>) => OutputFile & { changed?: boolean };
+  /**
+   * Top-level folders none of whose folders changed since the last build, each with the files the
+   * last build recorded below its top (asked for only when needed): a folder where this build
+   * produces exactly those files, all found unchanged with the recorded size and time, is committed
+   * as kept whole (`Staging.keepBelow`) — the catalogue's per-event schemas on an edit of one group.
+   */
+  settle?: ReadonlyMap<string, () => FileStats>;
 }
 
 interface Journal {
@@ -247,9 +254,19 @@ export function startStaging(root: string): Staging {
     },
     async commit(options = {}) {
       const written = [...put].sort();
+      if (options.settle) keptBelow += settleAreas(options.settle, produced, put, known, keptAreas);
       try {
         if (options.seal) {
-          const sealed = stageSeal(root, staging, produced, stagedStats, known, put.length > 0, options.seal);
+          const sealed = stageSeal(
+            root,
+            staging,
+            produced,
+            stagedStats,
+            known,
+            keptAreas,
+            put.length > 0,
+            options.seal,
+          );
           put.push(...sealed);
           unsynced.push(...sealed);
         }
@@ -353,6 +370,7 @@ function stageSeal(
   paths: ReadonlySet<string>,
   staged: ReadonlyMap<string, { size: number; mtimeMs: number }>,
   known: ReadonlyMap<string, { size: number; mtimeMs: number }>,
+  keptBelow: ReadonlySet<string>,
   filesChanged: boolean,
   seal: NonNullable<CommitOptions['seal']>,
 ): string[] {
@@ -366,7 +384,7 @@ function stageSeal(
     const { size, mtimeMs } = statSync(join(root, path));
     stats[path] = { size, mtimeMs };
   }
-  const state = seal(stats);
+  const state = seal(stats, keptBelow);
   if (!filesChanged && !state.changed && readIfExists(join(root, state.path)) === state.contents) return [];
   const target = join(staging, state.path);
   mkdirSync(dirname(target), { recursive: true });
@@ -377,6 +395,47 @@ function stageSeal(
     closeSync(fd);
   }
   return [state.path];
+}
+
+/**
+ * Moves the files below the top of each folder of `settle` that this build produces exactly as
+ * recorded (none staged, as many as recorded, each unchanged with the recorded stats) out of
+ * `produced` into `keptAreas`; returns how many files that is.
+ */
+function settleAreas(
+  settle: ReadonlyMap<string, () => FileStats>,
+  produced: Set<string>,
+  put: readonly string[],
+  known: ReadonlyMap<string, { size: number; mtimeMs: number }>,
+  keptAreas: Set<string>,
+): number {
+  // A file staged below a folder's top: that folder is not as recorded (one staged at its top does not matter).
+  const staged = areasOf(put.filter((path) => path.indexOf('/') !== path.lastIndexOf('/')));
+  const below = new Map<string, string[]>();
+  for (const path of produced) {
+    const slash = path.indexOf('/');
+    if (slash <= 0 || path.indexOf('/', slash + 1) === -1) continue;
+    const area = path.slice(0, slash);
+    if (!settle.has(area) || staged.has(area) || keptAreas.has(area)) continue;
+    const paths = below.get(area);
+    if (paths) paths.push(path);
+    else below.set(area, [path]);
+  }
+  let settled = 0;
+  for (const [area, paths] of below) {
+    const recorded = settle.get(area)!();
+    if (Object.keys(recorded).length !== paths.length) continue;
+    const same = paths.every((path) => {
+      const was = recorded[path];
+      const is = known.get(path);
+      return was !== undefined && is !== undefined && was.size === is.size && was.mtimeMs === is.mtimeMs;
+    });
+    if (!same) continue;
+    for (const path of paths) produced.delete(path);
+    keptAreas.add(area);
+    settled += paths.length;
+  }
+  return settled;
 }
 
 /** Moves the staged folders and files in, removes what the journal lists, then deletes journal and staging. */

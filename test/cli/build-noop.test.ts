@@ -166,4 +166,22 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
     expect(comparable(readTree(out))).toEqual(fresh);
     expect((await build()).stdout).toMatch(/nothing to do/);
   });
+
+  it('an edit build that drops an event removes its catalogue schema, the other schemas kept as recorded', async () => {
+    const billing = join(catalogue, 'groups/billing.yaml');
+    const text = readFileSync(billing, 'utf8');
+    const dropped = text.slice(text.indexOf('  meterpoint.gas.partial-v1:'));
+    writeFileSync(billing, text.replace(dropped, ''));
+    expect((await build()).stdout).toMatch(/built 7 events/);
+    const fresh = join(work, 'fresh');
+    expect((await runCliInProcess(['build', '--catalogue', catalogue, '--out', fresh])).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(comparable(readTree(fresh)));
+  });
+
+  it('an edit build sweeps a stray file dropped among the catalogue’s schemas', async () => {
+    writeFileSync(join(out, 'catalogue/schemas/stray-v1.json'), '{}\n');
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/1 removed/);
+    expect(readTree(out).has('catalogue/schemas/stray-v1.json')).toBe(false);
+  });
 });
