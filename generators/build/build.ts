@@ -312,10 +312,13 @@ async function runTasks<T>(
  * The recorded folders with files below their top, none of whose folders changed since the last build:
  * those the commit may find produced exactly as recorded (`CommitOptions.settle`).
  */
-function settleable(state: BuildState, untouched: ReadonlySet<string>): Map<string, () => FileStats> {
-  const settle = new Map<string, () => FileStats>();
+function settleable(
+  state: BuildState,
+  untouched: ReadonlySet<string>,
+): Map<string, (files: FileStats) => boolean> {
+  const settle = new Map<string, (files: FileStats) => boolean>();
   for (const [name, area] of state.areas) {
-    if (untouched.has(name) && area.belowCount > 0) settle.set(name, () => area.below());
+    if (untouched.has(name) && area.belowCount > 0) settle.set(name, (files) => area.isBelow(files));
   }
   return settle;
 }

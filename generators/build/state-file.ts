@@ -59,6 +59,28 @@ export class RecordedArea {
     return this.#below;
   }
 
+  /**
+   * Whether `files` are exactly the files recorded below the top, each with the recorded size and
+   * time; checked against the line's text without building the recorded stats.
+   */
+  isBelow(files: FileStats): boolean {
+    const paths = Object.keys(files);
+    if (paths.length !== this.belowCount) return false;
+    if (this.#below) return paths.every((path) => sameStats(this.#below![path], files[path]!));
+    const skip = this.name === '' ? 0 : this.name.length + 1;
+    let plain: Record<string, [number, number]>;
+    try {
+      plain = JSON.parse(this.#text!) as Record<string, [number, number]>;
+    } catch {
+      return false;
+    }
+    if (Object.keys(plain).length !== paths.length) return false;
+    return paths.every((path) => {
+      const stat = plain[path.slice(skip)];
+      return Array.isArray(stat) && sameStats({ size: stat[0], mtimeMs: stat[1] }, files[path]!);
+    });
+  }
+
   /** The files below the top as the state file's text (kept as read when never changed). */
   belowText(): string {
     this.#text ??= encodeFiles(this.name, this.#below!);
@@ -178,6 +200,10 @@ export function stateFile(state: BuildState): OutputFile {
     );
   }
   return { path: STATE_FILE, contents: `${lines.join('\n')}\n` };
+}
+
+function sameStats(a: FileStats[string] | undefined, b: FileStats[string]): boolean {
+  return a !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 /**

@@ -111,12 +111,12 @@ export interface CommitOptions {
    */
   seal?: (stats: FileStats, keptBelow: ReadonlySet<string>) => OutputFile & { changed?: boolean };
   /**
-   * Top-level folders none of whose folders changed since the last build, each with the files the
-   * last build recorded below its top (asked for only when needed): a folder where this build
-   * produces exactly those files, all found unchanged with the recorded size and time, is committed
+   * Top-level folders none of whose folders changed since the last build, each with a check that
+   * files are exactly those the last build recorded below its top, with the same size and time: a
+   * folder whose files there this build produces all unchanged and passing that check is committed
    * as kept whole (`Staging.keepBelow`) — the catalogue's per-event schemas on an edit of one group.
    */
-  settle?: ReadonlyMap<string, () => FileStats>;
+  settle?: ReadonlyMap<string, (files: FileStats) => boolean>;
 }
 
 interface Journal {
@@ -403,7 +403,7 @@ function stageSeal(
  * `produced` into `keptAreas`; returns how many files that is.
  */
 function settleAreas(
-  settle: ReadonlyMap<string, () => FileStats>,
+  settle: ReadonlyMap<string, (files: FileStats) => boolean>,
   produced: Set<string>,
   put: readonly string[],
   known: ReadonlyMap<string, { size: number; mtimeMs: number }>,
@@ -423,14 +423,12 @@ function settleAreas(
   }
   let settled = 0;
   for (const [area, paths] of below) {
-    const recorded = settle.get(area)!();
-    if (Object.keys(recorded).length !== paths.length) continue;
-    const same = paths.every((path) => {
-      const was = recorded[path];
-      const is = known.get(path);
-      return was !== undefined && is !== undefined && was.size === is.size && was.mtimeMs === is.mtimeMs;
-    });
-    if (!same) continue;
+    const files: FileStats = Object.create(null);
+    for (const path of paths) {
+      const stat = known.get(path);
+      if (stat) files[path] = stat;
+    }
+    if (Object.keys(files).length !== paths.length || !settle.get(area)!(files)) continue;
     for (const path of paths) produced.delete(path);
     keptAreas.add(area);
     settled += paths.length;

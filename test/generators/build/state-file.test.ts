@@ -62,4 +62,18 @@ describe('the build state file, one line per output folder', () => {
     writeFileSync(join(out, STATE_FILE), text.slice(0, text.length - 20));
     expect(readState(out)).toBeUndefined();
   });
+
+  it('a folder’s files below its top match the recorded ones only when exactly those, with the same stats', () => {
+    const catalogue: FileStats = {
+      'catalogue/package.json': stat(1),
+      'catalogue/schemas/a-v1.json': stat(10),
+      'catalogue/schemas/b-v1.json': stat(20),
+    };
+    const area = roundTrip(sealState('abc', catalogue))!.areas.get('catalogue')!;
+    const below = { 'catalogue/schemas/a-v1.json': stat(10), 'catalogue/schemas/b-v1.json': stat(20) };
+    expect(area.isBelow(below)).toBe(true);
+    expect(area.isBelow({ 'catalogue/schemas/a-v1.json': stat(10) })).toBe(false);
+    expect(area.isBelow({ ...below, 'catalogue/schemas/b-v1.json': { size: 20, mtimeMs: 1 } })).toBe(false);
+    expect(area.isBelow({ ...below, 'catalogue/schemas/c-v1.json': stat(30) })).toBe(false);
+  });
 });
