@@ -33,7 +33,8 @@ export function areasOf(paths: Iterable<string>): Set<string> {
  */
 export function ownedAreas(root: string, ...areas: Iterable<string>[]): Set<string> {
   const owned = new Set<string>();
-  for (const some of areas) for (const area of some) owned.add(area);
+  // '' (the root's own files, in the build state) is no folder: sweeping it would walk the whole output.
+  for (const some of areas) for (const area of some) if (area !== '') owned.add(area);
   for (const entry of readdirOrEmpty(root)) {
     if (!entry.isDirectory() || entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
     if (owned.has(entry.name)) continue;
