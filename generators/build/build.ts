@@ -118,12 +118,16 @@ export async function buildCatalogue(
         const area = state?.units?.[unit.slug] === hash ? state.areas.get(unit.slug) : undefined;
         const packageJson = unit.packageJson.path;
         const others = (stats: FileStats) => Object.keys(stats).filter((path) => path !== packageJson);
-        if (area && area.count > 0 && untouched?.has(unit.slug) && intact(outDir, area.top)) {
-          staging.keep(others(area.top), area.top);
-          staging.keepBelow(unit.slug, area.belowCount);
-        } else if (area && area.count > 0 && !untouched?.has(unit.slug) && intact(outDir, area.files())) {
-          const files = area.files();
-          staging.keep(others(files), files);
+        const recorded = area && area.count > 0 ? area : undefined;
+        // In folders untouched since the last build only the files at the package's top are stat'ed, as
+        // the no-op check does (state.ts): the per-event files below are trusted to their folders, and
+        // kept without being listed (`keepBelow`). Elsewhere every recorded file is stat'ed.
+        const whole = recorded && !untouched?.has(unit.slug) ? recorded.files() : undefined;
+        if (recorded && !whole && intact(outDir, recorded.top)) {
+          staging.keep(others(recorded.top), recorded.top);
+          staging.keepBelow(unit.slug, recorded.belowCount);
+        } else if (whole && intact(outDir, whole)) {
+          staging.keep(others(whole), whole);
         } else {
           generated.set(unit.slug, unit);
           tasks.push({ kind: 'group', slug: unit.slug });
