@@ -9,7 +9,7 @@ import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSourc
 import type { Catalogue } from '../model.js';
 import { readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
-import { type BuildState, unchangedFolders } from './state.js';
+import type { BuildState } from './state-file.js';
 import { packValue } from './transfer.js';
 import {
   type FileStats,
@@ -29,8 +29,8 @@ export type BuildResult =
 
 /** Options of `buildCatalogue`. */
 export interface BuildCatalogueOptions {
-  /** Files the last build produced: their folders are eventry's even if this build produces none there. */
-  previous?: readonly string[];
+  /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
+  previousAreas?: Iterable<string>;
   /** Memo of generated group packages across builds. */
   cache?: EmitCache;
   /**
@@ -40,15 +40,27 @@ export interface BuildCatalogueOptions {
    */
   state?: BuildState;
   tool?: string;
-  /** Builds the state file from the committed files' stats and each group package's unit hash. */
-  seal?: (stats: FileStats, units: Record<string, string>) => OutputFile;
+  /**
+   * Builds the state file from the committed files' stats, each group package's unit hash, and the
+   * group packages kept whole below their top (whose files there are not in `stats`: `keepBelow`);
+   * `changed` when the caller knows it differs from the one in the output (see `CommitOptions.seal`).
+   */
+  seal?: (
+    stats: FileStats,
+    units: Record<string, string>,
+    keptBelow: ReadonlySet<string>,
+  ) => OutputFile & { changed?: boolean };
   /**
    * Threads to run the emitters and group packages on (only from the compiled toolkit, and only when
    * enough groups are to be generated), and the folder of the disk cache they open again.
    */
   workers?: { threads: number; cacheDir?: string; minEvents?: number };
-  /** The output's folder record (`foldersRecordPath`): spares a stat of each untouched group's files. */
-  foldersRecord?: string;
+  /**
+   * The top-level output folders none of whose folders changed since the last build (`BuildPlan.
+   * untouchedAreas`): a group package kept there needs no stat of its per-event files, nor a walk for
+   * orphans, nor its state parsed.
+   */
+  untouchedAreas?: ReadonlySet<string>;
 }
 /** Runs every emitter on the model; nothing is written. */
 export async function emitAll(
@@ -100,10 +112,9 @@ export async function buildCatalogue(
     ...(options.cache ? { cache: options.cache } : {}),
   };
   const units: Record<string, string> = Object.create(null);
-  const recorded = options.state && options.tool ? filesByArea(options.state) : undefined;
-  // Folders untouched since the last build: their files need no stat of their own (see state.ts).
-  const folders =
-    recorded && options.foldersRecord ? unchangedFolders(outDir, options.foldersRecord) : undefined;
+  const state = options.state && options.tool ? options.state : undefined;
+  // Folders untouched since the last build: their per-event files need no stat (see state.ts).
+  const untouched = state ? options.untouchedAreas : undefined;
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
   try {
@@ -115,20 +126,24 @@ export async function buildCatalogue(
       for (const unit of groupPackageUnits(catalogue, context)) {
         const hash = createHash('sha256').update(`${options.tool}\0${unit.key}`).digest('hex');
         units[unit.slug] = hash;
-        const kept =
-          recorded && options.state!.units?.[unit.slug] === hash ? recorded.get(unit.slug) : undefined;
+        const area = state?.units?.[unit.slug] === hash ? state.areas.get(unit.slug) : undefined;
         const packageJson = unit.packageJson.path;
-        if (kept && kept.length > 0 && intact(outDir, options.state!, kept, folders)) {
-          staging.keep(
-            kept.filter((path) => path !== packageJson),
-            options.state!.files,
-          );
-          await staging.add([unit.packageJson]);
+        const others = (stats: FileStats) => Object.keys(stats).filter((path) => path !== packageJson);
+        const recorded = area && area.count > 0 ? area : undefined;
+        // In folders untouched since the last build only the files at the package's top are stat'ed, as
+        // the no-op check does (state.ts): the per-event files below are trusted to their folders, and
+        // kept without being listed (`keepBelow`). Elsewhere every recorded file is stat'ed.
+        const whole = recorded && !untouched?.has(unit.slug) ? recorded.files() : undefined;
+        if (recorded && !whole && intact(outDir, recorded.top)) {
+          staging.keep(others(recorded.top), recorded.top);
+          staging.keepBelow(unit.slug, recorded.belowCount);
+        } else if (whole && intact(outDir, whole)) {
+          staging.keep(others(whole), whole);
         } else {
-          await staging.add([unit.packageJson]);
           generated.set(unit.slug, unit);
           tasks.push({ kind: 'group', slug: unit.slug });
         }
+        await staging.add([unit.packageJson]);
       }
     }
     const minEvents = options.workers?.minEvents ?? POOL_MIN_EVENTS;
@@ -201,8 +216,14 @@ export async function buildCatalogue(
   }
   try {
     const report = await staging.commit({
-      ...(options.previous ? { previous: options.previous } : {}),
-      ...(options.seal ? { seal: (stats: FileStats) => options.seal!(stats, sortedUnits(units)) } : {}),
+      ...(options.previousAreas ? { previousAreas: options.previousAreas } : {}),
+      ...(options.seal
+        ? {
+            seal: (stats: FileStats, keptBelow: ReadonlySet<string>) =>
+              options.seal!(stats, sortedUnits(units), keptBelow),
+          }
+        : {}),
+      ...(untouched ? { settle: settleable(state!, untouched) } : {}),
     });
     return { ok: true, catalogue, report };
   } catch (error) {
@@ -312,39 +333,28 @@ async function runTasks<T>(
   throw new TaskFailure(tasks[first.index]!, first.error);
 }
 
-/** The recorded output files by top-level folder (a group package's slug). */
-function filesByArea(state: BuildState): Map<string, string[]> {
-  const areas = new Map<string, string[]>();
-  for (const path of Object.keys(state.files)) {
-    const slash = path.indexOf('/');
-    if (slash <= 0) continue;
-    const area = path.slice(0, slash);
-    const list = areas.get(area);
-    if (list) list.push(path);
-    else areas.set(area, [path]);
+/**
+ * The recorded folders with files below their top, none of whose folders changed since the last build:
+ * those the commit may find produced exactly as recorded (`CommitOptions.settle`).
+ */
+function settleable(
+  state: BuildState,
+  untouched: ReadonlySet<string>,
+): Map<string, (files: FileStats) => boolean> {
+  const settle = new Map<string, (files: FileStats) => boolean>();
+  for (const [name, area] of state.areas) {
+    if (untouched.has(name) && area.belowCount > 0) settle.set(name, (files) => area.isBelow(files));
   }
-  return areas;
+  return settle;
 }
 
-/**
- * Whether each of `paths` (one group package's) is in the output with the size and mtime the state
- * recorded. When every folder they are in is `unchanged`, only the files at the package's top are
- * stat'ed, as the no-op check does (`state.ts`): the per-event files are trusted to their folders.
- */
-function intact(
-  outDir: string,
-  state: BuildState,
-  paths: readonly string[],
-  unchanged: ReadonlySet<string> | undefined,
-): boolean {
-  const inUnchanged = (path: string) => unchanged?.has(path.slice(0, path.lastIndexOf('/'))) === true;
-  const trusted = unchanged !== undefined && paths.every(inUnchanged);
-  return paths.every((path) => {
-    if (trusted && path.indexOf('/') !== path.lastIndexOf('/')) return true;
+/** Whether each of `files` (one group package's) is in the output with the size and time recorded. */
+function intact(outDir: string, files: FileStats): boolean {
+  for (const [path, expected] of Object.entries(files)) {
     const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
-    const expected = state.files[path]!;
-    return stat !== undefined && stat.size === expected.size && stat.mtimeMs === expected.mtimeMs;
-  });
+    if (stat === undefined || stat.size !== expected.size || stat.mtimeMs !== expected.mtimeMs) return false;
+  }
+  return true;
 }
 
 function sortedUnits(units: Record<string, string>): Record<string, string> {

@@ -1,32 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { OutputFile } from '../emit/context.js';
 import { type CatalogueSourceFile, readCatalogueSources } from '../load/sources.js';
 import { readIfExists } from '../shared/fs.js';
 import { hashInputs, projectRoot, toolFingerprint } from './fingerprint.js';
-import { findOrphans, ownedAreas } from './sweep.js';
+import { type BuildState, readState, recordedCount, recordedFiles, STATE_FILE } from './state-file.js';
+import { areasOf, findOrphans, ownedAreas } from './sweep.js';
 import { type FileStats, writeOutputs } from './write.js';
 
 // The incremental build's memory and its no-op fast path. Kept free of the loader, ajv and the
 // emitters: deciding "nothing to do" from hashes and file stats alone is what keeps a no-op rebuild
 // in the tens of ms.
 
-/**
- * Where the incremental build remembers what it wrote (inside the output root, git-ignored). It is
- * committed in the same transaction as the files it describes, so it never disagrees with them.
- */
-export const STATE_FILE = '.eventry-build-state.json';
-
-/**
- * What the state file records: the inputs' fingerprint, the stats of every file written, and each
- * group package's unit hash (its inputs and the toolkit), which lets an edit skip the untouched groups.
- */
-export interface BuildState {
-  inputHash: string;
-  files: FileStats;
-  units?: Record<string, string>;
-}
+export { STATE_FILE } from './state-file.js';
 
 /** What a build starts from: the catalogue read, the fingerprints, and whether the output is current. */
 export interface BuildPlan {
@@ -41,6 +27,12 @@ export interface BuildPlan {
   upToDate: boolean;
   /** The output's folder record (`foldersRecordPath`). */
   foldersRecord: string;
+  /** The folder record, when it was taken for the state file in the output (its folders' times). */
+  folderTimes?: Record<string, number>;
+  /** The output folders whose time is still the recorded one (see `foldersRecordPath`). */
+  unchanged?: Set<string>;
+  /** The top-level output folders none of whose folders changed since the record was taken. */
+  untouchedAreas?: Set<string>;
   /** How many files the output has (when up to date). */
   fileCount: number;
 }
@@ -74,10 +66,16 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
   const sources = readCatalogueSources(catalogueDir);
   const tool = toolFingerprint();
   const inputHash = hashInputs(sources, tool);
-  if (!force) {
+  // The folder record, read once: the quick no-op decides from it, an edit trusts untouched folders to it.
+  const stamps = readStamps(outDir, foldersRecord);
+  const unchanged = stamps ? foldersUnchanged(outDir, stamps) : undefined;
+  const recorded =
+    stamps && unchanged
+      ? { folderTimes: stamps.folders, unchanged, untouchedAreas: untouchedAreas(stamps.folders, unchanged) }
+      : {};
+  if (!force && stamps && unchanged) {
     // The quick no-op: the folder record alone, without parsing the state (56,000 entries at 10k events).
-    const stamps = readStamps(outDir, foldersRecord);
-    if (stamps?.inputHash === inputHash && foldersAsRecorded(outDir, stamps)) {
+    if (stamps.inputHash === inputHash && foldersAsRecorded(outDir, stamps, unchanged)) {
       return { sources, tool, inputHash, upToDate: true, foldersRecord, fileCount: stamps.fileCount };
     }
   }
@@ -87,37 +85,79 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
     if (outputsExact(outDir, state)) {
       // Current after the full check: record the folders so the next no-op is the quick one.
       upToDate = true;
-      stampFolders(outDir, foldersRecord);
+      stampFolders(outDir, foldersRecord, state);
     }
   }
-  const fileCount = state ? Object.keys(state.files).length : 0;
-  return { sources, tool, inputHash, ...(state ? { state } : {}), upToDate, foldersRecord, fileCount };
+  const fileCount = state ? recordedCount(state) : 0;
+  return {
+    sources,
+    tool,
+    inputHash,
+    ...(state ? { state } : {}),
+    upToDate,
+    foldersRecord,
+    ...recorded,
+    fileCount,
+  };
+}
+
+/** What a build knows of the output's folders, which spares a stat of those it did not touch. */
+export interface FolderKnowledge {
+  /** The folder record's times (`BuildPlan.folderTimes`). */
+  folderTimes: Record<string, number>;
+  /** The folders still at their recorded time when the build started (`BuildPlan.unchanged`). */
+  unchanged: ReadonlySet<string>;
+  /** The folders the build's commit changed (`WriteReport.touched`). */
+  touched: readonly string[];
+  /**
+   * Top-level folders whose files below the top the build kept as recorded, in untouched folders:
+   * their folders are the recorded ones (the state's line for them was not parsed).
+   */
+  keptBelow?: ReadonlySet<string>;
 }
 
 /**
  * Records the output folders' times at `record` for the next no-op check (see `foldersRecordPath`).
- * Called once the output is exactly what the state file describes; a failure to write it only costs
- * that check.
+ * Called once the output is exactly what `state`, the state file in the output, describes; a failure
+ * to write it only costs that check. With `known`, a folder that was as recorded when the build
+ * started and that its commit did not touch keeps its recorded time (not its time now: a file dropped
+ * there meanwhile was not swept, so the next build must see the folder changed); the rest are stat'ed.
  */
-export function stampFolders(outDir: string, record: string): void {
+export function stampFolders(
+  outDir: string,
+  record: string,
+  state: BuildState,
+  known?: FolderKnowledge,
+): void {
   const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
-  const state = readState(outDir);
-  if (!stateStat || !state) return;
+  if (!stateStat) return;
+  const touched = new Set(known?.touched);
+  const recordedByArea = known?.keptBelow ? foldersByArea(known.folderTimes) : undefined;
+  const dirs = new Set<string>();
+  const top: FileStats = Object.create(null);
+  for (const [name, area] of state.areas) {
+    if (name === '') continue;
+    Object.assign(top, area.top);
+    if (Object.keys(area.top).length > 0) dirs.add(name);
+    const kept = known?.keptBelow?.has(name) ? recordedByArea?.get(name) : undefined;
+    if (kept) for (const dir of kept) dirs.add(dir);
+    else for (const dir of outputFolders(Object.keys(area.below()))) dirs.add(dir);
+  }
   const folders: Record<string, number> = Object.create(null);
-  for (const dir of [...outputFolders(state)].sort()) {
+  for (const dir of [...dirs].sort()) {
+    const recorded = known?.folderTimes[dir];
+    if (recorded !== undefined && known!.unchanged.has(dir) && !touched.has(dir)) {
+      folders[dir] = recorded;
+      continue;
+    }
     const stat = statSync(join(outDir, dir), { throwIfNoEntry: false });
     if (!stat) return;
     folders[dir] = stat.mtimeMs;
   }
-  const top: FileStats = Object.create(null);
-  for (const [path, stat] of Object.entries(state.files)) {
-    const slash = path.indexOf('/');
-    if (slash > 0 && path.indexOf('/', slash + 1) === -1) top[path] = stat;
-  }
   const stamps: FolderStamps = {
     state: { size: stateStat.size, mtimeMs: stateStat.mtimeMs },
     inputHash: state.inputHash,
-    fileCount: Object.keys(state.files).length,
+    fileCount: recordedCount(state),
     folders,
     top,
   };
@@ -129,16 +169,14 @@ export function stampFolders(outDir: string, record: string): void {
 }
 
 /**
- * The quick no-op check: every output folder has the time recorded after the last build (no file
- * added, removed or renamed anywhere), no stray `*.tmp` or unknown generated folder sits at the root,
- * and the files at each package's top (package.json, README.md, index.js, the catalogue documents:
- * what a person opens and might edit in place) have the recorded size and time. The per-event files
- * below are trusted to their folders; `--force` rebuilds regardless.
+ * The quick no-op check: every output folder has the time recorded after the last build (`unchanged`
+ * holds them all: no file added, removed or renamed anywhere), no stray `*.tmp` or unknown generated
+ * folder sits at the root, and the files at each package's top (package.json, README.md, index.js, the
+ * catalogue documents: what a person opens and might edit in place) have the recorded size and time.
+ * The per-event files below are trusted to their folders; `--force` rebuilds regardless.
  */
-function foldersAsRecorded(outDir: string, stamps: FolderStamps): boolean {
-  for (const [dir, mtimeMs] of Object.entries(stamps.folders)) {
-    if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs !== mtimeMs) return false;
-  }
+function foldersAsRecorded(outDir: string, stamps: FolderStamps, unchanged: ReadonlySet<string>): boolean {
+  if (unchanged.size !== Object.keys(stamps.folders).length) return false;
   const areas = new Set<string>();
   for (const [path, expected] of Object.entries(stamps.top)) {
     areas.add(path.slice(0, path.indexOf('/')));
@@ -152,15 +190,10 @@ function foldersAsRecorded(outDir: string, stamps: FolderStamps): boolean {
   return !readdirSync(outDir).some((name) => name.endsWith('.tmp'));
 }
 
-/**
- * The output folders whose time is still the one recorded after the last build (no file made,
- * removed or renamed in them since); undefined when the record is missing or not this state's.
- */
-export function unchangedFolders(outDir: string, record: string): Set<string> | undefined {
-  const stamps = readStamps(outDir, record);
-  if (!stamps) return undefined;
+/** The recorded folders whose time is still the one recorded after the last build. */
+function foldersUnchanged(outDir: string, stamps: FolderStamps): Set<string> {
   const unchanged = new Set<string>();
-  for (const [dir, mtimeMs] of Object.entries(stamps.folders ?? {})) {
+  for (const [dir, mtimeMs] of Object.entries(stamps.folders)) {
     if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) unchanged.add(dir);
   }
   return unchanged;
@@ -182,10 +215,10 @@ function readStamps(outDir: string, record: string): FolderStamps | undefined {
   }
 }
 
-/** Every folder holding a recorded file, and the folders above it, but the output root. */
-function outputFolders(state: BuildState): Set<string> {
+/** Every folder holding one of `paths`, and the folders above it, but the output root. */
+function outputFolders(paths: Iterable<string>): Set<string> {
   const folders = new Set<string>();
-  for (const path of Object.keys(state.files)) {
+  for (const path of paths) {
     for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
       const dir = path.slice(0, slash);
       if (folders.has(dir)) break;
@@ -195,25 +228,40 @@ function outputFolders(state: BuildState): Set<string> {
   return folders;
 }
 
-/** The state file to commit with a build's output, for the files it wrote. */
-export function stateFile(inputHash: string, files: FileStats, units?: Record<string, string>): OutputFile {
-  return {
-    path: STATE_FILE,
-    contents: `${JSON.stringify({ inputHash, files, ...(units ? { units } : {}) })}\n`,
-  };
+/** The recorded folders by top-level folder. */
+function foldersByArea(folderTimes: Record<string, number>): Map<string, string[]> {
+  const areas = new Map<string, string[]>();
+  for (const dir of Object.keys(folderTimes)) {
+    const slash = dir.indexOf('/');
+    const area = slash < 0 ? dir : dir.slice(0, slash);
+    const list = areas.get(area);
+    if (list) list.push(dir);
+    else areas.set(area, [dir]);
+  }
+  return areas;
+}
+
+/** The top-level folders all of whose recorded folders are `unchanged`. */
+function untouchedAreas(folderTimes: Record<string, number>, unchanged: ReadonlySet<string>): Set<string> {
+  const untouched = new Set<string>();
+  for (const [area, dirs] of foldersByArea(folderTimes)) {
+    if (dirs.every((dir) => unchanged.has(dir))) untouched.add(area);
+  }
+  return untouched;
 }
 
 /** The recorded files are there as written, and nothing else is in the folders the build owns. */
 function outputsExact(outDir: string, state: BuildState): boolean {
-  if (!outputsIntact(outDir, state)) return false;
-  const recorded = new Set(Object.keys(state.files));
-  const areas = ownedAreas(outDir, recorded);
+  const files = recordedFiles(state);
+  if (!outputsIntact(outDir, files)) return false;
+  const recorded = new Set(Object.keys(files));
+  const areas = ownedAreas(outDir, areasOf(recorded));
   const orphans = findOrphans(outDir, recorded, areas, areas);
   return orphans.files.length === 0 && orphans.emptyDirs.length === 0;
 }
 
-function outputsIntact(outDir: string, state: BuildState): boolean {
-  for (const [path, expected] of Object.entries(state.files)) {
+function outputsIntact(outDir: string, files: FileStats): boolean {
+  for (const [path, expected] of Object.entries(files)) {
     try {
       const stat = statSync(join(outDir, path));
       if (stat.size !== expected.size || stat.mtimeMs !== expected.mtimeMs) return false;
@@ -222,14 +270,4 @@ function outputsIntact(outDir: string, state: BuildState): boolean {
     }
   }
   return true;
-}
-
-function readState(outDir: string): BuildState | undefined {
-  const text = readIfExists(join(outDir, STATE_FILE));
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as BuildState;
-  } catch {
-    return undefined;
-  }
 }

@@ -40,6 +40,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmdirSync,
   rmSync,
@@ -49,11 +50,11 @@ import {
   writeSync,
   writevSync,
 } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile, OutputSink } from '../emit/context.js';
 import { readBytesIfExists, readIfExists } from '../shared/fs.js';
-import { findOrphans, ownedAreas } from './sweep.js';
+import { areasOf, findOrphans, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
 export const STAGING_DIR = '.eventry-staging';
@@ -66,6 +67,11 @@ export interface WriteReport {
   written: string[];
   unchanged: number;
   removed: string[];
+  /**
+   * The output folders the commit made, entered a file in or removed one from (and the folders above
+   * them): the only ones whose time the commit changed (see `stampFolders`).
+   */
+  touched: string[];
 }
 
 /** Size and mtime of an output file once committed: what the no-op check compares. */
@@ -99,10 +105,22 @@ export class WriteFailure extends Error {
 
 /** Options of `commitOutputs`. */
 export interface CommitOptions {
-  /** Files the last build produced: their folders are eventry's even if this build produces none there. */
-  previous?: readonly string[];
-  /** Builds one more file from the committed files' stats (the build state), committed with them. */
-  seal?: (stats: FileStats) => OutputFile;
+  /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
+  previousAreas?: Iterable<string>;
+  /**
+   * Builds one more file from the committed files' stats (the build state), committed with them: the
+   * stats of every file produced but those below the folders kept whole (`keptBelow`: see
+   * `Staging.keepBelow` and `settle`). `changed` says the build knows the state differs from the one
+   * in the output, which spares reading that back.
+   */
+  seal?: (stats: FileStats, keptBelow: ReadonlySet<string>) => OutputFile & { changed?: boolean };
+  /**
+   * Top-level folders none of whose folders changed since the last build, each with a check that
+   * files are exactly those the last build recorded below its top, with the same size and time: a
+   * folder whose files there this build produces all unchanged and passing that check is committed
+   * as kept whole (`Staging.keepBelow`) — the catalogue's per-event schemas on an edit of one group.
+   */
+  settle?: ReadonlyMap<string, (files: FileStats) => boolean>;
 }
 
 interface Journal {
@@ -149,6 +167,13 @@ export interface Staging {
    * build state); `stats`, their recorded size and time, spares the build state a stat of each.
    */
   keep(paths: readonly string[], stats?: FileStats): void;
+  /**
+   * The `count` files below the top of the top-level folder `area` (in its subfolders), produced by
+   * this build as they are in the output, with nothing else in any of its folders, top included (a
+   * group package kept whole whose folders are as the last build left them, `unchangedFolders`): they
+   * are neither listed, stat'ed nor given to the seal, and the folder is not walked for orphans.
+   */
+  keepBelow(area: string, count: number): void;
   /** Commits what was added and kept as the whole output (see `commitOutputs`). */
   commit(options?: CommitOptions): Promise<WriteReport>;
   /** Drops everything staged; the output is as before (a root this build created is removed again). */
@@ -164,6 +189,9 @@ export function startStaging(root: string): Staging {
   const produced = new Set<string>();
   const put: string[] = [];
   const known = new Map<string, { size: number; mtimeMs: number }>();
+  // The folders kept whole below their top (`keepBelow`), and how many files that is.
+  const keptAreas = new Set<string>();
+  let keptBelow = 0;
   // The size and time of each staged file, taken from its open handle: a rename keeps them.
   const stagedStats = new Map<string, { size: number; mtimeMs: number }>();
   const mkdirs = new Map<string, Promise<unknown>>();
@@ -201,7 +229,13 @@ export function startStaging(root: string): Staging {
           unsynced.push(file.path);
           stagedStats.set(file.path, stats);
         }
-        const changed = files.filter((file) => !file.sunk && !inOutput(root, file, exists));
+        // A file found unchanged keeps the stats it was read with: the seal needs no stat of it.
+        const changed = files.filter((file) => {
+          if (file.sunk) return false;
+          const same = inOutput(root, file, exists);
+          if (typeof same === 'object') known.set(file.path, same);
+          return same === false;
+        });
         put.push(...changed.map((file) => file.path));
         unsynced.push(...changed.map((file) => file.path));
         await stageFiles(staging, changed, mkdirs, stagedStats);
@@ -226,17 +260,23 @@ export function startStaging(root: string): Staging {
         if (stat) known.set(path, stat);
       }
     },
+    keepBelow(area, count) {
+      keptAreas.add(area);
+      keptBelow += count;
+    },
     async commit(options = {}) {
       const written = [...put].sort();
+      if (options.settle) keptBelow += settleAreas(options.settle, produced, put, known, keptAreas);
       try {
         if (options.seal) {
-          const sealed = await stageSeal(
+          const sealed = stageSeal(
             root,
             staging,
-            [...produced],
+            produced,
             stagedStats,
             known,
-            mkdirs,
+            keptAreas,
+            put.length > 0,
             options.seal,
           );
           put.push(...sealed);
@@ -246,17 +286,21 @@ export function startStaging(root: string): Staging {
       } catch (error) {
         failing(error);
       }
-      const areas = ownedAreas(root, [...produced, ...(options.previous ?? [])]);
-      const orphans = findOrphans(root, produced, areas, ownedAreas(root, produced));
+      const generated = areasOf(produced);
+      const areas = ownedAreas(root, generated, keptAreas, options.previousAreas ?? []);
+      const swept = new Set([...areas].filter((area) => !keptAreas.has(area)));
+      const orphans = findOrphans(root, produced, swept, ownedAreas(root, generated, keptAreas));
       const report: WriteReport = {
         written,
-        unchanged: produced.size - written.length,
+        unchanged: produced.size + keptBelow - written.length,
         removed: orphans.files,
+        touched: [],
       };
       if (put.length === 0 && orphans.files.length === 0 && orphans.emptyDirs.length === 0) {
         discardStaging(root, (pid) => pid === process.pid);
         return report;
       }
+      report.touched = touchedFolders([...put, ...orphans.files, ...orphans.emptyDirs]);
       const putDirs = new Set<string>();
       const putFiles: string[] = [];
       for (const path of put) {
@@ -326,32 +370,82 @@ function discardStaging(root: string, owned: (pid: number) => boolean): boolean 
   return mine.length > 0;
 }
 
-/** Stages the build state, made from the stats the files will have once moved in; its path if it changed. */
-async function stageSeal(
+/**
+ * Stages the build state, made from the stats the files will have once moved in; its path if it changed.
+ * One synchronous pass: the stats of staged and kept files are known, only the files found unchanged
+ * in the output are stat'ed. A state the build knows `changed` (or whose files changed, `filesChanged`:
+ * a staged file has a new time) is not compared with the one in the output.
+ */
+function stageSeal(
   root: string,
   staging: string,
-  paths: readonly string[],
+  paths: ReadonlySet<string>,
   staged: ReadonlyMap<string, { size: number; mtimeMs: number }>,
   known: ReadonlyMap<string, { size: number; mtimeMs: number }>,
-  mkdirs: Map<string, Promise<unknown>>,
+  keptBelow: ReadonlySet<string>,
+  filesChanged: boolean,
   seal: NonNullable<CommitOptions['seal']>,
-): Promise<string[]> {
+): string[] {
   const stats: FileStats = Object.create(null);
-  await Promise.all(
-    paths.map(async (path) => {
-      const kept = staged.get(path) ?? known.get(path);
-      if (kept) {
-        stats[path] = kept;
-        return;
-      }
-      const { size, mtimeMs } = await stat(join(root, path));
-      stats[path] = { size, mtimeMs };
-    }),
-  );
-  const state = seal(sortedKeys(stats));
-  if (readIfExists(join(root, state.path)) === state.contents) return [];
-  await stageFiles(staging, [state], mkdirs);
+  for (const path of [...paths].sort()) {
+    const kept = staged.get(path) ?? known.get(path);
+    if (kept) {
+      stats[path] = kept;
+      continue;
+    }
+    const { size, mtimeMs } = statSync(join(root, path));
+    stats[path] = { size, mtimeMs };
+  }
+  const state = seal(stats, keptBelow);
+  if (!filesChanged && !state.changed && readIfExists(join(root, state.path)) === state.contents) return [];
+  const target = join(staging, state.path);
+  mkdirSync(dirname(target), { recursive: true });
+  const fd = openSync(target, 'w');
+  try {
+    writeFileSync(fd, state.contents);
+  } finally {
+    closeSync(fd);
+  }
   return [state.path];
+}
+
+/**
+ * Moves the files below the top of each folder of `settle` that this build produces exactly as
+ * recorded (none staged, as many as recorded, each unchanged with the recorded stats) out of
+ * `produced` into `keptAreas`; returns how many files that is.
+ */
+function settleAreas(
+  settle: ReadonlyMap<string, (files: FileStats) => boolean>,
+  produced: Set<string>,
+  put: readonly string[],
+  known: ReadonlyMap<string, { size: number; mtimeMs: number }>,
+  keptAreas: Set<string>,
+): number {
+  // A file staged below a folder's top: that folder is not as recorded (one staged at its top does not matter).
+  const staged = areasOf(put.filter((path) => path.indexOf('/') !== path.lastIndexOf('/')));
+  const below = new Map<string, string[]>();
+  for (const path of produced) {
+    const slash = path.indexOf('/');
+    if (slash <= 0 || path.indexOf('/', slash + 1) === -1) continue;
+    const area = path.slice(0, slash);
+    if (!settle.has(area) || staged.has(area) || keptAreas.has(area)) continue;
+    const paths = below.get(area);
+    if (paths) paths.push(path);
+    else below.set(area, [path]);
+  }
+  let settled = 0;
+  for (const [area, paths] of below) {
+    const files: FileStats = Object.create(null);
+    for (const path of paths) {
+      const stat = known.get(path);
+      if (stat) files[path] = stat;
+    }
+    if (Object.keys(files).length !== paths.length || !settle.get(area)!(files)) continue;
+    for (const path of paths) produced.delete(path);
+    keptAreas.add(area);
+    settled += paths.length;
+  }
+  return settled;
 }
 
 /** Moves the staged folders and files in, removes what the journal lists, then deletes journal and staging. */
@@ -464,7 +558,7 @@ async function stageFiles(
  * through `commitOutputs`.
  */
 export function writeOutputs(root: string, files: readonly OutputFile[]): WriteReport {
-  const report: WriteReport = { written: [], unchanged: 0, removed: [] };
+  const report: WriteReport = { written: [], unchanged: 0, removed: [], touched: [] };
   for (const file of files) {
     const target = join(root, file.path);
     if (readIfExists(target) === file.contents) {
@@ -481,16 +575,56 @@ export function writeOutputs(root: string, files: readonly OutputFile[]): WriteR
 }
 
 /**
+/**
  * Whether the output holds `file` already: by what the emitter found when it read the output, else by
- * reading it back (a file of a folder that does not exist is not read).
+ * reading it back (a file of a folder that does not exist is not read); with the size and time of the
+ * file when it was read.
  */
-function inOutput(root: string, file: OutputFile, exists: (dir: string) => boolean): boolean {
+function inOutput(
+  root: string,
+  file: OutputFile,
+  exists: (dir: string) => boolean,
+): boolean | { size: number; mtimeMs: number } {
   if (file.inOutput !== undefined) return file.inOutput === 'same';
   if (!exists(folderOf(file.path))) return false;
-  const path = join(root, file.path);
-  if (!file.pieces) return readTarget(path, readIfExists) === file.contents;
-  const bytes = readTarget(path, readBytesIfExists);
-  if (bytes === undefined) return false;
+  return unchangedTarget(join(root, file.path), file) ?? false;
+}
+
+/**
+ * The size and time of the output file at `path` when it holds exactly `file`'s bytes; undefined when
+ * it differs or is absent. One open for both (a file of another size is not read); a folder in its
+ * place fails like reading it (EISDIR, with the path).
+ */
+function unchangedTarget(path: string, file: OutputFile): { size: number; mtimeMs: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return readTarget(path, readIfExists) === file.contents ? stat : undefined;
+    const size = file.pieces
+      ? file.pieces.reduce((sum, piece) => sum + piece.length, 0)
+      : Buffer.byteLength(file.contents);
+    if (stat.size !== size) return undefined;
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let read = 0;
+    for (let got = -1; read < stat.size && got !== 0; read += got) {
+      got = readSync(fd, bytes, read, stat.size - read, read);
+    }
+    if (read !== stat.size || !holds(bytes, file)) return undefined;
+    return { size: stat.size, mtimeMs: stat.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether `bytes` are exactly `file`'s (its text, or its pieces one after another). */
+function holds(bytes: Buffer, file: OutputFile): boolean {
+  if (!file.pieces) return bytes.toString('utf8') === file.contents;
   let at = 0;
   for (const piece of file.pieces) {
     const end = at + piece.length;
@@ -536,7 +670,7 @@ export function stageOnThread(
         return stats ? { path: file.path, stats } : { path: file.path };
       }
       const dir = folderOf(file.path);
-      if (inOutput(target.root, file, exists)) return { path: file.path };
+      if (inOutput(target.root, file, exists) !== false) return { path: file.path };
       path = join(target.staging, file.path);
       if (!made.has(dir)) mkdirSync(join(target.staging, dir), { recursive: true });
       made.add(dir);
@@ -702,6 +836,19 @@ function outputPath(path: string, { root, staging }: StagingTarget): string {
     : path;
 }
 
+/** The folders that hold `paths` and every folder above them, but the root. */
+function touchedFolders(paths: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const dir = path.slice(0, slash);
+      if (folders.has(dir)) break;
+      folders.add(dir);
+    }
+  }
+  return [...folders].sort();
+}
+
 /** The folder of an output path, relative to the root ('' at the root). */
 function folderOf(path: string): string {
   return path.slice(0, Math.max(0, path.lastIndexOf('/')));
@@ -745,12 +892,6 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function sortedKeys(stats: FileStats): FileStats {
-  const sorted: FileStats = Object.create(null);
-  for (const path of Object.keys(stats).sort()) sorted[path] = stats[path]!;
-  return sorted;
 }
 
 function crashPoint(phase: string): void {

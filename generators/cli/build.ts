@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { planBuild, stampFolders, stateFile } from '../build/state.js';
+import { planBuild, stampFolders } from '../build/state.js';
+import { type BuildState, sealState, stateFile } from '../build/state-file.js';
 import { recoverOutput } from '../build/write.js';
 
 /** Where a command prints (`publish --json` sends the build's lines to stderr, keeping stdout JSON). */
@@ -57,14 +58,21 @@ export async function runBuild(
   const { createDiskCache, projectCacheDir } = await import('../build/emit-cache.js');
   const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
   const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
+  // The state this build commits, kept for the folder record (`stampFolders`) rather than read back.
+  let sealed: { state: BuildState; keptBelow: ReadonlySet<string> } | undefined;
   const result = await buildCatalogue(plan.sources, outDir, {
-    previous: plan.state ? Object.keys(plan.state.files) : [],
-    seal: (files, units) => stateFile(plan.inputHash, files, units),
+    previousAreas: plan.state ? [...plan.state.areas.keys()] : [],
+    seal: (files, units, keptBelow) => {
+      const state = sealState(plan.inputHash, files, units, plan.state, keptBelow);
+      sealed = { state, keptBelow };
+      // Another catalogue or toolkit: the state differs from the one in the output, unread.
+      return { ...stateFile(state), changed: plan.state?.inputHash !== plan.inputHash };
+    },
     tool: plan.tool,
     ...(plan.state && !options.force ? { state: plan.state } : {}),
     ...(cache ? { cache } : {}),
     workers: buildThreads(cacheDir),
-    foldersRecord: plan.foldersRecord,
+    ...(plan.untouchedAreas ? { untouchedAreas: plan.untouchedAreas } : {}),
   });
   if (!result.ok) {
     if ('problems' in result) {
@@ -87,7 +95,13 @@ export async function runBuild(
     }
     return 1;
   }
-  stampFolders(outDir, plan.foldersRecord);
+  if (sealed) {
+    const { folderTimes, unchanged } = plan;
+    const { touched } = result.report;
+    const known =
+      folderTimes && unchanged ? { folderTimes, unchanged, touched, keptBelow: sealed.keptBelow } : undefined;
+    stampFolders(outDir, plan.foldersRecord, sealed.state, known);
+  }
   const { written, unchanged, removed } = result.report;
   const events = Object.keys(result.catalogue.events).length;
   console.log(

@@ -1,7 +1,8 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { foldersRecordPath } from '../../generators/build/state.js';
+import { readState, recordedFiles, STATE_FILE } from '../../generators/build/state-file.js';
 import { fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, readTree } from './output-tree.js';
@@ -95,5 +96,92 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
     expect(readFileSync(event, 'utf8')).toBe('// edited by hand\n');
     expect((await build('--force')).status).toBe(0);
     expect(readFileSync(event, 'utf8')).toBe(good);
+  });
+
+  it('an edit build sweeps a stray file dropped into an untouched group’s folder', async () => {
+    writeFileSync(join(out, 'account/events/stray-v1.js'), 'export {};\n');
+    editBilling('Edited');
+    const edited = await build();
+    expect(edited.stdout).toMatch(/1 removed/);
+    const fresh = join(work, 'fresh');
+    expect((await runCliInProcess(['build', '--catalogue', catalogue, '--out', fresh])).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(comparable(readTree(fresh)));
+  });
+
+  it('an edit build sweeps a stray file dropped into the edited group’s folder', async () => {
+    writeFileSync(join(out, 'billing/events/stray-v1.js'), 'export {};\n');
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/1 removed/);
+    const fresh = join(work, 'fresh');
+    expect((await runCliInProcess(['build', '--catalogue', catalogue, '--out', fresh])).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(comparable(readTree(fresh)));
+  });
+
+  it('a no-op right after an edit build takes the quick path from the folder record the edit left', async () => {
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    // Only the quick path trusts a per-event file to its folder: the full check would see its new size.
+    writeFileSync(join(out, 'account/events/account.created-v1.js'), '// edited by hand\n');
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a stray file dropped after an edit build is swept by the next edit build', async () => {
+    editBilling('Edited');
+    expect((await build()).status).toBe(0);
+    writeFileSync(join(out, 'account/events/stray-v1.js'), 'export {};\n');
+    const billing = join(catalogue, 'groups/billing.yaml');
+    writeFileSync(billing, readFileSync(billing, 'utf8').replace('Edited.', 'Edited again.'));
+    expect((await build()).stdout).toMatch(/1 removed/);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('an edit build records every output file in the state as it is, the untouched groups’ included', async () => {
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    const recorded = recordedFiles(readState(out)!);
+    const actual: Record<string, { size: number; mtimeMs: number }> = {};
+    for (const path of readTree(out).keys()) {
+      if (path === STATE_FILE) continue;
+      const { size, mtimeMs } = statSync(join(out, path));
+      actual[path] = { size, mtimeMs };
+    }
+    expect({ ...recorded }).toEqual(actual);
+  });
+
+  it('a state file of an older toolkit counts as none: the next build is a full one, then a no-op', async () => {
+    writeFileSync(join(out, STATE_FILE), `${JSON.stringify({ inputHash: '0'.repeat(64), files: {} })}\n`);
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    expect(comparable(readTree(out))).toEqual(fresh);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a damaged line of the state file regenerates that group package, not a crash', async () => {
+    const statePath = join(out, STATE_FILE);
+    const lines = readFileSync(statePath, 'utf8').split('\n');
+    const account = lines.findIndex((line) => line.startsWith('["account",'));
+    lines[account] = `${lines[account]!.slice(0, -12)}{`;
+    writeFileSync(statePath, lines.join('\n'));
+    rmSync(join(out, 'account/events/account.created-v1.js'));
+    expect((await build()).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(fresh);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('an edit build that drops an event removes its catalogue schema, the other schemas kept as recorded', async () => {
+    const billing = join(catalogue, 'groups/billing.yaml');
+    const text = readFileSync(billing, 'utf8');
+    const dropped = text.slice(text.indexOf('  meterpoint.gas.partial-v1:'));
+    writeFileSync(billing, text.replace(dropped, ''));
+    expect((await build()).stdout).toMatch(/built 7 events/);
+    const fresh = join(work, 'fresh');
+    expect((await runCliInProcess(['build', '--catalogue', catalogue, '--out', fresh])).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(comparable(readTree(fresh)));
+  });
+
+  it('an edit build sweeps a stray file dropped among the catalogue’s schemas', async () => {
+    writeFileSync(join(out, 'catalogue/schemas/stray-v1.json'), '{}\n');
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/1 removed/);
+    expect(readTree(out).has('catalogue/schemas/stray-v1.json')).toBe(false);
   });
 });

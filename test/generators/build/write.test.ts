@@ -258,3 +258,17 @@ describe('files an emitter wrote into the staging folder itself (openStagedSink)
     expect(existsSync(join(root, STAGING_DIR))).toBe(false);
   });
 });
+
+describe('the sweep of the folders the last build had files in', () => {
+  it('files the last build had at the output root name no folder to sweep: the rest of the output stays', async () => {
+    const root = tempDir();
+    const files = [
+      { path: 'notes.md', contents: 'root\n' },
+      { path: 'billing/package.json', contents: '{}\n' },
+    ];
+    await commitOutputs(root, files);
+    await commitOutputs(root, files, { previousAreas: ['', 'billing'] });
+    expect(readFileSync(join(root, 'billing/package.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(join(root, 'notes.md'), 'utf8')).toBe('root\n');
+  });
+});
