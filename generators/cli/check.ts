@@ -1,10 +1,12 @@
 import { posix, relative, resolve, sep } from 'node:path';
+import { projectCacheDir } from '../build/emit-cache.js';
+import { toolFingerprint } from '../build/fingerprint.js';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
 import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
-import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
+import { ALLOW_LIST_FILE, formatProblem, ParseCache } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
 import { findGateBase, lastRelease } from '../release/last-release.js';
 import { directorySource } from '../sources/folder.js';
@@ -46,8 +48,10 @@ interface Diagnostic {
 export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const cwd = options.cwd ?? process.cwd();
   const catalogueDir = options.catalogue ?? 'catalogue';
-  // The catalogue and its base share most files: each file both hold alike is parsed once.
-  const sourceOptions: SourceOptions = { cwd, catalogue: catalogueDir, load: { memo: new Map() } };
+  // The catalogue and its base share most files: each file both hold alike is parsed once, and most
+  // were parsed by the last `eventry build` already (its parse cache, in the project's .eventry/cache/).
+  const cache = new ParseCache(projectCacheDir(resolve(cwd, catalogueDir)), toolFingerprint());
+  const sourceOptions: SourceOptions = { cwd, catalogue: catalogueDir, load: { memo: new Map(), cache } };
   if (!directorySource.claims(catalogueDir, sourceOptions)) {
     process.stderr.write(`eventry check: no catalogue directory \`${catalogueDir}\`.\n`);
     return EXIT_USAGE;
