@@ -61,7 +61,7 @@ export class ParseCache {
       return restored;
     }
     const plain = parse(text);
-    const flat = plain ? storeParse(plain) : undefined;
+    const flat = plain ? storeParse(text, plain) : undefined;
     if (flat) {
       this.used.set(digest, flat);
       this.missed = true;
@@ -106,12 +106,15 @@ function readEntries(path: string, tool: string): Map<string, StoredParse> {
 }
 
 /** The stored form of a parse; `undefined` for a value JSON cannot carry (`-0`, read from `-0.0`). */
-function storeParse(plain: PlainYaml): StoredParse | undefined {
+function storeParse(text: string, plain: PlainYaml): StoredParse | undefined {
   let exact = true;
-  const json = JSON.stringify(plain.value, (_key, value: unknown) => {
-    if (Object.is(value, -0)) exact = false;
-    return value;
-  });
+  // Only a plain scalar `-0.0…` reads as -0; a replacer on every file would double the cost of storing.
+  const json = text.includes('-0.')
+    ? JSON.stringify(plain.value, (_key, value: unknown) => {
+        if (Object.is(value, -0)) exact = false;
+        return value;
+      })
+    : JSON.stringify(plain.value);
   if (!exact || json === undefined) return undefined;
   const nodes: number[] = [];
   const names: string[] = [];
