@@ -77,8 +77,9 @@ export class ParseCache {
     try {
       writeAtomically(join(this.dir, PARSE_CACHE_FILE), Buffer.concat([checksum, payload]));
       this.missed = false;
-    } catch {
-      // A read-only or full disk: the next build parses again, the output is unaffected.
+    } catch (error) {
+      // A read-only or full disk, a folder in the way: the next build parses again, the output is unaffected.
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
     }
   }
 
