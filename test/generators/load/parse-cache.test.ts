@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { loadCatalogueFromSources, readCatalogueSources } from '../../../generators/load/index.js';
 import { PARSE_CACHE_FILE, ParseCache } from '../../../generators/load/parse-cache.js';
 import { type PlainYaml, readPlainYaml } from '../../../generators/load/yaml-fast.js';
@@ -144,6 +146,33 @@ describe('the parse cache', () => {
     expect(Object.is(a(first.read(text, readPlainYaml)), -0)).toBe(true);
     first.save();
     expect(Object.is(a(new ParseCache(dir, TOOL).read(text, readPlainYaml)), -0)).toBe(true);
+  });
+});
+
+describe('the parse cache on generated YAML', () => {
+  it('restores every value and location a fresh parse gives (empty, nested and mixed collections)', () => {
+    // Values of any JSON shape, written in block and in flow style: the shapes the seed lacks.
+    const texts = fc
+      .sample(fc.record({ value: fc.jsonValue({ maxDepth: 5 }), flow: fc.boolean() }), {
+        numRuns: 300,
+        seed: 20_261_123,
+      })
+      .map(({ value, flow }) => stringify({ root: value }, flow ? { collectionStyle: 'flow' } : {}));
+    const plain = texts.filter((text) => readPlainYaml(text));
+    expect(plain.length).toBeGreaterThan(100);
+    const dir = tempDir('eventry-parse-cache-');
+    const filling = new ParseCache(dir, TOOL);
+    for (const text of plain) filling.read(text, readPlainYaml);
+    filling.save();
+    const cache = new HitsOnly(dir, TOOL);
+    for (const [index, text] of plain.entries()) {
+      const file = { path: `generated-${index}.yaml`, text };
+      const fresh = YamlSource.parse(file).source!;
+      const restored = YamlSource.parse(file, { cache }).source!;
+      expectSame(restored.value, fresh.value);
+      const paths = pathsOf(fresh.value);
+      expect(locationsOf(restored, paths)).toEqual(locationsOf(fresh, paths));
+    }
   });
 });
 
