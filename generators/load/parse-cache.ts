@@ -49,6 +49,8 @@ export class ParseCache {
   constructor(
     private readonly dir: string,
     private readonly tool: string,
+    /** `readOnly`: use the file as it is, never write it (a reader that should not pay for storing). */
+    private readonly options: { readOnly?: boolean } = {},
   ) {}
 
   /** The parse of `text`: the stored one, else `parse(text)` (remembered for `save` when it is plain). */
@@ -61,6 +63,7 @@ export class ParseCache {
       return restored;
     }
     const plain = parse(text);
+    if (this.options.readOnly) return plain;
     const flat = plain ? storeParse(text, plain) : undefined;
     if (flat) {
       this.used.set(digest, flat);
@@ -69,7 +72,7 @@ export class ParseCache {
     return plain;
   }
 
-  /** Writes the cache file again when some file missed (atomically: a concurrent build reads one whole file). */
+  /** Writes the cache file again when some file missed (atomically: a concurrent build reads one whole file); never `readOnly`. */
   save(): void {
     if (!this.missed) return;
     const payload = serialize({ format: FORMAT, tool: this.tool, entries: this.used });
