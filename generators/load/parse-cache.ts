@@ -37,12 +37,12 @@ const SEQUENCE = 2;
  * The fast path's parses kept between processes (in the project's `.eventry/cache/`), by the sha256 of
  * each file's text, for one toolkit fingerprint: another toolkit's file is not read, so a changed parser
  * never reuses an old parse. The file is read whole on the first lookup and, at `save`, written again
- * only if a file missed; it then holds the files read since it was opened, so entries of files no longer
- * in the catalogue drop out. A file that cannot be read or written only costs the parse.
+ * only if a file missed; it then holds the files read since the last `save` (one load's), so entries of
+ * files no longer in the catalogue drop out. A file that cannot be read or written only costs the parse.
  */
 export class ParseCache {
   private stored: Map<string, StoredParse> | undefined;
-  /** What the loads of this process read, hit or missed: the next file's entries. */
+  /** What the load read since the last `save`, hit or missed: the next file's entries. */
   private readonly used = new Map<string, StoredParse>();
   private missed = false;
 
@@ -72,14 +72,22 @@ export class ParseCache {
     return plain;
   }
 
-  /** Writes the cache file again when some file missed (atomically: a concurrent build reads one whole file); never `readOnly`. */
+  /**
+   * Writes the cache file again when some file missed (atomically: a concurrent build reads one whole
+   * file; never `readOnly`), then lets go of the entries: a build holds its options, and so this cache,
+   * until it ends. A later load reads the file again.
+   */
   save(): void {
-    if (!this.missed) return;
-    const payload = serialize({ format: FORMAT, tool: this.tool, entries: this.used });
+    const missed = this.missed;
+    const entries = new Map(this.used);
+    this.stored = undefined;
+    this.used.clear();
+    this.missed = false;
+    if (!missed) return;
+    const payload = serialize({ format: FORMAT, tool: this.tool, entries });
     const checksum = createHash('sha256').update(payload).digest();
     try {
       writeAtomically(join(this.dir, PARSE_CACHE_FILE), Buffer.concat([checksum, payload]));
-      this.missed = false;
     } catch (error) {
       // A read-only or full disk, a folder in the way: the next build parses again, the output is unaffected.
       if ((error as NodeJS.ErrnoException).code === undefined) throw error;

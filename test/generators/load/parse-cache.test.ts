@@ -103,6 +103,28 @@ describe('the parse cache', () => {
     );
   });
 
+  it('one cache for two loads: each gives its model, and the file holds the files of the last load', () => {
+    const dir = tempDir('eventry-parse-cache-');
+    const edited = seed.map((file) =>
+      file.path === 'groups/account.yaml' ? { ...file, text: `${file.text}\n` } : file,
+    );
+    const cache = new ParseCache(dir, TOOL);
+    expectSame(loadCatalogueFromSources(seed, { cache }), loadCatalogueFromSources(seed));
+    expectSame(loadCatalogueFromSources(edited, { cache }), loadCatalogueFromSources(edited));
+    const parsedFrom = (files: typeof seed) => {
+      const parsed: string[] = [];
+      const fresh = new ParseCache(dir, TOOL);
+      for (const file of files)
+        fresh.read(file.text, (text) => {
+          parsed.push(file.path);
+          return readPlainYaml(text);
+        });
+      return parsed;
+    };
+    expect(parsedFrom(edited)).toEqual(declined);
+    expect(parsedFrom(seed)).toEqual([...declined, 'groups/account.yaml'].sort());
+  });
+
   it('a file another toolkit wrote is not reused: a toolkit change never reads a stale parse', () => {
     const dir = warmCache(seed, 'the old toolkit');
     const parsedBy = (tool: string) => {
