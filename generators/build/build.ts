@@ -5,7 +5,12 @@ import { knownDigests } from '../emit/common/model-digest.js';
 import type { EmitCache, EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
-import { type CatalogueProblem, type CatalogueSourceFile, loadCatalogueFromSources } from '../load/index.js';
+import {
+  type CatalogueProblem,
+  type CatalogueSourceFile,
+  type LoadOptions,
+  loadCatalogueFromSources,
+} from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
@@ -33,6 +38,8 @@ export interface BuildCatalogueOptions {
   previousAreas?: Iterable<string>;
   /** Memo of generated group packages across builds. */
   cache?: EmitCache;
+  /** How the catalogue is read (the parse cache of earlier builds). */
+  load?: LoadOptions;
   /**
    * The last build's state and the toolkit fingerprint: a group package whose inputs hash as recorded
    * and whose files are in the output as recorded is neither generated nor read back (only its
@@ -97,7 +104,7 @@ export async function buildCatalogue(
   options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
   let pool = prestartPool(sources, outDir, options);
-  const loaded = loadCatalogueFromSources(sources);
+  const loaded = loadCatalogueFromSources(sources, options.load);
   if (!loaded.ok) {
     await pool?.close();
     return loaded;

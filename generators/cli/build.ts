@@ -16,7 +16,7 @@ export interface BuildOptions {
   catalogue: string;
   out: string;
   force?: boolean;
-  /** commander's `--no-cache`: false turns the per-group output cache off. */
+  /** commander's `--no-cache`: false turns the per-group output cache and the parse cache off. */
   cache?: boolean;
 }
 
@@ -54,7 +54,7 @@ export async function runBuild(
   }
 
   const { buildCatalogue } = await import('../build/build.js');
-  const { formatProblem } = await import('../load/index.js');
+  const { formatProblem, ParseCache } = await import('../load/index.js');
   const { createDiskCache, projectCacheDir } = await import('../build/emit-cache.js');
   const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
   const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
@@ -71,6 +71,7 @@ export async function runBuild(
     tool: plan.tool,
     ...(plan.state && !options.force ? { state: plan.state } : {}),
     ...(cache ? { cache } : {}),
+    ...(cacheDir ? { load: { cache: new ParseCache(cacheDir, plan.tool) } } : {}),
     workers: buildThreads(cacheDir),
     ...(plan.untouchedAreas ? { untouchedAreas: plan.untouchedAreas } : {}),
   });

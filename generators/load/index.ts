@@ -5,6 +5,7 @@ import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
 import { type YamlParseOptions, YamlSource } from './yaml-source.js';
 
+export { PARSE_CACHE_FILE, ParseCache } from './parse-cache.js';
 export type { CatalogueProblem } from './problem.js';
 export { formatProblem, PROBLEM_CODES } from './problem.js';
 export type { CatalogueSourceFile, SourceReader } from './sources.js';
@@ -91,6 +92,8 @@ export function loadCatalogueFromSources(
     problems.push(...checkFileShape(parsed.source, 'file'));
     sources.push(parsed.source);
   }
+  // Saved whether or not the catalogue loads: after a broken file is fixed, the others still hit.
+  options.cache?.save();
 
   const resolved = resolveCatalogue(sources, { incomplete });
   problems.push(...resolved.problems);

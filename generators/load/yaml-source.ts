@@ -16,6 +16,7 @@ import {
   YAMLParseError,
 } from 'yaml';
 import type { SourceLocation } from '../model.js';
+import type { ParseCache } from './parse-cache.js';
 import type { CatalogueProblem, ProblemCode } from './problem.js';
 import type { CatalogueSourceFile } from './sources.js';
 import { type LocatedNode, type PlainYaml, readPlainYaml } from './yaml-fast.js';
@@ -37,6 +38,8 @@ export interface YamlParseOptions {
    * sides of a diff) read each such file once. The loader never changes what it reads.
    */
   memo?: Map<string, PlainYaml>;
+  /** The parses of earlier processes (`eventry build`'s, on disk); the load saves it once its files are read. */
+  cache?: ParseCache;
 }
 
 /** A parsed YAML file that can turn any JSON path inside it into a `file:line:column`. */
@@ -80,7 +83,7 @@ export class YamlSource {
       // A file the fast path declines (anything outside the plain subset, or any error) is read below.
       let plain = options.memo?.get(source.text);
       if (plain === undefined) {
-        plain = readPlainYaml(source.text);
+        plain = options.cache ? options.cache.read(source.text, readPlainYaml) : readPlainYaml(source.text);
         if (plain) options.memo?.set(source.text, plain);
       }
       if (plain)
