@@ -286,6 +286,11 @@ function measureColdStart(model: Catalogue, out: string): ColdStart {
   };
 }
 
+/** A difference in ms with its sign: `+1.2`, `-0.5`. */
+function signed(ms: number): string {
+  return `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`;
+}
+
 function report(rows: Row[], cold: ColdStart, load: number): string {
   const fmt = (ops: number) =>
     ops >= 1e6
@@ -350,13 +355,13 @@ function report(rows: Row[], cold: ColdStart, load: number): string {
     '',
     '### Cold start',
     '',
-    `Whole \`node\` processes, medians of 40 interleaved runs (1-minute load average at the start: ${load.toFixed(1)}). Bare \`node -e 0\`: ${cold.node.toFixed(1)} ms; an ES module that imports nothing (\`node --input-type=module -e 0\`, Node's module loader): +${cold.moduleOverhead.toFixed(1)} ms over it, paid by any ESM consumer before it imports a package.`,
+    `Whole \`node\` processes, medians of 40 interleaved runs (1-minute load average at the start: ${load.toFixed(1)}). Bare \`node -e 0\`: ${cold.node.toFixed(1)} ms; an ES module that imports nothing (\`node --input-type=module -e 0\`, Node's module loader): ${signed(cold.moduleOverhead)} ms against it, paid by any ESM consumer before it imports a package.`,
     '',
     '| process | median | over bare node (median of per-run differences) | over the bare ES module | target (over bare node) |',
     '|---|---|---|---|---|',
     ...cold.rows.map(
       ([name, ms, over, overModule, target]) =>
-        `| ${name} | ${ms.toFixed(1)} ms | +${over.toFixed(1)} ms | +${overModule.toFixed(1)} ms | ≤ +${target} ms: ${met(over <= target)} |`,
+        `| ${name} | ${ms.toFixed(1)} ms | ${signed(over)} ms | ${signed(overModule)} ms | ≤ +${target} ms: ${met(over <= target)} |`,
     ),
     '',
   );
