@@ -21,10 +21,11 @@ const PLAIN_KEY = /^[A-Za-z$_][A-Za-z0-9_.$/-]*$/;
 const PLAIN_VALUE = /^[A-Za-z](?:[A-Za-z0-9_.,()/`-]| (?=[A-Za-z0-9_.,()/`-]))*$/;
 
 /**
- * A JSON pointer reference (`#/components/schemas/<key>`): `#` starts a comment, so yaml writes it
+ * A JSON pointer reference (`#/components/schemas/<key>`) or an npm scoped package name
+ * (`@platform-events/account`): `#` starts a comment and `@` is reserved, so yaml writes them
  * double-quoted, and with none of these characters there is nothing inside to escape.
  */
-const POINTER_VALUE = /^#\/[A-Za-z0-9_./~-]*$/;
+const POINTER_VALUE = /^(?:#\/|@)[A-Za-z0-9_./~-]*$/;
 
 /** Words yaml reads as another type when plain (the core schema's null and booleans). */
 const RESERVED = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
