@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { knownDigests } from '../emit/common/model-digest.js';
+import { knownDigests, modelDigest } from '../emit/common/model-digest.js';
 import type { EmitCache, EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
+import { emitJsonSchemas, emitJsonSchemasOf, jsonSchemaPath } from '../emit/json-schema.js';
 import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
 import {
   type CatalogueProblem,
@@ -20,6 +21,7 @@ import {
   type FileStats,
   openStagedSink,
   type StagedFile,
+  type Staging,
   startStaging,
   WriteFailure,
   type WriteReport,
@@ -124,8 +126,16 @@ export async function buildCatalogue(
   const untouched = state ? options.untouchedAreas : undefined;
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
+  // The events whose catalogue schema this build writes when it keeps the others (`keepJsonSchemas`).
+  let schemasOf: string[] | undefined;
   try {
     for (const emitter of EMITTERS) {
+      if (emitter.emit === emitJsonSchemas) {
+        const only = keepJsonSchemas(catalogue, state, untouched, options.tool, units, staging);
+        if (only === undefined) tasks.push({ kind: 'emitter', name: emitter.name });
+        else if (only.length > 0) schemasOf = only;
+        continue;
+      }
       if (emitter.emit !== emitGroupPackages) {
         tasks.push({ kind: 'emitter', name: emitter.name });
         continue;
@@ -153,6 +163,7 @@ export async function buildCatalogue(
         await staging.add([unit.packageJson]);
       }
     }
+    if (schemasOf) await staging.add(emitJsonSchemasOf(catalogue, schemasOf));
     const minEvents = options.workers?.minEvents ?? POOL_MIN_EVENTS;
     // The work to spread: each event of a group to generate, and each event again for the catalogue
     // documents, which every build that gets this far writes (an edit of one group of 10,000 events
@@ -338,6 +349,41 @@ async function runTasks<T>(
   if (write) throw write.error;
   const first = failures.reduce((a, b) => (b.index < a.index ? b : a));
   throw new TaskFailure(tasks[first.index]!, first.error);
+}
+
+/**
+ * Keeps the catalogue schemas (`catalogue/schemas/<key>.json`) whose inputs are as the last build
+ * recorded, and records every event's in `units`: what a schema is built from is its event and the
+ * shapes it inlines (all shapes digested together, as the group packages' source hashes do), and the
+ * toolkit. As for a kept group's per-event files, a schema is trusted to its folder: only in a
+ * `catalogue` folder untouched since the last build (no file made, removed or renamed in it), with the
+ * recorded stats. Returns the events whose schema the build must write, or undefined for all of them.
+ */
+function keepJsonSchemas(
+  model: Catalogue,
+  state: BuildState | undefined,
+  untouched: ReadonlySet<string> | undefined,
+  tool: string | undefined,
+  units: Record<string, string>,
+  staging: Staging,
+): string[] | undefined {
+  if (tool === undefined) return undefined;
+  const shapes = modelDigest(model.shapes);
+  const recorded = untouched?.has('catalogue') ? state?.areas.get('catalogue')?.below() : undefined;
+  const only: string[] = [];
+  const kept: string[] = [];
+  for (const key of Object.keys(model.events)) {
+    const path = jsonSchemaPath(key);
+    const hash = createHash('sha256')
+      .update(`${tool}\0schema\0${modelDigest(model.events[key]!)}\0${shapes}`)
+      .digest('base64');
+    units[path] = hash;
+    if (recorded?.[path] !== undefined && state?.units?.[path] === hash) kept.push(path);
+    else only.push(key);
+  }
+  if (kept.length === 0) return undefined;
+  staging.keep(kept, recorded);
+  return only;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath, tempDir } from '../helpers.js';
@@ -116,5 +116,57 @@ describe('eventry build skips the group packages an edit does not touch', () => 
     const fresh = join(work, 'fresh-3');
     expect((await build(fresh)).status).toBe(0);
     expect(visible(out)).toEqual(visible(fresh));
+  });
+});
+
+describe('eventry build keeps the catalogue schemas an edit does not touch', () => {
+  const work = tempDir();
+  const catalogue = join(work, 'catalogue');
+  const out = join(work, 'packages');
+  const build = (to = out) => runCliInProcess(['build', '--catalogue', catalogue, '--out', to]);
+  const visible = (dir: string) =>
+    comparable(new Map([...readTree(dir)].filter(([path]) => !path.startsWith('.eventry'))));
+  const edit = (file: string, from: string, to: string) => {
+    const path = join(catalogue, file);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toContain(from);
+    writeFileSync(path, text.replace(from, to));
+  };
+  /** After an edit build: the output is what a fresh build of the same catalogue writes. */
+  const expectFresh = async (name: string) => {
+    const fresh = join(work, name);
+    expect((await build(fresh)).status).toBe(0);
+    expect(visible(out)).toEqual(visible(fresh));
+  };
+
+  beforeAll(async () => {
+    cpSync(fixturePath('small'), catalogue, { recursive: true });
+    expect((await build()).status).toBe(0);
+  });
+
+  it('an edit of a shape rewrites the schemas of the events that inline it', async () => {
+    const schema = join(out, 'catalogue/schemas/billing.ledger.entry_posted-v1.json');
+    expect(readFileSync(schema, 'utf8')).not.toContain('Where the ledger is kept.');
+    edit('shapes.yaml', 'id: {type: string}', 'id: {type: string, description: Where the ledger is kept.}');
+    expect((await build()).status).toBe(0);
+    expect(readFileSync(schema, 'utf8')).toContain('Where the ledger is kept.');
+    await expectFresh('fresh-shape');
+  });
+
+  it('a catalogue schema deleted by hand comes back on the next edit build', async () => {
+    const schema = join(out, 'catalogue/schemas/account.created-v1.json');
+    const good = readFileSync(schema, 'utf8');
+    rmSync(schema);
+    edit('groups/billing.yaml', 'title: ', 'description: Edited.\n  title: ');
+    expect((await build()).status).toBe(0);
+    expect(readFileSync(schema, 'utf8')).toBe(good);
+    await expectFresh('fresh-deleted');
+  });
+
+  it('an event renamed (one removed, one added): the schemas are what a fresh build writes', async () => {
+    edit('groups/billing.yaml', 'billing.ledger.entry_posted-v1:', 'billing.ledger.entry_reposted-v1:');
+    expect((await build()).status).toBe(0);
+    expect(existsSync(join(out, 'catalogue/schemas/billing.ledger.entry_posted-v1.json'))).toBe(false);
+    await expectFresh('fresh-renamed');
   });
 });
