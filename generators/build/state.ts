@@ -5,7 +5,7 @@ import { type CatalogueSourceFile, readCatalogueSources } from '../load/sources.
 import { readIfExists } from '../shared/fs.js';
 import { hashInputs, projectRoot, toolFingerprint } from './fingerprint.js';
 import { type BuildState, readState, recordedCount, recordedFiles, STATE_FILE } from './state-file.js';
-import { areasOf, findOrphans, ownedAreas } from './sweep.js';
+import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 import { type FileStats, writeOutputs } from './write.js';
 
 // The incremental build's memory and its no-op fast path. Kept free of the loader, ajv and the
@@ -141,7 +141,7 @@ export function stampFolders(
     if (Object.keys(area.top).length > 0) dirs.add(name);
     const kept = known?.keptBelow?.has(name) ? recordedByArea?.get(name) : undefined;
     if (kept) for (const dir of kept) dirs.add(dir);
-    else for (const dir of outputFolders(Object.keys(area.below()))) dirs.add(dir);
+    else for (const dir of foldersOf(Object.keys(area.below()))) dirs.add(dir);
   }
   const folders: Record<string, number> = Object.create(null);
   for (const dir of [...dirs].sort()) {
@@ -213,19 +213,6 @@ function readStamps(outDir: string, record: string): FolderStamps | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Every folder holding one of `paths`, and the folders above it, but the output root. */
-function outputFolders(paths: Iterable<string>): Set<string> {
-  const folders = new Set<string>();
-  for (const path of paths) {
-    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
-      const dir = path.slice(0, slash);
-      if (folders.has(dir)) break;
-      folders.add(dir);
-    }
-  }
-  return folders;
 }
 
 /** The recorded folders by top-level folder. */

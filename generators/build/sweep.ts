@@ -25,6 +25,19 @@ export function areasOf(paths: Iterable<string>): Set<string> {
   return areas;
 }
 
+/** Every folder holding one of `paths` (output paths), and the folders above it, but the output root. */
+export function foldersOf(paths: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const dir = path.slice(0, slash);
+      if (folders.has(dir)) break;
+      folders.add(dir);
+    }
+  }
+  return folders;
+}
+
 /**
  * The top-level folders of the output that eventry owns, and so sweeps: `areas` (those this build's and
  * the last build's files live in, `areasOf`), plus any whose package.json says it was generated (a group

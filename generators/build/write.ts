@@ -54,7 +54,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile, OutputSink } from '../emit/context.js';
 import { readBytesIfExists, readIfExists } from '../shared/fs.js';
-import { areasOf, findOrphans, ownedAreas } from './sweep.js';
+import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
 export const STAGING_DIR = '.eventry-staging';
@@ -300,7 +300,7 @@ export function startStaging(root: string): Staging {
         discardStaging(root, (pid) => pid === process.pid);
         return report;
       }
-      report.touched = touchedFolders([...put, ...orphans.files, ...orphans.emptyDirs]);
+      report.touched = [...foldersOf([...put, ...orphans.files, ...orphans.emptyDirs])].sort();
       const putDirs = new Set<string>();
       const putFiles: string[] = [];
       for (const path of put) {
@@ -834,19 +834,6 @@ function outputPath(path: string, { root, staging }: StagingTarget): string {
         .split(sep)
         .join('/')
     : path;
-}
-
-/** The folders that hold `paths` and every folder above them, but the root. */
-function touchedFolders(paths: readonly string[]): string[] {
-  const folders = new Set<string>();
-  for (const path of paths) {
-    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
-      const dir = path.slice(0, slash);
-      if (folders.has(dir)) break;
-      folders.add(dir);
-    }
-  }
-  return [...folders].sort();
 }
 
 /** The folder of an output path, relative to the root ('' at the root). */

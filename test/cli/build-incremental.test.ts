@@ -62,18 +62,26 @@ describe('eventry build is incremental', () => {
   });
 });
 
-describe('eventry build skips the group packages an edit does not touch', () => {
+/**
+ * The small fixture copied and built once (before the tests): `build` builds it again (into `out`, or
+ * another folder), `visible` reads an output as a person sees it (without eventry's own files).
+ */
+function builtProject() {
   const work = tempDir();
   const catalogue = join(work, 'catalogue');
   const out = join(work, 'packages');
   const build = (to = out) => runCliInProcess(['build', '--catalogue', catalogue, '--out', to]);
   const visible = (dir: string) =>
     comparable(new Map([...readTree(dir)].filter(([path]) => !path.startsWith('.eventry'))));
-
   beforeAll(async () => {
     cpSync(fixturePath('small'), catalogue, { recursive: true });
     expect((await build()).status).toBe(0);
   });
+  return { work, catalogue, out, build, visible };
+}
+
+describe('eventry build skips the group packages an edit does not touch', () => {
+  const { work, catalogue, out, build, visible } = builtProject();
 
   it('an edit of one group writes exactly what a fresh build writes, other groups untouched', async () => {
     const accountTypes = join(out, 'account/types.d.ts');
@@ -120,12 +128,7 @@ describe('eventry build skips the group packages an edit does not touch', () => 
 });
 
 describe('eventry build keeps the catalogue schemas an edit does not touch', () => {
-  const work = tempDir();
-  const catalogue = join(work, 'catalogue');
-  const out = join(work, 'packages');
-  const build = (to = out) => runCliInProcess(['build', '--catalogue', catalogue, '--out', to]);
-  const visible = (dir: string) =>
-    comparable(new Map([...readTree(dir)].filter(([path]) => !path.startsWith('.eventry'))));
+  const { work, catalogue, out, build, visible } = builtProject();
   const edit = (file: string, from: string, to: string) => {
     const path = join(catalogue, file);
     const text = readFileSync(path, 'utf8');
@@ -138,11 +141,6 @@ describe('eventry build keeps the catalogue schemas an edit does not touch', () 
     expect((await build(fresh)).status).toBe(0);
     expect(visible(out)).toEqual(visible(fresh));
   };
-
-  beforeAll(async () => {
-    cpSync(fixturePath('small'), catalogue, { recursive: true });
-    expect((await build()).status).toBe(0);
-  });
 
   it('an edit of a shape rewrites the schemas of the events that inline it', async () => {
     const schema = join(out, 'catalogue/schemas/billing.ledger.entry_posted-v1.json');
