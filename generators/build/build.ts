@@ -175,7 +175,7 @@ export async function buildCatalogue(
     // here too: they copy every entry the edit left alone (document-text.ts), cheaper than shipping the
     // model to a thread.
     const fewGroups = groupEvents < minEvents / 2;
-    const documentsCopy = options.state !== undefined && context.cache?.recall !== undefined;
+    const documentsCopy = state !== undefined && context.cache?.recall !== undefined;
     const threads =
       options.workers && documentEvents + groupEvents >= minEvents && !(fewGroups && documentsCopy)
         ? options.workers.threads
@@ -195,7 +195,8 @@ export async function buildCatalogue(
     }
     const onPool = pool;
     // With one thread (few groups, and documents that cannot copy), it writes the two documents, the
-    // longest tasks, and this thread the rest meanwhile; the pool's tasks go first, so that this thread's own work does not hold them back.
+    // longest tasks, and this thread the rest meanwhile; the pool's tasks go first, so that this
+    // thread's own work does not hold them back.
     const shared = pool !== undefined && pool.size > 1;
     const toPool = (task: EmitTask) =>
       onPool !== undefined && (shared || (task.kind === 'emitter' && DOCUMENT_EMITTERS.has(task.name)));
