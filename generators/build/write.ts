@@ -400,12 +400,7 @@ function stageSeal(
   if (!filesChanged && !state.changed && readIfExists(join(root, state.path)) === state.contents) return [];
   const target = join(staging, state.path);
   mkdirSync(dirname(target), { recursive: true });
-  const fd = openSync(target, 'w');
-  try {
-    writeFileSync(fd, state.contents);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileSync(target, state.contents);
   return [state.path];
 }
 
@@ -574,7 +569,6 @@ export function writeOutputs(root: string, files: readonly OutputFile[]): WriteR
   return report;
 }
 
-/**
 /**
  * Whether the output holds `file` already: by what the emitter found when it read the output, else by
  * reading it back (a file of a folder that does not exist is not read); with the size and time of the

@@ -18,8 +18,9 @@ import { modelDigest } from './model-digest.js';
  *   next build copies the bytes of the entries whose digest is unchanged from the file in the output (if
  *   it is still the file written, by its digest), so an edit of one group of 10,000 events builds that
  *   group's entries only, and the file says whether the output holds it already (`inOutput`).
- * A file's bytes are gathered in pieces of about a megabyte (`OutputFile.pieces`), which the build writes
- * as they are: the text of a whole document is never one string, nor held twice.
+ * A file's bytes are made in pieces of about a megabyte, each appended to the build's staging folder as
+ * it is made (`EmitContext.openSink`; without one, the file returns them: `OutputFile.pieces`): the
+ * text of a whole document is never one string, nor held.
  * A block map's entries are written independently of one another (each on its own lines, indented by
  * its depth; no line folding), so an entry written alone and indented is the same text; JSON likewise.
  * Both files are written in one walk, so each entry is built once and dropped once written. A document
