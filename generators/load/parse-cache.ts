@@ -49,8 +49,12 @@ export class ParseCache {
   constructor(
     private readonly dir: string,
     private readonly tool: string,
-    /** `readOnly`: use the file as it is, never write it (a reader that should not pay for storing). */
-    private readonly options: { readOnly?: boolean } = {},
+    /**
+     * `readOnly`: use the file as it is, never write it (a reader that should not pay for storing).
+     * `alsoFrom`: more cache folders whose files are read too (another project's, for a side of a
+     * `diff`); only `dir`'s is ever written.
+     */
+    private readonly options: { readOnly?: boolean; alsoFrom?: readonly string[] } = {},
   ) {}
 
   /** The parse of `text`: the stored one, else `parse(text)` (remembered for `save` when it is plain). */
@@ -74,10 +78,12 @@ export class ParseCache {
 
   /**
    * Writes the cache file again when some file missed (atomically: a concurrent build reads one whole
-   * file; never `readOnly`), then lets go of the entries: a build holds its options, and so this cache,
-   * until it ends. A later load reads the file again.
+   * file; never `readOnly`, which keeps its entries for the next load), then lets go of the entries: a
+   * build holds its options, and so this cache, until it ends. A later load reads the file again.
    */
   save(): void {
+    // A reader keeps what it read: the next load (the other side of a diff) looks up the same file.
+    if (this.options.readOnly) return;
     const missed = this.missed;
     const entries = new Map(this.used);
     this.stored = undefined;
@@ -95,7 +101,15 @@ export class ParseCache {
   }
 
   private storedEntries(): Map<string, StoredParse> {
-    this.stored ??= readEntries(join(this.dir, PARSE_CACHE_FILE), this.tool);
+    if (!this.stored) {
+      this.stored = readEntries(join(this.dir, PARSE_CACHE_FILE), this.tool);
+      for (const dir of this.options.alsoFrom ?? []) {
+        if (dir === this.dir) continue;
+        for (const [digest, entry] of readEntries(join(dir, PARSE_CACHE_FILE), this.tool)) {
+          if (!this.stored.has(digest)) this.stored.set(digest, entry);
+        }
+      }
+    }
     return this.stored;
   }
 }

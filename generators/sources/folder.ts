@@ -58,7 +58,7 @@ function sizeOfYaml(folder: string): number {
 }
 
 /** The catalogue folder a spec names: the folder itself, or its `catalogue/` when only that has a config. */
-function catalogueFolder(spec: string, cwd: string): string {
+export function catalogueFolder(spec: string, cwd: string): string {
   const folder = resolve(cwd, spec);
   if (!existsSync(join(folder, CONFIG_FILE)) && existsSync(join(folder, 'catalogue', CONFIG_FILE))) {
     return join(folder, 'catalogue');
