@@ -28,7 +28,7 @@
  * `before-commit`, `after-commit`, `apply-half`, `before-cleanup`; the last two also while a later
  * command recovers, so a kill during recovery is tested too); only the crash tests set it.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   appendFileSync,
@@ -200,6 +200,7 @@ export function startStaging(root: string): Staging {
   const exists = folderMemo(root);
   // Every staged file, made durable at once before the commit (`makeDurable`).
   const unsynced: string[] = [];
+  const early = earlyFlush(staging);
   const abort = () => {
     discardStaging(root, (pid) => pid === process.pid);
     if (!rootExisted) {
@@ -239,6 +240,7 @@ export function startStaging(root: string): Staging {
         put.push(...changed.map((file) => file.path));
         unsynced.push(...changed.map((file) => file.path));
         await stageFiles(staging, changed, mkdirs, stagedStats);
+        for (const file of changed) early.staged(stagedStats.get(file.path)?.size ?? 0, unsynced.length);
       } catch (error) {
         failing(error);
       }
@@ -251,6 +253,7 @@ export function startStaging(root: string): Staging {
         put.push(file.path);
         unsynced.push(file.path);
         stagedStats.set(file.path, file.stats);
+        early.staged(file.stats.size, unsynced.length);
       }
     },
     keep(paths, stats) {
@@ -282,6 +285,7 @@ export function startStaging(root: string): Staging {
           put.push(...sealed);
           unsynced.push(...sealed);
         }
+        await early.settled();
         await makeDurable(staging, unsynced);
       } catch (error) {
         failing(error);
@@ -797,6 +801,47 @@ async function makeDurable(staging: string, paths: readonly string[]): Promise<v
   const syncs = limiter(16);
   for (const path of paths) syncs.run(() => syncFile(join(staging, path)));
   await syncs.done();
+}
+
+/**
+ * Staged bytes or files after which a build starts writing them to disk while it goes on (`earlyFlush`):
+ * a file costs the disk its inode and folder entry besides its bytes (10,000 events: 56,000 files of
+ * about 100 MB in all).
+ */
+const EARLY_FLUSH_BYTES = 32 * 2 ** 20;
+const EARLY_FLUSH_FILES = 4096;
+
+/**
+ * Starts a `syncfs` of the staging folder's file system in the background each time another
+ * `EARLY_FLUSH_BYTES` or `EARLY_FLUSH_FILES` were staged (one at a time, Linux, bulk builds only): the
+ * kernel holds written data in memory for up to 30 s, so a 10,000-event build flushed all its files in
+ * the final sync, 1.2 s with nothing else to do, while the disk idled as the build computed. The final
+ * sync (`makeDurable`) still runs and is what makes the commit durable: a flush that fails costs time only.
+ */
+function earlyFlush(staging: string): {
+  staged(bytes: number, files: number): void;
+  settled(): Promise<void>;
+} {
+  let bytesSince = 0;
+  let filesSince = 0;
+  let running: Promise<void> | undefined;
+  return {
+    staged(bytes, files) {
+      bytesSince += bytes;
+      filesSince += 1;
+      if (process.platform !== 'linux' || running || files < BULK_SYNC_MIN) return;
+      if (bytesSince < EARLY_FLUSH_BYTES && filesSince < EARLY_FLUSH_FILES) return;
+      bytesSince = 0;
+      filesSince = 0;
+      running = new Promise<void>((resolve) => {
+        execFile('sync', ['-f', staging], { timeout: 120_000 }, () => {
+          running = undefined;
+          resolve();
+        });
+      });
+    },
+    settled: () => running ?? Promise.resolve(),
+  };
 }
 
 /** `syncfs` of the file system that holds `dir`, through coreutils' `sync -f`; false when that fails. */
