@@ -5,6 +5,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue } from '../../model.js';
 import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../schema/json-schema.js';
+import { withOneWalkNameCount } from './name-count.js';
 
 /**
  * The generated validator code of one event, to be placed in a function scope taking `exports`: it
@@ -292,12 +293,10 @@ export function compileEventValidators(key: string, closed: Record<string, unkno
   // applies to each compile.
   const ajv = standaloneAjv();
   ajv.addSchema(draft07(closed));
+  const generated = withOneWalkNameCount(() => standaloneCode.default(ajv, { validate: `${key}.json` }));
   const code = positionalContext(
     key,
-    readFieldsOnce(
-      key,
-      reportEachError(key, dotPaths(key, slim(standaloneCode.default(ajv, { validate: `${key}.json` })))),
-    ),
+    readFieldsOnce(key, reportEachError(key, dotPaths(key, slim(generated)))),
   );
   if (/\brequire\(/.test(code)) {
     throw new Error(`the validator code of ${key} needs an ajv run-time module, which packages do not ship`);
