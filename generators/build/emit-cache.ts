@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { EmitCache, OutputFile } from '../emit/context.js';
@@ -25,6 +25,7 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
     if (!entries) {
       entries = new Map();
       for (const name of readdirSync(dir)) {
+        if (name.endsWith('.tmp')) sweepIfStale(join(dir, name));
         if (!name.endsWith(ENTRY_END) || name.length <= DIGEST_END) continue;
         const unit = name.slice(0, -DIGEST_END);
         const names = entries.get(unit) ?? new Set<string>();
@@ -80,6 +81,23 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
   function keptName(unit: string): string {
     const digest = createHash('sha256').update(`${toolFingerprint}\0kept`).digest('hex').slice(0, 32);
     return `${safe(unit)}--${digest}${KEPT_END}`;
+  }
+}
+
+/**
+ * How old a temporary file in the cache folder must be to be taken for a killed build's (an entry's or
+ * the parse cache's, written under a temporary name and renamed): a build running beside this one
+ * renames its own within moments.
+ */
+const STALE_TEMPORARY_MS = 10 * 60 * 1000;
+
+/** Removes a temporary file of the cache folder left by a killed build (see `STALE_TEMPORARY_MS`). */
+function sweepIfStale(path: string): void {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats?.isFile() && Date.now() - stats.mtimeMs > STALE_TEMPORARY_MS) rmSync(path, { force: true });
+  } catch {
+    // Gone meanwhile, or not ours to remove: the cache works without it.
   }
 }
 

@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDiskCache } from '../../../generators/build/emit-cache.js';
 import { tempDir } from '../../helpers.js';
@@ -21,5 +22,22 @@ describe('the disk emit cache stays one build deep', () => {
     expect(cache.get('account--v2', 'key-1')).toEqual(files('other'));
     expect(cache.get('billing', 'key-1')).toEqual(files('b'));
     expect(readdirSync(dir)).toHaveLength(3);
+  });
+
+  it("a killed build's temporary files are swept at the next write, a running build's are left alone", () => {
+    const dir = tempDir();
+    createDiskCache(dir, 'tool').set('account', 'key-1', files('1'));
+    // A build killed between writing and renaming, an hour ago: an entry's and the parse cache's.
+    const stale = ['account--0123.json.a1b2c3d4.tmp', 'parse.v8.d4c3b2a1.tmp'];
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    for (const name of stale) {
+      writeFileSync(join(dir, name), 'half');
+      utimesSync(join(dir, name), old, old);
+    }
+    // One a build running beside this one is writing now.
+    const fresh = 'billing--4567.json.e5f6a7b8.tmp';
+    writeFileSync(join(dir, fresh), 'in progress');
+    createDiskCache(dir, 'tool').set('account', 'key-2', files('2'));
+    expect(readdirSync(dir).sort()).toEqual([expect.stringMatching(/^account--[0-9a-f]{32}\.json$/), fresh]);
   });
 });
