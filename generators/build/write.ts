@@ -54,6 +54,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile, OutputSink } from '../emit/context.js';
 import { readBytesIfExists, readIfExists } from '../shared/fs.js';
+import { clearLeftoverLock, isAlive } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
@@ -340,6 +341,7 @@ export function startStaging(root: string): Staging {
  */
 export function recoverOutput(root: string): 'clean' | 'rolled-forward' | 'rolled-back' {
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return 'clean';
+  clearLeftoverLock(root);
   const text = readIfExists(join(root, JOURNAL_FILE));
   if (text !== undefined) {
     let journal: Journal;
@@ -907,16 +909,6 @@ function syncDir(dir: string): void {
     // Windows cannot fsync a directory; its renames are journaled by NTFS.
   } finally {
     if (fd !== undefined) closeSync(fd);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

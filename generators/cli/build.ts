@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { lockOutput, type OutputLock } from '../build/lock.js';
 import { planBuild, stampFolders } from '../build/state.js';
 import { type BuildState, sealState, stateFile } from '../build/state-file.js';
 import { recoverOutput } from '../build/write.js';
@@ -40,6 +41,33 @@ export async function runBuild(
     console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
     return 2;
   }
+  let lock: OutputLock;
+  try {
+    lock = await lockOutput(outDir, (pid) =>
+      console.error(`eventry: waiting for another build (process ${pid}) writing ${options.out} …`),
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    console.error(
+      `eventry: build failed: error write-failed: cannot write ${options.out} (${code}${WRITE_HINTS.get(code) ?? ''}).`,
+    );
+    return 1;
+  }
+  try {
+    return await buildLocked(options, console, started, outDir, catalogueDir);
+  } finally {
+    lock.release();
+  }
+}
+
+/** `runBuild` once it holds the output's lock. */
+async function buildLocked(
+  options: BuildOptions,
+  console: Printer,
+  started: number,
+  outDir: string,
+  catalogueDir: string,
+): Promise<number> {
   const recovered = recoverOutput(outDir);
   if (recovered === 'rolled-forward')
     console.log('eventry: finished moving in the output of an interrupted build.');

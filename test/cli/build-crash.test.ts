@@ -1,6 +1,7 @@
 import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../../generators/build/lock.js';
 import { JOURNAL_FILE, STAGING_DIR } from '../../generators/build/write.js';
 import { fixturePath, REPO, tempDir } from '../helpers.js';
 import { comparable, emptyFolders, eventryAsync, readTree } from './output-tree.js';
@@ -104,6 +105,8 @@ describe('eventry build killed at any moment leaves the old output or the new on
       expect(validated.status).toBe(0);
       expect(visible(out)).toEqual(after === 'new' ? newSet : oldSet);
       expect(readTree(out).has(JOURNAL_FILE)).toBe(false);
+      // The killed build's lock too: its process is gone.
+      expect(readTree(out).has(LOCK_FILE)).toBe(false);
       expect(existsSync(join(out, STAGING_DIR))).toBe(false);
       expect(emptyFolders(out)).toEqual([]);
       if (after === 'new') {
@@ -155,5 +158,5 @@ describe('eventry build killed at any moment leaves the old output or the new on
 });
 
 function isTransactionFile(path: string): boolean {
-  return path.startsWith(`${STAGING_DIR}/`) || path.startsWith(JOURNAL_FILE);
+  return path.startsWith(`${STAGING_DIR}/`) || path.startsWith(JOURNAL_FILE) || path === LOCK_FILE;
 }

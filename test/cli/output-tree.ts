@@ -40,7 +40,12 @@ export function comparable(tree: Map<string, string>): Record<string, string> {
 /** Runs the compiled CLI without blocking; resolves with its exit status or the signal that ended it. */
 export function eventryAsync(
   args: string[],
-  options: { env?: Record<string, string>; killAfterMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    killAfterMs?: number;
+    /** Told what the command printed on stderr so far, each time it prints more. */
+    onStderr?: (stderr: string) => void;
+  } = {},
 ): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), ...args], {
@@ -54,6 +59,7 @@ export function eventryAsync(
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
+      options.onStderr?.(stderr);
     });
     const timer =
       options.killAfterMs === undefined
