@@ -1,10 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { EmitCache, OutputFile } from '../emit/context.js';
+import { PARSE_CACHE_FILE, ParseCache } from '../load/parse-cache.js';
 import { readIfExists } from '../shared/fs.js';
-import { projectRoot } from './fingerprint.js';
+import { projectRoot, toolFingerprint } from './fingerprint.js';
 
 /**
  * An `EmitCache` on disk (the project's `.eventry/cache/`, beside the catalogue, git-ignored): one JSON
@@ -119,6 +129,18 @@ const KEPT_END = '.v8';
 /** How an entry's name ends: `.json`, after the 32 hex digits of its digest. */
 const ENTRY_END = '.json';
 const DIGEST_END = 32 + ENTRY_END.length;
+
+/**
+ * The parse caches earlier builds left in the projects of `catalogueDirs` (the first's, then each other
+ * one's), read and never written: a command that only reads catalogues should not pay for storing. None
+ * when no such cache exists (a CI checkout).
+ */
+export function readOnlyParseCache(catalogueDirs: readonly string[]): ParseCache | undefined {
+  const dirs = [...new Set(catalogueDirs.map(projectCacheDir))];
+  const present = dirs.filter((dir) => existsSync(join(dir, PARSE_CACHE_FILE)));
+  if (present.length === 0) return undefined;
+  return new ParseCache(present[0]!, toolFingerprint(), { readOnly: true, alsoFrom: present.slice(1) });
+}
 
 /** The project's cache folder, never beside the output: `--out /tmp/x` must not write /tmp/.eventry. */
 export function projectCacheDir(catalogueDir: string): string {

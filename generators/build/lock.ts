@@ -75,8 +75,7 @@ export async function lockOutput(root: string, onWait: (pid: number) => void): P
 /** Removes the lock of `root` when a build that died left it (see `lockOutput` for what counts). */
 export function clearLeftoverLock(root: string): void {
   const path = join(root, LOCK_FILE);
-  if (statSync(path, { throwIfNoEntry: false }) && lockHolder(path) === undefined)
-    rmSync(path, { force: true });
+  if (lockHolder(path) === undefined) rmSync(path, { force: true });
 }
 
 /** The process id of a live holder of the lock at `path`; undefined when it is a leftover or gone. */

@@ -1,13 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join, posix, relative, resolve, sep } from 'node:path';
-import { projectCacheDir } from '../build/emit-cache.js';
-import { toolFingerprint } from '../build/fingerprint.js';
+import { posix, relative, resolve, sep } from 'node:path';
+import { readOnlyParseCache } from '../build/emit-cache.js';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
 import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
-import { ALLOW_LIST_FILE, formatProblem, PARSE_CACHE_FILE, ParseCache } from '../load/index.js';
+import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
 import { findGateBase, lastRelease } from '../release/last-release.js';
 import { directorySource } from '../sources/folder.js';
@@ -52,10 +50,7 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   // The catalogue and its base share most files: each file both hold alike is parsed once, and most
   // were parsed by the last `eventry build` already (its parse cache, in the project's .eventry/cache/).
   // Only read, and only when there is one: a CI run starts without it, and storing would only cost it.
-  const cacheDir = projectCacheDir(resolve(cwd, catalogueDir));
-  const cache = existsSync(join(cacheDir, PARSE_CACHE_FILE))
-    ? new ParseCache(cacheDir, toolFingerprint(), { readOnly: true })
-    : undefined;
+  const cache = readOnlyParseCache([resolve(cwd, catalogueDir)]);
   const sourceOptions: SourceOptions = {
     cwd,
     catalogue: catalogueDir,

@@ -1,14 +1,12 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { projectCacheDir } from '../build/emit-cache.js';
-import { toolFingerprint } from '../build/fingerprint.js';
+import { resolve } from 'node:path';
+import { readOnlyParseCache } from '../build/emit-cache.js';
 import { formatGithub } from '../diff/report/github.js';
 import { formatJson } from '../diff/report/json.js';
 import { formatMarkdown } from '../diff/report/markdown.js';
 import { buildReport, type DiffReport } from '../diff/report/report.js';
 import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
-import { formatProblem, PARSE_CACHE_FILE, ParseCache } from '../load/index.js';
+import { formatProblem, type ParseCache } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../registry/compatibility.js';
 import { formatVerdicts, verdictsJson } from '../registry/verdict-report.js';
@@ -104,20 +102,16 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
 }
 
 /**
- * The parse caches an earlier `eventry build` left (read, never written: a diff should not pay for
- * storing): the project's of each side that is a catalogue folder, and of the working directory's
- * catalogue. Files are looked up by their text's digest, so any project's parse of the same file
- * serves; a reviewer who built the working tree diffs it against its base at the price of the files
- * that differ. None when no such cache exists (a CI checkout).
+ * The parse caches an earlier `eventry build` left: in the project of each side that is a catalogue
+ * folder, and of the working directory's catalogue. Files are looked up by their text's digest, so any
+ * project's parse of the same file serves; a reviewer who built the working tree diffs it against its
+ * base at the price of the files that differ.
  */
 function parseCacheOf(specs: readonly string[], options: SourceOptions): ParseCache | undefined {
   const folders = specs
     .filter((spec) => directorySource.claims(spec, options))
     .map((spec) => catalogueFolder(spec, options.cwd));
-  const dirs = [...new Set([...folders, resolve(options.cwd, options.catalogue)].map(projectCacheDir))];
-  const present = dirs.filter((dir) => existsSync(join(dir, PARSE_CACHE_FILE)));
-  if (present.length === 0) return undefined;
-  return new ParseCache(present[0]!, toolFingerprint(), { readOnly: true, alsoFrom: present.slice(1) });
+  return readOnlyParseCache([...folders, resolve(options.cwd, options.catalogue)]);
 }
 
 /** The resolved side, or undefined after printing why it cannot be used. */
