@@ -97,4 +97,28 @@ describe('a required field only on the prototype is missing', () => {
       ['required', 'account_user_emails'],
     ]);
   });
+
+  // Events without member-named fields test the prototype by reading `__proto__` (validators.ts,
+  // `OWN_FIELDS`): an own `__proto__`, which JSON.parse makes from a "__proto__" key, is not a prototype.
+  it('an own `__proto__` holding the fields is not read as a prototype', () => {
+    const parsed = JSON.parse('{"__proto__":{"account_number":"A","account_user_emails":[]}}');
+    expect(problems(account.validate('account.created-v1', parsed))).toEqual([
+      ['required', 'account_number'],
+      ['required', 'account_user_emails'],
+      ['unknown_field', '__proto__'],
+    ]);
+    expect(problems(account.validate('account.created-v1', parsed, { mode: 'tolerant' }))).toEqual([
+      ['required', 'account_number'],
+      ['required', 'account_user_emails'],
+    ]);
+  });
+
+  it('a payload on a null prototype is read as its own fields', () => {
+    const payload = Object.assign(Object.create(null), { account_number: 'A', account_user_emails: [] });
+    expect(account.validate('account.created-v1', payload)).toEqual({ valid: true });
+    const broken = Object.assign(Object.create(null), { account_number: 1, account_user_emails: [] });
+    expect(problems(account.validate('account.created-v1', broken))).toEqual([
+      ['invalid_type', 'account_number'],
+    ]);
+  });
 });
