@@ -13,7 +13,7 @@ import {
   loadCatalogueFromSources,
 } from '../load/index.js';
 import type { Catalogue } from '../model.js';
-import { readBytesIfExists, readIfExists } from '../shared/fs.js';
+import { openIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import type { BuildState } from './state-file.js';
 import { packValue } from './transfer.js';
@@ -79,7 +79,7 @@ export async function emitAll(
 ): Promise<OutputFile[] | { emitter: string; error: unknown }> {
   const context = {
     readExisting: (path: string) => readIfExists(join(outDir, path)),
-    readExistingBytes: (path: string) => readBytesIfExists(join(outDir, path)),
+    openExisting: (path: string) => openIfExists(join(outDir, path)),
     ...(cache ? { cache } : {}),
   };
   const files: OutputFile[] = [];
@@ -115,7 +115,7 @@ export async function buildCatalogue(
   const staging = startStaging(outDir);
   const context: EmitContext = {
     readExisting: (path: string) => readIfExists(join(outDir, path)),
-    readExistingBytes: (path: string) => readBytesIfExists(join(outDir, path)),
+    openExisting: (path: string) => openIfExists(join(outDir, path)),
     // The catalogue documents go to the staging folder as they are made, never held whole.
     openSink: (path: string) => openStagedSink(staging.target, path),
     ...(options.cache ? { cache: options.cache } : {}),

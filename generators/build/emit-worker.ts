@@ -5,7 +5,7 @@ import type { EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { groupPackageUnits } from '../emit/package/index.js';
 import type { Catalogue } from '../model.js';
-import { readBytesIfExists, readIfExists } from '../shared/fs.js';
+import { openIfExists, readIfExists } from '../shared/fs.js';
 import { createDiskCache } from './emit-cache.js';
 import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
 import { unpackValue } from './transfer.js';
@@ -20,7 +20,7 @@ let model: Catalogue | undefined;
 let staging: StagingTarget | undefined;
 const context: EmitContext = {
   readExisting: (path) => readIfExists(join(data.outDir, path)),
-  readExistingBytes: (path) => readBytesIfExists(join(data.outDir, path)),
+  openExisting: (path) => openIfExists(join(data.outDir, path)),
   ...(data.cache ? { cache: createDiskCache(data.cache.dir, data.cache.tool) } : {}),
 };
 

@@ -31,11 +31,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  appendFileSync,
   closeSync,
   existsSync,
   fstatSync,
   fsyncSync,
+  ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -45,7 +45,6 @@ import {
   rmdirSync,
   rmSync,
   statSync,
-  truncateSync,
   writeFileSync,
   writeSync,
   writevSync,
@@ -53,7 +52,7 @@ import {
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile, OutputSink } from '../emit/context.js';
-import { readBytesIfExists, readIfExists } from '../shared/fs.js';
+import { fileStamp, readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { clearLeftoverLock, isAlive } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
@@ -694,7 +693,8 @@ export function stageOnThread(
 
 /**
  * A file of the staging folder an emitter writes piece by piece (`EmitContext.openSink`): made empty
- * now, each piece appended as it comes. A failure names the output path, as staging a file does.
+ * now, each piece appended as it comes, through one descriptor until `close`. A failure names the
+ * output path, as staging a file does.
  */
 export function openStagedSink(target: StagingTarget, path: string): OutputSink {
   const file = join(target.staging, path);
@@ -707,14 +707,43 @@ export function openStagedSink(target: StagingTarget, path: string): OutputSink 
       throw new WriteFailure(outputPath(failure.path ?? file, target), failure.code, error);
     }
   };
-  guarded(() => {
+  let fd: number | undefined = guarded(() => {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, '');
+    return openSync(file, 'w');
   });
+  // Where the next bytes go: the end of what is written (after a `truncate`, its new end).
+  let position = 0;
+  const current = (): number => {
+    if (fd === undefined) throw new Error(`eventry: ${path} is written after its sink was closed`);
+    return fd;
+  };
   return {
-    write: (bytes) => guarded(() => appendFileSync(file, bytes)),
-    truncate: (length) => guarded(() => truncateSync(file, length)),
+    write: (bytes) =>
+      guarded(() => {
+        const at = current();
+        for (let done = 0; done < bytes.length; ) {
+          done += writeSync(at, bytes, done, bytes.length - done, position + done);
+        }
+        position += bytes.length;
+      }),
+    truncate: (length) =>
+      guarded(() => {
+        ftruncateSync(current(), length);
+        position = length;
+      }),
     read: () => guarded(() => readFileSync(file)),
+    close: () => {
+      if (fd === undefined) return undefined;
+      const closing = fd;
+      fd = undefined;
+      return guarded(() => {
+        try {
+          return fileStamp(closing);
+        } finally {
+          closeSync(closing);
+        }
+      });
+    },
   };
 }
 

@@ -26,6 +26,24 @@ export interface OutputSink {
   truncate(length: number): void;
   /** The bytes written so far. */
   read(): Buffer;
+  /**
+   * Done writing: the file's `FileStamp`, which it keeps once the build moves it into the output (a
+   * sink that cannot tell returns undefined). Called once, also after a failure.
+   */
+  close?(): string | undefined;
+}
+
+/**
+ * A file of the output root, read in ranges and never held whole (a catalogue document is tens of
+ * megabytes, and on a virtual machine each fresh page of memory costs more than copying it).
+ */
+export interface ExistingFile {
+  readonly size: number;
+  /** Which file this is (see `FileStamp` in shared/fs.ts), or undefined when not known. */
+  readonly stamp: string | undefined;
+  /** Reads from `position` into `into` (up to its length): how many bytes were read. */
+  read(into: Uint8Array, position: number): number;
+  close(): void;
 }
 
 /**
@@ -46,8 +64,8 @@ export interface EmitCache {
 export interface EmitContext {
   /** The text of a file currently in the output root, if any (to carry package versions forward). */
   readExisting(path: string): string | undefined;
-  /** The bytes of a file currently in the output root, if any (what `readExisting` reads, undecoded). */
-  readExistingBytes?(path: string): Buffer | undefined;
+  /** A file currently in the output root, if any, to read in ranges (else `readExisting` is read). */
+  openExisting?(path: string): ExistingFile | undefined;
   /**
    * Where an emitter may write a file of tens of megabytes piece by piece, so that it is never held
    * whole (the files it returns then say `sunk`); without it, the emitter returns the file's bytes.

@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  type BigIntStats,
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 
 // Helpers every layer may import: this folder imports nothing of the toolkit.
@@ -20,6 +31,51 @@ export function readBytesIfExists(path: string): Buffer | undefined {
     return readFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Which file an open file is: its device, inode, size and time in nanoseconds. A rename keeps all of
+ * them, so a file staged by a build and then moved into the output keeps the stamp it had when written;
+ * a write, or another file in its place, changes it.
+ */
+export function fileStamp(fd: number): string {
+  return stampOf(fstatSync(fd, { bigint: true }));
+}
+
+function stampOf(stat: BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+}
+
+/** A file opened to be read in ranges (`ExistingFile` in emit/context.ts), or undefined when missing. */
+export function openIfExists(
+  path: string,
+):
+  | { size: number; stamp: string; read(into: Uint8Array, position: number): number; close(): void }
+  | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    let open = true;
+    return {
+      size: Number(stat.size),
+      stamp: stampOf(stat),
+      read: (into, position) => readSync(fd, into, 0, into.length, position),
+      // Once: a descriptor closed twice may by then be another file's.
+      close: () => {
+        if (open) closeSync(fd);
+        open = false;
+      },
+    };
+  } catch (error) {
+    closeSync(fd);
     throw error;
   }
 }

@@ -4,7 +4,7 @@ import type { Catalogue } from '../../model.js';
 import type { ComponentEntry } from '../../schema/components.js';
 import { generatedNote } from '../../schema/generated-note.js';
 import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../../shared/yaml-writer.js';
-import type { EmitContext, OutputFile, OutputSink } from '../context.js';
+import type { EmitContext, ExistingFile, OutputFile, OutputSink } from '../context.js';
 import { modelDigest } from './model-digest.js';
 
 /**
@@ -16,8 +16,9 @@ import { modelDigest } from './model-digest.js';
  * - for edits: an entry built by a `Deferred` (one per event) is identified by a digest of what it is
  *   built from; the emit cache keeps where each entry is in the file as written (byte offsets), and the
  *   next build copies the bytes of the entries whose digest is unchanged from the file in the output (if
- *   it is still the file written, by its digest), so an edit of one group of 10,000 events builds that
- *   group's entries only, and the file says whether the output holds it already (`inOutput`).
+ *   it is still the file written: by its stamp, else by its digest), a chunk at a time through one
+ *   reused buffer, so an edit of one group of 10,000 events builds that group's entries only and
+ *   never holds the old file, and the file says whether the output holds it already (`inOutput`).
  * A file's bytes are made in pieces of about a megabyte, each appended to the build's staging folder as
  * it is made (`EmitContext.openSink`; without one, the file returns them: `OutputFile.pieces`): the
  * text of a whole document is never one string, nor held.
@@ -78,10 +79,17 @@ export function documentFiles(path: string, document: unknown, context?: EmitCon
   const kept = context?.cache?.recall?.(unit);
   const json = new Writer(`${path}.json`, context, readIndex(kept, 0));
   const yaml = new Writer(`${path}.yaml`, context, readIndex(kept, 1));
-  yaml.push(`# ${generatedNote('catalogue/')}\n`);
-  writeDocument(document, json, yaml);
-  json.push('\n');
-  const files = [json.file(), yaml.file()];
+  let files: OutputFile[];
+  try {
+    yaml.push(`# ${generatedNote('catalogue/')}\n`);
+    writeDocument(document, json, yaml);
+    json.push('\n');
+    files = [json.file(), yaml.file()];
+  } catch (error) {
+    json.discard();
+    yaml.discard();
+    throw error;
+  }
   context?.cache?.keep?.(unit, [json.index(), yaml.index()]);
   return files;
 }
@@ -205,11 +213,14 @@ interface FileIndex {
   digest: string;
   ids: string[];
   spans: number[];
+  /** The file's stamp (shared/fs.ts `fileStamp`) as the output holds it, when the sink could tell. */
+  stamp?: string;
 }
 
 function readIndex(kept: unknown, n: number): FileIndex | undefined {
   const index = Array.isArray(kept) ? (kept[n] as Partial<FileIndex> | undefined) : undefined;
   return typeof index?.digest === 'string' &&
+    (index.stamp === undefined || typeof index.stamp === 'string') &&
     Array.isArray(index.ids) &&
     Array.isArray(index.spans) &&
     index.spans.length === 2 * index.ids.length
@@ -220,9 +231,16 @@ function readIndex(kept: unknown, n: number): FileIndex | undefined {
 /** How much text a writer gathers before turning it into bytes: pieces of about this size are written. */
 const PIECE_BYTES = 1 << 20;
 
+/**
+ * The buffers bytes pass through on their way to a sink, reused by every writer (each piece is written
+ * before the next is made): a fresh buffer per megabyte costs its page faults, more than the copy.
+ */
+const CHUNK = Buffer.allocUnsafeSlow(PIECE_BYTES);
+const ENCODED = Buffer.allocUnsafeSlow(2 * PIECE_BYTES);
+
 /** The file the last build wrote, as the output still holds it, and where its entries are. */
 interface OldFile {
-  bytes: Buffer;
+  file: ExistingFile;
   index: FileIndex;
   /** Where the next entry is looked for first: entries come in the order they were written. */
   cursor: number;
@@ -239,7 +257,8 @@ interface OldFile {
  */
 class Writer {
   private readonly pieces: Uint8Array[] = [];
-  private pending: (string | Uint8Array)[] = [];
+  /** Text, and runs of the old file, not yet written. */
+  private pending: (string | Run)[] = [];
   private pendingBytes = 0;
   /** Bytes written so far (flushed, pending and in the run). */
   private length = 0;
@@ -250,9 +269,11 @@ class Writer {
   private readonly sink: OutputSink | undefined;
   private readonly old: OldFile | undefined;
   /** The old file's bytes from `start` to `end` are next, not yet pending. */
-  private run: { start: number; end: number } | undefined;
+  private run: Run | undefined;
   private whole = false;
   private marked: { length: number; pieces: number; hash: Hash } | undefined;
+  /** The written file's stamp once closed, when known (see `FileIndex.stamp`). */
+  private stamp: string | undefined;
   constructor(
     readonly path = '',
     context?: EmitContext,
@@ -260,11 +281,23 @@ class Writer {
   ) {
     this.sink = context?.openSink?.(path);
     if (!last || !context) return;
-    const bytes = context.readExistingBytes
-      ? context.readExistingBytes(path)
-      : Buffer.from(context.readExisting(path) ?? '');
-    if (bytes && bytes.length > 0 && digestOf([bytes]) === last.digest) {
-      this.old = { bytes, index: last, cursor: 0 };
+    const existing = context.openExisting
+      ? context.openExisting(path)
+      : inMemory(Buffer.from(context.readExisting(path) ?? ''));
+    if (existing === undefined) return;
+    try {
+      // The file the index describes: by its stamp, which a rename into the output keeps, else by
+      // its bytes (a file left as it was because the build found it the same, or written by a sink
+      // that cannot tell its stamp).
+      if (
+        existing.size > 0 &&
+        ((last.stamp !== undefined && last.stamp === existing.stamp) ||
+          digestOfFile(existing) === last.digest)
+      ) {
+        this.old = { file: existing, index: last, cursor: 0 };
+      }
+    } finally {
+      if (this.old === undefined) existing.close();
     }
   }
   push(text: string): void {
@@ -332,6 +365,12 @@ class Writer {
   file(): OutputFile {
     const digest = this.finish();
     const { pieces, sink } = this;
+    const same = this.old !== undefined && digest === this.old.index.digest;
+    // Where the file will be: the output keeps the old one when the two are the same, else the
+    // staged one is moved there.
+    const written = sink?.close?.();
+    this.stamp = same ? this.old!.file.stamp : written;
+    this.old?.file.close();
     let contents: string | undefined;
     // The text only for a reader that asks for it (the build writes the pieces, or has the file).
     const file: OutputFile = {
@@ -342,8 +381,21 @@ class Writer {
         return contents;
       },
     };
-    if (this.old) file.inOutput = digest === this.old.index.digest ? 'same' : 'different';
+    if (this.old) file.inOutput = same ? 'same' : 'different';
     return file;
+  }
+  /** Lets go of the files after a failure (the build discards what was staged). */
+  discard(): void {
+    try {
+      this.sink?.close?.();
+    } catch {
+      // The failure being reported matters, not this one.
+    }
+    try {
+      this.old?.file.close();
+    } catch {
+      // As above.
+    }
   }
   text(): string {
     this.flush();
@@ -351,14 +403,20 @@ class Writer {
   }
   /** What the next build needs to copy entries from this file; nothing when the document was written whole. */
   index(): FileIndex | undefined {
-    return this.whole ? undefined : { digest: this.finish(), ids: this.ids, spans: this.spans };
+    if (this.whole) return undefined;
+    return {
+      digest: this.finish(),
+      ids: this.ids,
+      spans: this.spans,
+      ...(this.stamp === undefined ? {} : { stamp: this.stamp }),
+    };
   }
   private finish(): string {
     this.flush();
     this.digest ??= this.hash.digest('base64');
     return this.digest;
   }
-  private add(part: string | Uint8Array, bytes: number): void {
+  private add(part: string | Run, bytes: number): void {
     this.pending.push(part);
     this.pendingBytes += bytes;
     this.length += typeof part === 'string' ? bytes : 0;
@@ -369,34 +427,77 @@ class Writer {
     if (!run) return;
     this.run = undefined;
     // Its length is counted already (`copy`).
-    this.add(this.old!.bytes.subarray(run.start, run.end), run.end - run.start);
+    this.add(run, run.end - run.start);
   }
-  /** Turns what is pending into pieces: the text between two runs of the old file as one piece, each run as it is. */
+  /**
+   * Writes what is pending: the text between two runs of the old file as one piece, each run read
+   * from the old file a chunk at a time.
+   */
   private flush(): void {
     this.endRun();
     let text: string[] = [];
-    const out = (piece: Uint8Array) => {
-      this.hash.update(piece);
-      if (this.sink) this.sink.write(piece);
-      else this.pieces.push(piece);
+    let textBytes = 0;
+    const writeText = () => {
+      if (text.length === 0) return;
+      const joined = text.join('');
+      // Encoded into the reused buffer when it fits (a piece is about a megabyte; one huge entry is not).
+      if (textBytes <= ENCODED.length) this.out(ENCODED.subarray(0, ENCODED.write(joined)), true);
+      else this.out(Buffer.from(joined), false);
+      text = [];
+      textBytes = 0;
     };
     for (const part of this.pending) {
-      if (typeof part === 'string') text.push(part);
-      else {
-        if (text.length > 0) out(Buffer.from(text.join('')));
-        text = [];
-        out(part);
+      if (typeof part === 'string') {
+        text.push(part);
+        textBytes += Buffer.byteLength(part);
+        continue;
+      }
+      writeText();
+      const old = this.old!.file;
+      for (let at = part.start; at < part.end; ) {
+        const read = old.read(CHUNK.subarray(0, Math.min(CHUNK.length, part.end - at)), at);
+        if (read === 0) throw new Error(`eventry: ${this.path} in the output changed while it was read`);
+        this.out(CHUNK.subarray(0, read), true);
+        at += read;
       }
     }
-    if (text.length > 0) out(Buffer.from(text.join('')));
+    writeText();
     this.pending = [];
     this.pendingBytes = 0;
   }
+  /** One piece of the file, in order; `reused`: its buffer is written over next, so it is copied when kept. */
+  private out(piece: Uint8Array, reused: boolean): void {
+    this.hash.update(piece);
+    if (this.sink) this.sink.write(piece);
+    else this.pieces.push(reused ? Buffer.from(piece) : piece);
+  }
 }
 
-function digestOf(pieces: readonly Uint8Array[]): string {
+/** A span of the old file's bytes, to be copied as it is. */
+interface Run {
+  start: number;
+  end: number;
+}
+
+/** Bytes in memory as an `ExistingFile` (a context that can only read whole texts). */
+function inMemory(bytes: Buffer): ExistingFile {
+  return {
+    size: bytes.length,
+    stamp: undefined,
+    read: (into, position) => bytes.copy(into, 0, position, Math.min(bytes.length, position + into.length)),
+    close: () => {},
+  };
+}
+
+/** The digest of a file's bytes, read a chunk at a time. */
+function digestOfFile(file: ExistingFile): string {
   const hash = createHash('sha256');
-  for (const piece of pieces) hash.update(piece);
+  for (let at = 0; at < file.size; ) {
+    const read = file.read(CHUNK, at);
+    if (read === 0) break;
+    hash.update(CHUNK.subarray(0, read));
+    at += read;
+  }
   return hash.digest('base64');
 }
 

@@ -13,6 +13,7 @@ import {
   WriteFailure,
 } from '../../../generators/build/write.js';
 import type { OutputFile } from '../../../generators/emit/context.js';
+import { openIfExists } from '../../../generators/shared/fs.js';
 import { tempDir } from '../../helpers.js';
 
 /** A process id no live process has (above Linux's and macOS's maximum). */
@@ -214,6 +215,7 @@ describe('files an emitter wrote into the staging folder itself (openStagedSink)
       const sink = (path: string, ...pieces: string[]): OutputFile => {
         const out = openStagedSink(staging.target, path);
         for (const piece of pieces) out.write(Buffer.from(piece));
+        out.close?.();
         return {
           path,
           sunk: true,
@@ -238,6 +240,32 @@ describe('files an emitter wrote into the staging folder itself (openStagedSink)
       expect(existsSync(join(root, STAGING_DIR))).toBe(false);
     });
   }
+
+  it('a sink says which file it wrote: the stamp the file keeps once moved into the output, until written again', async () => {
+    const root = tempDir();
+    const staging = startStaging(root);
+    const out = openStagedSink(staging.target, 'catalogue/openapi.json');
+    out.write(Buffer.from('{"a":1,'));
+    out.truncate(6);
+    out.write(Buffer.from('}\n'));
+    const stamp = out.close?.();
+    expect(out.close?.()).toBeUndefined();
+    expect(() => out.write(Buffer.from('x'))).toThrow(/after its sink was closed/);
+    await staging.add([{ path: 'catalogue/openapi.json', sunk: true, contents: '' }]);
+    await staging.commit();
+    const path = join(root, 'catalogue/openapi.json');
+    expect(readFileSync(path, 'utf8')).toBe('{"a":1}\n');
+    const committed = openIfExists(path)!;
+    committed.close();
+    expect(committed.stamp).toBe(stamp);
+    expect(committed.size).toBe(8);
+    // Another size: a rewrite within the clock tick of the commit keeps the time (as for the no-op check).
+    writeFileSync(path, '{"a":22}\n');
+    const rewritten = openIfExists(path)!;
+    rewritten.close();
+    expect(rewritten.stamp).not.toBe(stamp);
+    expect(openIfExists(join(root, 'catalogue/none.json'))).toBeUndefined();
+  });
 
   it('a sink the file system refuses fails with write-failed naming the output path, and the output is as it was', async () => {
     const root = tempDir();
