@@ -89,7 +89,12 @@ export function loadCatalogueFromSources(
       config = checked.config;
       continue;
     }
-    problems.push(...checkFileShape(parsed.source, 'file'));
+    // A parse the cache has seen pass the check is not checked again (the check reads the parse alone).
+    if (!options.cache?.shapeChecked(file.text)) {
+      const shape = checkFileShape(parsed.source, 'file');
+      problems.push(...shape);
+      if (shape.length === 0) options.cache?.passedShapeCheck(file.text);
+    }
     sources.push(parsed.source);
   }
   // Saved whether or not the catalogue loads: after a broken file is fixed, the others still hit.

@@ -13,7 +13,7 @@ import type { LocatedNode, PlainYaml } from './yaml-fast.js';
 /** The cache's file in the cache folder. */
 export const PARSE_CACHE_FILE = 'parse.v8';
 /** Names this layout; a file with any other (an older toolkit's, another program's) is ignored. */
-const FORMAT = 'eventry-parse-cache/1';
+const FORMAT = 'eventry-parse-cache/2';
 /** The file starts with the sha256 of the rest, so a damaged or truncated file is never read as entries. */
 const CHECKSUM_BYTES = 32;
 
@@ -27,6 +27,8 @@ interface StoredParse {
   json: string;
   nodes: Int32Array;
   names: string[];
+  /** The parse passed the catalogue file-shape check (`load/check-shape.ts`), a function of it alone. */
+  shapeChecked?: true;
 }
 
 const SCALAR = 0;
@@ -45,6 +47,8 @@ export class ParseCache {
   /** What the load read since the last `save`, hit or missed: the next file's entries. */
   private readonly used = new Map<string, StoredParse>();
   private missed = false;
+  /** Each text's digest as `read` computed it, and its entry, for `shapeChecked` and `passedShapeCheck`. */
+  private readonly entries = new Map<string, StoredParse>();
 
   constructor(
     private readonly dir: string,
@@ -64,6 +68,7 @@ export class ParseCache {
     const restored = stored ? restoreParse(stored) : undefined;
     if (restored) {
       this.used.set(digest, stored!);
+      this.entries.set(text, stored!);
       return restored;
     }
     const plain = parse(text);
@@ -71,9 +76,24 @@ export class ParseCache {
     const flat = plain ? storeParse(text, plain) : undefined;
     if (flat) {
       this.used.set(digest, flat);
+      this.entries.set(text, flat);
       this.missed = true;
     }
     return plain;
+  }
+
+  /** Whether the parse of `text`, as `read` returned it, passed the file-shape check in a load before. */
+  shapeChecked(text: string): boolean {
+    return this.entries.get(text)?.shapeChecked === true;
+  }
+
+  /** Records that the parse of `text` passed the file-shape check: kept by `save`, so the next load skips it. */
+  passedShapeCheck(text: string): void {
+    const entry = this.entries.get(text);
+    if (entry === undefined || entry.shapeChecked) return;
+    entry.shapeChecked = true;
+    // A read-only cache keeps it for its own next load only.
+    this.missed = true;
   }
 
   /**
@@ -88,6 +108,7 @@ export class ParseCache {
     const entries = new Map(this.used);
     this.stored = undefined;
     this.used.clear();
+    this.entries.clear();
     this.missed = false;
     if (!missed) return;
     const payload = serialize({ format: FORMAT, tool: this.tool, entries });

@@ -242,3 +242,50 @@ describe('a damaged cache file costs a parse, never an error', () => {
     expect(readdirSync(dir)).toEqual([PARSE_CACHE_FILE]);
   });
 });
+
+describe('the parse cache remembers the parses that passed the file-shape check', () => {
+  it('a passing parse is not checked again; a failing one is, and reports the same problems each load', () => {
+    const group = seed.find((file) => file.path.startsWith('groups/'))!;
+    // An undocumented key: the shape check's problem, with its location.
+    const broken = { ...group, text: group.text.replace(/^group:\n/m, 'group:\n  colour: blue\n') };
+    expect(broken.text).not.toBe(group.text);
+    const files = seed.map((file) => (file === group ? broken : file));
+    const fresh = loadCatalogueFromSources(files);
+    expect(fresh.ok).toBe(false);
+    const dir = tempDir('eventry-parse-cache-');
+    for (let load = 0; load < 3; load++) {
+      const cache = new ParseCache(dir, TOOL);
+      const loaded = loadCatalogueFromSources(files, { cache });
+      expect(loaded).toEqual(fresh);
+    }
+    const cache = new ParseCache(dir, TOOL);
+    for (const file of files) {
+      cache.read(file.text, readPlainYaml);
+      // Every parsed file that passed is marked; the broken one never is, nor what the fast path declines.
+      expect(cache.shapeChecked(file.text)).toBe(
+        file !== broken && !declined.includes(file.path) && file.path !== 'eventry.config.yaml',
+      );
+    }
+  });
+
+  it('the mark is kept by save, for that text only', () => {
+    const dir = tempDir('eventry-parse-cache-');
+    const [a, b] = seed.filter((file) => readPlainYaml(file.text) && file.path.startsWith('groups/'));
+    const first = new ParseCache(dir, TOOL);
+    first.read(a!.text, readPlainYaml);
+    first.read(b!.text, readPlainYaml);
+    expect(first.shapeChecked(a!.text)).toBe(false);
+    first.passedShapeCheck(a!.text);
+    expect(first.shapeChecked(a!.text)).toBe(true);
+    first.save();
+    const second = new HitsOnly(dir, TOOL);
+    second.read(a!.text);
+    second.read(b!.text);
+    expect(second.shapeChecked(a!.text)).toBe(true);
+    expect(second.shapeChecked(b!.text)).toBe(false);
+    // Another toolkit (another schema) reads none of it.
+    const other = new ParseCache(dir, 'another toolkit');
+    other.read(a!.text, readPlainYaml);
+    expect(other.shapeChecked(a!.text)).toBe(false);
+  });
+});
