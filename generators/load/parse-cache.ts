@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { writeAtomically } from '../shared/fs.js';
@@ -12,6 +12,13 @@ import type { LocatedNode, PlainYaml } from './yaml-fast.js';
 
 /** The cache's file in the cache folder. */
 export const PARSE_CACHE_FILE = 'parse.v8';
+/**
+ * The entries made or changed since `PARSE_CACHE_FILE` was last written whole: an edit of one file of
+ * 684 writes this small file instead of rewriting 6 MB (serialising it was 60 ms of every edit).
+ */
+export const PARSE_DELTA_FILE = 'parse-delta.v8';
+/** Entries the delta file holds at most; past them the whole file is written again and the delta goes. */
+const DELTA_LIMIT = 64;
 /** Names this layout; a file with any other (an older toolkit's, another program's) is ignored. */
 const FORMAT = 'eventry-parse-cache/2';
 /** The file starts with the sha256 of the rest, so a damaged or truncated file is never read as entries. */
@@ -38,17 +45,27 @@ const SEQUENCE = 2;
 /**
  * The fast path's parses kept between processes (in the project's `.eventry/cache/`), by the sha256 of
  * each file's text, for one toolkit fingerprint: another toolkit's file is not read, so a changed parser
- * never reuses an old parse. The file is read whole on the first lookup and, at `save`, written again
- * only if a file missed; it then holds the files read since the last `save` (one load's), so entries of
- * files no longer in the catalogue drop out. A file that cannot be read or written only costs the parse.
+ * never reuses an old parse. The files are read whole on the first lookup. At `save`, only if a file
+ * missed (or was marked): up to `DELTA_LIMIT` new or marked entries go to the small delta file, while
+ * at most an eighth of the whole file's entries went unused (files removed, or changed since); past
+ * that the whole file is written again with the files read since the last `save` (one load's), so
+ * entries of files no longer in the catalogue drop out, and the delta goes. Entries are keyed by their
+ * text's digest, so any mix of the two files is correct. A file that cannot be read or written only
+ * costs the parse.
  */
 export class ParseCache {
   private stored: Map<string, StoredParse> | undefined;
+  /** The digests `stored` has from the delta file (`PARSE_DELTA_FILE`) of this cache's folder. */
+  private fromDelta = new Set<string>();
   /** What the load read since the last `save`, hit or missed: the next file's entries. */
   private readonly used = new Map<string, StoredParse>();
+  /** The digests of the entries this load made or marked: they go to the delta file (or the whole file). */
+  private readonly changed = new Set<string>();
   private missed = false;
-  /** Each text's digest as `read` computed it, and its entry, for `shapeChecked` and `passedShapeCheck`. */
-  private readonly entries = new Map<string, StoredParse>();
+  /** The digests of this folder's whole file (a delta only adds to it): none when it was not there. */
+  private baseDigests: ReadonlySet<string> = new Set();
+  /** Each text's entry and digest as `read` found them, for `shapeChecked` and `passedShapeCheck`. */
+  private readonly entries = new Map<string, { entry: StoredParse; digest: string }>();
 
   constructor(
     private readonly dir: string,
@@ -68,7 +85,7 @@ export class ParseCache {
     const restored = stored ? restoreParse(stored) : undefined;
     if (restored) {
       this.used.set(digest, stored!);
-      this.entries.set(text, stored!);
+      this.entries.set(text, { entry: stored!, digest });
       return restored;
     }
     const plain = parse(text);
@@ -76,7 +93,8 @@ export class ParseCache {
     const flat = plain ? storeParse(text, plain) : undefined;
     if (flat) {
       this.used.set(digest, flat);
-      this.entries.set(text, flat);
+      this.entries.set(text, { entry: flat, digest });
+      this.changed.add(digest);
       this.missed = true;
     }
     return plain;
@@ -84,15 +102,16 @@ export class ParseCache {
 
   /** Whether the parse of `text`, as `read` returned it, passed the file-shape check in a load before. */
   shapeChecked(text: string): boolean {
-    return this.entries.get(text)?.shapeChecked === true;
+    return this.entries.get(text)?.entry.shapeChecked === true;
   }
 
   /** Records that the parse of `text` passed the file-shape check: kept by `save`, so the next load skips it. */
   passedShapeCheck(text: string): void {
-    const entry = this.entries.get(text);
-    if (entry === undefined || entry.shapeChecked) return;
-    entry.shapeChecked = true;
+    const found = this.entries.get(text);
+    if (found === undefined || found.entry.shapeChecked) return;
+    found.entry.shapeChecked = true;
     // A read-only cache keeps it for its own next load only.
+    this.changed.add(found.digest);
     this.missed = true;
   }
 
@@ -106,15 +125,33 @@ export class ParseCache {
     if (this.options.readOnly) return;
     const missed = this.missed;
     const entries = new Map(this.used);
+    const fromDelta = this.fromDelta;
+    const changed = new Set(this.changed);
+    const baseDigests = this.baseDigests;
     this.stored = undefined;
+    this.fromDelta = new Set();
+    this.baseDigests = new Set();
     this.used.clear();
+    this.changed.clear();
     this.entries.clear();
     this.missed = false;
     if (!missed) return;
-    const payload = serialize({ format: FORMAT, tool: this.tool, entries });
-    const checksum = createHash('sha256').update(payload).digest();
+    // The delta: this load's new and marked entries, and the last delta's that it still used.
+    const delta = new Map<string, StoredParse>();
+    for (const [digest, entry] of entries) {
+      if (changed.has(digest) || fromDelta.has(digest)) delta.set(digest, entry);
+    }
+    // Entries of the whole file this load did not use: files removed, or changed since it was written.
+    let stale = 0;
+    for (const digest of baseDigests) if (!entries.has(digest)) stale++;
+    const bounded = stale * 8 <= baseDigests.size;
     try {
-      writeAtomically(join(this.dir, PARSE_CACHE_FILE), Buffer.concat([checksum, payload]));
+      if (delta.size <= DELTA_LIMIT && baseDigests.size > 0 && bounded) {
+        writeEntries(join(this.dir, PARSE_DELTA_FILE), this.tool, delta);
+      } else {
+        writeEntries(join(this.dir, PARSE_CACHE_FILE), this.tool, entries);
+        rmSync(join(this.dir, PARSE_DELTA_FILE), { force: true });
+      }
     } catch (error) {
       // A read-only or full disk, a folder in the way: the next build parses again, the output is unaffected.
       if ((error as NodeJS.ErrnoException).code === undefined) throw error;
@@ -124,15 +161,30 @@ export class ParseCache {
   private storedEntries(): Map<string, StoredParse> {
     if (!this.stored) {
       this.stored = readEntries(join(this.dir, PARSE_CACHE_FILE), this.tool);
+      this.baseDigests = new Set(this.stored.keys());
+      // The delta's entries replace the whole file's (an entry marked since is the same parse, marked).
+      for (const [digest, entry] of readEntries(join(this.dir, PARSE_DELTA_FILE), this.tool)) {
+        this.stored.set(digest, entry);
+        this.fromDelta.add(digest);
+      }
       for (const dir of this.options.alsoFrom ?? []) {
         if (dir === this.dir) continue;
-        for (const [digest, entry] of readEntries(join(dir, PARSE_CACHE_FILE), this.tool)) {
-          if (!this.stored.has(digest)) this.stored.set(digest, entry);
+        for (const file of [PARSE_CACHE_FILE, PARSE_DELTA_FILE]) {
+          for (const [digest, entry] of readEntries(join(dir, file), this.tool)) {
+            if (!this.stored.has(digest)) this.stored.set(digest, entry);
+          }
         }
       }
     }
     return this.stored;
   }
+}
+
+/** Writes `entries` for `tool` at `path` (atomically, after the sha256 of the rest). */
+function writeEntries(path: string, tool: string, entries: Map<string, StoredParse>): void {
+  const payload = serialize({ format: FORMAT, tool, entries });
+  const checksum = createHash('sha256').update(payload).digest();
+  writeAtomically(path, Buffer.concat([checksum, payload]));
 }
 
 /** The entries of the cache file at `path` for `tool`; none if it is absent, damaged or not ours. */

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { loadCatalogueFromSources, readCatalogueSources } from '../../../generators/load/index.js';
-import { PARSE_CACHE_FILE, ParseCache } from '../../../generators/load/parse-cache.js';
+import { PARSE_CACHE_FILE, PARSE_DELTA_FILE, ParseCache } from '../../../generators/load/parse-cache.js';
 import { type PlainYaml, readPlainYaml } from '../../../generators/load/yaml-fast.js';
 import { YamlSource } from '../../../generators/load/yaml-source.js';
 import { REPO, tempDir } from '../../helpers.js';
@@ -122,7 +122,35 @@ describe('the parse cache', () => {
       return parsed;
     };
     expect(parsedFrom(edited)).toEqual(declined);
-    expect(parsedFrom(seed)).toEqual([...declined, 'groups/account.yaml'].sort());
+    // One file of the seed's changed: its new parse went to the delta file, and its old one stays in the
+    // whole file until that is written again (going back to the old text is a hit).
+    expect(existsSync(join(dir, PARSE_DELTA_FILE))).toBe(true);
+    expect(parsedFrom(seed)).toEqual(declined);
+  });
+
+  it('the delta file keeps an edit small; the whole file is written again once many entries went unused', () => {
+    const dir = warmCache();
+    const whole = readFileSync(join(dir, PARSE_CACHE_FILE));
+    const edited = seed.map((file) =>
+      file.path === 'groups/billing.yaml' ? { ...file, text: `${file.text}\n` } : file,
+    );
+    expectSame(
+      loadCatalogueFromSources(edited, { cache: new ParseCache(dir, TOOL) }),
+      loadCatalogueFromSources(edited),
+    );
+    expect(readFileSync(join(dir, PARSE_CACHE_FILE)).equals(whole)).toBe(true);
+    expect(statSync(join(dir, PARSE_DELTA_FILE)).size).toBeLessThan(whole.length / 4);
+    // Every group changed: most of the whole file's entries unused, so it is written again, delta gone.
+    const all = seed.map((file) =>
+      file.path.startsWith('groups/') ? { ...file, text: `${file.text}\n` } : file,
+    );
+    expectSame(
+      loadCatalogueFromSources(all, { cache: new ParseCache(dir, TOOL) }),
+      loadCatalogueFromSources(all),
+    );
+    expect(existsSync(join(dir, PARSE_DELTA_FILE))).toBe(false);
+    const cache = new HitsOnly(dir, TOOL);
+    for (const file of all) if (!declined.includes(file.path)) expect(cache.read(file.text)).toBeDefined();
   });
 
   it('a file another toolkit wrote is not reused: a toolkit change never reads a stale parse', () => {
