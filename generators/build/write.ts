@@ -52,7 +52,7 @@ import {
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { OutputFile, OutputSink } from '../emit/context.js';
-import { fileStamp, readBytesIfExists, readIfExists } from '../shared/fs.js';
+import { fileStamp, openForReading, readBytesIfExists, readIfExists } from '../shared/fs.js';
 import { clearLeftoverLock, isAlive } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
@@ -595,13 +595,8 @@ function inOutput(
  * place fails like reading it (EISDIR, with the path).
  */
 function unchangedTarget(path: string, file: OutputFile): { size: number; mtimeMs: number } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const fd = openForReading(path);
+  if (fd === undefined) return undefined;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return readTarget(path, readIfExists) === file.contents ? stat : undefined;

@@ -48,19 +48,24 @@ function stampOf(stat: BigIntStats): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}`;
 }
 
+/** A descriptor of the file at `path` opened for reading, or undefined when it does not exist. */
+export function openForReading(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /** A file opened to be read in ranges (`ExistingFile` in emit/context.ts), or undefined when missing. */
 export function openIfExists(
   path: string,
 ):
   | { size: number; stamp: string; read(into: Uint8Array, position: number): number; close(): void }
   | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const fd = openForReading(path);
+  if (fd === undefined) return undefined;
   try {
     const stat = fstatSync(fd, { bigint: true });
     let open = true;
