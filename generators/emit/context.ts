@@ -1,5 +1,6 @@
 import type { Catalogue } from '../model.js';
 import { generatedNote } from '../schema/generated-note.js';
+import type { ExistingFile } from '../shared/fs.js';
 
 /** The note every generated file carries; the schema layer owns it, as standalone schemas carry it too. */
 export { generatedNote };
@@ -33,18 +34,7 @@ export interface OutputSink {
   close?(): string | undefined;
 }
 
-/**
- * A file of the output root, read in ranges and never held whole (a catalogue document is tens of
- * megabytes, and on a virtual machine each fresh page of memory costs more than copying it).
- */
-export interface ExistingFile {
-  readonly size: number;
-  /** Which file this is (see `FileStamp` in shared/fs.ts), or undefined when not known. */
-  readonly stamp: string | undefined;
-  /** Reads from `position` into `into` (up to its length): how many bytes were read. */
-  read(into: Uint8Array, position: number): number;
-  close(): void;
-}
+export type { ExistingFile } from '../shared/fs.js';
 
 /**
  * Memoises an emitter's expensive units (one group package) across builds. The key must cover every

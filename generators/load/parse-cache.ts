@@ -61,7 +61,6 @@ export class ParseCache {
   private readonly used = new Map<string, StoredParse>();
   /** The digests of the entries this load made or marked: they go to the delta file (or the whole file). */
   private readonly changed = new Set<string>();
-  private missed = false;
   /** The digests of this folder's whole file (a delta only adds to it): none when it was not there. */
   private baseDigests: ReadonlySet<string> = new Set();
   /** Each text's entry and digest as `read` found them, for `shapeChecked` and `passedShapeCheck`. */
@@ -95,7 +94,6 @@ export class ParseCache {
       this.used.set(digest, flat);
       this.entries.set(text, { entry: flat, digest });
       this.changed.add(digest);
-      this.missed = true;
     }
     return plain;
   }
@@ -112,18 +110,17 @@ export class ParseCache {
     found.entry.shapeChecked = true;
     // A read-only cache keeps it for its own next load only.
     this.changed.add(found.digest);
-    this.missed = true;
   }
 
   /**
-   * Writes the cache file again when some file missed (atomically: a concurrent build reads one whole
-   * file; never `readOnly`, which keeps its entries for the next load), then lets go of the entries: a
-   * build holds its options, and so this cache, until it ends. A later load reads the file again.
+   * Writes the delta file, or the whole file again, when some file missed or was marked (atomically: a
+   * concurrent build reads one whole file; never `readOnly`, which keeps its entries for the next
+   * load), then lets go of the entries: a build holds its options, and so this cache, until it ends.
+   * A later load reads the files again.
    */
   save(): void {
     // A reader keeps what it read: the next load (the other side of a diff) looks up the same file.
     if (this.options.readOnly) return;
-    const missed = this.missed;
     const entries = new Map(this.used);
     const fromDelta = this.fromDelta;
     const changed = new Set(this.changed);
@@ -134,8 +131,7 @@ export class ParseCache {
     this.used.clear();
     this.changed.clear();
     this.entries.clear();
-    this.missed = false;
-    if (!missed) return;
+    if (changed.size === 0) return;
     // The delta: this load's new and marked entries, and the last delta's that it still used.
     const delta = new Map<string, StoredParse>();
     for (const [digest, entry] of entries) {

@@ -15,24 +15,24 @@ import { dirname } from 'node:path';
 
 // Helpers every layer may import: this folder imports nothing of the toolkit.
 
-/** A file's text, or undefined when it does not exist. */
-export function readIfExists(path: string): string | undefined {
+/** What `work` returns, or undefined when the file it opens does not exist (ENOENT). */
+function unlessAbsent<T>(work: () => T): T | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return work();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }
 
+/** A file's text, or undefined when it does not exist. */
+export function readIfExists(path: string): string | undefined {
+  return unlessAbsent(() => readFileSync(path, 'utf8'));
+}
+
 /** A file's bytes, or undefined when it does not exist. */
 export function readBytesIfExists(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return unlessAbsent(() => readFileSync(path));
 }
 
 /**
@@ -50,20 +50,24 @@ function stampOf(stat: BigIntStats): string {
 
 /** A descriptor of the file at `path` opened for reading, or undefined when it does not exist. */
 export function openForReading(path: string): number | undefined {
-  try {
-    return openSync(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return unlessAbsent(() => openSync(path, 'r'));
 }
 
-/** A file opened to be read in ranges (`ExistingFile` in emit/context.ts), or undefined when missing. */
-export function openIfExists(
-  path: string,
-):
-  | { size: number; stamp: string; read(into: Uint8Array, position: number): number; close(): void }
-  | undefined {
+/**
+ * A file of the output root, read in ranges and never held whole (a catalogue document is tens of
+ * megabytes, and on a virtual machine each fresh page of memory costs more than copying it).
+ */
+export interface ExistingFile {
+  readonly size: number;
+  /** Which file this is (`fileStamp`), or undefined when not known. */
+  readonly stamp: string | undefined;
+  /** Reads from `position` into `into` (up to its length): how many bytes were read. */
+  read(into: Uint8Array, position: number): number;
+  close(): void;
+}
+
+/** The file at `path` opened to be read in ranges, or undefined when it does not exist. */
+export function openIfExists(path: string): ExistingFile | undefined {
   const fd = openForReading(path);
   if (fd === undefined) return undefined;
   try {

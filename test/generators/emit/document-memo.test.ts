@@ -11,7 +11,7 @@ import {
   documentJson,
   documentYaml,
 } from '../../../generators/emit/common/document-text.js';
-import type { EmitContext, OutputFile } from '../../../generators/emit/context.js';
+import type { EmitContext, OutputFile, OutputSink } from '../../../generators/emit/context.js';
 import { emitOpenApi } from '../../../generators/emit/openapi.js';
 import type { Catalogue } from '../../../generators/model.js';
 import { keptOnlyCache, loadValid, REPO } from '../../helpers.js';
@@ -37,6 +37,17 @@ function buildsInMemory() {
 }
 
 const plain: EmitContext = { readExisting: () => undefined };
+
+/** A sink that gathers a file's bytes in `pieces`, as a build's staging folder would hold them. */
+function memorySink(pieces: Buffer[]): OutputSink {
+  return {
+    write: (bytes) => void pieces.push(Buffer.from(bytes)),
+    truncate(length) {
+      pieces.splice(0, pieces.length, Buffer.concat(pieces).subarray(0, length));
+    },
+    read: () => Buffer.concat(pieces),
+  };
+}
 
 /** What a build writes: each file's path and text (documents come in pieces, with what the output held). */
 function written(files: OutputFile[]): { path: string; contents: string }[] {
@@ -96,14 +107,7 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
       openSink(path) {
         const pieces: Buffer[] = [];
         sunk.set(path, pieces);
-        return {
-          write: (bytes) => void pieces.push(Buffer.from(bytes)),
-          truncate(length) {
-            const kept = Buffer.concat(pieces).subarray(0, length);
-            pieces.splice(0, pieces.length, kept);
-          },
-          read: () => Buffer.concat(pieces),
-        };
+        return memorySink(pieces);
       },
     };
     const shared = { type: 'string' };
@@ -279,14 +283,7 @@ describe('an edit reads the old document once, in ranges, and trusts a file it c
       openSink(path) {
         const pieces: Buffer[] = [];
         staged.set(path, pieces);
-        return {
-          write: (bytes) => void pieces.push(Buffer.from(bytes)),
-          truncate(length) {
-            pieces.splice(0, pieces.length, Buffer.concat(pieces).subarray(0, length));
-          },
-          read: () => Buffer.concat(pieces),
-          close: () => `stamp-${++stamps}`,
-        };
+        return { ...memorySink(pieces), close: () => `stamp-${++stamps}` };
       },
       cache,
     };
