@@ -66,12 +66,18 @@ export interface ExistingFile {
   close(): void;
 }
 
-/** The file at `path` opened to be read in ranges, or undefined when it does not exist. */
+/** The file at `path` opened to be read in ranges, or undefined when there is no file there. */
 export function openIfExists(path: string): ExistingFile | undefined {
   const fd = openForReading(path);
   if (fd === undefined) return undefined;
   try {
     const stat = fstatSync(fd, { bigint: true });
+    // A folder (or anything but a file) in its place holds no bytes to read: the writer of that path
+    // reports it, with the path.
+    if (!stat.isFile()) {
+      closeSync(fd);
+      return undefined;
+    }
     let open = true;
     return {
       size: Number(stat.size),

@@ -107,6 +107,28 @@ describe('eventry build output converges to exactly what the catalogue generates
     expect(existsSync(join(out, STAGING_DIR))).toBe(false);
   });
 
+  it('a folder where a catalogue document was, on an edit that copies from it: write-failed with its path', async () => {
+    const out = join(work, 'document-folder');
+    expect((await build(catalogue, out)).status).toBe(0);
+    rmSync(join(out, 'catalogue/openapi.json'));
+    mkdirSync(join(out, 'catalogue/openapi.json'));
+    const before = readTree(out);
+    const changed = join(work, 'document-folder-catalogue', 'catalogue');
+    cpSync(catalogue, changed, { recursive: true });
+    const account = join(changed, 'groups/account.yaml');
+    writeFileSync(
+      account,
+      readFileSync(account, 'utf8').replace('title: ', 'description: Changed.\n  title: '),
+    );
+
+    const failed = await build(changed, out);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/error write-failed: cannot write catalogue\/openapi\.json \(EISDIR: /);
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
+    expect(readTree(out)).toEqual(before);
+    expect(existsSync(join(out, STAGING_DIR))).toBe(false);
+  });
+
   it('--out outside the project keeps the emit cache in the project, not beside the output', async () => {
     const project = join(work, 'npm-project');
     cpSync(catalogue, join(project, 'events', 'catalogue'), { recursive: true });
