@@ -1,32 +1,54 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CatalogueSourceFile, hashSources } from '../load/sources.js';
-import { readIfExists } from '../shared/fs.js';
+import type { CatalogueSourceFile } from '../load/sources.js';
+import { readIfExists, unlessAbsent } from '../shared/fs.js';
+import { digestOf, FileDigests } from './digests.js';
 
 // The build's one fingerprint: the state file records it to decide "nothing to do", and the emit
 // cache keys its entries with the toolkit half of it, so new generator code never reuses old output.
 
-/** Hash of everything the output depends on: the catalogue and the toolkit (`toolFingerprint`). */
-export function hashInputs(sources: CatalogueSourceFile[], tool: string): string {
-  return createHash('sha256').update(tool).update(hashSources(sources)).digest('hex');
+/** A catalogue file by its digest: the sha256 of its text, or `!` and why it could not be read. */
+export interface SourceDigest {
+  path: string;
+  digest: string;
+}
+
+/** Hash of everything the output depends on: the catalogue's files (sorted) and the toolkit (`toolFingerprint`). */
+export function hashInputs(sources: readonly SourceDigest[], tool: string): string {
+  const hash = createHash('sha256').update(`${tool}\0`);
+  for (const source of sources) hash.update(`${source.path}\0${source.digest}\0`);
+  return hash.digest('hex');
+}
+
+/** The digests of catalogue files read whole. */
+export function digestSources(sources: readonly CatalogueSourceFile[]): SourceDigest[] {
+  return sources.map((source) => ({
+    path: source.path,
+    digest: source.unreadable === undefined ? digestOf(source.text) : `!${source.unreadable}`,
+  }));
 }
 
 /**
  * Fingerprint of the toolkit itself: the code that runs (compiled, in `dist/generators/`), the source
  * folder's templates and package run time (read from `generators/` at build time, never compiled), and
  * the exact dependency versions. `running` is the generators folder the code runs from (a test gives
- * another).
+ * another); `digests` may remember the files' digests from the last build (by absolute path).
  */
-export function toolFingerprint(running = dirname(dirname(fileURLToPath(import.meta.url)))): string {
+export function toolFingerprint(
+  running = dirname(dirname(fileURLToPath(import.meta.url))),
+  digests = new FileDigests(undefined),
+): string {
   const hash = createHash('sha256');
   const root = toolRoot(running);
   const source = join(root, 'generators');
   for (const dir of running === source ? [running] : [running, source]) {
-    for (const file of listFiles(dir)) hash.update(`${relative(root, file)}\0`).update(readFileSync(file));
+    for (const file of listFiles(dir))
+      hash.update(`${relative(root, file)}\0${digests.digest(file, file)}\0`);
   }
-  hash.update(readIfExists(join(root, 'package-lock.json')) ?? '');
+  const lock = join(root, 'package-lock.json');
+  hash.update(unlessAbsent(() => digests.digest(lock, lock)) ?? '');
   return hash.digest('hex');
 }
 

@@ -1,21 +1,31 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { type CatalogueSourceFile, readCatalogueSources } from '../load/sources.js';
-import { readIfExists } from '../shared/fs.js';
-import { hashInputs, projectRoot, toolFingerprint } from './fingerprint.js';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CatalogueSourceFile, listCatalogueFiles, readCatalogueSources } from '../load/sources.js';
+import { FileDigests } from './digests.js';
+import { digestSources, hashInputs, type SourceDigest, toolFingerprint } from './fingerprint.js';
+import {
+  type FolderStamps,
+  foldersRecordPath,
+  folderTimesOf,
+  type RecordedDigests,
+  readFolderRecord,
+  type TopFiles,
+  writeFolderRecord,
+} from './folder-record.js';
 import { type BuildState, readState, recordedCount, recordedFiles, STATE_FILE } from './state-file.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
-import { type FileStats, writeOutputs } from './write.js';
+import type { FileStats } from './write.js';
 
 // The incremental build's memory and its no-op fast path. Kept free of the loader, ajv and the
 // emitters: deciding "nothing to do" from hashes and file stats alone is what keeps a no-op rebuild
 // in the tens of ms.
 
+export { foldersRecordPath, type RecordedDigests } from './folder-record.js';
 export { STATE_FILE } from './state-file.js';
 
 /** What a build starts from: the catalogue read, the fingerprints, and whether the output is current. */
 export interface BuildPlan {
+  /** The catalogue's files (not read when the output is up to date: empty then). */
   sources: CatalogueSourceFile[];
   /** The toolkit's fingerprint (the emit cache keys its entries with it). */
   tool: string;
@@ -35,57 +45,49 @@ export interface BuildPlan {
   untouchedAreas?: Set<string>;
   /** How many files the output has (when up to date). */
   fileCount: number;
-}
-
-/**
- * Where the folder record of an output lives: written after each build has committed, it holds the
- * modification time of every output folder then. A file created, removed or renamed in a folder
- * changes the folder's time, so folders as recorded mean the per-event files are all still there and
- * nothing was added. It is outside the commit (a folder's time is only known once the files moved
- * in), so it names the state file it belongs to (size and time) and counts for nothing otherwise; and
- * outside the output (in the project's git-ignored `.eventry/`), since it changes on every build.
- */
-export function foldersRecordPath(catalogueDir: string, outDir: string): string {
-  const id = createHash('sha256').update(resolve(outDir)).digest('hex').slice(0, 16);
-  return join(projectRoot(catalogueDir), '.eventry', 'build', `folders-${id}.json`);
-}
-
-interface FolderStamps {
-  state: { size: number; mtimeMs: number };
-  /** The state's own fingerprint and file count, so a no-op need not parse the state itself. */
-  inputHash: string;
-  fileCount: number;
-  folders: Record<string, number>;
-  /** The files at each package's top (one folder deep) as the state records them. */
-  top: FileStats;
+  /** The digests of the toolkit's and the catalogue's files, for the folder record (see `FileDigests`). */
+  digests: RecordedDigests;
 }
 
 /** Reads the catalogue and the last build's state, and decides whether the output is already current. */
 export function planBuild(catalogueDir: string, outDir: string, force = false): BuildPlan {
   const foldersRecord = foldersRecordPath(catalogueDir, outDir);
-  const sources = readCatalogueSources(catalogueDir);
-  const tool = toolFingerprint();
-  const inputHash = hashInputs(sources, tool);
+  const record = readFolderRecord(foldersRecord);
+  const now = Date.now();
+  const toolDigests = new FileDigests(record?.digests?.tool, now);
+  const tool = toolFingerprint(undefined, toolDigests);
+  // The catalogue by the digests of its files: only those whose stat changed are read.
+  const sourceDigests = new FileDigests(record?.digests?.sources, now);
+  const known = digestCatalogue(catalogueDir, sourceDigests);
+  const digests = () => ({ tool: toolDigests.next, sources: sourceDigests.next });
   // The folder record, read once: the quick no-op decides from it, an edit trusts untouched folders to it.
-  const stamps = readStamps(outDir, foldersRecord);
+  const stamps = record && stampsCurrent(outDir, record) ? record : undefined;
   const unchanged = stamps ? foldersUnchanged(outDir, stamps) : undefined;
-  const recorded =
-    stamps && unchanged
-      ? { folderTimes: stamps.folders, unchanged, untouchedAreas: untouchedAreas(stamps.folders, unchanged) }
-      : {};
-  if (!force && stamps && unchanged) {
+  if (!force && stamps && unchanged && known) {
     // The quick no-op: the folder record alone, without parsing the state (56,000 entries at 10k events).
+    const inputHash = hashInputs(known, tool);
     if (stamps.inputHash === inputHash && foldersAsRecorded(outDir, stamps, unchanged)) {
-      return { sources, tool, inputHash, upToDate: true, foldersRecord, fileCount: stamps.fileCount };
+      return {
+        sources: [],
+        tool,
+        inputHash,
+        upToDate: true,
+        foldersRecord,
+        fileCount: stamps.fileCount,
+        digests: digests(),
+      };
     }
   }
+  const recorded = stamps && unchanged ? folderKnowledge(folderTimesOf(stamps), unchanged) : {};
+  const sources = readCatalogueSources(catalogueDir);
+  const inputHash = hashInputs(digestSources(sources), tool);
   const state = readState(outDir);
   let upToDate = false;
   if (!force && state !== undefined && state.inputHash === inputHash) {
     if (outputsExact(outDir, state)) {
       // Current after the full check: record the folders so the next no-op is the quick one.
       upToDate = true;
-      stampFolders(outDir, foldersRecord, state);
+      stampFolders(outDir, foldersRecord, state, digests());
     }
   }
   const fileCount = state ? recordedCount(state) : 0;
@@ -98,7 +100,21 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
     foldersRecord,
     ...recorded,
     fileCount,
+    digests: digests(),
   };
+}
+
+/**
+ * The catalogue's files by digest, read only where a file's stat differs from the memo's; undefined
+ * when a file or folder cannot be read (reading the sources whole then says why).
+ */
+function digestCatalogue(catalogueDir: string, digests: FileDigests): SourceDigest[] | undefined {
+  try {
+    const paths = listCatalogueFiles(catalogueDir);
+    return paths?.map((path) => ({ path, digest: digests.digest(path, join(catalogueDir, path)) }));
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a build knows of the output's folders, which spares a stat of those it did not touch. */
@@ -127,6 +143,7 @@ export function stampFolders(
   outDir: string,
   record: string,
   state: BuildState,
+  digests: RecordedDigests,
   known?: FolderKnowledge,
 ): void {
   const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
@@ -134,38 +151,38 @@ export function stampFolders(
   const touched = new Set(known?.touched);
   const recordedByArea = known?.keptBelow ? foldersByArea(known.folderTimes) : undefined;
   const dirs = new Set<string>();
-  const top: FileStats = Object.create(null);
+  const top: TopFiles = { paths: [], sizes: [], times: [] };
   for (const [name, area] of state.areas) {
     if (name === '') continue;
-    Object.assign(top, area.top);
+    for (const [path, stat] of Object.entries(area.top)) {
+      top.paths.push(path);
+      top.sizes.push(stat.size);
+      top.times.push(stat.mtimeMs);
+    }
     if (Object.keys(area.top).length > 0) dirs.add(name);
     const kept = known?.keptBelow?.has(name) ? recordedByArea?.get(name) : undefined;
     if (kept) for (const dir of kept) dirs.add(dir);
     else for (const dir of foldersOf(Object.keys(area.below()))) dirs.add(dir);
   }
-  const folders: Record<string, number> = Object.create(null);
-  for (const dir of [...dirs].sort()) {
+  const folders = { names: [...dirs].sort(), times: [] as number[] };
+  for (const dir of folders.names) {
     const recorded = known?.folderTimes[dir];
     if (recorded !== undefined && known!.unchanged.has(dir) && !touched.has(dir)) {
-      folders[dir] = recorded;
+      folders.times.push(recorded);
       continue;
     }
     const stat = statSync(join(outDir, dir), { throwIfNoEntry: false });
     if (!stat) return;
-    folders[dir] = stat.mtimeMs;
+    folders.times.push(stat.mtimeMs);
   }
-  const stamps: FolderStamps = {
+  writeFolderRecord(record, {
     state: { size: stateStat.size, mtimeMs: stateStat.mtimeMs },
     inputHash: state.inputHash,
     fileCount: recordedCount(state),
     folders,
     top,
-  };
-  try {
-    writeOutputs(dirname(record), [{ path: basename(record), contents: `${JSON.stringify(stamps)}\n` }]);
-  } catch {
-    rmSync(record, { force: true });
-  }
+    digests,
+  });
 }
 
 /**
@@ -176,14 +193,16 @@ export function stampFolders(
  * The per-event files below are trusted to their folders; `--force` rebuilds regardless.
  */
 function foldersAsRecorded(outDir: string, stamps: FolderStamps, unchanged: ReadonlySet<string>): boolean {
-  if (unchanged.size !== Object.keys(stamps.folders).length) return false;
+  if (unchanged.size !== stamps.folders.names.length) return false;
   const areas = new Set<string>();
-  for (const [path, expected] of Object.entries(stamps.top)) {
+  const { paths, sizes, times } = stamps.top;
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i]!;
     areas.add(path.slice(0, path.indexOf('/')));
     const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
-    if (stat?.size !== expected.size || stat.mtimeMs !== expected.mtimeMs) return false;
+    if (stat?.size !== sizes[i]! || stat.mtimeMs !== times[i]!) return false;
   }
-  for (const area of areas) if (!(area in stamps.folders)) return false;
+  for (const area of areas) if (!unchanged.has(area)) return false;
   // The root's own listing: orphans there are stray temporary files and generated folders of no group.
   const owned = ownedAreas(outDir, areas);
   if (owned.size !== areas.size) return false;
@@ -193,26 +212,22 @@ function foldersAsRecorded(outDir: string, stamps: FolderStamps, unchanged: Read
 /** The recorded folders whose time is still the one recorded after the last build. */
 function foldersUnchanged(outDir: string, stamps: FolderStamps): Set<string> {
   const unchanged = new Set<string>();
-  for (const [dir, mtimeMs] of Object.entries(stamps.folders)) {
-    if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) unchanged.add(dir);
+  const { names, times } = stamps.folders;
+  for (let i = 0; i < names.length; i++) {
+    const dir = names[i]!;
+    if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs === times[i]) unchanged.add(dir);
   }
   return unchanged;
 }
 
-/** The folder record, if it was taken for the state file now in the output. */
-function readStamps(outDir: string, record: string): FolderStamps | undefined {
-  const text = readIfExists(record);
+/** Whether the folder record was taken for the state file now in the output. */
+function stampsCurrent(outDir: string, stamps: FolderStamps): boolean {
   const stateStat = statSync(join(outDir, STATE_FILE), { throwIfNoEntry: false });
-  if (!text || !stateStat) return undefined;
-  try {
-    const stamps = JSON.parse(text) as FolderStamps;
-    const current = stamps.state?.size === stateStat.size && stamps.state.mtimeMs === stateStat.mtimeMs;
-    return current && stamps.folders && stamps.top && typeof stamps.inputHash === 'string'
-      ? stamps
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  return (
+    stateStat !== undefined &&
+    stamps.state?.size === stateStat.size &&
+    stamps.state.mtimeMs === stateStat.mtimeMs
+  );
 }
 
 /** The recorded folders by top-level folder. */
@@ -226,6 +241,14 @@ function foldersByArea(folderTimes: Record<string, number>): Map<string, string[
     else areas.set(area, [dir]);
   }
   return areas;
+}
+
+/** What the folder record tells an edit build (`BuildPlan`'s folder fields). */
+function folderKnowledge(
+  folderTimes: Record<string, number>,
+  unchanged: Set<string>,
+): Pick<BuildPlan, 'folderTimes' | 'unchanged' | 'untouchedAreas'> {
+  return { folderTimes, unchanged, untouchedAreas: untouchedAreas(folderTimes, unchanged) };
 }
 
 /** The top-level folders all of whose recorded folders are `unchanged`. */

@@ -129,7 +129,7 @@ async function buildLocked(
     const { touched } = result.report;
     const known =
       folderTimes && unchanged ? { folderTimes, unchanged, touched, keptBelow: sealed.keptBelow } : undefined;
-    stampFolders(outDir, plan.foldersRecord, sealed.state, known);
+    stampFolders(outDir, plan.foldersRecord, sealed.state, plan.digests, known);
   }
   const { written, unchanged, removed } = result.report;
   const events = Object.keys(result.catalogue.events).length;

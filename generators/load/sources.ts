@@ -43,13 +43,56 @@ const REASONS: Record<string, string> = {
  */
 export function readCatalogueSources(root: string, reader: SourceReader = DISK): CatalogueSourceFile[] {
   const files: CatalogueSourceFile[] = [];
+  const read = (path: string): CatalogueSourceFile => {
+    try {
+      return { path, text: reader.readFile(join(root, path)) };
+    } catch (error) {
+      return { path, text: '', unreadable: reasonOf(error) };
+    }
+  };
+  walkCatalogue(
+    root,
+    reader,
+    (path) => files.push(read(path)),
+    (path, error) => {
+      files.push({ path: `${path}/`, text: '', unreadable: reasonOf(error) });
+    },
+  );
+  return files.sort(byPath);
+}
+
+/**
+ * The paths of the catalogue files `readCatalogueSources` would read, sorted, without reading them;
+ * undefined when a folder below `root` cannot be listed (reading the sources reports why).
+ */
+export function listCatalogueFiles(root: string): string[] | undefined {
+  const paths: string[] = [];
+  let listed = true;
+  walkCatalogue(
+    root,
+    DISK,
+    (path) => paths.push(path),
+    () => {
+      listed = false;
+    },
+  );
+  return listed ? paths.sort() : undefined;
+}
+
+/** Walks the catalogue folder: `file` for each catalogue file's path, `unlisted` for a folder that failed. */
+function walkCatalogue(
+  root: string,
+  reader: SourceReader,
+  file: (path: string) => void,
+  unlisted: (path: string, error: unknown) => void,
+): void {
   const walk = (relative: string): void => {
     let entries: Dirent[];
     try {
       entries = reader.readdir(relative === '' ? root : join(root, relative));
     } catch (error) {
       if (relative === '') throw error; // no catalogue at all: the caller's to report
-      files.push({ path: `${relative}/`, text: '', unreadable: reasonOf(error) });
+      unlisted(relative, error);
       return;
     }
     for (const entry of entries) {
@@ -58,18 +101,14 @@ export function readCatalogueSources(root: string, reader: SourceReader = DISK):
       const yaml = /\.ya?ml$/.test(entry.name);
       // A folder named like a catalogue file is almost certainly a mistake: say so rather than walk it.
       if (entry.isDirectory() && !yaml) walk(path);
-      else if (yaml) files.push(read(path));
-    }
-  };
-  const read = (path: string): CatalogueSourceFile => {
-    try {
-      return { path, text: reader.readFile(join(root, path)) };
-    } catch (error) {
-      return { path, text: '', unreadable: reasonOf(error) };
+      else if (yaml) file(path);
     }
   };
   walk('');
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 function reasonOf(error: unknown): string {

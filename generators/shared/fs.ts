@@ -16,7 +16,7 @@ import { dirname } from 'node:path';
 // Helpers every layer may import: this folder imports nothing of the toolkit.
 
 /** What `work` returns, or undefined when the file it opens does not exist (ENOENT). */
-function unlessAbsent<T>(work: () => T): T | undefined {
+export function unlessAbsent<T>(work: () => T): T | undefined {
   try {
     return work();
   } catch (error) {

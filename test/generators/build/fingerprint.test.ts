@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashInputs, toolFingerprint } from '../../../generators/build/fingerprint.js';
+import { digestSources, hashInputs, toolFingerprint } from '../../../generators/build/fingerprint.js';
 import { tempDir } from '../../helpers.js';
 
 /** A toolkit folder in miniature: package.json, a lock file, generators with a template and the run time. */
@@ -43,8 +43,12 @@ describe('the build fingerprint (the one the state file and the emit cache both 
   it('covers the catalogue and the toolkit together in the state file hash', () => {
     const sources = [{ path: 'eventry.config.yaml', text: 'version: 1.0.0\n' }];
     const edited = [{ path: 'eventry.config.yaml', text: 'version: 1.0.1\n' }];
-    expect(hashInputs(sources, 'tool-a')).toBe(hashInputs(sources, 'tool-a'));
-    expect(hashInputs(edited, 'tool-a')).not.toBe(hashInputs(sources, 'tool-a'));
-    expect(hashInputs(sources, 'tool-b')).not.toBe(hashInputs(sources, 'tool-a'));
+    expect(hashInputs(digestSources(sources), 'tool-a')).toBe(hashInputs(digestSources(sources), 'tool-a'));
+    expect(hashInputs(digestSources(edited), 'tool-a')).not.toBe(
+      hashInputs(digestSources(sources), 'tool-a'),
+    );
+    expect(hashInputs(digestSources(sources), 'tool-b')).not.toBe(
+      hashInputs(digestSources(sources), 'tool-a'),
+    );
   });
 });
