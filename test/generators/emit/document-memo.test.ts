@@ -164,6 +164,29 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
     expect(builds).toBe(3);
   });
 
+  it('the YAML file’s entry ids are kept once, as the JSON file’s, and still find every YAML entry', () => {
+    let builds = 0;
+    const document = {
+      info: { title: 'x' },
+      components: {
+        schemas: Object.fromEntries(
+          ['a', 'b', 'c'].map((name) => [name, new Deferred(name, () => (builds++, { enum: [name] }))]),
+        ),
+      },
+    };
+    const output = new Map<string, string>();
+    const { cache, kept } = keptOnlyCache();
+    const context: EmitContext = { readExisting: (path) => output.get(path), cache };
+    for (const file of documentFiles('catalogue/doc', document, context)) output.set(file.path, file.contents);
+    const [json, yaml] = kept.get('document-catalogue-doc') as Record<string, unknown>[];
+    expect(json!.ids).toEqual(['4\0a\0a\0first', '4\0b\0b', '4\0c\0c']);
+    expect(yaml).not.toHaveProperty('ids');
+    builds = 0;
+    const again = documentFiles('catalogue/doc', document, context);
+    expect(builds).toBe(0);
+    expect(again.map((file) => file.inOutput)).toEqual(['same', 'same']);
+  });
+
   it('entries removed, added, moved or first in their map now: still what a build without cache writes', () => {
     let builds = 0;
     const entry = (name: string) =>
