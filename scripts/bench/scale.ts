@@ -66,10 +66,16 @@ export async function runScaleBench(): Promise<string> {
     const full = run(bigArgs);
     const edits: Run[] = [];
     const noops: Run[] = [];
+    // Process start beside each no-op too: the host's speed drifts within a run (bare node took 110 to
+    // 165 ms within one hour here), and a no-op is mostly process start.
+    const nodeBeside: number[] = [];
     for (let i = 0; i < 2; i++) {
       editGroup(join(big.dir, 'groups', `billing-c${String(i + 1).padStart(2, '0')}.yaml`), String(i));
       edits.push(run(bigArgs));
-      for (let j = 0; j < 2; j++) noops.push(run(bigArgs));
+      for (let j = 0; j < 3; j++) {
+        nodeBeside.push(run(['-e', '0']).ms);
+        noops.push(run(bigArgs));
+      }
     }
 
     // diff of two 10k catalogue folders (the second with one group edited and one event gone).
@@ -86,6 +92,7 @@ export async function runScaleBench(): Promise<string> {
 
     const edit = median(edits.map((r) => r.ms));
     const noop = median(noops.map((r) => r.ms));
+    const noopOverNode = median(noops.map((r, i) => r.ms - nodeBeside[i]!));
     const diff = median(diffs.map((r) => r.ms));
     const coldDiff = median(coldDiffs.map((r) => r.ms));
     const perSeed = seedFull / seedEvents;
@@ -96,7 +103,7 @@ export async function runScaleBench(): Promise<string> {
     return [
       `## Scale (seed: ${seedEvents} events; synthetic: ${big.events} events in ${big.groups} groups)`,
       '',
-      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared). Each row a whole \`node dist/scripts/eventry.js\` process, start included; peak RSS by \`/usr/bin/time -f %M\`. Medians: node start of 9, seed of 3, edit and each diff of 2, no-op of 4; the 10k full build runs once.`,
+      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared). Each row a whole \`node dist/scripts/eventry.js\` process, start included; peak RSS by \`/usr/bin/time -f %M\`. Medians: node start of 9, seed of 3, edit and each diff of 2, no-op of 6 (each after a bare node run: ${formatMs(median(nodeBeside))} median beside them; the no-op's own work, the median of per-pair differences, ${formatMs(noopOverNode)}); the 10k full build runs once.`,
       '',
       '| run | time | × node start | peak RSS | target | |',
       '|---|---|---|---|---|---|',
