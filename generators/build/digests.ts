@@ -44,19 +44,12 @@ export class FileDigests {
     const stat = statSync(path);
     const stamp = stampOf(stat);
     const known = this.memo[key];
+    // Read after the stat: a change between the two leaves the stamp older than the digest, so the
+    // next run reads the file again (never the reverse).
     const digest = known?.[0] === stamp ? known[1] : this.readDigest(path);
-    this.remember(key, stat, digest);
+    if (this.now - stat.mtimeMs > RACY_MS && this.now - stat.ctimeMs > RACY_MS)
+      this.next[key] = [stamp, digest];
     return digest;
-  }
-
-  /**
-   * Remembers the digest of contents read after `stat` was taken (a change between the two leaves the
-   * stamp older than the digest, so the next run reads the file again: never the reverse).
-   */
-  remember(key: string, stat: Stats, digest: string): void {
-    if (this.now - stat.mtimeMs > RACY_MS && this.now - stat.ctimeMs > RACY_MS) {
-      this.next[key] = [stampOf(stat), digest];
-    }
   }
 
   private readDigest(path: string): string {

@@ -17,8 +17,9 @@ import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 import type { FileStats } from './write.js';
 
 // The incremental build's memory and its no-op fast path. Kept free of the loader, ajv and the
-// emitters: deciding "nothing to do" from hashes and file stats alone is what keeps a no-op rebuild
-// in the tens of ms.
+// emitters: deciding "nothing to do" from file stats alone (of the output's folders and top files,
+// and of the catalogue's and toolkit's files, whose digests are remembered) keeps a no-op at 10,000
+// events near the cost of the process start.
 
 export { foldersRecordPath, type RecordedDigests } from './folder-record.js';
 export { STATE_FILE } from './state-file.js';
@@ -54,10 +55,10 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
   const foldersRecord = foldersRecordPath(catalogueDir, outDir);
   const record = readFolderRecord(foldersRecord);
   const now = Date.now();
-  const toolDigests = new FileDigests(record?.digests?.tool, now);
+  const toolDigests = new FileDigests(record?.digests.tool, now);
   const tool = toolFingerprint(undefined, toolDigests);
   // The catalogue by the digests of its files: only those whose stat changed are read.
-  const sourceDigests = new FileDigests(record?.digests?.sources, now);
+  const sourceDigests = new FileDigests(record?.digests.sources, now);
   const known = digestCatalogue(catalogueDir, sourceDigests);
   const digests = () => ({ tool: toolDigests.next, sources: sourceDigests.next });
   // The folder record, read once: the quick no-op decides from it, an edit trusts untouched folders to it.
@@ -112,7 +113,8 @@ function digestCatalogue(catalogueDir: string, digests: FileDigests): SourceDige
   try {
     const paths = listCatalogueFiles(catalogueDir);
     return paths?.map((path) => ({ path, digest: digests.digest(path, join(catalogueDir, path)) }));
-  } catch {
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error; // a bug, not the folder
     return undefined;
   }
 }
