@@ -170,14 +170,21 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
       info: { title: 'x' },
       components: {
         schemas: Object.fromEntries(
-          ['a', 'b', 'c'].map((name) => [name, new Deferred(name, () => (builds++, { enum: [name] }))]),
+          ['a', 'b', 'c'].map((name) => [
+            name,
+            new Deferred(name, () => {
+              builds++;
+              return { enum: [name] };
+            }),
+          ]),
         ),
       },
     };
     const output = new Map<string, string>();
     const { cache, kept } = keptOnlyCache();
     const context: EmitContext = { readExisting: (path) => output.get(path), cache };
-    for (const file of documentFiles('catalogue/doc', document, context)) output.set(file.path, file.contents);
+    for (const file of documentFiles('catalogue/doc', document, context))
+      output.set(file.path, file.contents);
     const [json, yaml] = kept.get('document-catalogue-doc') as Record<string, unknown>[];
     expect(json!.ids).toEqual(['4\0a\0a\0first', '4\0b\0b', '4\0c\0c']);
     expect(yaml).not.toHaveProperty('ids');
