@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CatalogueSourceFile } from '../load/sources.js';
 import { readIfExists, unlessAbsent } from '../shared/fs.js';
@@ -44,8 +44,12 @@ export function toolFingerprint(
   const root = toolRoot(running);
   const source = join(root, 'generators');
   for (const dir of running === source ? [running] : [running, source]) {
-    for (const file of listFiles(dir))
-      hash.update(`${relative(root, file)}\0${digests.digest(file, file)}\0`);
+    const prefix = relative(root, dir);
+    for (const name of listFiles(dir)) {
+      // Concatenated, not joined: a no-op build fingerprints 300 files, and `join` normalising each cold cost more than their stats.
+      const file = `${dir}${sep}${name}`;
+      hash.update(`${prefix}${sep}${name}\0${digests.digest(file, file)}\0`);
+    }
   }
   const lock = join(root, 'package-lock.json');
   hash.update(unlessAbsent(() => digests.digest(lock, lock)) ?? '');
@@ -68,9 +72,9 @@ function toolRoot(from: string): string {
   return dir;
 }
 
+/** The toolkit's files below `dir` (paths relative to it), sorted. */
 function listFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => /\.(js|ts|json|hbs|d\.ts)$/.test(name))
-    .sort()
-    .map((name) => join(dir, name));
+    .sort();
 }

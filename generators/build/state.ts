@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { type CatalogueSourceFile, listCatalogueFiles, readCatalogueSources } from '../load/sources.js';
 import { FileDigests } from './digests.js';
 import { digestSources, hashInputs, type SourceDigest, toolFingerprint } from './fingerprint.js';
@@ -112,7 +112,7 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
 function digestCatalogue(catalogueDir: string, digests: FileDigests): SourceDigest[] | undefined {
   try {
     const paths = listCatalogueFiles(catalogueDir);
-    return paths?.map((path) => ({ path, digest: digests.digest(path, join(catalogueDir, path)) }));
+    return paths?.map((path) => ({ path, digest: digests.digest(path, inside(catalogueDir, path)) }));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === undefined) throw error; // a bug, not the folder
     return undefined;
@@ -173,7 +173,7 @@ export function stampFolders(
       folders.times.push(recorded);
       continue;
     }
-    const stat = statSync(join(outDir, dir), { throwIfNoEntry: false });
+    const stat = statSync(inside(outDir, dir), { throwIfNoEntry: false });
     if (!stat) return;
     folders.times.push(stat.mtimeMs);
   }
@@ -201,7 +201,7 @@ function foldersAsRecorded(outDir: string, stamps: FolderStamps, unchanged: Read
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
     areas.add(path.slice(0, path.indexOf('/')));
-    const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
+    const stat = statSync(inside(outDir, path), { throwIfNoEntry: false });
     if (stat?.size !== sizes[i]! || stat.mtimeMs !== times[i]!) return false;
   }
   for (const area of areas) if (!unchanged.has(area)) return false;
@@ -217,9 +217,17 @@ function foldersUnchanged(outDir: string, stamps: FolderStamps): Set<string> {
   const { names, times } = stamps.folders;
   for (let i = 0; i < names.length; i++) {
     const dir = names[i]!;
-    if (statSync(join(outDir, dir), { throwIfNoEntry: false })?.mtimeMs === times[i]) unchanged.add(dir);
+    if (statSync(inside(outDir, dir), { throwIfNoEntry: false })?.mtimeMs === times[i]) unchanged.add(dir);
   }
   return unchanged;
+}
+
+/**
+ * A `/`-separated relative path inside `root`, by concatenation: the no-op check makes 9,000 of them,
+ * and `join` normalising each cold was 13 ms of it (the kernel resolves the same name either way).
+ */
+function inside(root: string, path: string): string {
+  return `${root}${sep}${path}`;
 }
 
 /** Whether the folder record was taken for the state file now in the output. */
