@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,17 @@ import type { Catalogue } from '../generators/model.js';
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Edits one group of a catalogue on disk: gives the group file a `description:` before its `title:`
+ * (the edit the incremental-build tests make: that group's package changes, no other).
+ */
+export function describeGroup(groupFile: string, description: string): void {
+  writeFileSync(
+    groupFile,
+    readFileSync(groupFile, 'utf8').replace('title: ', `description: ${description}\n  title: `),
+  );
+}
 
 /** A fixture catalogue's folder, e.g. `fixturePath('small')`. */
 export function fixturePath(name: string): string {

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixturePath, tempDir } from '../helpers.js';
+import { describeGroup, fixturePath, tempDir } from '../helpers.js';
 import { type CliResult, runCliInProcess } from './in-process.js';
 import { comparable, readTree } from './output-tree.js';
 
@@ -86,11 +86,7 @@ describe('eventry build skips the group packages an edit does not touch', () => 
   it('an edit of one group writes exactly what a fresh build writes, other groups untouched', async () => {
     const accountTypes = join(out, 'account/types.d.ts');
     const before = statSync(accountTypes).mtimeMs;
-    const billing = join(catalogue, 'groups/billing.yaml');
-    writeFileSync(
-      billing,
-      readFileSync(billing, 'utf8').replace('title: ', 'description: Edited.\n  title: '),
-    );
+    describeGroup(join(catalogue, 'groups/billing.yaml'), 'Edited.');
     const edited = await build();
     expect(edited.stderr).toBe('');
     expect(statSync(accountTypes).mtimeMs).toBe(before);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { foldersRecordPath } from '../../generators/build/state.js';
 import { readState, recordedFiles, STATE_FILE } from '../../generators/build/state-file.js';
-import { fixturePath, tempDir } from '../helpers.js';
+import { describeGroup, fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, readTree } from './output-tree.js';
 
@@ -71,11 +71,7 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
   });
 
   const editBilling = (tag: string) => {
-    const billing = join(catalogue, 'groups/billing.yaml');
-    writeFileSync(
-      billing,
-      readFileSync(billing, 'utf8').replace('title: ', `description: ${tag}.\n  title: `),
-    );
+    describeGroup(join(catalogue, 'groups/billing.yaml'), `${tag}.`);
   };
 
   it('an edit build restores a per-event file deleted from an untouched group', async () => {

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFil
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STAGING_DIR } from '../../generators/build/write.js';
-import { fixturePath, tempDir } from '../helpers.js';
+import { describeGroup, fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, emptyFolders, readTree } from './output-tree.js';
 
@@ -14,6 +14,14 @@ describe('eventry build output converges to exactly what the catalogue generates
   const catalogue = join(work, 'project', 'catalogue');
   const fresh = join(work, 'fresh');
   let freshSet: Record<string, string>;
+
+  /** A copy of the catalogue with the account group edited, in `work/<name>/catalogue`. */
+  const changedCopy = (name: string): string => {
+    const changed = join(work, name, 'catalogue');
+    cpSync(catalogue, changed, { recursive: true });
+    describeGroup(join(changed, 'groups/account.yaml'), 'Changed.');
+    return changed;
+  };
 
   beforeAll(async () => {
     cpSync(fixturePath('small'), catalogue, { recursive: true });
@@ -90,13 +98,7 @@ describe('eventry build output converges to exactly what the catalogue generates
     mkdirSync(join(out, 'account/README.md/kept'), { recursive: true });
     const before = readTree(out);
     const mtime = statSync(join(out, 'account/package.json')).mtimeMs;
-    const changed = join(work, 'refused-catalogue', 'catalogue');
-    cpSync(catalogue, changed, { recursive: true });
-    const account = join(changed, 'groups/account.yaml');
-    writeFileSync(
-      account,
-      readFileSync(account, 'utf8').replace('title: ', 'description: Changed.\n  title: '),
-    );
+    const changed = changedCopy('refused-catalogue');
 
     const failed = await build(changed, out);
     expect(failed.status).toBe(1);
@@ -113,13 +115,7 @@ describe('eventry build output converges to exactly what the catalogue generates
     rmSync(join(out, 'catalogue/openapi.json'));
     mkdirSync(join(out, 'catalogue/openapi.json'));
     const before = readTree(out);
-    const changed = join(work, 'document-folder-catalogue', 'catalogue');
-    cpSync(catalogue, changed, { recursive: true });
-    const account = join(changed, 'groups/account.yaml');
-    writeFileSync(
-      account,
-      readFileSync(account, 'utf8').replace('title: ', 'description: Changed.\n  title: '),
-    );
+    const changed = changedCopy('document-folder-catalogue');
 
     const failed = await build(changed, out);
     expect(failed.status).toBe(1);

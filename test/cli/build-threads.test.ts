@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packValue } from '../../generators/build/transfer.js';
 import { STAGING_DIR } from '../../generators/build/write.js';
-import { fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
+import { describeGroup, fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, eventryAsync, readTree } from './output-tree.js';
 
@@ -64,10 +64,7 @@ describe('eventry build on worker threads', () => {
     expect(first.stderr).toBe('');
     expect(comparable(readTree(out))).toEqual(await reference(join(work, 'one-thread', 'ref-1')));
     const account = join(catalogue, 'groups/account.yaml');
-    writeFileSync(
-      account,
-      readFileSync(account, 'utf8').replace('title: ', 'description: Edited.\n  title: '),
-    );
+    describeGroup(account, 'Edited.');
     const edit = await oneThread();
     expect(edit.stderr).toBe('');
     expect(edit.stdout).toMatch(/built 276 events/);
@@ -83,10 +80,7 @@ describe('eventry build on worker threads', () => {
     mkdirSync(join(out, 'account/README.md/kept'), { recursive: true });
     const before = readTree(out);
     const account = join(catalogue, 'groups/account.yaml');
-    writeFileSync(
-      account,
-      readFileSync(account, 'utf8').replace('title: ', 'description: Changed.\n  title: '),
-    );
+    describeGroup(account, 'Changed.');
     const failed = await threaded(catalogue, out);
     expect(failed.status).toBe(1);
     expect(failed.stderr).toMatch(/error write-failed: cannot write account\/README\.md \(EISDIR: /);
