@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
+import { loadPrecompiled } from '../shared/toolkit-files.js';
 import type { RawConfig } from './definition.js';
 import type { CatalogueProblem } from './problem.js';
 import catalogueFileSchema from './schema/catalogue-file.schema.json' with { type: 'json' };
@@ -20,7 +19,7 @@ const TYPE_NAME_SCHEMAS = new Set<string>(
   ),
 );
 
-/** How the catalogue format's schemas are compiled, at build time (`scripts/compile-load-schemas.ts`) or here. */
+/** How the catalogue format's schemas are compiled, at build time (`scripts/precompile.ts`) or here. */
 export const LOAD_AJV_OPTIONS: Options = {
   allErrors: true,
   strict: true,
@@ -49,9 +48,8 @@ const TYPE_HINTS: Record<string, string> = {
 };
 
 function getValidators() {
-  validators ??= existsSync(PRECOMPILED_LOAD_VALIDATORS)
-    ? (createRequire(import.meta.url)(PRECOMPILED_LOAD_VALIDATORS) as NonNullable<typeof validators>)
-    : compileLoadValidators();
+  validators ??=
+    loadPrecompiled<NonNullable<typeof validators>>(PRECOMPILED_LOAD_VALIDATORS) ?? compileLoadValidators();
   return validators;
 }
 

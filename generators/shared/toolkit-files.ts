@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,4 +37,20 @@ export function readToolkitFile(path: string): string {
 export function toolkitFilePath(path: string): string {
   sourceRoot ??= findSourceRoot();
   return join(sourceRoot, path);
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A module `scripts/precompile.ts` wrote into `dist/` (at `path`), or undefined when it is not there
+ * (the toolkit runs from its TypeScript source) or `current` says it no longer matches what it was
+ * compiled from: the caller then compiles the same thing itself.
+ */
+export function loadPrecompiled<T>(
+  path: string,
+  current: (module: T) => boolean = () => true,
+): T | undefined {
+  if (!existsSync(path)) return undefined;
+  const module = require(path) as T;
+  return current(module) ? module : undefined;
 }

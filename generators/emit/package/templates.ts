@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Handlebars from 'handlebars';
-import { readToolkitFile, toolkitFilePath } from '../../shared/toolkit-files.js';
+import { loadPrecompiled, readToolkitFile, toolkitFilePath } from '../../shared/toolkit-files.js';
 
 /**
  * How the templates compile. Output is code and markdown, not HTML: no HTML escaping; values are
@@ -15,7 +15,7 @@ export const TEMPLATE_OPTIONS = { noEscape: true, strict: true } as const;
 const PARTIALS = ['event-validators'];
 
 /**
- * The templates precompiled when the toolkit is built (`scripts/compile-templates.ts`), beside the
+ * The templates precompiled when the toolkit is built (`scripts/precompile.ts`), beside the
  * compiled module in `dist/`: a build then loads Handlebars' run time alone, not its compiler (loading
  * the compiler and compiling the eleven templates took about 150 ms of a process on a loaded machine,
  * the run time and the precompiled specs about 45). Absent when the toolkit runs from its TypeScript
@@ -60,7 +60,9 @@ export function render(name: string, data: object): string {
  * so a stale precompiled file never shapes the output).
  */
 function createEnvironment(): (name: string, data: object) => string {
-  const precompiled = currentPrecompiled();
+  const precompiled = loadPrecompiled<PrecompiledTemplates>(PRECOMPILED_TEMPLATES, (module) =>
+    isCurrent(module, templateNames(), templateSource),
+  );
   const handlebars: typeof Handlebars = precompiled
     ? require('handlebars/runtime').create()
     : require('handlebars').create();
@@ -82,13 +84,6 @@ function createEnvironment(): (name: string, data: object) => string {
     handlebars.registerPartial(partial, precompiled ? template(partial) : templateSource(partial));
   }
   return (name, data) => template(name)(data);
-}
-
-/** The precompiled templates, if they are there and each was compiled from its source's text now. */
-function currentPrecompiled(): PrecompiledTemplates | undefined {
-  if (!existsSync(PRECOMPILED_TEMPLATES)) return undefined;
-  const precompiled = require(PRECOMPILED_TEMPLATES) as PrecompiledTemplates;
-  return isCurrent(precompiled, templateNames(), templateSource) ? precompiled : undefined;
 }
 
 /** Whether `precompiled` holds exactly the templates `names`, each compiled from the text `source` gives now. */

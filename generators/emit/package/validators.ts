@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import Ajv2020, { _, type CodeKeywordDefinition, Name } from 'ajv/dist/2020.js';
@@ -8,6 +7,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue } from '../../model.js';
 import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../schema/json-schema.js';
+import { loadPrecompiled } from '../../shared/toolkit-files.js';
 import { withOneWalkNameCount } from './name-count.js';
 
 /**
@@ -272,7 +272,7 @@ type MetaSchemaCheck = ((schema: unknown) => boolean) & {
 };
 
 /**
- * The meta-schema check precompiled when the toolkit is built (`scripts/compile-meta-check.ts`), beside
+ * The meta-schema check precompiled when the toolkit is built (`scripts/precompile.ts`), beside
  * this module in `dist/`: compiling the 2020-12 meta-schema took 50-85 ms of every process that builds
  * a group package. Used only when written by the ajv version installed now; absent under vitest.
  */
@@ -290,27 +290,24 @@ export function metaSchemaCheckCode(): string {
     false,
   );
   const check = ajv.getSchema(META_SCHEMA)!;
-  const version = (require('ajv/package.json') as { version: string }).version;
-  return `${standaloneCode.default(ajv, check)}\nmodule.exports.ajvVersion = ${JSON.stringify(version)};\n`;
+  return `${standaloneCode.default(ajv, check)}\nmodule.exports.ajvVersion = ${JSON.stringify(ajvVersion())};\n`;
 }
 
 const META_SCHEMA = 'https://json-schema.org/draft/2020-12/schema';
-const require = createRequire(import.meta.url);
+/** The installed ajv's version, which a precompiled check must have been written by. */
+function ajvVersion(): string {
+  return (createRequire(import.meta.url)('ajv/package.json') as { version: string }).version;
+}
+
 let metaCheck: MetaSchemaCheck | undefined;
 
 /** The meta-schema check: precompiled when current, else compiled here once per process. */
 function metaSchemaCheck(): MetaSchemaCheck {
-  if (metaCheck) return metaCheck;
-  if (existsSync(PRECOMPILED_META_CHECK)) {
-    const precompiled = require(PRECOMPILED_META_CHECK) as MetaSchemaCheck & { ajvVersion?: string };
-    if (precompiled.ajvVersion === (require('ajv/package.json') as { version: string }).version) {
-      metaCheck = precompiled;
-      return metaCheck;
-    }
-  }
-  const ajv = createAjv({ allErrors: true });
-  const compiled = ajv.getSchema(META_SCHEMA)!;
-  metaCheck = compiled as MetaSchemaCheck;
+  metaCheck ??=
+    loadPrecompiled<MetaSchemaCheck & { ajvVersion?: string }>(
+      PRECOMPILED_META_CHECK,
+      (module) => module.ajvVersion === ajvVersion(),
+    ) ?? (createAjv({ allErrors: true }).getSchema(META_SCHEMA) as MetaSchemaCheck);
   return metaCheck;
 }
 
