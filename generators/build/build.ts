@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { knownDigests, modelDigest } from '../emit/common/model-digest.js';
 import type { EmitCache, EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { emitJsonSchemas, emitJsonSchemasOf, jsonSchemaPath } from '../emit/json-schema.js';
@@ -13,6 +12,7 @@ import {
   loadCatalogueFromSources,
 } from '../load/index.js';
 import type { Catalogue } from '../model.js';
+import { entryDigest, knownDigests, modelDigest } from '../model-digest.js';
 import { openIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import type { BuildState } from './state-file.js';
@@ -396,7 +396,7 @@ function keepJsonSchemas(
   const kept: string[] = [];
   for (const key of Object.keys(model.events)) {
     const path = jsonSchemaPath(key);
-    const hash = `${common}${modelDigest(model.events[key]!)}`;
+    const hash = `${common}${entryDigest(model.events, key)}`;
     units[path] = hash;
     if (recorded?.[path] !== undefined && state?.units?.[path] === hash) kept.push(path);
     else only.push(key);

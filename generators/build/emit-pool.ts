@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ModelDigests } from '../emit/common/model-digest.js';
 import type { OutputFile } from '../emit/context.js';
 import type { Catalogue } from '../model.js';
+import type { ModelDigests } from '../model-digest.js';
 import { type PackedValue, packValue } from './transfer.js';
 import { type StagedFile, type StagingTarget, WriteFailure } from './write.js';
 

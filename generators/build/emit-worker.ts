@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { adoptDigests } from '../emit/common/model-digest.js';
 import type { EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { groupPackageUnits } from '../emit/package/index.js';
 import type { Catalogue } from '../model.js';
+import { adoptDigests } from '../model-digest.js';
 import { openIfExists, readIfExists } from '../shared/fs.js';
 import { createDiskCache } from './emit-cache.js';
 import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';

@@ -82,7 +82,7 @@ async function buildLocked(
   }
 
   const { buildCatalogue } = await import('../build/build.js');
-  const { formatProblem, ParseCache } = await import('../load/index.js');
+  const { formatProblem, ModelSnapshot, ParseCache } = await import('../load/index.js');
   const { createDiskCache, projectCacheDir } = await import('../build/emit-cache.js');
   const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
   const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
@@ -99,7 +99,14 @@ async function buildLocked(
     tool: plan.tool,
     ...(plan.state && !options.force ? { state: plan.state } : {}),
     ...(cache ? { cache } : {}),
-    ...(cacheDir ? { load: { cache: new ParseCache(cacheDir, plan.tool) } } : {}),
+    ...(cacheDir
+      ? {
+          load: {
+            cache: new ParseCache(cacheDir, plan.tool),
+            snapshot: new ModelSnapshot(cacheDir, plan.tool),
+          },
+        }
+      : {}),
     workers: buildThreads(cacheDir),
     ...(plan.untouchedAreas ? { untouchedAreas: plan.untouchedAreas } : {}),
   });

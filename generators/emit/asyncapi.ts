@@ -19,22 +19,26 @@ export function buildAsyncApi(
   const channel = entries?.('channels') ?? asIs;
   const operation = entries?.('operations') ?? asIs;
   const message = entries?.('messages') ?? asIs;
+  // Each event is read inside its entries' builders: an entry the last build's text is copied for never
+  // reads it (an incremental load makes an event's object only when it is read).
   for (const key of keys) {
-    const event = model.events[key]!;
-    messages[key] = message('event', key, () => ({
-      name: key,
-      title: event.title,
-      summary: `${event.type} ${event.version}`,
-      description: eventDescription(event),
-      contentType: 'application/json',
-      payload: { $ref: componentRef(key) },
-      tags: [{ name: event.group }],
-      'x-event-type': event.type,
-      'x-event-version': event.version,
-    }));
+    messages[key] = message('event', key, () => {
+      const event = model.events[key]!;
+      return {
+        name: key,
+        title: event.title,
+        summary: `${event.type} ${event.version}`,
+        description: eventDescription(event),
+        contentType: 'application/json',
+        payload: { $ref: componentRef(key) },
+        tags: [{ name: event.group }],
+        'x-event-type': event.type,
+        'x-event-version': event.version,
+      };
+    });
     channels[key] = channel('event', key, () => ({
       address: key,
-      title: event.title,
+      title: model.events[key]!.title,
       messages: { [key]: { $ref: `#/components/messages/${key}` } },
     }));
     operations[`send.${key}`] = operation('event', key, () => ({
@@ -42,7 +46,7 @@ export function buildAsyncApi(
       title: `Emit ${key}`,
       channel: { $ref: `#/channels/${key}` },
       messages: [{ $ref: `#/channels/${key}/messages/${key}` }],
-      tags: [{ name: event.group }],
+      tags: [{ name: model.events[key]!.group }],
     }));
   }
   return {

@@ -38,7 +38,12 @@ export function collectDefinitions(sources: YamlSource[], problems: CataloguePro
   return definitions;
 }
 
-function collectFile(source: YamlSource, definitions: Definitions, problems: CatalogueProblem[]): void {
+/** Adds one file's group, shapes and events to `definitions` (see `collectDefinitions`). */
+export function collectFile(
+  source: YamlSource,
+  definitions: Definitions,
+  problems: CatalogueProblem[],
+): void {
   const { groups, shapeDefs, eventDefs } = definitions;
   const root = readMap<RawCatalogueFile>(source.value);
   if (!root) return;

@@ -60,10 +60,21 @@ export interface ShapeDefinition extends Written {
 /** The keys an event or shape definition may have. */
 export type RawDefinition = Event & Shape;
 
+/**
+ * The definitions of one kind by name, as resolving looks them up: a `Map` of every definition, or an
+ * incremental load's, which reads a definition's file only when it is looked up (`incremental.ts`).
+ */
+export interface DefinitionLookup<D extends Definition> {
+  get(name: string): D | undefined;
+  has(name: string): boolean;
+  /** Every name, for "did you mean" hints. */
+  keys(): Iterable<string>;
+}
+
 /** What each step of resolving reads and adds to: every definition found, and the problems so far. */
 export interface ResolveContext {
-  readonly shapeDefs: ReadonlyMap<string, ShapeDefinition>;
-  readonly eventDefs: ReadonlyMap<string, EventDefinition>;
+  readonly shapeDefs: DefinitionLookup<ShapeDefinition>;
+  readonly eventDefs: DefinitionLookup<EventDefinition>;
   /** In the order found; the loader sorts them by location, so ties keep this order. */
   readonly problems: CatalogueProblem[];
   /** A file could not be read: a reference to what may be in it is not reported as undefined. */

@@ -1,16 +1,28 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
 import { checkConfigShape, checkFileShape } from './check-shape.js';
+import { loadFromSnapshot, snapshotOf } from './incremental.js';
 import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
 import { type YamlParseOptions, YamlSource } from './yaml-source.js';
 
+export { MODEL_SNAPSHOT_FILE, ModelSnapshot } from './model-snapshot.js';
 export { PARSE_CACHE_FILE, ParseCache } from './parse-cache.js';
 export type { CatalogueProblem } from './problem.js';
 export { formatProblem, PROBLEM_CODES } from './problem.js';
 export type { CatalogueSourceFile, SourceReader } from './sources.js';
 export { hashSources, readCatalogueSources } from './sources.js';
-export type { YamlParseOptions as LoadOptions } from './yaml-source.js';
+
+import type { ModelSnapshot } from './model-snapshot.js';
+
+/** How a catalogue is read: the parse options, and the last load's model to start from. */
+export interface LoadOptions extends YamlParseOptions {
+  /**
+   * The model of the last load (`eventry build`'s, on disk): when a few files changed, only what they
+   * define and what builds on it is resolved again (`incremental.ts`); the load keeps its model there.
+   */
+  snapshot?: ModelSnapshot;
+}
 
 /** The catalogue-wide settings file, at the catalogue root. */
 export const CONFIG_FILE = 'eventry.config.yaml';
@@ -21,7 +33,7 @@ export const ALLOW_LIST_FILE = 'allow-breaking.yaml';
 export type LoadResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
 
 /** Loads the catalogue in `root` into the model (`reader` replaces the disk, for tests). */
-export function loadCatalogue(root: string, reader?: SourceReader, options?: YamlParseOptions): LoadResult {
+export function loadCatalogue(root: string, reader?: SourceReader, options?: LoadOptions): LoadResult {
   return loadCatalogueFromSources(readCatalogueSources(root, reader), options);
 }
 
@@ -31,9 +43,18 @@ export function loadCatalogue(root: string, reader?: SourceReader, options?: Yam
  */
 export function loadCatalogueFromSources(
   files: CatalogueSourceFile[],
-  options: YamlParseOptions = {},
+  options: LoadOptions = {},
 ): LoadResult {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const catalogueFiles = sorted.filter((file) => file.path !== ALLOW_LIST_FILE);
+  const stored = options.snapshot?.read();
+  if (stored) {
+    const loaded = loadFromSnapshot(catalogueFiles, CONFIG_FILE, stored, options);
+    if (loaded) {
+      options.snapshot!.write(loaded.next);
+      return { ok: true, catalogue: loaded.catalogue };
+    }
+  }
   const problems: CatalogueProblem[] = [];
   let config: CatalogueConfig | undefined;
   const sources: YamlSource[] = [];
@@ -104,22 +125,21 @@ export function loadCatalogueFromSources(
   problems.push(...resolved.problems);
   if (problems.length > 0 || !config) return { ok: false, problems: sortProblems(problems) };
 
-  return {
-    ok: true,
-    catalogue: {
-      config: {
-        title: config.title,
-        version: config.version,
-        scope: config.scope,
-        ...(config.description ? { description: config.description } : {}),
-        ...(config.compatibility ? { compatibility: config.compatibility } : {}),
-      },
-      groups: resolved.groups,
-      shapes: resolved.shapes,
-      events: resolved.events,
-      hash: hashSources(sorted.filter((file) => file.path !== ALLOW_LIST_FILE)),
+  const catalogue: Catalogue = {
+    config: {
+      title: config.title,
+      version: config.version,
+      scope: config.scope,
+      ...(config.description ? { description: config.description } : {}),
+      ...(config.compatibility ? { compatibility: config.compatibility } : {}),
     },
+    groups: resolved.groups,
+    shapes: resolved.shapes,
+    events: resolved.events,
+    hash: hashSources(catalogueFiles),
   };
+  options.snapshot?.write(snapshotOf(catalogue, catalogueFiles));
+  return { ok: true, catalogue };
 }
 
 function sortProblems(problems: CatalogueProblem[]): CatalogueProblem[] {

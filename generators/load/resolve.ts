@@ -1,7 +1,8 @@
-import type { Deprecation, EventVersion, Group, Shape } from '../model.js';
+import type { Deprecation, EventVersion, Field, Group, Shape } from '../model.js';
 import { collectDefinitions } from './collect.js';
 import { compositionOf, createFieldResolver } from './compose.js';
 import {
+  type Definition,
   type EventDefinition,
   optionalString,
   type RawDeprecated,
@@ -36,10 +37,25 @@ export function resolveCatalogue(
   const problems: CatalogueProblem[] = [];
   const { groups, shapeDefs, eventDefs } = collectDefinitions(sources, problems);
   const ctx: ResolveContext = { shapeDefs, eventDefs, problems, incomplete: options.incomplete === true };
-  const fieldsOf = createFieldResolver(ctx);
+  const { shapes, events } = resolveDefinitions(ctx, shapeDefs.values(), eventDefs.values());
+  checkTypeNames(shapeDefs, eventDefs, problems);
+  const sortedGroups = [...groups.values()].sort((a, b) => a.slug.localeCompare(b.slug));
+  return { groups: sortedGroups, shapes, events, problems };
+}
 
+/**
+ * The model of each of `shapeDefs` and `eventDefs` (null-prototype records, in the order given), what
+ * they build on looked up in `ctx` and composed by `fieldsOf` (which memoises): all of a catalogue's
+ * definitions, or those an incremental load resolves again (`incremental.ts`).
+ */
+export function resolveDefinitions(
+  ctx: ResolveContext,
+  shapeDefs: Iterable<ShapeDefinition>,
+  eventDefs: Iterable<EventDefinition>,
+  fieldsOf: (def: Definition) => Field[] = createFieldResolver(ctx),
+): { shapes: Record<string, Shape>; events: Record<string, EventVersion> } {
   const shapes: Record<string, Shape> = Object.create(null);
-  for (const def of shapeDefs.values()) {
+  for (const def of shapeDefs) {
     const fields = fieldsOf(def);
     shapes[def.name] = {
       name: def.name,
@@ -51,7 +67,7 @@ export function resolveCatalogue(
   }
 
   const events: Record<string, EventVersion> = Object.create(null);
-  for (const def of eventDefs.values()) {
+  for (const def of eventDefs) {
     const parsed = parseEventKey(def.name);
     if (!parsed) continue;
     const deprecated = readDeprecation(ctx, def);
@@ -69,14 +85,15 @@ export function resolveCatalogue(
       source: def.source.keyAt(def.path),
     };
   }
-
-  checkTypeNames(ctx);
-  const sortedGroups = [...groups.values()].sort((a, b) => a.slug.localeCompare(b.slug));
-  return { groups: sortedGroups, shapes, events, problems };
+  return { shapes, events };
 }
 
 /** Every event and shape becomes a TypeScript interface; two of one name would not compile. */
-function checkTypeNames({ shapeDefs, eventDefs, problems }: ResolveContext): void {
+function checkTypeNames(
+  shapeDefs: ReadonlyMap<string, ShapeDefinition>,
+  eventDefs: ReadonlyMap<string, EventDefinition>,
+  problems: CatalogueProblem[],
+): void {
   const owners = new Map<string, EventDefinition | ShapeDefinition>();
   for (const def of shapeDefs.values()) {
     if (GENERATED_TYPE_NAMES.has(def.name)) {

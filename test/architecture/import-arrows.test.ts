@@ -71,7 +71,7 @@ function layerOf(path: string): Layer | undefined {
   if (parts[0] === 'scripts') return path === 'scripts/eventry.ts' ? 'scripts-entry' : 'scripts';
   if (parts[0] !== 'generators') return undefined;
   const top = parts[1] ?? '';
-  if (top === 'model.ts' || top === 'model') return 'model';
+  if (top === 'model.ts' || top === 'model-digest.ts' || top === 'model') return 'model';
   if (top === 'schema') return 'schema';
   if (BESIDE.includes(top)) return 'beside';
   if (['shared', 'runtime', 'load', 'emit', 'build', 'cli'].includes(top)) return top as Layer;

@@ -1,11 +1,11 @@
 import { createHash, type Hash } from 'node:crypto';
 import { stringify } from 'yaml';
 import type { Catalogue } from '../../model.js';
+import { entryDigest } from '../../model-digest.js';
 import type { ComponentEntry } from '../../schema/components.js';
 import { generatedNote } from '../../schema/generated-note.js';
 import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../../shared/yaml-writer.js';
 import type { EmitContext, ExistingFile, OutputFile, OutputSink } from '../context.js';
-import { modelDigest } from './model-digest.js';
 
 /**
  * The text of the catalogue documents (`catalogue/openapi.*`, `catalogue/asyncapi.*`), written one map
@@ -54,7 +54,7 @@ export class Deferred {
 export function modelEntries(model: Catalogue, section = 'components'): ComponentEntry {
   return (kind, name, build) =>
     new Deferred(
-      `${section}:${kind}:${modelDigest(kind === 'event' ? model.events[name]! : model.shapes[name]!).slice(0, 22)}`,
+      `${section}:${kind}:${entryDigest(kind === 'event' ? model.events : model.shapes, name).slice(0, 22)}`,
       build,
     );
 }

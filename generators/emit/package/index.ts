@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Catalogue, type Group, groupPackageName } from '../../model.js';
+import { entryDigest, modelDigest } from '../../model-digest.js';
 import { shippedEventSchema, standaloneEventSchema } from '../../schema/json-schema.js';
-import { modelDigest } from '../common/model-digest.js';
 import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { exampleFor } from './examples.js';
 import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
@@ -147,7 +147,7 @@ function shapesDigest(model: Catalogue): string {
 
 function groupInputs(model: Catalogue, group: Group, shapes: string): string {
   const hash = createHash('sha256').update(shapes);
-  for (const key of group.events) hash.update(`${key}\0${modelDigest(model.events[key]!)}\0`);
+  for (const key of group.events) hash.update(`${key}\0${entryDigest(model.events, key)}\0`);
   return hash.digest('base64');
 }
 

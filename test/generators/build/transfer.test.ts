@@ -37,9 +37,7 @@ describe('a model sent to a worker thread keeps its null-prototype maps', () => 
 
 describe('model digests computed on one thread serve the other thread’s copy', () => {
   it('the digests adopted for the unpacked copy are the ones it would compute itself', async () => {
-    const { adoptDigests, knownDigests, modelDigest } = await import(
-      '../../../generators/emit/common/model-digest.js'
-    );
+    const { adoptDigests, knownDigests, modelDigest } = await import('../../../generators/model-digest.js');
     const model = loadValid(fixturePath('small'));
     const [firstKey] = Object.keys(model.events);
     const digest = modelDigest(model.events[firstKey!]!);

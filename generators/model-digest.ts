@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { Catalogue } from './model.js';
+
+/** Digests of model objects (an event, a shape), computed once per object. */
+const digests = new WeakMap<object, string>();
+
+/**
+ * Digests of entries of a model record (`catalogue.events`) that the loader knows without the entry
+ * being read: an incremental load (`load/model-snapshot.ts`) brings back the entries it did not
+ * resolve again with the digest they had, and makes each object only when something reads it.
+ */
+const entryDigests = new WeakMap<object, ReadonlyMap<string, string>>();
+
+/**
+ * A digest of a part of the model (an event, a shape): what an emitter builds from that part alone can
+ * be reused while the digest is unchanged (the toolkit is the emit cache's own part of every key). It is
+ * the sha256 of the part's JSON text, in base64.
+ */
+export function modelDigest(part: object): string {
+  let digest = digests.get(part);
+  if (digest === undefined) {
+    digest = digestOfJson(JSON.stringify(part));
+    digests.set(part, digest);
+  }
+  return digest;
+}
+
+/** `modelDigest` of a part whose JSON text is `json`. */
+export function digestOfJson(json: string): string {
+  return createHash('sha256').update(json).digest('base64');
+}
+
+/** Records `digest` as `modelDigest(part)`, for a part made from a JSON text whose digest is known. */
+export function rememberDigest(part: object, digest: string): void {
+  digests.set(part, digest);
+}
+
+/**
+ * `modelDigest(record[key])`, without reading the entry when the loader recorded its digest
+ * (`presetEntryDigests`): a build that finds an event as it was never makes its object.
+ */
+export function entryDigest(record: Readonly<Record<string, object>>, key: string): string {
+  return entryDigests.get(record)?.get(key) ?? modelDigest(record[key]!);
+}
+
+/** Records the digests of `record`'s entries by key, for `entryDigest` (see the top of this file). */
+export function presetEntryDigests(record: object, known: ReadonlyMap<string, string>): void {
+  entryDigests.set(record, known);
+}
+
+/** The digests `modelDigest` has computed for `model`'s events and shapes, in key order (missing ones undefined). */
+export interface ModelDigests {
+  events: (string | undefined)[];
+  shapes: (string | undefined)[];
+}
+
+/** What `modelDigest` knows of `model`, for another thread's copy of it (`adoptDigests`). */
+export function knownDigests(model: Catalogue): ModelDigests {
+  const preset = entryDigests.get(model.events);
+  return {
+    events: Object.keys(model.events).map((key) => preset?.get(key) ?? digests.get(model.events[key]!)),
+    shapes: Object.values(model.shapes).map((shape) => digests.get(shape)),
+  };
+}
+
+/** Takes the digests another thread computed for its copy of `model` (same keys, same order). */
+export function adoptDigests(model: Catalogue, known: ModelDigests): void {
+  Object.values(model.events).forEach((event, i) => {
+    const digest = known.events[i];
+    if (digest !== undefined) digests.set(event, digest);
+  });
+  Object.values(model.shapes).forEach((shape, i) => {
+    const digest = known.shapes[i];
+    if (digest !== undefined) digests.set(shape, digest);
+  });
+}

@@ -1,0 +1,280 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type CatalogueSourceFile,
+  type LoadResult,
+  loadCatalogueFromSources,
+  MODEL_SNAPSHOT_FILE,
+  ModelSnapshot,
+  readCatalogueSources,
+} from '../../../generators/load/index.js';
+import type { Catalogue } from '../../../generators/model.js';
+import { entryDigest, modelDigest } from '../../../generators/model-digest.js';
+import { REPO } from '../../helpers.js';
+import { mutate, mutationArbitrary } from './mutate-catalogue.js';
+
+/**
+ * The incremental load (`load/incremental.ts`): after a load that kept its snapshot, a load of edited
+ * files gives what a full load of them gives, whether it resolved only what the edit touched or went
+ * to the full load, problems included.
+ */
+
+const real = readCatalogueSources(`${REPO}catalogue`);
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'eventry-incremental-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function snapshot(tool = 'test-tool'): ModelSnapshot {
+  return new ModelSnapshot(dir, tool);
+}
+
+/** `files` with `path`'s text changed by `edit` (which must change it). */
+function edited(
+  files: readonly CatalogueSourceFile[],
+  path: string,
+  edit: (text: string) => string,
+): CatalogueSourceFile[] {
+  return files.map((file) => {
+    if (file.path !== path) return file;
+    const text = edit(file.text);
+    if (text === file.text) throw new Error(`the edit of ${path} changed nothing`);
+    return { ...file, text };
+  });
+}
+
+/** The events the load left to be made when read: what only the incremental path does. */
+function deferredEvents(catalogue: Catalogue): string[] {
+  return Object.keys(catalogue.events).filter(
+    (key) => Object.getOwnPropertyDescriptor(catalogue.events, key)?.get !== undefined,
+  );
+}
+
+/** Holds the two loads side by side: the same outcome, the same model object for object, the same digests. */
+function expectSameLoad(incremental: LoadResult, full: LoadResult): void {
+  expect(incremental.ok).toBe(full.ok);
+  if (!incremental.ok || !full.ok) {
+    expect(incremental).toEqual(full);
+    return;
+  }
+  const a = incremental.catalogue;
+  const b = full.catalogue;
+  // Digests first: reading an event below makes it, and then its digest comes from the object.
+  for (const key of Object.keys(b.events))
+    expect(entryDigest(a.events, key)).toBe(modelDigest(b.events[key]!));
+  expect(Object.keys(a.events)).toEqual(Object.keys(b.events));
+  expect(Object.keys(a.shapes)).toEqual(Object.keys(b.shapes));
+  expect(Object.getPrototypeOf(a.events)).toBeNull();
+  expect(Object.getPrototypeOf(a.shapes)).toBeNull();
+  expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+  expect(a).toStrictEqual(b);
+}
+
+function loadBoth(
+  files: CatalogueSourceFile[],
+  kept: ModelSnapshot,
+): { incremental: LoadResult; full: LoadResult } {
+  return {
+    incremental: loadCatalogueFromSources(files, { snapshot: kept }),
+    full: loadCatalogueFromSources(files),
+  };
+}
+
+describe('an edit loads from the snapshot what it did not touch', () => {
+  it('a changed description resolves that group only; every other event is made only when read', () => {
+    const kept = snapshot();
+    expect(loadCatalogueFromSources(real, { snapshot: kept }).ok).toBe(true);
+    const files = edited(real, 'groups/auth.yaml', (text) =>
+      text.replace(
+        '  title: Authentication server\n',
+        '  title: Authentication server\n  description: Edited.\n',
+      ),
+    );
+    const { incremental, full } = loadBoth(files, kept);
+    if (!incremental.ok) throw new Error('the edit should load');
+    const deferred = deferredEvents(incremental.catalogue);
+    const auth = incremental.catalogue.groups.find((group) => group.slug === 'auth')!;
+    expect(auth.description).toBe('Edited.');
+    // Every event but auth's is left to be made; auth's were resolved from the edited file.
+    expect(deferred.length).toBe(Object.keys(incremental.catalogue.events).length - auth.events.length);
+    expect(deferred.some((key) => auth.events.includes(key))).toBe(false);
+    expectSameLoad(incremental, full);
+  });
+
+  it('a changed shape resolves again every event that extends it, in whatever file', () => {
+    const kept = snapshot();
+    loadCatalogueFromSources(real, { snapshot: kept });
+    const files = edited(real, 'shapes.yaml', (text) =>
+      text.replace(
+        '      conversation_id: {type: integer, required: true}\n',
+        '      conversation_id: {type: integer, required: true}\n      edited_field: {type: string, required: false}\n',
+      ),
+    );
+    const { incremental, full } = loadBoth(files, kept);
+    if (!incremental.ok || !full.ok) throw new Error('the edit should load');
+    const extending = Object.values(full.catalogue.events).filter(
+      (event) => event.composition.kind === 'extends' && event.composition.of === 'ConvBase',
+    );
+    expect(extending.length).toBeGreaterThan(0);
+    const deferred = new Set(deferredEvents(incremental.catalogue));
+    for (const event of extending) expect(deferred.has(event.key)).toBe(false);
+    expect(deferred.size).toBeGreaterThan(0);
+    expect(incremental.catalogue.events[extending[0]!.key]!.fields.map((field) => field.name)).toContain(
+      'edited_field',
+    );
+    expectSameLoad(incremental, full);
+  });
+
+  it('an event that builds on one in another file follows it through two edits in a row', () => {
+    const kept = snapshot();
+    loadCatalogueFromSources(real, { snapshot: kept });
+    // First edit: an auth event becomes the same as an account event (names unchanged: incremental).
+    const first = edited(real, 'groups/auth.yaml', (text) =>
+      text.replace(
+        '  auth-server.access-token.issued-v1:\n    fields:\n      delegate: {type: string, required: true}\n      viewer: {type: string, required: true}\n      viewer_id: {type: integer, required: true}\n',
+        '  auth-server.access-token.issued-v1:\n    same_as: account.created-v1\n',
+      ),
+    );
+    const once = loadBoth(first, kept);
+    expect(deferredEvents((once.incremental as { catalogue: Catalogue }).catalogue).length).toBeGreaterThan(
+      0,
+    );
+    expectSameLoad(once.incremental, once.full);
+    // Second edit, from the snapshot the first one kept: the account event gains a field.
+    const second = edited(first, 'groups/account.yaml', (text) =>
+      text.replace(
+        /( {2}account\.created-v1:\n {4}fields:\n)/,
+        '$1      edited_field: {type: string, required: false}\n',
+      ),
+    );
+    const twice = loadBoth(second, kept);
+    if (!twice.incremental.ok) throw new Error('the edit should load');
+    const event = twice.incremental.catalogue.events['auth-server.access-token.issued-v1']!;
+    expect(event.fields.find((field) => field.name === 'edited_field')?.inheritedFrom).toBe(
+      'account.created-v1',
+    );
+    expectSameLoad(twice.incremental, twice.full);
+  });
+});
+
+describe('what the incremental load leaves to the full load', () => {
+  const cases: [string, (files: CatalogueSourceFile[]) => CatalogueSourceFile[]][] = [
+    [
+      'an event added',
+      (files) =>
+        edited(
+          files,
+          'groups/auth.yaml',
+          (text) => `${text}  auth.added-v1:\n    fields:\n      a: {type: string}\n`,
+        ),
+    ],
+    [
+      'events in another order',
+      (files) =>
+        edited(files, 'groups/auth.yaml', (text) => {
+          // Split before each event key (two spaces in, under `events:`).
+          const [head, ...events] = text.split(/\n(?= {2}[\w.-]+-v\d+:)/);
+          return [head, events[1], events[0], ...events.slice(2)].join('\n');
+        }),
+    ],
+    ['a file removed', (files) => files.filter((file) => file.path !== 'groups/business.yaml')],
+    [
+      'a file added',
+      (files) => [
+        ...files,
+        {
+          path: 'groups/zz-added.yaml',
+          text: 'group:\n  slug: zz-added\n  title: Added\nevents:\n  zz.added-v1:\n    fields:\n      a: {type: string}\n',
+        },
+      ],
+    ],
+    [
+      'the settings changed',
+      (files) => edited(files, 'eventry.config.yaml', (text) => `${text}description: Edited.\n`),
+    ],
+    [
+      'an unknown shape (a problem)',
+      (files) =>
+        edited(files, 'groups/auth.yaml', (text) =>
+          text.replace('delegate: {type: string', 'delegate: {type: Nope'),
+        ),
+    ],
+    [
+      'a composition loop (a problem)',
+      (files) =>
+        edited(files, 'shapes.yaml', (text) =>
+          text.replace('  ConvBase:\n', '  ConvBase:\n    extends: ConvBase\n'),
+        ),
+    ],
+  ];
+  it.each(cases)('%s: the full load, with the same result', (_name, edit) => {
+    const kept = snapshot();
+    loadCatalogueFromSources(real, { snapshot: kept });
+    const files = edit(real);
+    const { incremental, full } = loadBoth(files, kept);
+    if (incremental.ok) expect(deferredEvents(incremental.catalogue)).toEqual([]);
+    expectSameLoad(incremental, full);
+  });
+
+  it('a damaged snapshot, or another toolkit’s, is not read', () => {
+    const kept = snapshot();
+    loadCatalogueFromSources(real, { snapshot: kept });
+    const files = edited(real, 'groups/auth.yaml', (text) => text.replace('Authentication server', 'Auth'));
+    const other = loadCatalogueFromSources(files, { snapshot: snapshot('another-tool') });
+    if (!other.ok) throw new Error('the edit should load');
+    expect(deferredEvents(other.catalogue)).toEqual([]);
+    const path = join(dir, MODEL_SNAPSHOT_FILE);
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 10]! ^= 0xff;
+    writeFileSync(path, bytes);
+    const damaged = loadCatalogueFromSources(files, { snapshot: kept });
+    if (!damaged.ok) throw new Error('the edit should load');
+    expect(deferredEvents(damaged.catalogue)).toEqual([]);
+    expectSameLoad(damaged, loadCatalogueFromSources(files));
+    // The full load kept a sound snapshot again: the next edit is incremental.
+    const again = loadCatalogueFromSources(
+      edited(files, 'groups/auth.yaml', (text) => text.replace('title: Auth', 'title: Auth again')),
+      { snapshot: kept },
+    );
+    expect(again.ok && deferredEvents(again.catalogue).length > 0).toBe(true);
+  });
+});
+
+describe('any edit of any file', () => {
+  it('loads from the snapshot what a full load gives, problems included', () => {
+    const paths = real.filter((file) => file.path.endsWith('.yaml') && file.path !== 'allow-breaking.yaml');
+    const caseArbitrary = fc.nat({ max: paths.length - 1 }).chain((index) =>
+      fc.record({
+        index: fc.constant(index),
+        mutations: fc.array(mutationArbitrary(paths[index]!.text.split('\n').length), {
+          minLength: 1,
+          maxLength: 2,
+        }),
+      }),
+    );
+    const kept = snapshot();
+    let incrementalRuns = 0;
+    fc.assert(
+      fc.property(caseArbitrary, ({ index, mutations }) => {
+        // Each case starts from the snapshot of the real catalogue.
+        rmSync(join(dir, MODEL_SNAPSHOT_FILE), { force: true });
+        loadCatalogueFromSources(real, { snapshot: kept });
+        const path = paths[index]!.path;
+        const files = real.map((file) => (file.path === path ? mutations.reduce(mutate, file) : file));
+        const { incremental, full } = loadBoth(files, kept);
+        if (incremental.ok && deferredEvents(incremental.catalogue).length > 0) incrementalRuns++;
+        expectSameLoad(incremental, full);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 40), seed: 20_261_123 },
+    );
+    // The property held on edits the incremental path took, not only on those it left to the full load.
+    expect(incrementalRuns).toBeGreaterThan(0);
+  });
+});
