@@ -157,9 +157,9 @@ const WRITE_HINTS = new Map([
 
 /**
  * Threads for a build's emitters: one per core (this thread mostly stages files meanwhile), when
- * enough events are to be generated (see `buildCatalogue`: an edit uses one, for the documents).
+ * enough events are to be generated (see `buildCatalogue`: an edit uses none).
  * `EVENTRY_BUILD_THREADS=<n>` sets the count and uses them for any number of events (0: everything on
- * this thread; 1: the documents on the thread, the rest here, as an edit), for tests and measurements.
+ * this thread; 1: the documents on the thread, the rest here), for tests and measurements.
  */
 function buildThreads(cacheDir: string | undefined): {
   threads: number;

@@ -183,24 +183,26 @@ function writeEntries(
   for (const key of Object.keys(map)) {
     const value = map[key];
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') throw new Whole();
-    const head = yamlKey(key);
-    if (head === undefined) throw new Whole();
     // In JSON an entry starts with what comes before its value (the separator and the key), so that
     // entries copied one after another are one run of the old file.
-    const jsonHead = `${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `;
     const wasFirst = first;
+    const jsonHead = () => `${wasFirst ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `;
     first = false;
-    if (depth > 1 && isBlockMap(value)) {
-      json.push(jsonHead);
-      yaml.push(`${indent}${head}\n`);
-      writeEntries(value, inner, depth - 1, json, yaml, outside);
-      continue;
-    }
     if (!(value instanceof Deferred)) {
-      json.push(jsonHead + jsonValue(value, inner));
+      const head = yamlKey(key);
+      if (head === undefined) throw new Whole();
+      if (depth > 1 && isBlockMap(value)) {
+        json.push(jsonHead());
+        yaml.push(`${indent}${head}\n`);
+        writeEntries(value, inner, depth - 1, json, yaml, outside);
+        continue;
+      }
+      json.push(jsonHead() + jsonValue(value, inner));
       yaml.push(yamlPair(key, value, indent));
       continue;
     }
+    // A deferred entry copied from the last build needs neither its key written nor checked again (its
+    // id holds the key, which passed when it was written).
     const id = `${indent.length}\0${key}\0${value.digest}`;
     let plain: unknown;
     let made = false;
@@ -216,8 +218,14 @@ function writeEntries(
       return plain;
     };
     const jsonId = wasFirst ? `${id}${FIRST}` : id;
-    if (!json.copy(jsonId)) json.entry(jsonId, jsonHead + jsonValue(make(), inner));
-    if (!yaml.copy(id)) yaml.entry(id, yamlPair(key, make(), indent));
+    if (!json.copy(jsonId)) {
+      if (yamlKey(key) === undefined) throw new Whole();
+      json.entry(jsonId, jsonHead() + jsonValue(make(), inner));
+    }
+    if (!yaml.copy(id)) {
+      if (yamlKey(key) === undefined) throw new Whole();
+      yaml.entry(id, yamlPair(key, make(), indent));
+    }
   }
   json.push(first ? '{}' : `\n${indent}}`);
 }
@@ -350,7 +358,15 @@ class Writer {
     if (!old) return false;
     const { ids, spans } = old.index;
     let rank: number | undefined = old.cursor;
-    if (ids[rank] !== id) {
+    const atCursor = ids[rank];
+    if (atCursor !== id) {
+      // The same entry built from a changed part of the model (its id differs in the digest only)
+      // stands where its old text was: no need to look further (an edit of one group of 10,000 events
+      // would otherwise index every id of the file for its few changed entries).
+      if (atCursor !== undefined && sameEntry(atCursor, id)) {
+        old.cursor++;
+        return false;
+      }
       old.ranks ??= new Map(ids.map((entry, i) => [entry, i]));
       rank = old.ranks.get(id);
     }
@@ -511,6 +527,15 @@ class Writer {
     if (this.sink) this.sink.write(piece);
     else this.pieces.push(reused ? Buffer.from(piece) : piece);
   }
+}
+
+/**
+ * Whether two entry ids name the same entry (`<indent>\0<key>\0<digest>`, a JSON id perhaps with the
+ * first-entry mark): all but the digest alike.
+ */
+function sameEntry(a: string, b: string): boolean {
+  const end = b.lastIndexOf('\0', b.endsWith(FIRST) ? b.length - FIRST.length - 1 : b.length - 1);
+  return end > 0 && a.startsWith(b.slice(0, end + 1)) && a.endsWith(FIRST) === b.endsWith(FIRST);
 }
 
 /** A span of the old file's bytes, to be copied as it is. */

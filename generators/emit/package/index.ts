@@ -27,7 +27,8 @@ const CHUNK_SIZE = 8;
  */
 export async function emitGroupPackages(model: Catalogue, context: EmitContext): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
-  for (const unit of groupPackageUnits(model, context)) files.push(unit.packageJson, ...(await unit.files()));
+  for (const unit of groupPackageUnits(model, context))
+    files.push(unit.packageJson(), ...(await unit.files()));
   return files;
 }
 
@@ -36,8 +37,13 @@ export interface GroupPackageUnit {
   slug: string;
   /** Covers every input of `files()` but the toolkit (see `groupUnitKey`). */
   key: string;
-  /** Always made afresh: it carries the version `eventry version` keeps in the output forward. */
-  packageJson: OutputFile;
+  /** Where `packageJson` goes. */
+  packageJsonPath: string;
+  /**
+   * Made afresh whenever the package is generated: it carries forward the version `eventry version`
+   * keeps in the output (a build that keeps the package keeps its package.json, as it is in the output).
+   */
+  packageJson(): OutputFile;
   /** The package's other files, from `context.cache` when it has them. */
   files(): Promise<OutputFile[]>;
 }
@@ -77,7 +83,8 @@ function groupPackageUnit(
   return {
     slug: group.slug,
     key,
-    packageJson: emitPackageJson(model, group, context, { sourceHash, usesFormats }),
+    packageJsonPath: `${group.slug}/package.json`,
+    packageJson: () => emitPackageJson(model, group, context, { sourceHash, usesFormats }),
     async files() {
       let generated = context.cache?.get(unit, key);
       if (!generated) {

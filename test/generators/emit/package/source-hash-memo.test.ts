@@ -10,7 +10,7 @@ import { keptOnlyCache, loadValid, REPO } from '../../../helpers.js';
 // an edit's time. It must always be the hash a build without the memo computes.
 
 const manifests = (model: Catalogue, context: EmitContext) =>
-  groupPackageUnits(model, context).map((unit) => unit.packageJson.contents);
+  groupPackageUnits(model, context).map((unit) => unit.packageJson().contents);
 const plain: EmitContext = { readExisting: () => undefined };
 
 function editEvent(model: Catalogue, key: string): Catalogue {
