@@ -15,11 +15,12 @@ import type { Catalogue } from '../model.js';
 import { entryDigest, knownDigests, modelDigest } from '../model-digest.js';
 import { openIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
-import type { BuildState } from './state-file.js';
+import { type BuildState, STATE_DIR } from './state-file.js';
 import { packValue } from './transfer.js';
 import {
   type FileStats,
   openStagedSink,
+  type SealedFile,
   type StagedFile,
   type Staging,
   startStaging,
@@ -54,11 +55,7 @@ export interface BuildCatalogueOptions {
    * group packages kept whole below their top (whose files there are not in `stats`: `keepBelow`);
    * `changed` when the caller knows it differs from the one in the output (see `CommitOptions.seal`).
    */
-  seal?: (
-    stats: FileStats,
-    units: Record<string, string>,
-    keptBelow: ReadonlySet<string>,
-  ) => OutputFile & { changed?: boolean };
+  seal?: (stats: FileStats, units: Record<string, string>, keptBelow: ReadonlySet<string>) => SealedFile;
   /**
    * Threads to run the emitters and group packages on (only from the compiled toolkit, and only when
    * enough groups are to be generated), and the folder of the disk cache they open again.
@@ -245,6 +242,7 @@ export async function buildCatalogue(
         ? {
             seal: (stats: FileStats, keptBelow: ReadonlySet<string>) =>
               options.seal!(stats, sortedUnits(units), keptBelow),
+            sealFolder: STATE_DIR,
           }
         : {}),
       ...(untouched ? { settle: settleable(state!, untouched) } : {}),

@@ -69,7 +69,7 @@ export interface Orphans {
  */
 export function findOrphans(
   root: string,
-  produced: ReadonlySet<string>,
+  produced: { has(path: string): boolean },
   areas: ReadonlySet<string>,
   generatedAreas: ReadonlySet<string>,
 ): Orphans {

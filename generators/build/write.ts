@@ -103,6 +103,16 @@ export class WriteFailure extends Error {
   }
 }
 
+/**
+ * What a seal makes: its file, and the other files it names (`also`), each with its text when the seal
+ * made it, without when the output has it already (then it stays). `changed` says the build knows the
+ * file differs from the one in the output, which spares reading that back.
+ */
+export type SealedFile = OutputFile & {
+  changed?: boolean;
+  also?: readonly { path: string; text?: string }[];
+};
+
 /** Options of `commitOutputs`. */
 export interface CommitOptions {
   /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
@@ -113,7 +123,12 @@ export interface CommitOptions {
    * `Staging.keepBelow` and `settle`). `changed` says the build knows the state differs from the one
    * in the output, which spares reading that back.
    */
-  seal?: (stats: FileStats, keptBelow: ReadonlySet<string>) => OutputFile & { changed?: boolean };
+  seal?: (stats: FileStats, keptBelow: ReadonlySet<string>) => SealedFile;
+  /**
+   * The top-level folder of the seal's other files (`SealedFile.also`): those it does not name are
+   * removed with the commit.
+   */
+  sealFolder?: string;
   /**
    * Top-level folders none of whose folders changed since the last build, each with a check that
    * files are exactly those the last build recorded below its top, with the same size and time: a
@@ -269,6 +284,8 @@ export function startStaging(root: string): Staging {
     },
     async commit(options = {}) {
       const written = [...put].sort();
+      // The files in `options.sealFolder` the seal names: kept there, the others removed.
+      let sealNames: ReadonlySet<string> = new Set();
       if (options.settle) keptBelow += settleAreas(options.settle, produced, put, known, keptAreas);
       try {
         if (options.seal) {
@@ -282,8 +299,9 @@ export function startStaging(root: string): Staging {
             put.length > 0,
             options.seal,
           );
-          put.push(...sealed);
-          unsynced.push(...sealed);
+          put.push(...sealed.staged);
+          unsynced.push(...sealed.staged);
+          sealNames = sealed.names;
         }
         await early.settled();
         await makeDurable(staging, unsynced);
@@ -293,11 +311,18 @@ export function startStaging(root: string): Staging {
       const generated = areasOf(produced);
       const areas = ownedAreas(root, generated, keptAreas, options.previousAreas ?? []);
       const swept = new Set([...areas].filter((area) => !keptAreas.has(area)));
-      const orphans = findOrphans(root, produced, swept, ownedAreas(root, generated, keptAreas));
+      const sealFolder = options.seal ? options.sealFolder : undefined;
+      if (sealFolder !== undefined) swept.add(sealFolder);
+      const kept = { has: (path: string) => produced.has(path) || sealNames.has(path) };
+      const orphans = findOrphans(root, kept, swept, ownedAreas(root, generated, keptAreas));
       const report: WriteReport = {
         written,
         unchanged: produced.size + keptBelow - written.length,
-        removed: orphans.files,
+        // The seal's own files are the build's bookkeeping, not its output.
+        removed:
+          sealFolder === undefined
+            ? orphans.files
+            : orphans.files.filter((path) => !path.startsWith(`${sealFolder}/`)),
         touched: [],
       };
       if (put.length === 0 && orphans.files.length === 0 && orphans.emptyDirs.length === 0) {
@@ -390,7 +415,7 @@ function stageSeal(
   keptBelow: ReadonlySet<string>,
   filesChanged: boolean,
   seal: NonNullable<CommitOptions['seal']>,
-): string[] {
+): { staged: string[]; names: Set<string> } {
   const stats: FileStats = Object.create(null);
   for (const path of [...paths].sort()) {
     const kept = staged.get(path) ?? known.get(path);
@@ -402,11 +427,30 @@ function stageSeal(
     stats[path] = { size, mtimeMs };
   }
   const state = seal(stats, keptBelow);
-  if (!filesChanged && !state.changed && readIfExists(join(root, state.path)) === state.contents) return [];
-  const target = join(staging, state.path);
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, state.contents);
-  return [state.path];
+  const names = new Set<string>();
+  const written: string[] = [];
+  const stage = (path: string, contents: string) => {
+    const target = join(staging, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, contents);
+    written.push(path);
+  };
+  // The files the seal made (those of the folders not kept whole) are staged unless the output has
+  // them as made (their names are their digests, but one may have been damaged since).
+  for (const file of state.also ?? []) {
+    names.add(file.path);
+    if (file.text !== undefined && readIfExists(join(root, file.path)) !== file.text)
+      stage(file.path, file.text);
+  }
+  if (
+    filesChanged ||
+    state.changed ||
+    written.length > 0 ||
+    readIfExists(join(root, state.path)) !== state.contents
+  ) {
+    stage(state.path, state.contents);
+  }
+  return { staged: written, names };
 }
 
 /**

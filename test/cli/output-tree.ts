@@ -29,11 +29,16 @@ export function emptyFolders(dir: string): string[] {
     .map((full) => full.slice(dir.length + 1));
 }
 
-/** A tree as a plain object without the build state's contents (it records mtimes), for `toEqual`. */
+/**
+ * A tree as a plain object without the build state's contents (it records mtimes), for `toEqual`: its
+ * main file as '(state)', the files of its folder (named by their digests) as one '(state)' entry.
+ */
 export function comparable(tree: Map<string, string>): Record<string, string> {
   const plain: Record<string, string> = Object.create(null);
-  for (const [path, contents] of tree)
-    plain[path] = path === '.eventry-build-state.json' ? '(state)' : contents;
+  for (const [path, contents] of tree) {
+    if (path.startsWith('.eventry-build-state/')) plain['.eventry-build-state/'] = '(state)';
+    else plain[path] = path === '.eventry-build-state.json' ? '(state)' : contents;
+  }
   return plain;
 }
 

@@ -126,7 +126,10 @@ describe('the README release loop leaves nothing stale (regression: packages/cat
   }, async () => {
     const repo = makeRepo();
     repo.copy(join(FIXTURE, 'before'), 'catalogue');
-    repo.write('.gitignore', 'packages/.eventry-build-state.json\n.eventry/\n');
+    repo.write(
+      '.gitignore',
+      'packages/.eventry-build-state.json\npackages/.eventry-build-state/\n.eventry/\n',
+    );
     const cli = (...args: string[]) => runCliInProcess(args, { cwd: repo.dir });
     expect((await cli('build')).status).toBe(0);
     repo.commit('release 1.4.0');

@@ -55,7 +55,10 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     world.git(['init', '-q', '-b', 'main'], repo);
     build();
     // The built packages as released: `eventry version` bumps from the last commit that set a version.
-    writeFileSync(join(repo, '.gitignore'), 'packages/.eventry-build-state.json\n');
+    writeFileSync(
+      join(repo, '.gitignore'),
+      'packages/.eventry-build-state.json\npackages/.eventry-build-state/\n',
+    );
     world.git(['add', '-A'], repo);
     world.git(['commit', '-q', '-m', 'release 1.0.0'], repo);
 

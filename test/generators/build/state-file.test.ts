@@ -1,10 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   readState,
   recordedCount,
   recordedFiles,
+  STATE_DIR,
   STATE_FILE,
   sealState,
   stateFile,
@@ -14,10 +15,21 @@ import { tempDir } from '../../helpers.js';
 
 const stat = (size: number) => ({ size, mtimeMs: 1_700_000_000_000 + size / 10 });
 
+/** Writes `state`'s files into `out`, as a commit would (its main file, and the folder files it made). */
+function write(out: string, state: ReturnType<typeof sealState>) {
+  const file = stateFile(state);
+  writeFileSync(join(out, STATE_FILE), file.contents);
+  for (const below of file.also) {
+    if (below.text === undefined) continue;
+    mkdirSync(dirname(join(out, below.path)), { recursive: true });
+    writeFileSync(join(out, below.path), below.text);
+  }
+  return file;
+}
+
 /** Seals `files` into a fresh output folder's state file and reads it back. */
-function roundTrip(state: ReturnType<typeof sealState>) {
-  const out = tempDir();
-  writeFileSync(join(out, STATE_FILE), stateFile(state).contents);
+function roundTrip(state: ReturnType<typeof sealState>, out = tempDir()) {
+  write(out, state);
   return readState(out);
 }
 
@@ -41,9 +53,13 @@ describe('the build state file, one line per output folder', () => {
   });
 
   it('a folder kept whole below its top takes the last state’s files there, and its top from the new stats', () => {
-    const previous = roundTrip(sealState('abc', files))!;
+    const out = tempDir();
+    const previous = roundTrip(sealState('abc', files), out)!;
     const newer = { 'account/package.json': stat(5), 'billing/package.json': stat(4) };
-    const sealed = roundTrip(sealState('def', newer, undefined, previous, new Set(['account'])))!;
+    const kept = sealState('def', newer, undefined, previous, new Set(['account']));
+    // The kept folder's file is named again, not made again (the output has it).
+    expect(stateFile(kept).also.every((file) => file.text === undefined)).toBe(true);
+    const sealed = roundTrip(kept, out)!;
     expect({ ...recordedFiles(sealed) }).toEqual({
       'account/events/account.created-v1.js': stat(12),
       'account/package.json': stat(5),
@@ -75,5 +91,33 @@ describe('the build state file, one line per output folder', () => {
     expect(area.isBelow({ 'catalogue/schemas/a-v1.json': stat(10) })).toBe(false);
     expect(area.isBelow({ ...below, 'catalogue/schemas/b-v1.json': { size: 20, mtimeMs: 1 } })).toBe(false);
     expect(area.isBelow({ ...below, 'catalogue/schemas/c-v1.json': stat(30) })).toBe(false);
+  });
+
+  it('each folder’s files below its top are read from its own file, only when asked; a damaged one counts as changed', () => {
+    const out = tempDir();
+    const file = write(out, sealState('abc', files));
+    // One file per folder with files below its top (account, billing, catalogue has none below).
+    expect(file.also.map((below) => below.path).sort()).toEqual(
+      readdirSync(join(out, STATE_DIR))
+        .map((name) => `${STATE_DIR}/${name}`)
+        .sort(),
+    );
+    expect(file.also).toHaveLength(2);
+    const read = readState(out)!;
+    rmSync(join(out, STATE_DIR), { recursive: true });
+    // Not read with the main file: gone now, the folders' files read as damaged, which no output matches.
+    expect(read.areas.get('account')!.isBelow({ 'account/events/account.created-v1.js': stat(12) })).toBe(
+      false,
+    );
+    const again = roundTrip(sealState('abc', files), out)!;
+    const account = again.areas.get('account')!;
+    expect(account.isBelow({ 'account/events/account.created-v1.js': stat(12) })).toBe(true);
+    const [first] = file.also;
+    writeFileSync(join(out, first!.path), '{"events/account.created-v1.js":[12,1]}');
+    const damaged = readState(out)!;
+    const areas = [...damaged.areas.values()].filter((area) => area.belowCount > 0);
+    expect(
+      areas.some((area) => Object.keys(area.below()).some((path) => path.endsWith('.eventry-damaged-state'))),
+    ).toBe(true);
   });
 });
