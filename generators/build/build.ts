@@ -389,16 +389,29 @@ function keepJsonSchemas(
     .update(`${tool}\0schema\0${modelDigest(model.shapes)}`)
     .digest('base64')
     .slice(0, 16);
-  const recorded = untouched?.has('catalogue') ? state?.areas.get('catalogue')?.below() : undefined;
+  const area = untouched?.has('catalogue') ? state?.areas.get('catalogue') : undefined;
+  const keys = Object.keys(model.events);
+  const paths = keys.map(jsonSchemaPath);
+  let unchanged = area !== undefined && keys.length > 0;
+  keys.forEach((key, i) => {
+    const hash = `${common}${entryDigest(model.events, key)}`;
+    units[paths[i]!] = hash;
+    if (state?.units?.[paths[i]!] !== hash) unchanged = false;
+  });
+  // Every schema as recorded, and nothing else below the folder's top (which is untouched): the
+  // folder is kept whole, and the stats of its 10,000 schemas are not even read.
+  if (unchanged && area!.belowCount === keys.length) {
+    staging.keepBelow('catalogue', keys.length);
+    return [];
+  }
+  const recorded = area?.below();
   const only: string[] = [];
   const kept: string[] = [];
-  for (const key of Object.keys(model.events)) {
-    const path = jsonSchemaPath(key);
-    const hash = `${common}${entryDigest(model.events, key)}`;
-    units[path] = hash;
-    if (recorded?.[path] !== undefined && state?.units?.[path] === hash) kept.push(path);
+  keys.forEach((key, i) => {
+    const path = paths[i]!;
+    if (recorded?.[path] !== undefined && state?.units?.[path] === units[path]) kept.push(path);
     else only.push(key);
-  }
+  });
   if (kept.length === 0) return undefined;
   staging.keep(kept, recorded);
   return only;

@@ -1,8 +1,14 @@
 import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { foldersRecordPath } from '../../generators/build/state.js';
-import { readState, recordedFiles, STATE_DIR, STATE_FILE } from '../../generators/build/state-file.js';
+import {
+  RecordedArea,
+  readState,
+  recordedFiles,
+  STATE_DIR,
+  STATE_FILE,
+} from '../../generators/build/state-file.js';
 import { describeGroup, fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, readTree } from './output-tree.js';
@@ -143,6 +149,32 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
       actual[path] = { size, mtimeMs };
     }
     expect({ ...recorded }).toEqual(actual);
+  });
+
+  it('an edit that changes no schema keeps the catalogue folder whole, its schemas’ list unread', async () => {
+    // The first edit adds a line: every event below it moves, and its model (which says where it is
+    // written) with it. The second changes that line only.
+    editBilling('Edited');
+    expect((await build()).stdout).toMatch(/built 8 events/);
+    const billing = join(catalogue, 'groups/billing.yaml');
+    const read = vi.spyOn(RecordedArea.prototype, 'below');
+    try {
+      writeFileSync(
+        billing,
+        readFileSync(billing, 'utf8').replace('description: Edited.', 'description: Again.'),
+      );
+      expect((await build()).stdout).toMatch(/built 8 events/);
+      const readAreas = read.mock.contexts.map((area) => (area as RecordedArea).name);
+      expect(readAreas).not.toContain('catalogue');
+    } finally {
+      read.mockRestore();
+    }
+    // And the state records it as it is.
+    const catalogueFiles = Object.keys(recordedFiles(readState(out)!)).filter((path) =>
+      path.startsWith('catalogue/schemas/'),
+    );
+    expect(catalogueFiles.length).toBeGreaterThan(0);
+    expect(catalogueFiles.every((path) => statSync(join(out, path)).isFile())).toBe(true);
   });
 
   it('a state file of an older toolkit counts as none: the next build is a full one, then a no-op', async () => {
