@@ -244,6 +244,7 @@ export function startStaging(root: string): Staging {
           put.push(file.path);
           unsynced.push(file.path);
           stagedStats.set(file.path, stats);
+          early.large(file.path, stats.size);
         }
         // A file found unchanged keeps the stats it was read with: the seal needs no stat of it.
         const changed = files.filter((file) => {
@@ -880,6 +881,8 @@ async function makeDurable(staging: string, paths: readonly string[]): Promise<v
  */
 const EARLY_FLUSH_BYTES = 32 * 2 ** 20;
 const EARLY_FLUSH_FILES = 4096;
+/** A staged file this large is written to disk as soon as it is staged (`earlyFlush`). */
+const EARLY_SYNC_FILE_BYTES = 4 * 2 ** 20;
 
 /**
  * Starts a `syncfs` of the staging folder's file system in the background each time another
@@ -887,15 +890,27 @@ const EARLY_FLUSH_FILES = 4096;
  * kernel holds written data in memory for up to 30 s, so a 10,000-event build flushed all its files in
  * the final sync, 1.2 s with nothing else to do, while the disk idled as the build computed. The final
  * sync (`makeDurable`) still runs and is what makes the commit durable: a flush that fails costs time only.
+ * Large files are flushed one by one as soon as staged (`large`), whatever the build.
  */
 function earlyFlush(staging: string): {
   staged(bytes: number, files: number): void;
+  /**
+   * A staged file of `bytes`: one of at least `EARLY_SYNC_FILE_BYTES` (a catalogue document, 25 MB at
+   * 10,000 events) is written to disk in the background at once, while the build goes on (an edit
+   * otherwise waited 70 ms at its commit for the documents' 63 MB).
+   */
+  large(path: string, bytes: number): void;
   settled(): Promise<void>;
 } {
   let bytesSince = 0;
   let filesSince = 0;
   let running: Promise<void> | undefined;
+  const files: Promise<void>[] = [];
   return {
+    large(path, bytes) {
+      if (bytes < EARLY_SYNC_FILE_BYTES) return;
+      files.push(syncFile(join(staging, path)).catch(() => undefined));
+    },
     staged(bytes, files) {
       bytesSince += bytes;
       filesSince += 1;
@@ -910,7 +925,10 @@ function earlyFlush(staging: string): {
         });
       });
     },
-    settled: () => running ?? Promise.resolve(),
+    settled: async () => {
+      await Promise.all(files);
+      await running;
+    },
   };
 }
 

@@ -578,13 +578,17 @@ function isBlockMap(value: unknown): value is Record<string, unknown> {
  * `Deferred` is looked into when built).
  */
 function hasSharedObjects(root: unknown, seen = new Set<object>(), outside?: ReadonlySet<object>): boolean {
-  const stack: unknown[] = [root];
+  if (root === null || typeof root !== 'object' || root instanceof Deferred) return false;
+  // Only objects to look into are stacked: a document's maps of 10,000 deferred entries each are
+  // passed over, not pushed and popped.
+  const stack: object[] = [root];
   while (stack.length > 0) {
-    const value = stack.pop();
-    if (value === null || typeof value !== 'object' || value instanceof Deferred) continue;
+    const value = stack.pop()!;
     if (seen.has(value) || outside?.has(value)) return true;
     seen.add(value);
-    for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (child !== null && typeof child === 'object' && !(child instanceof Deferred)) stack.push(child);
+    }
   }
   return false;
 }
