@@ -185,21 +185,18 @@ function writeEntries(
   for (const key of Object.keys(map)) {
     const value = map[key];
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') throw new Whole();
-    // In JSON an entry starts with what comes before its value (the separator and the key), so that
-    // entries copied one after another are one run of the old file.
     const wasFirst = first;
-    const jsonHead = () => `${wasFirst ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `;
     first = false;
     if (!(value instanceof Deferred)) {
       const head = yamlKey(key);
       if (head === undefined) throw new Whole();
       if (depth > 1 && isBlockMap(value)) {
-        json.push(jsonHead());
+        json.push(jsonHead(wasFirst, inner, key));
         yaml.push(`${indent}${head}\n`);
         writeEntries(value, inner, depth - 1, json, yaml, outside);
         continue;
       }
-      json.push(jsonHead() + jsonValue(value, inner));
+      json.push(jsonHead(wasFirst, inner, key) + jsonValue(value, inner));
       yaml.push(yamlPair(key, value, indent));
       continue;
     }
@@ -224,10 +221,22 @@ function writeEntries(
       }
       return plain;
     };
-    if (!jsonCopied) json.entry(entryId(level, key, digest, wasFirst), jsonHead() + jsonValue(make(), inner));
+    if (!jsonCopied)
+      json.entry(
+        entryId(level, key, digest, wasFirst),
+        jsonHead(wasFirst, inner, key) + jsonValue(make(), inner),
+      );
     if (!yamlCopied) yaml.entry(entryId(level, key, digest, false), yamlPair(key, make(), indent));
   }
   json.push(first ? '{}' : `\n${indent}}`);
+}
+
+/**
+ * What comes before an entry's value in JSON (the separator and the key), so that entries copied one
+ * after another are one run of the old file.
+ */
+function jsonHead(first: boolean, indent: string, key: string): string {
+  return `${first ? '{\n' : ',\n'}${indent}${JSON.stringify(key)}: `;
 }
 
 /** A value's pretty JSON as written at `indent` (its first line follows `"key": `). */
