@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { CatalogueConfig } from '../model.js';
 import { loadPrecompiled } from '../shared/toolkit-files.js';
 import type { RawConfig } from './definition.js';
 import type { CatalogueProblem } from './problem.js';
@@ -78,6 +79,17 @@ export function checkConfigShape(source: YamlSource): { config?: RawConfig; prob
   const value = source.value;
   if (validate(value)) return { config: value, problems: [] };
   return { problems: problemsOf(source, validate) };
+}
+
+/** The model's settings from a settings file that passed `checkConfigShape`: its known keys only. */
+export function modelConfig(config: RawConfig): CatalogueConfig {
+  return {
+    title: config.title,
+    version: config.version,
+    scope: config.scope,
+    ...(config.description ? { description: config.description } : {}),
+    ...(config.compatibility ? { compatibility: config.compatibility } : {}),
+  };
 }
 
 function problemsOf(source: YamlSource, validate: ValidateFunction): CatalogueProblem[] {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Catalogue, CatalogueConfig, EventVersion, Shape } from '../model.js';
 import { modelDigest, presetEntryDigests, rememberDigest } from '../model-digest.js';
-import { checkConfigShape, checkFileShape } from './check-shape.js';
+import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
 import { collectFile, type Definitions } from './collect.js';
 import { createFieldResolver } from './compose.js';
 import type { Definition, DefinitionLookup, ResolveContext } from './definition.js';
@@ -31,7 +31,7 @@ const MAX_CHANGED_SHARE = 0.25;
 const CACHE_AFTER_FILES = 64;
 
 /** The sha256 (base64) of a file's text, as the snapshot records it. */
-export function textDigest(text: string): string {
+function textDigest(text: string): string {
   return createHash('sha256').update(text).digest('base64');
 }
 
@@ -58,12 +58,12 @@ export function loadFromSnapshot(
   if (changed.length > files.length * MAX_CHANGED_SHARE) return undefined;
   const configAt = stored.files.indexOf(configFile);
   if (configAt === -1 || changed.includes(configAt)) return undefined;
-  // The settings, from their unchanged file (a few lines): the snapshot keeps no user-keyed maps.
-  const config = readConfig(files[configAt]!, options.fastPath === false ? { fastPath: false } : {});
-  if (config === undefined) return undefined;
-
   // Parsed as the full load parses (the parse cache aside: it would read every file's entry).
   const parseOptions: YamlParseOptions = options.fastPath === false ? { fastPath: false } : {};
+  // The settings, from their unchanged file (a few lines): the snapshot keeps no user-keyed maps.
+  const config = readConfig(files[configAt]!, parseOptions);
+  if (config === undefined) return undefined;
+
   const problems: CatalogueProblem[] = [];
   const defs: Definitions = { groups: new Map(), shapeDefs: new Map(), eventDefs: new Map() };
   const changedPaths = new Set<string>();
@@ -213,15 +213,7 @@ function readConfig(file: CatalogueSourceFile, parseOptions: YamlParseOptions): 
   const parsed = YamlSource.parse(file, parseOptions);
   if (!parsed.source || parsed.problems.length > 0) return undefined;
   const checked = checkConfigShape(parsed.source);
-  if (checked.problems.length > 0 || !checked.config) return undefined;
-  const config = checked.config;
-  return {
-    title: config.title,
-    version: config.version,
-    scope: config.scope,
-    ...(config.description ? { description: config.description } : {}),
-    ...(config.compatibility ? { compatibility: config.compatibility } : {}),
-  };
+  return checked.problems.length > 0 || !checked.config ? undefined : modelConfig(checked.config);
 }
 
 /**

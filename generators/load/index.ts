@@ -1,5 +1,5 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
-import { checkConfigShape, checkFileShape } from './check-shape.js';
+import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
 import { loadFromSnapshot, snapshotOf } from './incremental.js';
 import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
@@ -126,13 +126,7 @@ export function loadCatalogueFromSources(
   if (problems.length > 0 || !config) return { ok: false, problems: sortProblems(problems) };
 
   const catalogue: Catalogue = {
-    config: {
-      title: config.title,
-      version: config.version,
-      scope: config.scope,
-      ...(config.description ? { description: config.description } : {}),
-      ...(config.compatibility ? { compatibility: config.compatibility } : {}),
-    },
+    config: modelConfig(config),
     groups: resolved.groups,
     shapes: resolved.shapes,
     events: resolved.events,
