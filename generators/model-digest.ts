@@ -9,7 +9,7 @@ const digests = new WeakMap<object, string>();
  * being read: an incremental load (`load/model-snapshot.ts`) brings back the entries it did not
  * resolve again with the digest they had, and makes each object only when something reads it.
  */
-const entryDigests = new WeakMap<object, ReadonlyMap<string, string>>();
+const entryDigests = new WeakMap<object, (key: string) => string | undefined>();
 
 /**
  * A digest of a part of the model (an event, a shape): what an emitter builds from that part alone can
@@ -44,11 +44,11 @@ export function rememberDigest(part: object, digest: string): void {
  * (`presetEntryDigests`): a build that finds an event as it was never makes its object.
  */
 export function entryDigest(record: Readonly<Record<string, object>>, key: string): string {
-  return entryDigests.get(record)?.get(key) ?? modelDigest(record[key]!);
+  return entryDigests.get(record)?.(key) ?? modelDigest(record[key]!);
 }
 
-/** Records the digests of `record`'s entries by key, for `entryDigest` (see the top of this file). */
-export function presetEntryDigests(record: object, known: ReadonlyMap<string, string>): void {
+/** Records the digests of `record`'s entries, by key, for `entryDigest` (see the top of this file). */
+export function presetEntryDigests(record: object, known: (key: string) => string | undefined): void {
   entryDigests.set(record, known);
 }
 
@@ -62,7 +62,7 @@ export interface ModelDigests {
 export function knownDigests(model: Catalogue): ModelDigests {
   const preset = entryDigests.get(model.events);
   return {
-    events: Object.keys(model.events).map((key) => preset?.get(key) ?? digests.get(model.events[key]!)),
+    events: Object.keys(model.events).map((key) => preset?.(key) ?? digests.get(model.events[key]!)),
     shapes: Object.values(model.shapes).map((shape) => digests.get(shape)),
   };
 }

@@ -3,6 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { writeAtomically } from '../shared/fs.js';
+import { textDigest } from './sources.js';
 import type { LocatedNode, PlainYaml } from './yaml-fast.js';
 
 // Reading the 684 files of a 10,000-event catalogue takes about 0.9 s (js-yaml's events and the located
@@ -79,7 +80,7 @@ export class ParseCache {
 
   /** The parse of `text`: the stored one, else `parse(text)` (remembered for `save` when it is plain). */
   read(text: string, parse: (text: string) => PlainYaml | undefined): PlainYaml | undefined {
-    const digest = createHash('sha256').update(text).digest('base64');
+    const digest = textDigest(text);
     const stored = this.storedEntries().get(digest) ?? this.used.get(digest);
     const restored = stored ? restoreParse(stored) : undefined;
     if (restored) {
