@@ -391,7 +391,6 @@ function keepJsonSchemas(
     .slice(0, 16);
   const area = untouched?.has('catalogue') ? state?.areas.get('catalogue') : undefined;
   const keys = Object.keys(model.events);
-  const paths = keys.map(jsonSchemaPath);
   // Recorded short, as `schema:<key>` (no group slug has a colon) and 132 bits of the event's digest:
   // 10,000 of them are most of the state file an edit reads and writes.
   const unitOf = (key: string) => `schema:${key}`;
@@ -410,11 +409,11 @@ function keepJsonSchemas(
   const recorded = area?.below();
   const only: string[] = [];
   const kept: string[] = [];
-  keys.forEach((key, i) => {
-    const path = paths[i]!;
+  for (const key of keys) {
+    const path = jsonSchemaPath(key);
     if (recorded?.[path] !== undefined && state?.units?.[unitOf(key)] === units[unitOf(key)]) kept.push(path);
     else only.push(key);
-  });
+  }
   if (kept.length === 0) return undefined;
   staging.keep(kept, recorded);
   return only;
