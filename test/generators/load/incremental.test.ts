@@ -36,6 +36,13 @@ function snapshot(tool = 'test-tool'): ModelSnapshot {
   return new ModelSnapshot(dir, tool);
 }
 
+/** The snapshot a full load of the seed keeps, as a first build leaves it. */
+function keptByFullLoad(): ModelSnapshot {
+  const kept = snapshot();
+  expect(loadCatalogueFromSources(real, { snapshot: kept }).ok).toBe(true);
+  return kept;
+}
+
 /** `files` with `path`'s text changed by `edit` (which must change it). */
 function edited(
   files: readonly CatalogueSourceFile[],
@@ -89,8 +96,7 @@ function loadBoth(
 
 describe('an edit loads from the snapshot what it did not touch', () => {
   it('a changed description resolves that group only; every other event is made only when read', () => {
-    const kept = snapshot();
-    expect(loadCatalogueFromSources(real, { snapshot: kept }).ok).toBe(true);
+    const kept = keptByFullLoad();
     const files = edited(real, 'groups/auth.yaml', (text) =>
       text.replace(
         '  title: Authentication server\n',
@@ -109,8 +115,7 @@ describe('an edit loads from the snapshot what it did not touch', () => {
   });
 
   it('a changed shape resolves again every event that extends it, in whatever file', () => {
-    const kept = snapshot();
-    loadCatalogueFromSources(real, { snapshot: kept });
+    const kept = keptByFullLoad();
     const files = edited(real, 'shapes.yaml', (text) =>
       text.replace(
         '      conversation_id: {type: integer, required: true}\n',
@@ -133,8 +138,7 @@ describe('an edit loads from the snapshot what it did not touch', () => {
   });
 
   it('an event that builds on one in another file follows it through two edits in a row', () => {
-    const kept = snapshot();
-    loadCatalogueFromSources(real, { snapshot: kept });
+    const kept = keptByFullLoad();
     // First edit: an auth event becomes the same as an account event (names unchanged: incremental).
     const first = edited(real, 'groups/auth.yaml', (text) =>
       text.replace(
@@ -215,8 +219,7 @@ describe('what the incremental load leaves to the full load', () => {
     ],
   ];
   it.each(cases)('%s: the full load, with the same result', (_name, edit) => {
-    const kept = snapshot();
-    loadCatalogueFromSources(real, { snapshot: kept });
+    const kept = keptByFullLoad();
     const files = edit(real);
     const { incremental, full } = loadBoth(files, kept);
     if (incremental.ok) expect(deferredEvents(incremental.catalogue)).toEqual([]);
@@ -224,8 +227,7 @@ describe('what the incremental load leaves to the full load', () => {
   });
 
   it('a damaged snapshot, or another toolkit’s, is not read', () => {
-    const kept = snapshot();
-    loadCatalogueFromSources(real, { snapshot: kept });
+    const kept = keptByFullLoad();
     const files = edited(real, 'groups/auth.yaml', (text) => text.replace('Authentication server', 'Auth'));
     const other = loadCatalogueFromSources(files, { snapshot: snapshot('another-tool') });
     if (!other.ok) throw new Error('the edit should load');
