@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { EmitCache, OutputFile } from '../emit/context.js';
 import { PARSE_CACHE_FILE, ParseCache } from '../load/parse-cache.js';
-import { readIfExists } from '../shared/fs.js';
+import { readIfExists, unlessAbsent } from '../shared/fs.js';
 import { projectRoot, toolFingerprint } from './fingerprint.js';
 
 /**
@@ -34,7 +34,7 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
   const entriesOf = (prefix: string): Set<string> => {
     if (!entries) {
       entries = new Map();
-      for (const name of readdirSync(dir)) {
+      for (const name of unlessAbsent(() => readdirSync(dir)) ?? []) {
         if (name.endsWith('.tmp')) sweepIfStale(join(dir, name));
         if (!name.endsWith(ENTRY_END) || name.length <= DIGEST_END) continue;
         const unit = name.slice(0, -DIGEST_END);
@@ -48,7 +48,11 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
   };
   return {
     get(unit, key) {
-      const text = readIfExists(join(dir, fileOf(unit, key).name));
+      const { prefix, name } = fileOf(unit, key);
+      // Not in the folder as listed: no read (a build generating 684 groups tried as many absent files).
+      // An entry another build wrote since is simply not reused.
+      if (!entriesOf(prefix).has(name)) return undefined;
+      const text = readIfExists(join(dir, name));
       if (!text) return undefined;
       try {
         return JSON.parse(text) as OutputFile[];

@@ -1,4 +1,4 @@
-import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDiskCache } from '../../../generators/build/emit-cache.js';
@@ -39,5 +39,20 @@ describe('the disk emit cache stays one build deep', () => {
     writeFileSync(join(dir, fresh), 'in progress');
     createDiskCache(dir, 'tool').set('account', 'key-2', files('2'));
     expect(readdirSync(dir).sort()).toEqual([expect.stringMatching(/^account--[0-9a-f]{32}\.json$/), fresh]);
+  });
+});
+
+describe('the disk emit cache looks entries up in one listing of its folder', () => {
+  it('finds what an earlier build and this one wrote; with no folder yet it finds nothing and makes none', () => {
+    const dir = join(tempDir(), 'cache');
+    const first = createDiskCache(dir, 'tool');
+    expect(first.get('account', 'key-1')).toBeUndefined();
+    expect(existsSync(dir)).toBe(false);
+    first.set('account', 'key-1', files('1'));
+    expect(first.get('account', 'key-1')).toEqual(files('1'));
+    const next = createDiskCache(dir, 'tool');
+    expect(next.get('account', 'key-1')).toEqual(files('1'));
+    expect(next.get('account', 'key-2')).toBeUndefined();
+    expect(next.get('billing', 'key-1')).toBeUndefined();
   });
 });

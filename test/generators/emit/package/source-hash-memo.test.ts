@@ -74,3 +74,31 @@ describe('group source hashes from the last build', () => {
     expect(kept.has('group-source-hashes')).toBe(false);
   });
 });
+
+describe('the kept source hashes, read by a thread that generates group after group', () => {
+  it('are recalled once, and again after the next keep', () => {
+    const model = loadValid(join(REPO, 'catalogue'));
+    const { cache: backing } = keptOnlyCache();
+    let recalls = 0;
+    const cache = {
+      ...backing,
+      recall: (unit: string) => {
+        recalls++;
+        return backing.recall!(unit);
+      },
+    };
+    const context = { ...plain, cache };
+    manifests(model, context);
+    expect(recalls).toBe(1);
+    // One unit at a time, as a pool thread makes them: the memo the last keep left is read once.
+    const slugs = model.groups.map((group) => group.slug);
+    const one = slugs.map((slug) => groupPackageUnits(model, context, new Set([slug]))[0]!.packageJson());
+    expect(recalls).toBe(2);
+    expect(one.map((file) => file.contents)).toEqual(manifests(model, plain));
+    // A whole build on the same cache still reads the memo; the one after its keep reads the cache.
+    manifests(model, context);
+    expect(recalls).toBe(2);
+    manifests(model, context);
+    expect(recalls).toBe(3);
+  });
+});
