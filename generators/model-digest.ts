@@ -58,23 +58,11 @@ export interface ModelDigests {
   shapes: (string | undefined)[];
 }
 
-/** What `modelDigest` knows of `model`, for another thread's copy of it (`adoptDigests`). */
+/** What `modelDigest` knows of `model`, for another thread's copy of it (`unpackCatalogue`, in the build). */
 export function knownDigests(model: Catalogue): ModelDigests {
   const preset = entryDigests.get(model.events);
   return {
     events: Object.keys(model.events).map((key) => preset?.(key) ?? digests.get(model.events[key]!)),
     shapes: Object.values(model.shapes).map((shape) => digests.get(shape)),
   };
-}
-
-/** Takes the digests another thread computed for its copy of `model` (same keys, same order). */
-export function adoptDigests(model: Catalogue, known: ModelDigests): void {
-  Object.values(model.events).forEach((event, i) => {
-    const digest = known.events[i];
-    if (digest !== undefined) digests.set(event, digest);
-  });
-  Object.values(model.shapes).forEach((shape, i) => {
-    const digest = known.shapes[i];
-    if (digest !== undefined) digests.set(shape, digest);
-  });
 }

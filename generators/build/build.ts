@@ -16,7 +16,7 @@ import { entryDigest, knownDigests, modelDigest } from '../model-digest.js';
 import { openIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
-import { packValue } from './transfer.js';
+import { packCatalogue } from './transfer.js';
 import {
   type FileStats,
   openStagedSink,
@@ -180,8 +180,8 @@ export async function buildCatalogue(
         ? options.workers.threads
         : 0;
     if (threads > 0 && canUseWorkers()) {
-      const packed = packValue(catalogue);
-      pool ??= openPool(1, outDir, options, packed.bytes.byteLength);
+      const packed = packCatalogue(catalogue);
+      pool ??= openPool(1, outDir, options, packed.bytes);
       // The digests the group units computed, so that the documents' thread does not compute them again;
       // the staging target, so that each thread stages its own files.
       pool.provide(packed, { digests: knownDigests(catalogue), staging: staging.target });

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { OutputFile } from '../emit/context.js';
 import type { Catalogue } from '../model.js';
 import type { ModelDigests } from '../model-digest.js';
-import { type PackedValue, packValue } from './transfer.js';
+import { type PackedCatalogue, packCatalogue } from './transfer.js';
 import { type StagedFile, type StagingTarget, WriteFailure } from './write.js';
 
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
@@ -22,7 +22,7 @@ export interface WorkerData {
  * the build's transaction, for `stage` tasks (each thread writes its own files there).
  */
 export interface ModelMessage {
-  model: PackedValue;
+  model: PackedCatalogue;
   digests?: ModelDigests;
   staging?: StagingTarget;
 }
@@ -49,7 +49,7 @@ export interface EmitPool {
    * Gives the threads the model (once), with what `modelDigest` knows of it and the build's staging
    * target (for `stage`); tasks run from then on.
    */
-  provide(model: PackedValue, extras?: { digests?: ModelDigests; staging?: StagingTarget }): void;
+  provide(model: PackedCatalogue, extras?: { digests?: ModelDigests; staging?: StagingTarget }): void;
   /** Starts more threads, up to `size` in all. */
   grow(size: number): void;
   run(task: EmitTask): Promise<OutputFile[]>;
@@ -95,8 +95,8 @@ export function startEmitPool(
   options: { outDir: string; cache?: { dir: string; tool: string }; staging?: StagingTarget },
 ): EmitPool {
   const { staging, ...rest } = options;
-  const packed = packValue(model);
-  const pool = openEmitPool(size, { ...rest, modelBytes: packed.bytes.byteLength });
+  const packed = packCatalogue(model);
+  const pool = openEmitPool(size, { ...rest, modelBytes: packed.bytes });
   pool.provide(packed, staging ? { staging } : {});
   return pool;
 }
@@ -104,9 +104,9 @@ export function startEmitPool(
 /**
  * Starts `size` threads before the model is known, so that they load the toolkit while this thread
  * loads the catalogue; `provide` then gives them the model, packed once into shared memory
- * (`transfer.ts`), so each thread unpacks it in parallel. A thread's heap is sized for a model of
- * `modelBytes` packed (an estimate until then): one started for a smaller model than the one provided
- * is replaced before it runs anything. A thread runs one task at a time and the pool hands the next
+ * (`transfer.ts`) with each group's events apart, so that each thread unpacks only the groups it
+ * reads. A thread's heap is sized for a model of `modelBytes` packed (an estimate until then): one
+ * started for a smaller model than the one provided is replaced before it runs anything. A thread runs one task at a time and the pool hands the next
  * queued task to the first thread that frees up (document tasks only to the first thread).
  */
 export function openEmitPool(
@@ -188,7 +188,7 @@ export function openEmitPool(
   };
   const grow = (target: number) => {
     for (let index = workers.length; index < target; index++)
-      start(index, model?.model.bytes.byteLength ?? options.modelBytes);
+      start(index, model?.model.bytes ?? options.modelBytes);
   };
   grow(size);
 
@@ -200,7 +200,7 @@ export function openEmitPool(
       if (model) throw new Error('the build worker pool already has its model');
       const message: ModelMessage = { model: packed, ...extras };
       model = message;
-      const bytes = packed.bytes.byteLength;
+      const bytes = packed.bytes;
       workers.forEach((worker, index) => {
         if (sizedFor.get(worker)! >= bytes) {
           worker.postMessage(message);

@@ -4,16 +4,16 @@ import type { EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { groupPackageUnits } from '../emit/package/index.js';
 import type { Catalogue } from '../model.js';
-import { adoptDigests } from '../model-digest.js';
 import { openIfExists, readIfExists } from '../shared/fs.js';
 import { createDiskCache } from './emit-cache.js';
 import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
-import { unpackValue } from './transfer.js';
+import { unpackCatalogue } from './transfer.js';
 import { openStagedSink, type StagingTarget, stageOnThread, WriteFailure } from './write.js';
 
 // One thread of the build's pool (see emit-pool.ts): started before the model is known, it loads the
-// toolkit, unpacks the model it is then sent (its first message), and runs the tasks it is sent, one at a
-// time, with the same emitters and the same cache the build's own thread would use.
+// toolkit, takes the model it is then sent (its first message; a group's events are unpacked when
+// first read), and runs the tasks it is sent, one at a time, with the same emitters and the same cache
+// the build's own thread would use.
 
 const data = workerData as WorkerData;
 let model: Catalogue | undefined;
@@ -43,8 +43,7 @@ const folders = {};
 
 parentPort!.on('message', (message: TaskMessage | ModelMessage) => {
   if ('model' in message) {
-    model = unpackValue<Catalogue>(message.model);
-    if (message.digests) adoptDigests(model, message.digests);
+    model = unpackCatalogue(message.model, message.digests);
     staging = message.staging;
     return;
   }

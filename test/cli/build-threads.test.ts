@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packValue } from '../../generators/build/transfer.js';
+import { packCatalogue } from '../../generators/build/transfer.js';
 import { STAGING_DIR } from '../../generators/build/write.js';
 import { describeGroup, fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
@@ -132,7 +132,7 @@ describe('the build thread pool', () => {
     const pool = openEmitPool(1, { outDir: tempDir(), modelBytes: 1 });
     try {
       const done = pool.run({ kind: 'emitter', name: 'catalogue-package' });
-      pool.provide(packValue(model));
+      pool.provide(packCatalogue(model));
       const files = await done;
       expect(files.map((file) => file.path)).toEqual(['catalogue/package.json', 'catalogue/README.md']);
       pool.grow(2);
