@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +20,8 @@ const CLI = join(REPO, 'dist/scripts/eventry.js');
 const TIME = '/usr/bin/time';
 /** 36 copies of the seed: 9,936 events in 684 groups. */
 const COPIES = 36;
+/** Full builds of the 10,000-event catalogue, for their median. */
+const FULL_BUILDS = 3;
 
 /** One whole process: wall time (ms) and peak RSS (MiB) of the child, when it can be measured. */
 interface Run {
@@ -60,16 +71,32 @@ export async function runScaleBench(): Promise<string> {
     const seedFull = median(seedRuns.map((r) => r.ms));
     const seedEvents = 276;
 
-    // 10k: one full build (empty output, empty cache), an edit of one group, no-op rebuilds.
+    // 10k: full builds (empty output, empty cache), edits of one group, no-op rebuilds.
     const big = writeSyntheticCatalogue(join(REPO, 'catalogue'), join(work, 'big', 'catalogue'), COPIES);
-    const bigArgs = [CLI, 'build', '--catalogue', big.dir, '--out', join(work, 'big', 'packages')];
-    const full = run(bigArgs);
+    const bigOut = join(work, 'big', 'packages');
+    const bigCache = join(work, 'big', '.eventry');
+    const bigArgs = [CLI, 'build', '--catalogue', big.dir, '--out', bigOut];
+    // Three full builds, for a median: one build of 15 s on a shared host is not a measurement (the same
+    // code took 14.5 to 18.4 s within an hour). Each earlier build's output and cache are moved aside,
+    // not deleted: on this disk, deleting 56,000 files slows the file creation that follows for tens of
+    // seconds. The last build's stay for the edits.
+    const fulls: Run[] = [];
+    for (let i = 0; i < FULL_BUILDS; i++) {
+      if (i > 0) {
+        mkdirSync(join(work, 'aside', String(i)), { recursive: true });
+        renameSync(bigOut, join(work, 'aside', String(i), 'packages'));
+        renameSync(bigCache, join(work, 'aside', String(i), '.eventry'));
+      }
+      fulls.push(run(bigArgs));
+    }
+    const full = median(fulls.map((r) => r.ms));
+    const fullRss = Math.max(...fulls.map((r) => r.rssMiB ?? 0));
     const edits: Run[] = [];
     const noops: Run[] = [];
     // Process start beside each no-op too: the host's speed drifts within a run (bare node took 110 to
     // 165 ms within one hour here), and a no-op is mostly process start.
     const nodeBeside: number[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 3; i++) {
       editGroup(join(big.dir, 'groups', `billing-c${String(i + 1).padStart(2, '0')}.yaml`), String(i));
       edits.push(run(bigArgs));
       for (let j = 0; j < 3; j++) {
@@ -96,20 +123,20 @@ export async function runScaleBench(): Promise<string> {
     const diff = median(diffs.map((r) => r.ms));
     const coldDiff = median(coldDiffs.map((r) => r.ms));
     const perSeed = seedFull / seedEvents;
-    const perBig = full.ms / big.events;
+    const perBig = full / big.events;
     const rss = (r: Run) => (r.rssMiB === undefined ? 'n/a' : `${Math.round(r.rssMiB)} MiB`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
     const x = (ms: number) => `${(ms / node).toFixed(1)}×`;
     return [
       `## Scale (seed: ${seedEvents} events; synthetic: ${big.events} events in ${big.groups} groups)`,
       '',
-      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared). Each row a whole \`node dist/scripts/eventry.js\` process, start included; peak RSS by \`/usr/bin/time -f %M\`. Medians: node start of 9, seed of 3, edit and each diff of 2, no-op of 6 (each after a bare node run: ${formatMs(median(nodeBeside))} median beside them; the no-op's own work, the median of per-pair differences, ${formatMs(noopOverNode)}); the 10k full build runs once.`,
+      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared). Each row a whole \`node dist/scripts/eventry.js\` process, start included; peak RSS by \`/usr/bin/time -f %M\`. Medians: node start of 9, seed of 3, 10k full build of ${FULL_BUILDS} (its peak RSS the highest of them; ${fulls.map((r) => formatMs(r.ms)).join(', ')}), edit of 3, each diff of 2, no-op of 9 (each after a bare node run: ${formatMs(median(nodeBeside))} median beside them; the no-op's own work, the median of per-pair differences, ${formatMs(noopOverNode)}).`,
       '',
       '| run | time | × node start | peak RSS | target | |',
       '|---|---|---|---|---|---|',
       `| bare \`node -e 0\` (peer: process start) | ${formatMs(node)} | 1.0× | | | |`,
       `| seed full build, no cache, empty output | ${formatMs(seedFull)} | ${x(seedFull)} | ${rss(seedRuns[0]!)} | < 2000 ms | ${verdict(seedFull < 2000)} |`,
-      `| 10k full build, empty output and cache | ${formatMs(full.ms)} | ${x(full.ms)} | ${rss(full)} | < 15000 ms, < 400 MiB | ${verdict(full.ms < 15000 && (full.rssMiB ?? 0) < 400)} |`,
+      `| 10k full build, empty output and cache | ${formatMs(full)} | ${x(full)} | ${Math.round(fullRss)} MiB | < 15000 ms, < 400 MiB | ${verdict(full < 15000 && fullRss < 400)} |`,
       `| 10k edit one group | ${formatMs(edit)} | ${x(edit)} | ${rss(edits[0]!)} | < 1500 ms | ${verdict(edit < 1500)} |`,
       `| 10k no-op | ${formatMs(noop)} | ${x(noop)} | ${rss(noops[0]!)} | < 300 ms | ${verdict(noop < 300)} |`,
       `| \`eventry diff\` of two 10k catalogue folders, OLD built before (its parse cache) | ${formatMs(diff)} | ${x(diff)} | ${rss(diffs[0]!)} | < 2000 ms | ${verdict(diff < 2000)} |`,
