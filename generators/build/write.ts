@@ -50,9 +50,9 @@ import {
   writevSync,
 } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { OutputFile, OutputSink } from '../emit/context.js';
-import { fileStamp, openForReading, readBytesIfExists, readIfExists } from '../shared/fs.js';
+import { fileStamp, openForReading, readBytesIfExists, readIfExists, unlessAbsent } from '../shared/fs.js';
 import { clearLeftoverLock, isAlive } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
@@ -430,17 +430,35 @@ function stageSeal(
   const state = seal(stats, keptBelow);
   const names = new Set<string>();
   const written: string[] = [];
+  const made = new Set<string>();
   const stage = (path: string, contents: string) => {
     const target = join(staging, path);
-    mkdirSync(dirname(target), { recursive: true });
+    const folder = dirname(target);
+    if (!made.has(folder)) mkdirSync(folder, { recursive: true });
+    made.add(folder);
     writeFileSync(target, contents);
     written.push(path);
+  };
+  // The output's files of the seal's folders, listed once: a first build of 684 groups tried to read
+  // as many files that were not there.
+  const listed = new Map<string, ReadonlySet<string>>();
+  const inOutput = (path: string) => {
+    const folder = dirname(path);
+    let listing = listed.get(folder);
+    if (listing === undefined) {
+      listing = new Set(unlessAbsent(() => readdirSync(join(root, folder))) ?? []);
+      listed.set(folder, listing);
+    }
+    return listing.has(basename(path));
   };
   // The files the seal made (those of the folders not kept whole) are staged unless the output has
   // them as made (their names are their digests, but one may have been damaged since).
   for (const file of state.also ?? []) {
     names.add(file.path);
-    if (file.text !== undefined && readIfExists(join(root, file.path)) !== file.text)
+    if (
+      file.text !== undefined &&
+      (!inOutput(file.path) || readIfExists(join(root, file.path)) !== file.text)
+    )
       stage(file.path, file.text);
   }
   if (

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { foldersRecordPath } from '../../generators/build/state.js';
@@ -193,6 +193,21 @@ describe('eventry build: the no-op and edit checks from folder times', () => {
     rmSync(join(out, 'account/events/account.created-v1.js'));
     expect((await build()).status).toBe(0);
     expect(comparable(readTree(out))).toEqual(fresh);
+    expect((await build()).stdout).toMatch(/nothing to do/);
+  });
+
+  it('a forced build writes the state folder’s lists again where one is damaged or gone, and only there', async () => {
+    const lists = readdirSync(join(out, STATE_DIR)).sort();
+    expect(lists.length).toBeGreaterThan(1);
+    const [damaged, gone] = lists;
+    writeFileSync(join(out, STATE_DIR, damaged!), '{"tampered":[0,0]}');
+    rmSync(join(out, STATE_DIR, gone!));
+    const before = statSync(join(out, STATE_DIR, lists[2] ?? lists[1]!)).mtimeMs;
+    expect((await build('--force')).status).toBe(0);
+    expect(comparable(readTree(out))).toEqual(fresh);
+    expect(readdirSync(join(out, STATE_DIR)).sort()).toEqual(lists);
+    expect(readFileSync(join(out, STATE_DIR, damaged!), 'utf8')).not.toContain('tampered');
+    expect(statSync(join(out, STATE_DIR, lists[2] ?? lists[1]!)).mtimeMs).toBe(before);
     expect((await build()).stdout).toMatch(/nothing to do/);
   });
 
