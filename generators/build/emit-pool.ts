@@ -66,8 +66,8 @@ export interface EmitPool {
  * Each thread's heap: V8 lets an idle-looking heap grow far past what is live, and the ajv code
  * generation leaves a lot of short-lived garbage, so three default heaps took a 10,000-event build to
  * 1 GiB. A 16 MiB young generation and an old generation of a few times the model's size keep the
- * process near what is live. A thread generating group packages holds the model (about 2.5 times its
- * packed size), ajv and one group's files; the first thread also writes the catalogue-wide documents,
+ * process near what is live. A thread generating group packages holds at most the model (the events of
+ * the groups it generated, unpacked: about 2.5 times their packed size), ajv and one group's files; the first thread also writes the catalogue-wide documents,
  * whose text grows with the catalogue (about 6 times the packed model at 10,000 events), and on an edit
  * holds the last build's text of them beside (it copies unchanged entries from it), so it gets more.
  */
@@ -106,8 +106,9 @@ export function startEmitPool(
  * loads the catalogue; `provide` then gives them the model, packed once into shared memory
  * (`transfer.ts`) with each group's events apart, so that each thread unpacks only the groups it
  * reads. A thread's heap is sized for a model of `modelBytes` packed (an estimate until then): one
- * started for a smaller model than the one provided is replaced before it runs anything. A thread runs one task at a time and the pool hands the next
- * queued task to the first thread that frees up (document tasks only to the first thread).
+ * started for a smaller model than the one provided is replaced before it runs anything. A thread runs
+ * one task at a time and the pool hands the next queued task to the first thread that frees up
+ * (document tasks only to the first thread).
  */
 export function openEmitPool(
   size: number,
