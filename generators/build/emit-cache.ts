@@ -52,15 +52,14 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
       // Not in the folder as listed: no read (a build generating 684 groups tried as many absent files).
       // An entry another build wrote since is simply not reused.
       if (!entriesOf(prefix).has(name)) return undefined;
-      const text = readIfExists(join(dir, name));
-      if (!text) return undefined;
-      try {
-        return JSON.parse(text) as OutputFile[];
-      } catch {
-        return undefined;
-      }
+      return readEntry(join(dir, name))?.files;
     },
-    set(unit, key, files) {
+    last(unit) {
+      const { prefix } = fileOf(unit, '');
+      const [name] = entriesOf(prefix);
+      return name === undefined ? undefined : readEntry(join(dir, name));
+    },
+    set(unit, key, files, extra) {
       const { prefix, name } = fileOf(unit, key);
       mkdirSync(dir, { recursive: true });
       const names = entriesOf(prefix);
@@ -70,7 +69,7 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
         names.delete(old);
       }
       names.add(name);
-      writeEntry(dir, name, JSON.stringify(files));
+      writeEntry(dir, name, JSON.stringify(extra === undefined ? { files } : { files, extra }));
     },
     recall(unit) {
       try {
@@ -112,6 +111,19 @@ function sweepIfStale(path: string): void {
     if (stats?.isFile() && Date.now() - stats.mtimeMs > STALE_TEMPORARY_MS) rmSync(path, { force: true });
   } catch {
     // Gone meanwhile, or not ours to remove: the cache works without it.
+  }
+}
+
+/** An entry as `set` wrote it; undefined when absent or not such an entry (damaged, another format). */
+function readEntry(path: string): { files: OutputFile[]; extra?: unknown } | undefined {
+  const text = readIfExists(path);
+  if (!text) return undefined;
+  try {
+    const entry = JSON.parse(text) as { files?: unknown; extra?: unknown } | null;
+    if (!Array.isArray(entry?.files)) return undefined;
+    return entry as { files: OutputFile[]; extra?: unknown };
+  } catch {
+    return undefined;
   }
 }
 

@@ -43,7 +43,13 @@ export type { ExistingFile } from '../shared/fs.js';
  */
 export interface EmitCache {
   get(unit: string, key: string): OutputFile[] | undefined;
-  set(unit: string, key: string, files: OutputFile[]): void;
+  /** Memoises `files` for `unit` under `key`, with `extra` (JSON data) for a later build's `last`. */
+  set(unit: string, key: string, files: OutputFile[], extra?: unknown): void;
+  /**
+   * The entry `unit` has whatever its key (the last build's, until `set` replaces it): what a unit whose
+   * inputs changed can reuse parts of. Its `extra` is whatever was set with it, unchecked.
+   */
+  last?(unit: string): { files: OutputFile[]; extra?: unknown } | undefined;
   /** What `unit` kept with `keep` in the last build (structured-clone data), if the cache has it. */
   recall?(unit: string): unknown;
   /** Keeps `value` (structured-clone data) for the next build's `recall`, in place of the last one. */

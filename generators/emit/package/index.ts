@@ -9,7 +9,6 @@ import { emitReadme } from './readme.js';
 import { RUNTIME_SLUG, RUNTIME_VERSION, runtimePackageName } from './runtime-package.js';
 import { render } from './templates.js';
 import { emitGroupTypes, interfaceName } from './types.js';
-import { compileEventValidators } from './validators.js';
 
 /**
  * Events per chunk module. A module costs Node a fixed price to load besides its size, so the group's
@@ -86,10 +85,14 @@ function groupPackageUnit(
     packageJsonPath: `${group.slug}/package.json`,
     packageJson: () => emitPackageJson(model, group, context, { sourceHash, usesFormats }),
     async files() {
-      let generated = context.cache?.get(unit, key);
+      const cache = context.cache;
+      let generated = cache?.get(unit, key);
       if (!generated) {
-        generated = await emitGroupPackage(model, group, usesFormats);
-        context.cache?.set(unit, key, generated);
+        // The last build's validators of this group, for the events whose schemas it left alone.
+        const last = cache?.last?.(unit);
+        const made = await emitGroupPackage(model, group, usesFormats, last && reusableValidators(last));
+        generated = made.files;
+        cache?.set(unit, key, generated, made.validators);
       }
       return generated;
     },
@@ -198,21 +201,91 @@ function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): strin
   });
 }
 
-/** The files of one group's package, but package.json; `usesFormats` is `groupUsesFormats` of the group. */
-async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boolean): Promise<OutputFile[]> {
+/**
+ * Where a generated package holds each event's validator code: in which chunk file, from where to
+ * where, and the digest of the schema it was compiled from (`schemaDigest`). A group generated again
+ * takes the code of each event whose schema is unchanged from there instead of compiling it (an edit of
+ * one event, or of the group's description, compiled all its events again: a tenth of the edit).
+ */
+interface ValidatorPlace {
+  key: string;
+  digest: string;
+  file: string;
+  start: number;
+  end: number;
+}
+
+/** Each event's validator code, by key, from the last build's files of a group and their `ValidatorPlace`s. */
+type ReusableValidators = Map<string, { digest: string; code: string }>;
+
+/**
+ * The validators a cache entry of a group's package can give back: only places that name one of its
+ * chunk files and lie inside it (the entry is read from disk; anything else is ignored).
+ */
+function reusableValidators(last: { files: OutputFile[]; extra?: unknown }): ReusableValidators {
+  const reusable: ReusableValidators = new Map();
+  if (!Array.isArray(last.extra)) return reusable;
+  const contents = new Map<string, string>();
+  for (const file of last.files) {
+    if (typeof file?.path === 'string' && typeof file.contents === 'string')
+      contents.set(file.path, file.contents);
+  }
+  for (const place of last.extra as Partial<ValidatorPlace>[]) {
+    const text = typeof place?.file === 'string' ? contents.get(place.file) : undefined;
+    const { key, digest, start, end } = place ?? {};
+    if (
+      text === undefined ||
+      typeof key !== 'string' ||
+      typeof digest !== 'string' ||
+      !Number.isInteger(start) ||
+      !Number.isInteger(end) ||
+      start! < 0 ||
+      end! < start! ||
+      end! > text.length
+    )
+      continue;
+    reusable.set(key, { digest, code: text.slice(start, end) });
+  }
+  return reusable;
+}
+
+/** What an event's validator code is compiled from: its key and closed schema. */
+function schemaDigest(key: string, schema: Record<string, unknown>): string {
+  return createHash('sha256')
+    .update(`${key}\0${JSON.stringify(schema)}`)
+    .digest('base64');
+}
+
+/**
+ * The files of one group's package, but package.json; `usesFormats` is `groupUsesFormats` of the group;
+ * `reusable`, validators of the last build to take where an event's schema is unchanged. Also where
+ * each validator is in them, for the next build (`ValidatorPlace`).
+ */
+async function emitGroupPackage(
+  model: Catalogue,
+  group: Group,
+  usesFormats: boolean,
+  reusable?: ReusableValidators,
+): Promise<{ files: OutputFile[]; validators: ValidatorPlace[] }> {
   const slug = group.slug;
   const note = generatedNote(`catalogue/${group.source.file}`);
   const packageName = groupPackageName(model, group);
   const runtimeName = runtimePackageName(model);
-  const events = group.events.map((key, i) => {
+  // ajv is loaded only when some validator is compiled.
+  let compile: typeof import('./validators.js').compileEventValidators | undefined;
+  const events: { key: string; id: string; digest: string; code: string; usesFormats: boolean }[] = [];
+  for (const [i, key] of group.events.entries()) {
     const schema = standaloneEventSchema(model, key, 'closed');
-    return {
-      key,
-      id: `event${i}`,
-      schema,
-      ...compileEventValidators(key, schema),
-    };
-  });
+    const digest = schemaDigest(key, schema);
+    const kept = reusable?.get(key);
+    let validator: { code: string; usesFormats: boolean };
+    if (kept?.digest === digest) validator = { code: kept.code, usesFormats: FORMATS.test(kept.code) };
+    else {
+      compile ??= (await import('./validators.js')).compileEventValidators;
+      validator = compile(key, schema);
+    }
+    events.push({ key, id: `event${i}`, digest, ...validator });
+  }
   if (events.some((event) => event.usesFormats) !== usesFormats) {
     throw new Error(`the validators of ${group.slug} and its field formats disagree on ajv-formats`);
   }
@@ -231,15 +304,22 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
     { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName, runtimeName }) },
     { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note, runtimeName }) },
   ];
+  const validators: ValidatorPlace[] = [];
   chunks.forEach((chunk, n) => {
-    files.push({
-      path: `${slug}/chunks/${n}.js`,
-      contents: render('chunk.js', {
-        note,
-        usesFormats: chunk.events.some((event) => event.usesFormats),
-        events: chunk.events,
-      }),
+    const path = `${slug}/chunks/${n}.js`;
+    const contents = render('chunk.js', {
+      note,
+      usesFormats: chunk.events.some((event) => event.usesFormats),
+      events: chunk.events,
     });
+    files.push({ path, contents });
+    let from = 0;
+    for (const event of chunk.events) {
+      const start = contents.indexOf(event.code, from);
+      if (start === -1) continue;
+      from = start + event.code.length;
+      validators.push({ key: event.key, digest: event.digest, file: path, start, end: from });
+    }
   });
   for (const [i, event] of events.entries()) {
     const { key } = event;
@@ -272,5 +352,8 @@ async function emitGroupPackage(model: Catalogue, group: Group, usesFormats: boo
       }),
     );
   }
-  return files;
+  return { files, validators };
 }
+
+/** Whether validator code reads `fullFormats` (as `compileEventValidators` tells of the code it makes). */
+const FORMATS = /\bfullFormats\b/;

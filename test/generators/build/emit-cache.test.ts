@@ -56,3 +56,22 @@ describe('the disk emit cache looks entries up in one listing of its folder', ()
     expect(next.get('billing', 'key-1')).toBeUndefined();
   });
 });
+
+describe('the disk emit cache gives a unit’s last entry whatever its key', () => {
+  it('with what was set beside its files; none for a unit it has no entry of', () => {
+    const dir = join(tempDir(), 'cache');
+    expect(createDiskCache(dir, 'tool').last!('account')).toBeUndefined();
+    createDiskCache(dir, 'tool').set('account', 'key-1', files('1'), [{ place: 1 }]);
+    expect(createDiskCache(dir, 'tool').last!('account')).toEqual({
+      files: files('1'),
+      extra: [{ place: 1 }],
+    });
+    const cache = createDiskCache(dir, 'tool');
+    cache.set('account', 'key-2', files('2'));
+    expect(cache.last!('account')).toEqual({ files: files('2') });
+    expect(cache.last!('billing')).toBeUndefined();
+    writeFileSync(join(dir, readdirSync(dir)[0]!), '[1, 2]');
+    expect(createDiskCache(dir, 'tool').last!('account')).toBeUndefined();
+    expect(createDiskCache(dir, 'tool').get('account', 'key-2')).toBeUndefined();
+  });
+});
