@@ -52,12 +52,13 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
       // Not in the folder as listed: no read (a build generating 684 groups tried as many absent files).
       // An entry another build wrote since is simply not reused.
       if (!entriesOf(prefix).has(name)) return undefined;
-      return readEntry(join(dir, name))?.files;
+      return readEntry(join(dir, name), toolFingerprint)?.files;
     },
     last(unit) {
       const { prefix } = fileOf(unit, '');
       const [name] = entriesOf(prefix);
-      return name === undefined ? undefined : readEntry(join(dir, name));
+      // Only an entry this toolkit wrote: another's code (an upgrade's first build) is not reused.
+      return name === undefined ? undefined : readEntry(join(dir, name), toolFingerprint);
     },
     set(unit, key, files, extra) {
       const { prefix, name } = fileOf(unit, key);
@@ -69,7 +70,8 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
         names.delete(old);
       }
       names.add(name);
-      writeEntry(dir, name, JSON.stringify(extra === undefined ? { files } : { files, extra }));
+      const entry = { tool: toolFingerprint, files, ...(extra === undefined ? {} : { extra }) };
+      writeEntry(dir, name, JSON.stringify(entry));
     },
     recall(unit) {
       try {
@@ -114,14 +116,19 @@ function sweepIfStale(path: string): void {
   }
 }
 
-/** An entry as `set` wrote it; undefined when absent or not such an entry (damaged, another format). */
-function readEntry(path: string): { files: OutputFile[]; extra?: unknown } | undefined {
+/**
+ * An entry as `set` wrote it for the toolkit `tool`; undefined when absent, not such an entry (damaged,
+ * another format) or another toolkit's.
+ */
+function readEntry(path: string, tool: string): { files: OutputFile[]; extra?: unknown } | undefined {
   const text = readIfExists(path);
   if (!text) return undefined;
   try {
-    const entry = JSON.parse(text) as { files?: unknown; extra?: unknown } | null;
-    if (!Array.isArray(entry?.files)) return undefined;
-    return entry as { files: OutputFile[]; extra?: unknown };
+    const entry = JSON.parse(text) as { tool?: unknown; files?: unknown; extra?: unknown } | null;
+    if (entry?.tool !== tool || !Array.isArray(entry.files)) return undefined;
+    return entry.extra === undefined
+      ? { files: entry.files as OutputFile[] }
+      : { files: entry.files as OutputFile[], extra: entry.extra };
   } catch {
     return undefined;
   }

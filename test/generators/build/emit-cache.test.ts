@@ -70,6 +70,8 @@ describe('the disk emit cache gives a unit’s last entry whatever its key', () 
     cache.set('account', 'key-2', files('2'));
     expect(cache.last!('account')).toEqual({ files: files('2') });
     expect(cache.last!('billing')).toBeUndefined();
+    // Another toolkit's entry (the first build after an upgrade) gives nothing to reuse.
+    expect(createDiskCache(dir, 'new-tool').last!('account')).toBeUndefined();
     writeFileSync(join(dir, readdirSync(dir)[0]!), '[1, 2]');
     expect(createDiskCache(dir, 'tool').last!('account')).toBeUndefined();
     expect(createDiskCache(dir, 'tool').get('account', 'key-2')).toBeUndefined();
