@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  closeSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { EmitCache, OutputFile } from '../emit/context.js';
 import { PARSE_CACHE_FILE, ParseCache } from '../load/parse-cache.js';
-import { readIfExists, unlessAbsent } from '../shared/fs.js';
+import { openForReading, unlessAbsent } from '../shared/fs.js';
 import { projectRoot, toolFingerprint } from './fingerprint.js';
 
 /**
@@ -121,8 +123,19 @@ function sweepIfStale(path: string): void {
  * another format) or another toolkit's.
  */
 function readEntry(path: string, tool: string): { files: OutputFile[]; extra?: unknown } | undefined {
-  const text = readIfExists(path);
-  if (!text) return undefined;
+  const fd = openForReading(path);
+  if (fd === undefined) return undefined;
+  let text: string;
+  try {
+    // Another toolkit's entry is told by its first bytes (`set` writes the toolkit first): the first
+    // build after an upgrade would otherwise read and parse every group's old entry for nothing.
+    const head = Buffer.from(`{"tool":${JSON.stringify(tool)},`);
+    const start = Buffer.alloc(head.length);
+    if (readSync(fd, start, 0, head.length, 0) !== head.length || !start.equals(head)) return undefined;
+    text = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
   try {
     const entry = JSON.parse(text) as { tool?: unknown; files?: unknown; extra?: unknown } | null;
     if (entry?.tool !== tool || !Array.isArray(entry.files)) return undefined;
