@@ -138,13 +138,29 @@ function readEntry(path: string, tool: string): { files: OutputFile[]; extra?: u
   }
   try {
     const entry = JSON.parse(text) as { tool?: unknown; files?: unknown; extra?: unknown } | null;
-    if (entry?.tool !== tool || !Array.isArray(entry.files)) return undefined;
+    if (entry?.tool !== tool || !Array.isArray(entry.files) || !entry.files.every(isCachedFile))
+      return undefined;
     return entry.extra === undefined
       ? { files: entry.files as OutputFile[] }
       : { files: entry.files as OutputFile[], extra: entry.extra };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a file read back from an entry is one an emitter could have made: text at a relative path
+ * inside the output (no empty, `.` or `..` part). A damaged entry, or one written by hand, is not
+ * reused: the unit is generated again rather than failing the build or writing outside the output.
+ */
+function isCachedFile(file: unknown): file is OutputFile {
+  if (file === null || typeof file !== 'object') return false;
+  const { path, contents } = file as { path?: unknown; contents?: unknown };
+  return (
+    typeof path === 'string' &&
+    typeof contents === 'string' &&
+    path.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && !part.includes('\\'))
+  );
 }
 
 /** Writes `name` in `dir` under a unique temporary name, then renames it into place. */

@@ -77,3 +77,24 @@ describe('the disk emit cache gives a unit’s last entry whatever its key', () 
     expect(createDiskCache(dir, 'tool').get('account', 'key-2')).toBeUndefined();
   });
 });
+
+describe('the disk emit cache gives back only files an emitter could have made', () => {
+  it('an entry with a file outside the output, at an absolute path or without text is not reused', () => {
+    const dir = join(tempDir(), 'cache');
+    for (const bad of [
+      { path: '../../escape.txt', contents: 'x' },
+      { path: 'account/./index.js', contents: 'x' },
+      { path: '/etc/passwd', contents: 'x' },
+      { path: 5, contents: 'x' },
+      { path: 'account/index.js' },
+    ]) {
+      const cache = createDiskCache(dir, 'tool');
+      cache.set('account', 'key-1', [...files('1'), bad as never], [{ place: 1 }]);
+      const next = createDiskCache(dir, 'tool');
+      expect(next.get('account', 'key-1')).toBeUndefined();
+      expect(next.last!('account')).toBeUndefined();
+    }
+    createDiskCache(dir, 'tool').set('account', 'key-1', files('1'));
+    expect(createDiskCache(dir, 'tool').get('account', 'key-1')).toEqual(files('1'));
+  });
+});
