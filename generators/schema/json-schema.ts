@@ -39,6 +39,8 @@ export interface SchemaOptions {
    * `open`: the consumers' tolerant reading, undocumented fields accepted at every depth.
    */
   mode?: 'closed' | 'open';
+  /** Leave annotations out (titles, descriptions): the schema then holds only what validation reads. */
+  bare?: boolean;
 }
 
 /** The schema of a field type. Optional fields are never nullable: the platform omits them. */
@@ -66,7 +68,7 @@ export function objectSchema(fields: Field[], options: SchemaOptions, open = fal
     // Defined, not assigned: a field called `__proto__` is a key, not the object's prototype.
     Object.defineProperty(properties, field.name, {
       value: {
-        ...(field.description ? { description: field.description } : {}),
+        ...(field.description && !options.bare ? { description: field.description } : {}),
         ...typeSchema(field.type, options),
       },
       enumerable: true,
@@ -85,6 +87,7 @@ export function objectSchema(fields: Field[], options: SchemaOptions, open = fal
 
 /** A named shape's schema. */
 export function shapeSchema(shape: Shape, options: SchemaOptions): Record<string, unknown> {
+  if (options.bare) return objectSchema(shape.fields, options);
   return {
     title: shape.name,
     ...(shape.description ? { description: shape.description } : {}),
@@ -129,6 +132,39 @@ export function shapesUsedBy(model: Catalogue, fields: Field[]): string[] {
   return [...found].sort();
 }
 
+/** The `$defs` of an event's standalone schema: each named shape it uses, by name. */
+function shapeDefinitions(
+  model: Catalogue,
+  event: EventVersion,
+  options: SchemaOptions,
+): Record<string, unknown> {
+  const defs: Record<string, unknown> = {};
+  for (const name of shapesUsedBy(model, event.fields))
+    defs[name] = shapeSchema(model.shapes[name]!, options);
+  return defs;
+}
+
+/** The `$id` of every `validationSchema`: it is the same for all events, as their validators are. */
+export const VALIDATION_SCHEMA_ID = 'event.json';
+
+/**
+ * What an event's validator checks and nothing else: its closed standalone schema without the
+ * annotations (titles, descriptions, `$comment`, the `x-` keywords, `deprecated`) and under one `$id`
+ * for every event. Two events with the same fields, types and shapes have the same validation schema,
+ * so one compiled validator serves both; its JSON is that validator's identity in the build cache.
+ */
+export function validationSchema(model: Catalogue, key: string): Record<string, unknown> {
+  const event = model.events[key]!;
+  const options: SchemaOptions = { ref: (name) => `#/$defs/${name}`, mode: 'closed', bare: true };
+  const defs = shapeDefinitions(model, event, options);
+  return {
+    $schema: SCHEMA_DIALECT,
+    $id: VALIDATION_SCHEMA_ID,
+    ...objectSchema(event.fields, options, isOpenEvent(event)),
+    ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
+  };
+}
+
 /** A self-contained JSON Schema 2020-12 document for one event: the shapes it uses under `$defs`. */
 export function standaloneEventSchema(
   model: Catalogue,
@@ -137,9 +173,7 @@ export function standaloneEventSchema(
 ): Record<string, unknown> {
   const event = model.events[key]!;
   const options: SchemaOptions = { ref: (name) => `#/$defs/${name}`, mode };
-  const defs: Record<string, unknown> = {};
-  for (const name of shapesUsedBy(model, event.fields))
-    defs[name] = shapeSchema(model.shapes[name]!, options);
+  const defs = shapeDefinitions(model, event, options);
   return {
     $schema: SCHEMA_DIALECT,
     $id: `${key}.json`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Catalogue, type Group, groupPackageName } from '../../model.js';
 import { entryDigest, modelDigest } from '../../model-digest.js';
-import { shippedEventSchema, standaloneEventSchema } from '../../schema/json-schema.js';
+import { shippedEventSchema, validationSchema } from '../../schema/json-schema.js';
 import { type EmitCache, type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { exampleFor } from './examples.js';
 import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
@@ -203,9 +203,10 @@ function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): strin
 
 /**
  * Where a generated package holds each event's validator code: in which chunk file, from where to
- * where, and the digest of the schema it was compiled from (`schemaDigest`). A group generated again
- * takes the code of each event whose schema is unchanged from there instead of compiling it (an edit of
- * one event, or of the group's description, compiled all its events again: a tenth of the edit).
+ * where, and the digest of the `validationSchema` it was compiled from. A group generated again takes
+ * the code of each schema it finds there instead of compiling it (an edit of one event, or of the
+ * group's description, compiled all its events again: a tenth of the edit). Events that share a
+ * validator have places that point at the same code.
  */
 interface ValidatorPlace {
   key: string;
@@ -215,8 +216,8 @@ interface ValidatorPlace {
   end: number;
 }
 
-/** Each event's validator code, by key, from the last build's files of a group and their `ValidatorPlace`s. */
-type ReusableValidators = Map<string, { digest: string; code: string }>;
+/** Validator code from the last build's files of a group, by the digest of its `validationSchema`. */
+type ReusableValidators = Map<string, string>;
 
 /**
  * The validators a cache entry of a group's package can give back: only places that name one of its
@@ -232,10 +233,9 @@ function reusableValidators(last: { files: OutputFile[]; extra?: unknown }): Reu
   }
   for (const place of last.extra as Partial<ValidatorPlace>[]) {
     const text = typeof place?.file === 'string' ? contents.get(place.file) : undefined;
-    const { key, digest, start, end } = place ?? {};
+    const { digest, start, end } = place ?? {};
     if (
       text === undefined ||
-      typeof key !== 'string' ||
       typeof digest !== 'string' ||
       !Number.isInteger(start) ||
       !Number.isInteger(end) ||
@@ -244,22 +244,27 @@ function reusableValidators(last: { files: OutputFile[]; extra?: unknown }): Reu
       end! > text.length
     )
       continue;
-    reusable.set(key, { digest, code: text.slice(start, end) });
+    reusable.set(digest, text.slice(start, end));
   }
   return reusable;
 }
 
-/** What an event's validator code is compiled from: its key and closed schema. */
-function schemaDigest(key: string, schema: Record<string, unknown>): string {
-  return createHash('sha256')
-    .update(`${key}\0${JSON.stringify(schema)}`)
-    .digest('base64');
+/** One validator of a group's package: its code, the events it checks, and the function that holds it. */
+interface GroupValidator {
+  /** The chunk function's name: `event<i>`, after the first event (in group order) it checks. */
+  id: string;
+  /** The digest of the events' `validationSchema`. */
+  digest: string;
+  code: string;
+  usesFormats: boolean;
+  keys: string[];
 }
 
 /**
  * The files of one group's package, but package.json; `usesFormats` is `groupUsesFormats` of the group;
- * `reusable`, validators of the last build to take where an event's schema is unchanged. Also where
- * each validator is in them, for the next build (`ValidatorPlace`).
+ * `reusable`, validators of the last build to take where a schema is unchanged. Events whose
+ * `validationSchema` is the same (same fields, types and shapes) share one validator, compiled once and
+ * shipped once. Also where each event's validator is in the files, for the next build (`ValidatorPlace`).
  */
 async function emitGroupPackage(
   model: Catalogue,
@@ -273,32 +278,51 @@ async function emitGroupPackage(
   const runtimeName = runtimePackageName(model);
   // ajv is loaded only when some validator is compiled.
   let compile: typeof import('./validators.js').compileEventValidators | undefined;
-  const events: { key: string; id: string; digest: string; code: string; usesFormats: boolean }[] = [];
+  const bySchema = new Map<string, GroupValidator>();
+  const ofEvent: GroupValidator[] = [];
   for (const [i, key] of group.events.entries()) {
-    const schema = standaloneEventSchema(model, key, 'closed');
-    const digest = schemaDigest(key, schema);
-    const kept = reusable?.get(key);
-    let validator: { code: string; usesFormats: boolean };
-    if (kept?.digest === digest) validator = { code: kept.code, usesFormats: FORMATS.test(kept.code) };
-    else {
-      compile ??= (await import('./validators.js')).compileEventValidators;
-      validator = compile(key, schema);
+    const schema = validationSchema(model, key);
+    const text = JSON.stringify(schema);
+    let validator = bySchema.get(text);
+    if (validator === undefined) {
+      const digest = createHash('sha256').update(text).digest('base64');
+      const kept = reusable?.get(digest);
+      let compiled: { code: string; usesFormats: boolean };
+      if (kept !== undefined) compiled = { code: kept, usesFormats: FORMATS.test(kept) };
+      else {
+        compile ??= (await import('./validators.js')).compileEventValidators;
+        compiled = compile(key, schema);
+      }
+      validator = { id: `event${i}`, digest, ...compiled, keys: [] };
+      bySchema.set(text, validator);
     }
-    events.push({ key, id: `event${i}`, digest, ...validator });
+    validator.keys.push(key);
+    ofEvent.push(validator);
   }
-  if (events.some((event) => event.usesFormats) !== usesFormats) {
+  const distinct = [...bySchema.values()];
+  if (distinct.some((validator) => validator.usesFormats) !== usesFormats) {
     throw new Error(`the validators of ${group.slug} and its field formats disagree on ajv-formats`);
   }
-  const chunks: { module: string; events: typeof events }[] = [];
-  for (let start = 0; start < events.length; start += CHUNK_SIZE) {
-    chunks.push({ module: `./chunks/${chunks.length}.js`, events: events.slice(start, start + CHUNK_SIZE) });
+  const chunks: { module: string; validators: GroupValidator[] }[] = [];
+  const chunkOf = new Map<GroupValidator, string>();
+  for (let start = 0; start < distinct.length; start += CHUNK_SIZE) {
+    const module = `./chunks/${chunks.length}.js`;
+    const validators = distinct.slice(start, start + CHUNK_SIZE);
+    for (const validator of validators) chunkOf.set(validator, module);
+    chunks.push({ module, validators });
   }
   const files: OutputFile[] = [
     emitReadme(model, group),
     { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
     {
       path: `${slug}/index.js`,
-      contents: render('index.js', { note, packageName, runtimeName, chunks }),
+      contents: render('index.js', {
+        note,
+        packageName,
+        runtimeName,
+        chunks,
+        events: group.events.map((key, i) => ({ key, id: ofEvent[i]!.id })),
+      }),
     },
     { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName, runtimeName }) },
     { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName, runtimeName }) },
@@ -309,20 +333,26 @@ async function emitGroupPackage(
     const path = `${slug}/chunks/${n}.js`;
     const contents = render('chunk.js', {
       note,
-      usesFormats: chunk.events.some((event) => event.usesFormats),
-      events: chunk.events,
+      usesFormats: chunk.validators.some((validator) => validator.usesFormats),
+      validators: chunk.validators.map((validator) => ({
+        id: validator.id,
+        code: validator.code,
+        checks: validator.keys.join(', '),
+        shared: validator.keys.length > 1,
+      })),
     });
     files.push({ path, contents });
     let from = 0;
-    for (const event of chunk.events) {
-      const start = contents.indexOf(event.code, from);
+    for (const validator of chunk.validators) {
+      const start = contents.indexOf(validator.code, from);
       if (start === -1) continue;
-      from = start + event.code.length;
-      validators.push({ key: event.key, digest: event.digest, file: path, start, end: from });
+      from = start + validator.code.length;
+      for (const key of validator.keys)
+        validators.push({ key, digest: validator.digest, file: path, start, end: from });
     }
   });
-  for (const [i, event] of events.entries()) {
-    const { key } = event;
+  for (const [i, key] of group.events.entries()) {
+    const validator = ofEvent[i]!;
     const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
     files.push(
       {
@@ -331,8 +361,8 @@ async function emitGroupPackage(
           note: eventNote,
           runtimeName,
           key,
-          id: event.id,
-          chunk: `.${chunks[Math.floor(i / CHUNK_SIZE)]!.module}`,
+          id: validator.id,
+          chunk: `.${chunkOf.get(validator)!}`,
         }),
       },
       {

@@ -333,21 +333,23 @@ export function openEventSchema(model: Catalogue, key: string): Record<string, u
 }
 
 /**
- * Compiles one event's validator to standalone code, from its closed `standaloneEventSchema` (which
- * the caller also ships): one ajv compile per event. Tolerant mode is the same code with the walk over
+ * Compiles an event's validator to standalone code, from its `validationSchema` (the closed schema
+ * without annotations, under an `$id` every event shares): one ajv compile for each distinct schema,
+ * shared by the events of a group that have it. `key` names the event in errors. Tolerant mode is the same code with the walk over
  * undocumented keys switched off at run time, and a valid payload costs the all-errors code what it
  * costs first-error code (no error to collect, nothing to stop early for), so no separate first-error
  * validator is needed. The code is ajv's CommonJS-style output (`exports.validate = ...`, no
  * `require` allowed), which a generated module places in a function scope of its own per event.
  */
-export function compileEventValidators(key: string, closed: Record<string, unknown>): EventValidatorCode {
-  checkAgainstMetaSchema(closed);
+export function compileEventValidators(key: string, schema: Record<string, unknown>): EventValidatorCode {
+  checkAgainstMetaSchema(schema);
   // Each event starts from an emptied instance, so function names do not depend on other events
   // (stable diffs); the meta-schema check is done once above by a shared instance, strict mode still
   // applies to each compile.
   const ajv = standaloneAjv();
-  ajv.addSchema(draft07(closed));
-  const generated = withOneWalkNameCount(() => standaloneCode.default(ajv, { validate: `${key}.json` }));
+  ajv.addSchema(draft07(schema));
+  const id = String(schema.$id);
+  const generated = withOneWalkNameCount(() => standaloneCode.default(ajv, { validate: id }));
   const code = positionalContext(
     key,
     readFieldsOnce(key, reportEachError(key, dotPaths(key, slim(generated)))),

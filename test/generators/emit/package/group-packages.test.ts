@@ -6,6 +6,7 @@ import { RUNTIME_RANGE } from '../../../../generators/emit/package/runtime-packa
 import { interfaceName } from '../../../../generators/emit/package/types.js';
 import { loadCatalogueFromSources, readCatalogueSources } from '../../../../generators/load/index.js';
 import type { Catalogue } from '../../../../generators/model.js';
+import { validationSchema } from '../../../../generators/schema/json-schema.js';
 import { fixturePath, loadValid, REPO } from '../../../helpers.js';
 
 /**
@@ -239,7 +240,9 @@ describe('each validator is shipped once', async () => {
       const validators = code.flatMap(
         ([path, text]) => text.match(/^exports\.validate = /gm)?.map(() => path) ?? [],
       );
-      expect(validators, group.slug).toHaveLength(group.events.length);
+      // One per distinct validation schema: events with the same fields, types and shapes share one.
+      const distinct = new Set(group.events.map((key) => JSON.stringify(validationSchema(small, key))));
+      expect(validators, group.slug).toHaveLength(distinct.size);
     }
   });
 });

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { EmitCache, EmitContext, OutputFile } from '../../../../generators/emit/context.js';
 import { groupPackageUnits } from '../../../../generators/emit/package/index.js';
 import type { Catalogue } from '../../../../generators/model.js';
+import { validationSchema } from '../../../../generators/schema/json-schema.js';
 import { loadValid, REPO } from '../../../helpers.js';
 
 // A group generated again (its description edited, or one of its events) takes the validator code of
-// each event whose schema is unchanged from the last build's cache entry, instead of compiling it.
+// each validation schema it finds in the last build's cache entry, instead of compiling it.
 
 /** An in-memory emit cache one build deep, as the disk cache is (entries JSON-copied). */
 function memoryCache(): EmitCache & {
@@ -42,10 +43,24 @@ function withEventTitle(model: Catalogue, key: string, title: string): Catalogue
   return { ...model, events };
 }
 
+/** The event with its first field's required flag flipped: a change of what its validator checks. */
+function withFirstFieldFlipped(model: Catalogue, key: string): Catalogue {
+  const events = Object.assign(Object.create(null), model.events) as Catalogue['events'];
+  const event = model.events[key]!;
+  events[key] = {
+    ...event,
+    fields: event.fields.map((field, i) => (i === 0 ? { ...field, required: !field.required } : field)),
+  };
+  return { ...model, events };
+}
+
 describe('validators taken from the last build when their schemas are unchanged', () => {
   const model = loadValid(join(REPO, 'catalogue'));
   const group = model.groups.find((g) => g.events.length > 8)!;
-  const [first, second] = group.events as [string, string];
+  // Two events of different validators (events of the same fields share one, and its place).
+  const schema = (key: string) => JSON.stringify(validationSchema(model, key));
+  const first = group.events[0]!;
+  const second = group.events.find((key) => schema(key) !== schema(first))!;
 
   it('an edited group and an edited event give the files a build without cache gives', async () => {
     const cache = memoryCache();
@@ -54,6 +69,7 @@ describe('validators taken from the last build when their schemas are unchanged'
       model,
       withGroupDescription(model, group.slug, 'Edited.'),
       withEventTitle(withGroupDescription(model, group.slug, 'Edited.'), first, 'Edited title'),
+      withFirstFieldFlipped(model, first),
       model,
     ];
     for (const version of versions) {
@@ -76,8 +92,17 @@ describe('validators taken from the last build when their schemas are unchanged'
       const mark = `/*taken ${key}*/`.padEnd(place.end - place.start, ' ');
       file.contents = file.contents!.slice(0, place.start) + mark + file.contents!.slice(place.end);
     }
-    // The group's description changes no schema; the first event's title changes its schema.
-    const edited = withEventTitle(withGroupDescription(model, group.slug, 'Edited.'), first, 'Edited title');
+    // The group's description and an event's title change no validation schema; a field's required
+    // flag changes the first event's.
+    const retitled = withEventTitle(
+      withGroupDescription(model, group.slug, 'Edited.'),
+      first,
+      'Edited title',
+    );
+    const kept = [...(await generate(retitled, group.slug, context)).values()].join('\n');
+    expect(kept).toContain(`/*taken ${first}*/`);
+    expect(kept).toContain(`/*taken ${second}*/`);
+    const edited = withFirstFieldFlipped(retitled, first);
     const files = [...(await generate(edited, group.slug, context)).values()].join('\n');
     expect(files).toContain(`/*taken ${second}*/`);
     expect(files).not.toContain(`/*taken ${first}*/`);
