@@ -72,9 +72,16 @@ function toolRoot(from: string): string {
   return dir;
 }
 
-/** The toolkit's files below `dir` (paths relative to it), sorted. */
+/**
+ * The toolkit's files below `dir` (paths relative to it), sorted. Listed with their types: a recursive
+ * listing of names alone stats every entry to find the folders (300 stats, a twentieth of a no-op).
+ */
 function listFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => /\.(js|ts|json|hbs|d\.ts)$/.test(name))
-    .sort();
+  const names: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isDirectory() || !/\.(js|ts|json|hbs)$/.test(entry.name)) continue;
+    const folder = entry.parentPath;
+    names.push(folder === dir ? entry.name : `${folder.slice(dir.length + 1)}${sep}${entry.name}`);
+  }
+  return names.sort();
 }

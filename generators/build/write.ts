@@ -28,7 +28,6 @@
  * `before-commit`, `after-commit`, `apply-half`, `before-cleanup`; the last two also while a later
  * command recovers, so a kill during recovery is tested too); only the crash tests set it.
  */
-import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -50,6 +49,7 @@ import {
   writevSync,
 } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { OutputFile, OutputSink } from '../emit/context.js';
 import { fileStamp, openForReading, readBytesIfExists, readIfExists, unlessAbsent } from '../shared/fs.js';
@@ -937,7 +937,7 @@ function earlyFlush(staging: string): {
       bytesSince = 0;
       filesSince = 0;
       running = new Promise<void>((resolve) => {
-        execFile('sync', ['-f', staging], { timeout: 120_000 }, () => {
+        childProcess().execFile('sync', ['-f', staging], { timeout: 120_000 }, () => {
           running = undefined;
           resolve();
         });
@@ -950,10 +950,20 @@ function earlyFlush(staging: string): {
   };
 }
 
+let childProcessModule: typeof import('node:child_process') | undefined;
+
+/** `node:child_process`, loaded when a build first syncs: importing it cost every no-op build 5 ms. */
+function childProcess(): typeof import('node:child_process') {
+  childProcessModule ??= createRequire(import.meta.url)(
+    'node:child_process',
+  ) as typeof import('node:child_process');
+  return childProcessModule;
+}
+
 /** `syncfs` of the file system that holds `dir`, through coreutils' `sync -f`; false when that fails. */
 function syncFileSystem(dir: string): boolean {
   try {
-    execFileSync('sync', ['-f', dir], { stdio: 'ignore', timeout: 120_000 });
+    childProcess().execFileSync('sync', ['-f', dir], { stdio: 'ignore', timeout: 120_000 });
     return true;
   } catch {
     return false;

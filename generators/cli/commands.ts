@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from './commander.js';
 import { parseByteSize } from './lines.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError } from './commander.js';
 import { registerCommands } from './commands.js';
 import { EXIT_INTERNAL, EXIT_USAGE } from './exit-codes.js';
 
