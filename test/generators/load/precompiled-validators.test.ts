@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -52,23 +51,5 @@ describe('the precompiled catalogue-format validators', () => {
     }
     // The corpus does reach the error paths.
     expect(failing).toBeGreaterThan(10);
-  });
-
-  it('spare the compiled loader ajv itself: loading a catalogue imports none of its compiler', () => {
-    // ajv's 70 modules cost 40-80 ms to import, a tenth of an edit's build at 10,000 events.
-    const script = `
-      const { loadCatalogue } = await import(${JSON.stringify(join(REPO, 'dist/generators/load/index.js'))});
-      const { createRequire } = await import('node:module');
-      const result = loadCatalogue(${JSON.stringify(join(REPO, 'catalogue'))});
-      const loaded = Object.keys(createRequire(import.meta.url).cache);
-      console.log(JSON.stringify({ ok: result.ok, ajv: loaded.filter((path) => /[\\/]ajv[\\/]dist[\\/]/.test(path)) }));`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(run.stderr).toBe('');
-    const { ok, ajv } = JSON.parse(run.stdout) as { ok: boolean; ajv: string[] };
-    expect(ok).toBe(true);
-    // The precompiled code's one run-time helper, and nothing of ajv's compiler.
-    expect(ajv.map((path) => path.replace(/.*[\\/]ajv[\\/]dist[\\/]/, ''))).toEqual([
-      'runtime/ucs2length.js',
-    ]);
   });
 });
