@@ -314,11 +314,11 @@ function metaSchemaCheck(): MetaSchemaCheck {
   return metaCheck;
 }
 
-function checkAgainstMetaSchema(schema: Record<string, unknown>): void {
+function checkAgainstMetaSchema(key: string, schema: Record<string, unknown>): void {
   const check = metaSchemaCheck();
   if (!check(schema)) {
     const problems = (check.errors ?? []).map((error) => `${error.instancePath || '/'} (${error.keyword})`);
-    throw new Error(`schema ${String(schema.$id)} is not valid JSON Schema 2020-12: ${problems.join(', ')}`);
+    throw new Error(`the schema of ${key} is not valid JSON Schema 2020-12: ${problems.join(', ')}`);
   }
 }
 
@@ -342,7 +342,7 @@ export function openEventSchema(model: Catalogue, key: string): Record<string, u
  * `require` allowed), which a generated module places in a function scope of its own per event.
  */
 export function compileEventValidators(key: string, schema: Record<string, unknown>): EventValidatorCode {
-  checkAgainstMetaSchema(schema);
+  checkAgainstMetaSchema(key, schema);
   // Each event starts from an emptied instance, so function names do not depend on other events
   // (stable diffs); the meta-schema check is done once above by a shared instance, strict mode still
   // applies to each compile.

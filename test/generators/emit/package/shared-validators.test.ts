@@ -116,4 +116,11 @@ describe('validators shared by events of the same fields, types and shapes', asy
       );
     }
   });
+
+  it('names the event whose schema fails the meta-schema, though the schema has the shared $id', () => {
+    const broken = { ...validationSchema(model, Object.keys(model.events)[0]!), required: 'account_number' };
+    expect(() => compileEventValidators('account.broken-v1', broken)).toThrow(
+      /^the schema of account\.broken-v1 is not valid JSON Schema 2020-12: \/required \(type\)/,
+    );
+  });
 });
