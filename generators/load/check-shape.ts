@@ -57,7 +57,7 @@ function getValidators() {
 
 /** The loader's validators compiled now (what the precompiled module holds). */
 export function compileLoadValidators(): { file: ValidateFunction; config: ValidateFunction<RawConfig> } {
-  // Loaded here, not imported above: ajv's 70 modules took 40-80 ms of every command that loads a
+  // Loaded here, not imported above: ajv's 80 modules took 40-80 ms of every command that loads a
   // catalogue, which the precompiled validators (the usual case) do not need.
   const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const ajv = new Ajv2020(LOAD_AJV_OPTIONS);

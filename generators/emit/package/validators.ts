@@ -335,11 +335,12 @@ export function openEventSchema(model: Catalogue, key: string): Record<string, u
 /**
  * Compiles an event's validator to standalone code, from its `validationSchema` (the closed schema
  * without annotations, under an `$id` every event shares): one ajv compile for each distinct schema,
- * shared by the events of a group that have it. `key` names the event in errors. Tolerant mode is the same code with the walk over
- * undocumented keys switched off at run time, and a valid payload costs the all-errors code what it
- * costs first-error code (no error to collect, nothing to stop early for), so no separate first-error
- * validator is needed. The code is ajv's CommonJS-style output (`exports.validate = ...`, no
- * `require` allowed), which a generated module places in a function scope of its own per event.
+ * shared by the events of a group that have it. `key` names the event in errors. Tolerant mode is the
+ * same code with the walk over undocumented keys switched off at run time, and a valid payload costs
+ * the all-errors code what it costs first-error code (no error to collect, nothing to stop early for),
+ * so no separate first-error validator is needed. The code is ajv's CommonJS-style output
+ * (`exports.validate = ...`, no `require` allowed), which a generated module places in a function
+ * scope of its own per validator.
  */
 export function compileEventValidators(key: string, schema: Record<string, unknown>): EventValidatorCode {
   checkAgainstMetaSchema(key, schema);
