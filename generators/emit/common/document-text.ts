@@ -48,8 +48,7 @@ export class Deferred {
 
 /**
  * Defers each event's and shape's entry in `section`, under the digest of its part of the model: its
- * first 132 bits (22 base64 characters), plenty to tell one entry's model from another's, and half the
- * size of the entry ids the next build reads back (see `keptIndexes`).
+ * first 132 bits (22 base64 characters), plenty to tell one entry's model from another's.
  */
 export function modelEntries(model: Catalogue, section = 'components'): ComponentEntry {
   return (kind, name, build) =>
@@ -98,31 +97,21 @@ export function documentFiles(path: string, document: unknown, context?: EmitCon
   return files;
 }
 
-/** Marks the first entry of each JSON map, whose bytes start with `{` instead of `,` (see `writeEntries`). */
-const FIRST = '\0first';
-
 /**
  * The two files' indexes as the cache keeps them. The YAML file's entries are the JSON file's, in the
- * same order, under the same ids less the JSON first-entry mark: its ids are kept once (at 10,000
- * events they are 4 MB a file, which the next build reads and deserialises), and made again from the
- * JSON ones when read (`readIndex`).
+ * same order, under the same ids and never first (see `EntryIds`): its ids are kept once, and the
+ * next build reads them from the JSON file's index (`readIndex`).
  */
 function keptIndexes(json: FileIndex | undefined, yaml: FileIndex | undefined): unknown[] {
-  if (json === undefined || yaml === undefined || !idsInStep(json.ids, yaml.ids)) return [json, yaml];
-  const { ids: _ids, ...rest } = yaml;
+  if (json === undefined || yaml === undefined || !idsInStep(json, yaml)) return [json, yaml];
+  const { ids: _ids, firsts: _firsts, ...rest } = yaml;
   return [json, { ...rest, idsOfJson: true }];
 }
 
-/** Whether `yaml` is `json` with the first-entry marks taken off. */
-function idsInStep(json: readonly string[], yaml: readonly string[]): boolean {
-  if (json.length !== yaml.length) return false;
-  for (let i = 0; i < json.length; i++) {
-    const id = json[i]!;
-    if (id === yaml[i]) continue;
-    if (!id.endsWith(FIRST) || id.length !== yaml[i]!.length + FIRST.length || !id.startsWith(yaml[i]!)) {
-      return false;
-    }
-  }
+/** Whether `yaml`'s entries are `json`'s, none of them first. */
+function idsInStep(json: FileIndex, yaml: FileIndex): boolean {
+  if (json.ids.length !== yaml.ids.length || yaml.firsts.length > 0) return false;
+  for (let i = 0; i < json.ids.length; i++) if (json.ids[i] !== yaml.ids[i]) return false;
   return true;
 }
 
@@ -179,8 +168,6 @@ function writeEntries(
   outside: ReadonlySet<object>,
 ): void {
   const inner = `${indent}  `;
-  // The first part of the id of each entry at this level (see `entryId`).
-  const level = String(indent.length);
   let first = true;
   for (const key of Object.keys(map)) {
     const value = map[key];
@@ -201,11 +188,12 @@ function writeEntries(
       continue;
     }
     // A deferred entry copied from the last build needs neither its key written nor checked again (its
-    // id holds the key, which passed when it was written), nor its id made (an edit of 10,000 events
-    // copies 80,000 entries).
-    const digest = value.digest;
-    const jsonCopied = json.copy(level, key, digest, wasFirst);
-    const yamlCopied = yaml.copy(level, key, digest, false);
+    // id covers the key, which passed when it was written): an edit of 10,000 events copies 80,000.
+    const place = placeHash(indent.length, key);
+    const what0 = digestHash0(value.digest);
+    const what1 = digestHash1(value.digest);
+    const jsonCopied = json.copy(place, what0, what1, wasFirst);
+    const yamlCopied = yaml.copy(place, what0, what1, false);
     if (jsonCopied && yamlCopied) continue;
     if (yamlKey(key) === undefined) throw new Whole();
     let plain: unknown;
@@ -222,11 +210,8 @@ function writeEntries(
       return plain;
     };
     if (!jsonCopied)
-      json.entry(
-        entryId(level, key, digest, wasFirst),
-        jsonHead(wasFirst, inner, key) + jsonValue(make(), inner),
-      );
-    if (!yamlCopied) yaml.entry(entryId(level, key, digest, false), yamlPair(key, make(), indent));
+      json.entry(place, what0, what1, wasFirst, jsonHead(wasFirst, inner, key) + jsonValue(make(), inner));
+    if (!yamlCopied) yaml.entry(place, what0, what1, false, yamlPair(key, make(), indent));
   }
   json.push(first ? '{}' : `\n${indent}}`);
 }
@@ -255,34 +240,46 @@ function yamlPair(key: string, value: unknown, indent: string): string {
 }
 
 /**
- * Where each deferred entry is in a document file, in the order written: `ids[i]` spans the bytes from
- * `spans[2i]` to `spans[2i + 1]`; and the digest of the whole file.
+ * Where each deferred entry is in a document file, in the order written: entry `i` has the id
+ * `ids[3i..3i + 2]` (see `EntryIds`) and spans the bytes from `spans[2i]` to `spans[2i + 1]`; and the
+ * digest of the whole file. Typed arrays, not an id string per entry: at 10,000 events the AsyncAPI
+ * file has 40,000 entries, whose ids as strings were 4 MB to read, deserialise, join and write again on
+ * every edit (200 ms of it, much of that the fresh memory it took).
  */
 interface FileIndex {
   digest: string;
-  ids: string[];
-  spans: number[];
+  ids: Uint32Array;
+  spans: Float64Array;
+  /** The entries first in their JSON map (whose bytes start with `{`), ascending. */
+  firsts: Uint32Array;
   /** The file's stamp (shared/fs.ts `fileStamp`) as the output holds it, when the sink could tell. */
   stamp?: string;
 }
 
 function readIndex(kept: unknown, n: number): FileIndex | undefined {
-  let index = Array.isArray(kept)
+  const index = Array.isArray(kept)
     ? (kept[n] as (Partial<FileIndex> & { idsOfJson?: boolean }) | undefined)
     : undefined;
-  if (index?.idsOfJson === true) {
+  if (index === undefined || typeof index.digest !== 'string') return undefined;
+  if (index.stamp !== undefined && typeof index.stamp !== 'string') return undefined;
+  let { ids, firsts } = index;
+  if (index.idsOfJson === true) {
     const json = readIndex(kept, 0);
     if (json === undefined) return undefined;
-    const ids = json.ids.map((id) => (id.endsWith(FIRST) ? id.slice(0, -FIRST.length) : id));
-    index = { ...index, ids };
+    ids = json.ids;
+    firsts = new Uint32Array(0);
   }
-  return typeof index?.digest === 'string' &&
-    (index.stamp === undefined || typeof index.stamp === 'string') &&
-    Array.isArray(index.ids) &&
-    Array.isArray(index.spans) &&
-    index.spans.length === 2 * index.ids.length
-    ? (index as FileIndex)
-    : undefined;
+  const { spans } = index;
+  if (!(ids instanceof Uint32Array) || !(spans instanceof Float64Array) || !(firsts instanceof Uint32Array))
+    return undefined;
+  if (ids.length !== 3 * (spans.length / 2) || spans.length % 2 !== 0) return undefined;
+  return {
+    digest: index.digest,
+    ids,
+    spans,
+    firsts,
+    ...(index.stamp === undefined ? {} : { stamp: index.stamp }),
+  };
 }
 
 /** How much text a writer gathers before turning it into bytes: pieces of about this size are written. */
@@ -301,8 +298,10 @@ interface OldFile {
   index: FileIndex;
   /** Where the next entry is looked for first: entries come in the order they were written. */
   cursor: number;
-  /** Every entry's rank by id, made at the first entry not found at the cursor. */
-  ranks?: Map<string, number>;
+  /** Every entry's rank by id, made at the first entry not found at the cursor (see `rankOf`). */
+  ranks?: Map<number, number>;
+  /** `firsts` as a set of ranks. */
+  firstRanks?: Set<number>;
 }
 
 /**
@@ -321,8 +320,8 @@ class Writer {
   private length = 0;
   private hash = createHash('sha256');
   private digest: string | undefined;
-  private readonly ids: string[] = [];
-  private readonly spans: number[] = [];
+  /** The index of what is written (see `FileIndex`), sized for the old file's entries. */
+  private readonly entries: EntryIds;
   private readonly sink: OutputSink | undefined;
   private readonly old: OldFile | undefined;
   /** The old file's bytes from `start` to `end` are next, not yet pending. */
@@ -337,6 +336,7 @@ class Writer {
     last?: FileIndex,
   ) {
     this.sink = context?.openSink?.(path);
+    this.entries = new EntryIds(last ? last.spans.length / 2 : 0);
     if (!last || !context) return;
     const existing = context.openExisting
       ? context.openExisting(path)
@@ -362,25 +362,24 @@ class Writer {
     this.add(text, Buffer.byteLength(text));
   }
   /**
-   * Writes the entry `key` at `level` built from `digest` (the first of its map: `first`) as the last
-   * build wrote it, if the old file has it. Its id is compared in parts (`isEntryId`), not made.
+   * Writes the entry whose id is `place`, `what0`, `what1` (see `EntryIds`; the first of its map:
+   * `first`) as the last build wrote it, if the old file has it.
    */
-  copy(level: string, key: string, digest: string, first: boolean): boolean {
+  copy(place: number, what0: number, what1: number, first: boolean): boolean {
     const old = this.old;
     if (!old) return false;
     const { ids, spans } = old.index;
     let rank: number | undefined = old.cursor;
-    const atCursor = ids[rank];
-    if (atCursor === undefined || !isEntryId(atCursor, level, key, digest, first)) {
+    const count = spans.length / 2;
+    if (rank >= count || !sameId(old, rank, place, what0, what1, first)) {
       // The same entry built from a changed part of the model (its id differs in the digest only)
       // stands where its old text was: no need to look further (an edit of one group of 10,000 events
       // would otherwise index every id of the file for its few changed entries).
-      if (atCursor !== undefined && isEntryId(atCursor, level, key, undefined, first)) {
+      if (rank < count && ids[3 * rank] === place && isFirst(old, rank) === first) {
         old.cursor++;
         return false;
       }
-      old.ranks ??= new Map(ids.map((entry, i) => [entry, i]));
-      rank = old.ranks.get(entryId(level, key, digest, first));
+      rank = rankOf(old, place, what0, what1, first);
       if (rank === undefined) {
         // An entry built anew most likely stands where its old text was.
         old.cursor++;
@@ -390,9 +389,8 @@ class Writer {
     old.cursor = rank + 1;
     const start = spans[2 * rank]!;
     const end = spans[2 * rank + 1]!;
-    // The old id, the same text: none is made for an entry copied.
-    this.ids.push(ids[rank]!);
-    this.spans.push(this.length, this.length + end - start);
+    // The old id, the same text.
+    this.entries.add(place, what0, what1, first, this.length, this.length + end - start);
     this.length += end - start;
     if (this.run?.end === start) this.run.end = end;
     else {
@@ -401,12 +399,11 @@ class Writer {
     }
     return true;
   }
-  /** Writes entry `id`, recording where it is for the next build. */
-  entry(id: string, text: string): void {
+  /** Writes the entry `place`, `what0`, `what1`, recording where it is for the next build. */
+  entry(place: number, what0: number, what1: number, first: boolean, text: string): void {
     const start = this.length;
     this.push(text);
-    this.ids.push(id);
-    this.spans.push(start, this.length);
+    this.entries.add(place, what0, what1, first, start, this.length);
   }
   /** Remembers how much is written, for `rewind`. */
   mark(): void {
@@ -426,8 +423,7 @@ class Writer {
     this.length = length;
     this.hash = hash;
     this.sink?.truncate(length);
-    this.ids.length = 0;
-    this.spans.length = 0;
+    this.entries.clear();
     this.whole = true;
   }
   /** The file: in the staging folder already, or its bytes in pieces; whether the output holds it, when known. */
@@ -475,8 +471,7 @@ class Writer {
     if (this.whole) return undefined;
     return {
       digest: this.finish(),
-      ids: this.ids,
-      spans: this.spans,
+      ...this.entries.index(),
       ...(this.stamp === undefined ? {} : { stamp: this.stamp }),
     };
   }
@@ -543,30 +538,136 @@ class Writer {
 }
 
 /**
- * The id an entry has in a file's index: `<level>\0<key>\0<digest>`, the level being its YAML indent
- * (the map it is in) and the digest its `Deferred`'s; in JSON the first entry of a map, whose bytes
- * start with `{` instead of `,`, is marked (`FIRST`).
+ * The ids and spans of a file's entries as they are written, in typed arrays that grow by doubling.
+ * An entry's id is three 32-bit hashes: of its place (its YAML indent, which names the map it is in,
+ * and its key) and, twice over, of its `Deferred`'s digest; with whether it is the first of its JSON
+ * map (whose bytes start with `{` instead of `,`). An entry is copied only when all of them match: 96
+ * bits, where one entry's changed digest has a 2^-64 chance of passing for its old one.
  */
-function entryId(level: string, key: string, digest: string, first: boolean): string {
-  const id = `${level}\0${key}\0${digest}`;
-  return first ? `${id}${FIRST}` : id;
+class EntryIds {
+  private ids: Uint32Array;
+  private spans: Float64Array;
+  private readonly firsts: number[] = [];
+  private count = 0;
+  constructor(expected: number) {
+    const capacity = Math.max(16, expected + 16);
+    this.ids = new Uint32Array(3 * capacity);
+    this.spans = new Float64Array(2 * capacity);
+  }
+  add(place: number, what0: number, what1: number, first: boolean, start: number, end: number): void {
+    if (2 * this.count === this.spans.length) {
+      const ids = new Uint32Array(2 * this.ids.length);
+      ids.set(this.ids);
+      this.ids = ids;
+      const spans = new Float64Array(2 * this.spans.length);
+      spans.set(this.spans);
+      this.spans = spans;
+    }
+    const i = this.count++;
+    this.ids[3 * i] = place;
+    this.ids[3 * i + 1] = what0;
+    this.ids[3 * i + 2] = what1;
+    this.spans[2 * i] = start;
+    this.spans[2 * i + 1] = end;
+    if (first) this.firsts.push(i);
+  }
+  clear(): void {
+    this.count = 0;
+    this.firsts.length = 0;
+  }
+  /** The index's arrays: views of what was written (the cache copies them when it keeps them). */
+  index(): Pick<FileIndex, 'ids' | 'spans' | 'firsts'> {
+    return {
+      ids: this.ids.subarray(0, 3 * this.count),
+      spans: this.spans.subarray(0, 2 * this.count),
+      firsts: Uint32Array.from(this.firsts),
+    };
+  }
 }
 
-/** Whether `id` is `entryId(level, key, digest, first)` (with any digest when none is given), made or not. */
-function isEntryId(
-  id: string,
-  level: string,
-  key: string,
-  digest: string | undefined,
+/** Whether the old file's entry `rank` has the id given. */
+function sameId(
+  old: OldFile,
+  rank: number,
+  place: number,
+  what0: number,
+  what1: number,
   first: boolean,
 ): boolean {
-  let at = level.length;
-  if (!id.startsWith(level) || id.charCodeAt(at) !== 0 || !id.startsWith(key, at + 1)) return false;
-  at += 1 + key.length;
-  if (id.charCodeAt(at) !== 0 || id.endsWith(FIRST) !== first) return false;
-  if (digest === undefined) return true;
-  const end = first ? id.length - FIRST.length : id.length;
-  return end - at - 1 === digest.length && id.startsWith(digest, at + 1);
+  const { ids } = old.index;
+  return (
+    ids[3 * rank] === place &&
+    ids[3 * rank + 1] === what0 &&
+    ids[3 * rank + 2] === what1 &&
+    isFirst(old, rank) === first
+  );
+}
+
+function isFirst(old: OldFile, rank: number): boolean {
+  const { firsts } = old.index;
+  if (firsts.length === 0) return false;
+  old.firstRanks ??= new Set(firsts);
+  return old.firstRanks.has(rank);
+}
+
+/**
+ * The rank of the old file's entry with the id given, if any: by a map of every entry made at the first
+ * lookup, keyed by 53 bits of the id (a key two entries share is looked up in neither: rebuilt, not
+ * copied).
+ */
+function rankOf(
+  old: OldFile,
+  place: number,
+  what0: number,
+  what1: number,
+  first: boolean,
+): number | undefined {
+  if (old.ranks === undefined) {
+    const ranks = new Map<number, number>();
+    const { ids } = old.index;
+    for (let rank = 0; rank < ids.length / 3; rank++) {
+      const key = rankKey(ids[3 * rank]!, ids[3 * rank + 1]!);
+      ranks.set(key, ranks.has(key) ? -1 : rank);
+    }
+    old.ranks = ranks;
+  }
+  const rank = old.ranks.get(rankKey(place, what0));
+  return rank !== undefined && rank >= 0 && sameId(old, rank, place, what0, what1, first) ? rank : undefined;
+}
+
+function rankKey(place: number, what0: number): number {
+  return place * 2 ** 21 + (what0 >>> 11);
+}
+
+/** FNV-1a (32 bits) of `text`, continuing from `hash`. */
+function fnv1a(text: string, hash = 0x811c9dc5): number {
+  let h = hash;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The hash of an entry's place: its YAML indent (the map it is in) and its key. */
+function placeHash(indent: number, key: string): number {
+  return fnv1a(key, Math.imul(0x811c9dc5 ^ indent, 0x01000193));
+}
+
+/** The first hash of a `Deferred`'s digest. */
+function digestHash0(digest: string): number {
+  return fnv1a(digest);
+}
+
+/** The second hash of a `Deferred`'s digest, of another construction than the first (murmur3's mix). */
+function digestHash1(digest: string): number {
+  let h = 0x9747b28c;
+  for (let i = 0; i < digest.length; i++) {
+    let k = Math.imul(digest.charCodeAt(i), 0xcc9e2d51);
+    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+    h = Math.imul(((h ^ k) << 13) | ((h ^ k) >>> 19), 5) + 0xe6546b64;
+  }
+  h ^= digest.length;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** A span of the old file's bytes, to be copied as it is. */
