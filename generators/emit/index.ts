@@ -9,8 +9,10 @@ import { emitRuntimePackage } from './package/runtime-package.js';
 /** Every emitter the build runs, in order; each is a pure function of the model. */
 export const EMITTERS: { name: string; emit: Emitter }[] = [
   { name: 'json-schema', emit: emitJsonSchemas },
-  { name: 'openapi', emit: emitOpenApi },
+  // AsyncAPI before OpenAPI: the larger document (45 MB of 63 at 10,000 events) is staged first, so
+  // that its flush to disk (write.ts `earlyFlush`) runs while the rest is made, not after.
   { name: 'asyncapi', emit: emitAsyncApi },
+  { name: 'openapi', emit: emitOpenApi },
   { name: 'catalogue-package', emit: emitCataloguePackage },
   { name: 'runtime-package', emit: emitRuntimePackage },
   { name: 'group-packages', emit: emitGroupPackages },
