@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { EmitCache, EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { emitJsonSchemas, emitJsonSchemasOf, jsonSchemaPath } from '../emit/json-schema.js';
@@ -436,8 +436,10 @@ function settleable(
 
 /** Whether each of `files` (one group package's) is in the output with the size and time recorded. */
 function intact(outDir: string, files: FileStats): boolean {
-  for (const [path, expected] of Object.entries(files)) {
-    const stat = statSync(join(outDir, path), { throwIfNoEntry: false });
+  for (const path in files) {
+    const expected = files[path]!;
+    // Concatenated, not joined: an edit checks 5,000 files at 10,000 events (see state.ts `inside`).
+    const stat = statSync(`${outDir}${sep}${path}`, { throwIfNoEntry: false });
     if (stat === undefined || stat.size !== expected.size || stat.mtimeMs !== expected.mtimeMs) return false;
   }
   return true;

@@ -120,8 +120,11 @@ function reasonOf(error: unknown): string {
 /** sha256 over paths and contents, so the same catalogue always has the same hash. */
 export function hashSources(files: CatalogueSourceFile[]): string {
   const hash = createHash('sha256');
+  // Each part on its own: one string of path and text would copy every file's text to be hashed.
   for (const file of files) {
-    hash.update(file.unreadable ? `${file.path}\0!${file.unreadable}\0` : `${file.path}\0${file.text}\0`);
+    hash.update(`${file.path}\0`);
+    hash.update(file.unreadable ? `!${file.unreadable}` : file.text);
+    hash.update('\0');
   }
   return hash.digest('hex');
 }

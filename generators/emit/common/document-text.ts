@@ -714,13 +714,16 @@ function hasSharedObjects(root: unknown, seen = new Set<object>(), outside?: Rea
   // Only objects to look into are stacked: a document's maps of 10,000 deferred entries each are
   // passed over, not pushed and popped.
   const stack: object[] = [root];
+  const look = (child: unknown) => {
+    if (child !== null && typeof child === 'object' && !(child instanceof Deferred)) stack.push(child);
+  };
   while (stack.length > 0) {
     const value = stack.pop()!;
     if (seen.has(value) || outside?.has(value)) return true;
     seen.add(value);
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (child !== null && typeof child === 'object' && !(child instanceof Deferred)) stack.push(child);
-    }
+    // Not `Object.values`: a document's maps hold 10,000 entries, each map a new array of them.
+    if (Array.isArray(value)) for (const child of value) look(child);
+    else for (const key in value) look((value as Record<string, unknown>)[key]);
   }
   return false;
 }
