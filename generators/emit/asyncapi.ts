@@ -20,34 +20,38 @@ export function buildAsyncApi(
   const operation = entries?.('operations') ?? asIs;
   const message = entries?.('messages') ?? asIs;
   // Each event is read inside its entries' builders: an entry the last build's text is copied for never
-  // reads it (an incremental load makes an event's object only when it is read).
+  // reads it (an incremental load makes an event's object only when it is read). One builder per
+  // section, given the key, shared by every event's entry.
+  const ofMessage = (key: string) => {
+    const event = model.events[key]!;
+    return {
+      name: key,
+      title: event.title,
+      summary: `${event.type} ${event.version}`,
+      description: eventDescription(event),
+      contentType: 'application/json',
+      payload: { $ref: componentRef(key) },
+      tags: [{ name: event.group }],
+      'x-event-type': event.type,
+      'x-event-version': event.version,
+    };
+  };
+  const ofChannel = (key: string) => ({
+    address: key,
+    title: model.events[key]!.title,
+    messages: { [key]: { $ref: `#/components/messages/${key}` } },
+  });
+  const ofOperation = (key: string) => ({
+    action: 'send',
+    title: `Emit ${key}`,
+    channel: { $ref: `#/channels/${key}` },
+    messages: [{ $ref: `#/channels/${key}/messages/${key}` }],
+    tags: [{ name: model.events[key]!.group }],
+  });
   for (const key of keys) {
-    messages[key] = message('event', key, () => {
-      const event = model.events[key]!;
-      return {
-        name: key,
-        title: event.title,
-        summary: `${event.type} ${event.version}`,
-        description: eventDescription(event),
-        contentType: 'application/json',
-        payload: { $ref: componentRef(key) },
-        tags: [{ name: event.group }],
-        'x-event-type': event.type,
-        'x-event-version': event.version,
-      };
-    });
-    channels[key] = channel('event', key, () => ({
-      address: key,
-      title: model.events[key]!.title,
-      messages: { [key]: { $ref: `#/components/messages/${key}` } },
-    }));
-    operations[`send.${key}`] = operation('event', key, () => ({
-      action: 'send',
-      title: `Emit ${key}`,
-      channel: { $ref: `#/channels/${key}` },
-      messages: [{ $ref: `#/channels/${key}/messages/${key}` }],
-      tags: [{ name: model.events[key]!.group }],
-    }));
+    messages[key] = message('event', key, ofMessage);
+    channels[key] = channel('event', key, ofChannel);
+    operations[`send.${key}`] = operation('event', key, ofOperation);
   }
   return {
     asyncapi: '3.0.0',
@@ -66,7 +70,7 @@ export function buildAsyncApi(
   };
 }
 
-const asIs: ComponentEntry = (_kind, _name, build) => build();
+const asIs: ComponentEntry = (_kind, name, build) => build(name);
 
 /** Emits `catalogue/asyncapi.json` and its YAML copy (with a cache, copying unchanged entries from the last build's). */
 export const emitAsyncApi: Emitter = (model, context) => {

@@ -12,17 +12,22 @@ export const componentRef = (name: string): string => `#/components/schemas/${na
 export function componentSchemas(model: Catalogue, entry: ComponentEntry = build): Record<string, unknown> {
   const options: SchemaOptions = { ref: componentRef };
   const schemas: Record<string, unknown> = {};
-  for (const key of Object.keys(model.events).sort())
-    schemas[key] = entry('event', key, () => eventSchema(model.events[key]!, options));
-  for (const name of Object.keys(model.shapes).sort())
-    schemas[name] = entry('shape', name, () => shapeSchema(model.shapes[name]!, options));
+  // One builder per kind, shared by every entry: 10,000 entries are deferred, not 10,000 closures.
+  const ofEvent = (key: string) => eventSchema(model.events[key]!, options);
+  const ofShape = (name: string) => shapeSchema(model.shapes[name]!, options);
+  for (const key of Object.keys(model.events).sort()) schemas[key] = entry('event', key, ofEvent);
+  for (const name of Object.keys(model.shapes).sort()) schemas[name] = entry('shape', name, ofShape);
   return schemas;
 }
 
 /**
- * What a document holds for one event's or shape's entry, given how to build it (which reads only that
- * event or shape of the model): by default the value itself; the documents' emitters defer it.
+ * What a document holds for one event's or shape's entry, given how to build it from its name (reading
+ * only that event or shape of the model): by default the value itself; the documents' emitters defer it.
  */
-export type ComponentEntry = (kind: 'event' | 'shape', name: string, build: () => unknown) => unknown;
+export type ComponentEntry = (
+  kind: 'event' | 'shape',
+  name: string,
+  build: (name: string) => unknown,
+) => unknown;
 
-const build: ComponentEntry = (_kind, _name, make) => make();
+const build: ComponentEntry = (_kind, name, make) => make(name);
