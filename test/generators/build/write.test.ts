@@ -267,6 +267,22 @@ describe('files an emitter wrote into the staging folder itself (openStagedSink)
     expect(openIfExists(join(root, 'catalogue/none.json'))).toBeUndefined();
   });
 
+  it('a large file is flushed to disk while written: the bytes moved in are exactly those written, cut and all', async () => {
+    const root = tempDir();
+    const staging = startStaging(root);
+    const out = openStagedSink(staging.target, 'catalogue/asyncapi.json');
+    // 20 MiB in pieces of 1 MiB, each filled with its number: two flushes start on the way.
+    const pieces = Array.from({ length: 20 }, (_, i) => Buffer.alloc(2 ** 20, 65 + i));
+    for (const piece of pieces) out.write(piece);
+    out.truncate(19.5 * 2 ** 20);
+    out.write(Buffer.from('end\n'));
+    out.close?.();
+    await staging.add([{ path: 'catalogue/asyncapi.json', sunk: true, contents: '' }]);
+    await staging.commit();
+    const expected = Buffer.concat([Buffer.concat(pieces).subarray(0, 19.5 * 2 ** 20), Buffer.from('end\n')]);
+    expect(readFileSync(join(root, 'catalogue/asyncapi.json')).equals(expected)).toBe(true);
+  });
+
   it('a sink the file system refuses fails with write-failed naming the output path, and the output is as it was', async () => {
     const root = tempDir();
     await commitOutputs(root, [{ path: 'catalogue/openapi.json', contents: 'old\n' }]);

@@ -196,6 +196,52 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
     expect(again.map((file) => file.inOutput)).toEqual(['same', 'same']);
   });
 
+  it('an index kept damaged or of another shape copies nothing: every entry is built, the text a fresh build’s', () => {
+    let builds = 0;
+    const document = {
+      components: {
+        schemas: Object.fromEntries(
+          ['a', 'b', 'c'].map((name) => [
+            name,
+            new Deferred(name, () => {
+              builds++;
+              return { enum: [name] };
+            }),
+          ]),
+        ),
+      },
+    };
+    const fresh = written(documentFiles('catalogue/doc', document));
+    const damages: ((index: Record<string, unknown>) => void)[] = [
+      (index) => {
+        index.spans = (index.spans as Float64Array).subarray(2);
+      },
+      (index) => {
+        index.ids = [...(index.ids as Uint32Array)];
+      },
+      (index) => {
+        index.firsts = 'first';
+      },
+      (index) => {
+        delete index.digest;
+      },
+    ];
+    for (const damage of damages) {
+      const output = new Map<string, string>();
+      const { cache, kept } = keptOnlyCache();
+      const context: EmitContext = { readExisting: (path) => output.get(path), cache };
+      for (const file of documentFiles('catalogue/doc', document, context))
+        output.set(file.path, file.contents);
+      // The YAML file's index takes its ids from the JSON file's: damaging that one is enough for both.
+      const [json] = kept.get('document-catalogue-doc') as Record<string, unknown>[];
+      damage(json!);
+      builds = 0;
+      const again = documentFiles('catalogue/doc', document, context);
+      expect(builds).toBe(3);
+      expect(written(again)).toEqual(fresh);
+    }
+  });
+
   it('entries removed, added, moved or first in their map now: still what a build without cache writes', () => {
     let builds = 0;
     const entry = (name: string) =>
