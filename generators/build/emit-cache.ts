@@ -3,6 +3,7 @@ import {
   closeSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   readSync,
@@ -10,6 +11,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -72,8 +74,15 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
         names.delete(old);
       }
       names.add(name);
-      const entry = { tool: toolFingerprint, files, ...(extra === undefined ? {} : { extra }) };
-      writeEntry(dir, name, JSON.stringify(entry));
+      // `JSON.stringify({ tool, files, extra })`, written a file at a time: one string of a group's
+      // 250 KB, then its bytes, was fresh memory twice over per group (a tenth of what a 10,000-event
+      // build's threads allocated); a file's text is small enough to reuse memory already in use.
+      const pieces = function* () {
+        yield `{"tool":${JSON.stringify(toolFingerprint)},"files":[`;
+        for (let i = 0; i < files.length; i++) yield `${i === 0 ? '' : ','}${JSON.stringify(files[i])}`;
+        yield extra === undefined ? ']}' : `],"extra":${JSON.stringify(extra)}}`;
+      };
+      writeEntry(dir, name, pieces());
     },
     recall(unit) {
       try {
@@ -164,9 +173,24 @@ function isCachedFile(file: unknown): file is OutputFile {
 }
 
 /** Writes `name` in `dir` under a unique temporary name, then renames it into place. */
-function writeEntry(dir: string, name: string, contents: string | Buffer): void {
+function writeEntry(dir: string, name: string, contents: Buffer | Iterable<string>): void {
   const temporary = join(dir, `${name}.${randomBytes(4).toString('hex')}.tmp`);
-  writeFileSync(temporary, contents);
+  if (Buffer.isBuffer(contents)) writeFileSync(temporary, contents);
+  else {
+    const fd = openSync(temporary, 'w');
+    try {
+      for (const piece of contents) {
+        const written = writeSync(fd, piece);
+        // A short write (a full disk) goes on from where it stopped, or fails as writeFileSync would.
+        if (written < Buffer.byteLength(piece)) {
+          const rest = Buffer.from(piece).subarray(written);
+          for (let done = 0; done < rest.length; ) done += writeSync(fd, rest, done);
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
   try {
     renameSync(temporary, join(dir, name));
   } catch (error) {

@@ -651,7 +651,16 @@ function inOutput(
 ): boolean | { size: number; mtimeMs: number } {
   if (file.inOutput !== undefined) return file.inOutput === 'same';
   if (!exists(folderOf(file.path))) return false;
-  return unchangedTarget(join(root, file.path), file) ?? false;
+  return unchangedTarget(under(root, file.path), file) ?? false;
+}
+
+/**
+ * The output path `path` (`/`-separated) below `dir`, by concatenation: a thread staging a 10,000-event
+ * build's 56,000 files made three paths for each, and `join` normalising every one was a tenth of what
+ * the thread allocated (the file system takes `/` on every system).
+ */
+function under(dir: string, path: string): string {
+  return `${dir}${sep}${path}`;
 }
 
 /**
@@ -723,15 +732,15 @@ export function stageOnThread(
   let path = '';
   try {
     return files.map((file, index) => {
-      path = join(target.root, file.path);
+      path = under(target.root, file.path);
       if (file.sunk) {
         const stats = settleSunk(target, file, exists);
         return stats ? { path: file.path, stats } : { path: file.path };
       }
       const dir = folderOf(file.path);
       if (inOutput(target.root, file, exists) !== false) return { path: file.path };
-      path = join(target.staging, file.path);
-      if (!made.has(dir)) mkdirSync(join(target.staging, dir), { recursive: true });
+      path = under(target.staging, file.path);
+      if (!made.has(dir)) mkdirSync(under(target.staging, dir), { recursive: true });
       made.add(dir);
       const fd = openSync(path, 'w');
       try {
