@@ -123,10 +123,43 @@ export async function buildCatalogue(
   const untouched = state ? options.untouchedAreas : undefined;
   const tasks: EmitTask[] = [];
   const generated = new Map<string, GroupPackageUnit>();
+  // The groups to generate whose units are taken once the tasks run (see the group packages below).
+  const later = new Set<string>();
   // The package.json of every group generated (made afresh), staged in one batch while the tasks run.
   const packageJsons: OutputFile[] = [];
   // The events whose catalogue schema this build writes when it keeps the others (`keepJsonSchemas`).
   let schemasOf: string[] | undefined;
+  /**
+   * Each group's unit: its hash recorded, and the group kept as the last build left it when its hash and
+   * files are as recorded, else generated (a task, and its package.json made here).
+   */
+  const takeUnits = (): void => {
+    for (const unit of groupPackageUnits(catalogue, context)) {
+      const hash = createHash('sha256').update(`${options.tool}\0${unit.key}`).digest('hex');
+      units[unit.slug] = hash;
+      if (later.has(unit.slug)) {
+        generated.set(unit.slug, unit);
+        packageJsons.push(unit.packageJson());
+        continue;
+      }
+      const area = state?.units?.[unit.slug] === hash ? state.areas.get(unit.slug) : undefined;
+      const recorded = area?.top[unit.packageJsonPath] !== undefined ? area : undefined;
+      // In folders untouched since the last build only the files at the package's top are stat'ed, as
+      // the no-op check does (state.ts): the per-event files below are trusted to their folders, and
+      // kept without being listed (`keepBelow`). Elsewhere every recorded file is stat'ed.
+      const whole = recorded && !untouched?.has(unit.slug) ? recorded.files() : undefined;
+      if (recorded && !whole && intact(outDir, recorded.top)) {
+        staging.keep(Object.keys(recorded.top), recorded.top);
+        staging.keepBelow(unit.slug, recorded.belowCount);
+      } else if (whole && intact(outDir, whole)) {
+        staging.keep(Object.keys(whole), whole);
+      } else {
+        generated.set(unit.slug, unit);
+        tasks.push({ kind: 'group', slug: unit.slug });
+        packageJsons.push(unit.packageJson());
+      }
+    }
+  };
   try {
     for (const emitter of EMITTERS) {
       if (emitter.emit === emitJsonSchemas) {
@@ -139,26 +172,18 @@ export async function buildCatalogue(
         tasks.push({ kind: 'emitter', name: emitter.name });
         continue;
       }
-      for (const unit of groupPackageUnits(catalogue, context)) {
-        const hash = createHash('sha256').update(`${options.tool}\0${unit.key}`).digest('hex');
-        units[unit.slug] = hash;
-        const area = state?.units?.[unit.slug] === hash ? state.areas.get(unit.slug) : undefined;
-        const recorded = area?.top[unit.packageJsonPath] !== undefined ? area : undefined;
-        // In folders untouched since the last build only the files at the package's top are stat'ed, as
-        // the no-op check does (state.ts): the per-event files below are trusted to their folders, and
-        // kept without being listed (`keepBelow`). Elsewhere every recorded file is stat'ed.
-        const whole = recorded && !untouched?.has(unit.slug) ? recorded.files() : undefined;
-        if (recorded && !whole && intact(outDir, recorded.top)) {
-          staging.keep(Object.keys(recorded.top), recorded.top);
-          staging.keepBelow(unit.slug, recorded.belowCount);
-        } else if (whole && intact(outDir, whole)) {
-          staging.keep(Object.keys(whole), whole);
-        } else {
-          generated.set(unit.slug, unit);
-          tasks.push({ kind: 'group', slug: unit.slug });
-          packageJsons.push(unit.packageJson());
+      // No state: every group is generated. With a pool of several threads (all of them started before
+      // the load, `prestartPool`) the groups are theirs, and their unit hashes and package.json files
+      // are made here while the threads generate (`takeUnits` below), not before: the source hash of
+      // each group builds its events' schemas (0.3 s at 10,000 events), with the threads idle meanwhile.
+      if (state === undefined && pool !== undefined && pool.size > 1) {
+        for (const group of catalogue.groups) {
+          tasks.push({ kind: 'group', slug: group.slug });
+          later.add(group.slug);
         }
+        continue;
       }
+      takeUnits();
     }
     if (schemasOf) await staging.add(emitJsonSchemasOf(catalogue, schemasOf));
     const minEvents = options.workers?.minEvents ?? POOL_MIN_EVENTS;
@@ -167,7 +192,9 @@ export async function buildCatalogue(
     // still writes them, beside that group).
     const documentEvents = Object.keys(catalogue.events).length;
     let groupEvents = 0;
-    for (const group of catalogue.groups) if (generated.has(group.slug)) groupEvents += group.events.length;
+    for (const group of catalogue.groups) {
+      if (generated.has(group.slug) || later.has(group.slug)) groupEvents += group.events.length;
+    }
     // An edit (few groups to generate) of a catalogue built before with the cache writes its documents
     // here too: they copy every entry the edit left alone (document-text.ts), cheaper than shipping the
     // model to a thread (an incremental load has not even made most events). Generating the edit's
@@ -197,6 +224,8 @@ export async function buildCatalogue(
     // longest tasks, and this thread the rest meanwhile; the pool's tasks go first, so that this
     // thread's own work does not hold them back.
     const shared = pool !== undefined && pool.size > 1;
+    // Groups left for later run here unless the pool takes them all: their units are needed now.
+    if (later.size > 0 && !shared) takeUnits();
     const toPool = (task: EmitTask) =>
       onPool !== undefined && (shared || (task.kind === 'emitter' && DOCUMENT_EMITTERS.has(task.name)));
     tasks.sort((a, b) => Number(toPool(b)) - Number(toPool(a)));
@@ -217,7 +246,10 @@ export async function buildCatalogue(
     // take (1.5 s idle in a 10,000-event build).
     const firstThreadOnly = shared ? tasks.filter((task) => task.kind !== 'group').length : 0;
     const lanes = pool ? 2 * pool.size + (shared ? 0 : 1) + firstThreadOnly : 1;
-    await runTasks(tasks, run, stage, lanes, () => staging.add(packageJsons));
+    await runTasks(tasks, run, stage, lanes, async () => {
+      if (later.size > 0 && generated.size === 0) takeUnits();
+      await staging.add(packageJsons);
+    });
   } catch (error) {
     // No thread may still be writing into the staging folder when it is discarded.
     await pool?.close();
