@@ -54,6 +54,19 @@ function written(files: OutputFile[]): { path: string; contents: string }[] {
   return files.map(({ path, contents }) => ({ path, contents }));
 }
 
+/** Three deferred schemas, `a`, `b` and `c`, each counting in `built` when it is built. */
+function countedSchemas(built: { count: number }): Record<string, Deferred> {
+  return Object.fromEntries(
+    ['a', 'b', 'c'].map((name) => [
+      name,
+      new Deferred(name, () => {
+        built.count++;
+        return { enum: [name] };
+      }),
+    ]),
+  );
+}
+
 /** The model with one event's description changed (a copy: the loaded model is not touched). */
 function withEdit(model: Catalogue, key: string): Catalogue {
   const event = model.events[key]!;
@@ -165,21 +178,8 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
   });
 
   it('the YAML file’s entry ids are kept once, as the JSON file’s, and still find every YAML entry', () => {
-    let builds = 0;
-    const document = {
-      info: { title: 'x' },
-      components: {
-        schemas: Object.fromEntries(
-          ['a', 'b', 'c'].map((name) => [
-            name,
-            new Deferred(name, () => {
-              builds++;
-              return { enum: [name] };
-            }),
-          ]),
-        ),
-      },
-    };
+    const built = { count: 0 };
+    const document = { info: { title: 'x' }, components: { schemas: countedSchemas(built) } };
     const output = new Map<string, string>();
     const { cache, kept } = keptOnlyCache();
     const context: EmitContext = { readExisting: (path) => output.get(path), cache };
@@ -190,27 +190,15 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
     expect(json!.ids).toHaveLength(9);
     expect([...(json!.firsts as Uint32Array)]).toEqual([0]);
     expect(yaml).not.toHaveProperty('ids');
-    builds = 0;
+    built.count = 0;
     const again = documentFiles('catalogue/doc', document, context);
-    expect(builds).toBe(0);
+    expect(built.count).toBe(0);
     expect(again.map((file) => file.inOutput)).toEqual(['same', 'same']);
   });
 
   it('an index kept damaged or of another shape copies nothing: every entry is built, the text a fresh build’s', () => {
-    let builds = 0;
-    const document = {
-      components: {
-        schemas: Object.fromEntries(
-          ['a', 'b', 'c'].map((name) => [
-            name,
-            new Deferred(name, () => {
-              builds++;
-              return { enum: [name] };
-            }),
-          ]),
-        ),
-      },
-    };
+    const built = { count: 0 };
+    const document = { components: { schemas: countedSchemas(built) } };
     const fresh = written(documentFiles('catalogue/doc', document));
     const damages: ((index: Record<string, unknown>) => void)[] = [
       (index) => {
@@ -235,9 +223,9 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
       // The YAML file's index takes its ids from the JSON file's: damaging that one is enough for both.
       const [json] = kept.get('document-catalogue-doc') as Record<string, unknown>[];
       damage(json!);
-      builds = 0;
+      built.count = 0;
       const again = documentFiles('catalogue/doc', document, context);
-      expect(builds).toBe(3);
+      expect(built.count).toBe(3);
       expect(written(again)).toEqual(fresh);
     }
   });
