@@ -75,8 +75,8 @@ export function createDiskCache(dir: string, toolFingerprint: string): EmitCache
       }
       names.add(name);
       // `JSON.stringify({ tool, files, extra })`, written a file at a time: one string of a group's
-      // 250 KB, then its bytes, was fresh memory twice over per group (a tenth of what a 10,000-event
-      // build's threads allocated); a file's text is small enough to reuse memory already in use.
+      // 250 KB, then its bytes, was fresh memory twice over per group (7 % of what a thread generating
+      // groups allocated at 10,000 events, and the largest blocks); a file's text reuses memory in use.
       const pieces = function* () {
         yield `{"tool":${JSON.stringify(toolFingerprint)},"files":[`;
         for (let i = 0; i < files.length; i++) yield `${i === 0 ? '' : ','}${JSON.stringify(files[i])}`;
