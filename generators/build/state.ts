@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { type CatalogueSourceFile, listCatalogueFiles, readCatalogueSources } from '../load/sources.js';
+import { inside } from '../shared/fs.js';
 import { FileDigests } from './digests.js';
 import { digestSources, hashInputs, type SourceDigest, toolFingerprint } from './fingerprint.js';
 import {
@@ -220,14 +221,6 @@ function foldersUnchanged(outDir: string, stamps: FolderStamps): Set<string> {
     if (statSync(inside(outDir, dir), { throwIfNoEntry: false })?.mtimeMs === times[i]) unchanged.add(dir);
   }
   return unchanged;
-}
-
-/**
- * A `/`-separated relative path inside `root`, by concatenation: the no-op check makes 9,000 of them,
- * and `join` normalising each cold was 13 ms of it (the kernel resolves the same name either way).
- */
-function inside(root: string, path: string): string {
-  return `${root}${sep}${path}`;
 }
 
 /** Whether the folder record was taken for the state file now in the output. */

@@ -11,7 +11,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 
 // Helpers every layer may import: this folder imports nothing of the toolkit.
 
@@ -109,4 +109,13 @@ export function writeAtomically(path: string, contents: string | Uint8Array): vo
     rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+/**
+ * A `/`-separated relative path inside `root`, by concatenation: the no-op check makes 9,000 of them
+ * and a thread staging a 10,000-event build three per file, and `join` normalising each made new
+ * strings every time (13 ms of a no-op); the file system takes `/` on every system.
+ */
+export function inside(root: string, path: string): string {
+  return `${root}${sep}${path}`;
 }
