@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import type { CatalogueProblem, CatalogueSourceFile } from '../load/index.js';
 import allowListSchema from '../load/schema/allow-list.schema.json' with { type: 'json' };
 import { suggest } from '../load/suggest.js';
 import { fromPointer, YamlSource } from '../load/yaml-source.js';
 import type { SourceLocation } from '../model.js';
+import { requireAjv2020 } from '../shared/toolkit-files.js';
 import type { Finding, RetiredRule } from './rule.js';
 import { RETIRED_RULE_IDS } from './rules/index.js';
 
@@ -29,13 +29,10 @@ export const ALLOWABLE_RULES: readonly string[] = allowListSchema.$defs.entry.pr
 
 let validate: ReturnType<Ajv2020['compile']> | undefined;
 
-/**
- * The allow list's schema check. ajv is loaded here, for a catalogue that has an allow list, not
- * imported above: its 80 modules cost every `diff` 40-80 ms.
- */
+/** The allow list's schema check, compiled for a catalogue that has an allow list (`requireAjv2020`). */
 function compileAllowListCheck(): ReturnType<Ajv2020['compile']> {
-  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  return new Ajv2020({ allErrors: true, strict: true, verbose: true }).compile(allowListSchema);
+  const Ajv = requireAjv2020();
+  return new Ajv({ allErrors: true, strict: true, verbose: true }).compile(allowListSchema);
 }
 
 /**

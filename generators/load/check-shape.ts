@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import type { CatalogueConfig } from '../model.js';
-import { loadPrecompiled } from '../shared/toolkit-files.js';
+import { loadPrecompiled, requireAjv2020 } from '../shared/toolkit-files.js';
 import type { RawConfig } from './definition.js';
 import type { CatalogueProblem } from './problem.js';
 import catalogueFileSchema from './schema/catalogue-file.schema.json' with { type: 'json' };
@@ -57,9 +56,7 @@ function getValidators() {
 
 /** The loader's validators compiled now (what the precompiled module holds). */
 export function compileLoadValidators(): { file: ValidateFunction; config: ValidateFunction<RawConfig> } {
-  // Loaded here, not imported above: ajv's 80 modules took 40-80 ms of every command that loads a
-  // catalogue, which the precompiled validators (the usual case) do not need.
-  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const Ajv2020 = requireAjv2020();
   const ajv = new Ajv2020(LOAD_AJV_OPTIONS);
   // The config validator narrows to the schema's generated type (test/generators/load/schema-types.test.ts
   // keeps the two in step), so a config that passes is read without a cast.
