@@ -247,7 +247,7 @@ export async function buildCatalogue(
     const firstThreadOnly = shared ? tasks.filter((task) => task.kind !== 'group').length : 0;
     const lanes = pool ? 2 * pool.size + (shared ? 0 : 1) + firstThreadOnly : 1;
     await runTasks(tasks, run, stage, lanes, async () => {
-      if (later.size > 0 && generated.size === 0) takeUnits();
+      if (later.size > 0 && shared) takeUnits();
       await staging.add(packageJsons);
     });
   } catch (error) {
