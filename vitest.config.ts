@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     // Builds the repository's catalogue once for the tests that need its packages as files.
     globalSetup: ['test/global-setup.ts'],
+    // Removes the temporary folders each test file made.
+    setupFiles: ['test/setup.ts'],
     projects: [
       {
         extends: true,

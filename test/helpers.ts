@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,9 +43,19 @@ export function seedPackages(): string {
   return inject('seedPackages');
 }
 
-/** A fresh temporary folder. */
+/** The folders `tempDir` made in this test file, removed after it by `test/setup.ts`. */
+const madeTempDirs: string[] = [];
+
+/** A fresh temporary folder, removed when the test file ends. */
 export function tempDir(prefix = 'eventry-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeTempDirs.push(dir);
+  return dir;
+}
+
+/** Removes every folder `tempDir` made in this test file (a run leaves nothing behind in the temp folder). */
+export function removeTempDirs(): void {
+  for (const dir of madeTempDirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** Runs the compiled CLI (`npm run build:tool` first) and returns its exit code and output. */

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -14,7 +13,7 @@ import {
 import type { EmitContext, OutputFile, OutputSink } from '../../../generators/emit/context.js';
 import { emitOpenApi } from '../../../generators/emit/openapi.js';
 import type { Catalogue } from '../../../generators/model.js';
-import { keptOnlyCache, loadValid, REPO } from '../../helpers.js';
+import { keptOnlyCache, loadValid, REPO, tempDir } from '../../helpers.js';
 
 // The catalogue documents are written entry by entry; with a cache, each event's entries are copied
 // from the file the last build wrote when that event is as it was, so an edit of one group of 10,000
@@ -289,7 +288,7 @@ describe('catalogue documents copy unchanged entries from the last build', () =>
 
 describe('what the disk cache keeps for the next build (createDiskCache: recall, keep)', () => {
   it('keeps one value per unit, per toolkit, one build deep', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eventry-kept-'));
+    const dir = tempDir('eventry-kept-');
     const cache = createDiskCache(dir, 'tool-1');
     expect(cache.recall!('document-a')).toBeUndefined();
     cache.keep!('document-a', [{ digest: 'x', entries: new Map([['e', [0, 4]]]) }]);
@@ -304,7 +303,7 @@ describe('what the disk cache keeps for the next build (createDiskCache: recall,
   });
 
   it('a damaged file is nothing kept, not an error', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eventry-kept-'));
+    const dir = tempDir('eventry-kept-');
     createDiskCache(dir, 'tool').keep!('document-a', { a: 1 });
     const [file] = readdirSync(dir);
     writeFileSync(join(dir, file!), 'not v8 data');
