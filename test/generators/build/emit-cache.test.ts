@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDiskCache } from '../../../generators/build/emit-cache.js';
@@ -28,17 +28,17 @@ describe('the disk emit cache stays one build deep', () => {
     const dir = tempDir();
     createDiskCache(dir, 'tool').set('account', 'key-1', files('1'));
     // A build killed between writing and renaming, an hour ago: an entry's and the parse cache's.
-    const stale = ['account--0123.json.a1b2c3d4.tmp', 'parse.v8.d4c3b2a1.tmp'];
+    const stale = ['account--0123.entry.a1b2c3d4.tmp', 'parse.v8.d4c3b2a1.tmp'];
     const old = new Date(Date.now() - 60 * 60 * 1000);
     for (const name of stale) {
       writeFileSync(join(dir, name), 'half');
       utimesSync(join(dir, name), old, old);
     }
     // One a build running beside this one is writing now.
-    const fresh = 'billing--4567.json.e5f6a7b8.tmp';
+    const fresh = 'billing--4567.entry.e5f6a7b8.tmp';
     writeFileSync(join(dir, fresh), 'in progress');
     createDiskCache(dir, 'tool').set('account', 'key-2', files('2'));
-    expect(readdirSync(dir).sort()).toEqual([expect.stringMatching(/^account--[0-9a-f]{32}\.json$/), fresh]);
+    expect(readdirSync(dir).sort()).toEqual([expect.stringMatching(/^account--[0-9a-f]{32}\.entry$/), fresh]);
   });
 });
 
@@ -96,5 +96,57 @@ describe('the disk emit cache gives back only files an emitter could have made',
     }
     createDiskCache(dir, 'tool').set('account', 'key-1', files('1'));
     expect(createDiskCache(dir, 'tool').get('account', 'key-1')).toEqual(files('1'));
+  });
+});
+
+describe('an entry holds the files’ texts exactly, and one cut short or altered is not reused', () => {
+  it('gives back texts of any characters and size, empty ones included, with what was set beside them', () => {
+    const dir = tempDir();
+    const texts = [
+      { path: 'a/README.md', contents: 'Zählerstand — “quoted” 😀 \\ \n\t"\u2028' },
+      { path: 'a/empty.d.ts', contents: '' },
+      // More than the buffer an entry starts from (1 MB), in characters of three bytes.
+      { path: 'a/events/big.js', contents: '€'.repeat(700_000) },
+    ];
+    createDiskCache(dir, 'tool').set('account', 'key-1', texts, [{ place: 'x' }]);
+    createDiskCache(dir, 'tool').set('billing', 'key-1', files('after the big one'));
+    const next = createDiskCache(dir, 'tool');
+    expect(next.get('account', 'key-1')).toEqual(texts);
+    expect(next.last!('account')).toEqual({ files: texts, extra: [{ place: 'x' }] });
+    expect(next.get('billing', 'key-1')).toEqual(files('after the big one'));
+  });
+
+  it('an entry cut short, grown, or whose sizes are not its texts’ gives nothing', () => {
+    const dir = tempDir();
+    const texts = [...files('{"name": "a"}'), { path: 'a/index.js', contents: 'export {};\n' }];
+    const write = () => createDiskCache(dir, 'tool').set('account', 'key-1', texts);
+    const entry = () => join(dir, readdirSync(dir)[0]!);
+    write();
+    const whole = readFileSync(entry());
+    for (const damaged of [
+      whole.subarray(0, whole.length - 1),
+      Buffer.concat([whole, Buffer.from('x')]),
+      Buffer.from(whole.toString('latin1').replace('"sizes":[13,11]', '"sizes":[13,12]'), 'latin1'),
+      Buffer.from(whole.toString('latin1').replace('"sizes":[13,11]', '"sizes":[-1,25]'), 'latin1'),
+      whole.subarray(0, whole.indexOf(0x0a)),
+    ]) {
+      expect(damaged.equals(whole)).toBe(false);
+      writeFileSync(entry(), damaged);
+      expect(createDiskCache(dir, 'tool').get('account', 'key-1')).toBeUndefined();
+      expect(createDiskCache(dir, 'tool').last!('account')).toBeUndefined();
+    }
+    writeFileSync(entry(), whole);
+    expect(createDiskCache(dir, 'tool').get('account', 'key-1')).toEqual(texts);
+  });
+
+  it('an entry of the format before (one JSON text, `.json`) is removed when the folder is first listed', () => {
+    const dir = tempDir();
+    const old = `group-package-account--${'0'.repeat(32)}.json`;
+    writeFileSync(join(dir, old), '{"tool":"tool","files":[]}');
+    writeFileSync(join(dir, 'notes.json'), '{}');
+    const cache = createDiskCache(dir, 'tool');
+    expect(cache.get('group-package-account', 'key-1')).toBeUndefined();
+    expect(existsSync(join(dir, old))).toBe(false);
+    expect(existsSync(join(dir, 'notes.json'))).toBe(true);
   });
 });
