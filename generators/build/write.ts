@@ -51,7 +51,6 @@ import {
   writevSync,
 } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { OutputFile, OutputSink } from '../emit/context.js';
 import {
@@ -62,6 +61,7 @@ import {
   readIfExists,
   unlessAbsent,
 } from '../shared/fs.js';
+import { FileSystemSyncer } from './file-system-sync.js';
 import { clearLeftoverLock, isAlive } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
@@ -224,8 +224,11 @@ export function startStaging(root: string): Staging {
   const exists = folderMemo(root);
   // Every staged file, made durable at once before the commit (`makeDurable`).
   const unsynced: string[] = [];
-  const early = earlyFlush(staging);
+  // One shell for the transaction's file-system syncs, started at the first (`FileSystemSyncer`).
+  const syncer = new FileSystemSyncer(staging);
+  const early = earlyFlush(staging, syncer);
   const abort = () => {
+    syncer.close();
     discardStaging(root, (pid) => pid === process.pid);
     if (!rootExisted) {
       try {
@@ -314,9 +317,11 @@ export function startStaging(root: string): Staging {
           sealNames = sealed.names;
         }
         await early.settled();
-        await makeDurable(staging, unsynced);
+        await makeDurable(staging, unsynced, syncer);
       } catch (error) {
         failing(error);
+      } finally {
+        syncer.close();
       }
       const generated = areasOf(produced);
       const areas = ownedAreas(root, generated, keptAreas, options.previousAreas ?? []);
@@ -922,9 +927,13 @@ const BULK_SYNC_MIN = 64;
  * disk even 16 at a time, were most of a 10,000-event build's disk time, and they held the writers
  * back. Few files, another system, or a `sync` that fails: an fsync of each, a few at a time.
  */
-async function makeDurable(staging: string, paths: readonly string[]): Promise<void> {
+async function makeDurable(
+  staging: string,
+  paths: readonly string[],
+  syncer: FileSystemSyncer,
+): Promise<void> {
   if (paths.length === 0) return;
-  if (process.platform === 'linux' && paths.length >= BULK_SYNC_MIN && syncFileSystem(staging)) return;
+  if (process.platform === 'linux' && paths.length >= BULK_SYNC_MIN && (await syncer.sync())) return;
   const syncs = limiter(16);
   for (const path of paths) syncs.run(() => syncFile(join(staging, path)));
   await syncs.done();
@@ -948,7 +957,10 @@ const EARLY_SYNC_FILE_BYTES = 4 * 2 ** 20;
  * sync (`makeDurable`) still runs and is what makes the commit durable: a flush that fails costs time only.
  * Large files are flushed one by one as soon as staged (`large`), whatever the build.
  */
-function earlyFlush(staging: string): {
+function earlyFlush(
+  staging: string,
+  syncer: FileSystemSyncer,
+): {
   staged(bytes: number, files: number): void;
   /**
    * A staged file of `bytes`: one of at least `EARLY_SYNC_FILE_BYTES` (a catalogue document, 25 MB at
@@ -974,11 +986,8 @@ function earlyFlush(staging: string): {
       if (bytesSince < EARLY_FLUSH_BYTES && filesSince < EARLY_FLUSH_FILES) return;
       bytesSince = 0;
       filesSince = 0;
-      running = new Promise<void>((resolve) => {
-        childProcess().execFile('sync', ['-f', staging], { timeout: 120_000 }, () => {
-          running = undefined;
-          resolve();
-        });
+      running = syncer.sync().then(() => {
+        running = undefined;
       });
     },
     settled: async () => {
@@ -986,26 +995,6 @@ function earlyFlush(staging: string): {
       await running;
     },
   };
-}
-
-let childProcessModule: typeof import('node:child_process') | undefined;
-
-/** `node:child_process`, loaded when a build first syncs: importing it cost every no-op build 5 ms. */
-function childProcess(): typeof import('node:child_process') {
-  childProcessModule ??= createRequire(import.meta.url)(
-    'node:child_process',
-  ) as typeof import('node:child_process');
-  return childProcessModule;
-}
-
-/** `syncfs` of the file system that holds `dir`, through coreutils' `sync -f`; false when that fails. */
-function syncFileSystem(dir: string): boolean {
-  try {
-    childProcess().execFileSync('sync', ['-f', dir], { stdio: 'ignore', timeout: 120_000 });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Makes a file written by another thread durable (Windows flushes only a handle opened for writing). */
