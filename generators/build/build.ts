@@ -15,6 +15,7 @@ import type { Catalogue } from '../model.js';
 import { entryDigest, knownDigests, modelDigest } from '../model-digest.js';
 import { inside, openIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
+import { fileSystemSyncer } from './file-system-sync.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
 import { packCatalogue } from './transfer.js';
 import {
@@ -102,6 +103,8 @@ export async function buildCatalogue(
   outDir: string,
   options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
+  // The shell that syncs the staged files, forked while the process is small (see `FileSystemSyncer`).
+  if (process.platform === 'linux') fileSystemSyncer().start();
   let pool = prestartPool(sources, outDir, options);
   const loaded = loadCatalogueFromSources(sources, options.load);
   if (!loaded.ok) {

@@ -3,17 +3,18 @@ import { createRequire } from 'node:module';
 
 // `syncfs` from Node, which has no binding for it: coreutils' `sync -f <dir>` (Linux) flushes the file
 // system that holds a folder. A bulk build asks for it many times (`earlyFlush` in write.ts, then the
-// final sync before its commit), so one shell runs them all.
+// final sync before its commit), so one shell, started before the build grows, runs them all.
 
 /** How long one sync may take before the build stops waiting for it (and falls back to fsyncs). */
 const SYNC_TIMEOUT_MS = 120_000;
 
 /**
- * `sync -f` of one folder's file system on request, through one `sh` that reads a line per request and
- * answers each with one: a process started per sync cost the build's thread 30 ms each (16 in a
- * 10,000-event build), mostly copying the page tables of a process of 300 MB. While no request is
- * waiting it holds nothing open for the event loop, so a build that never closes it still ends, and
- * the shell ends with it (its input closes).
+ * `sync -f` of a folder's file system on request, through one `sh` that reads a folder per line and
+ * answers each with a line. A process started per sync cost a 10,000-event build 16 forks of a process
+ * of 300 MB: 30 ms each on the build's thread to copy its page tables, and every page then written
+ * faulted once more (40,000 of the build's 155,000 faults). Started while the process is small
+ * (`start`), the shell costs one small fork. While no request is waiting it holds nothing open for the
+ * event loop, so the process ends when its work does, and the shell with it (its input closes).
  */
 export class FileSystemSyncer {
   private child: ChildProcess | undefined;
@@ -22,17 +23,27 @@ export class FileSystemSyncer {
   private answers = '';
   private broken = false;
 
-  constructor(private readonly dir: string) {}
+  /** The shell's process id, once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
 
-  /** Flushes the folder's file system to disk: true once `sync -f` said it did, false if it failed. */
-  sync(): Promise<boolean> {
+  /** Starts the shell now, if it is not running (a request starts it otherwise). */
+  start(): void {
+    this.started();
+  }
+
+  /** Flushes the file system of `dir` to disk: true once `sync -f` said it did, false if it failed. */
+  sync(dir: string): Promise<boolean> {
+    // One folder per line: a name with a line break in it is not sent (the caller falls back).
+    if (dir.includes('\n')) return Promise.resolve(false);
     const child = this.started();
     if (!child) return Promise.resolve(false);
     return new Promise<boolean>((settle) => {
       // The only handle kept open for the event loop: the process waits for the answer, at most this long.
       const timer = setTimeout(() => this.fail(), SYNC_TIMEOUT_MS);
       this.waiting.push({ settle, timer });
-      child.stdin!.write('\n');
+      child.stdin!.write(`${dir}\n`);
     });
   }
 
@@ -45,8 +56,8 @@ export class FileSystemSyncer {
   private started(): ChildProcess | undefined {
     if (this.broken) return undefined;
     if (this.child) return this.child;
-    const script = 'while read -r _; do if sync -f "$1"; then echo 0; else echo 1; fi; done';
-    const child = childProcess().spawn('sh', ['-c', script, 'eventry-sync', this.dir], {
+    const script = 'while IFS= read -r dir; do if sync -f "$dir"; then echo 0; else echo 1; fi; done';
+    const child = childProcess().spawn('sh', ['-c', script, 'eventry-sync'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     this.child = child;
@@ -82,6 +93,14 @@ export class FileSystemSyncer {
     }
     if (this.child && this.child.exitCode === null && !this.child.killed) this.child.kill();
   }
+}
+
+let shared: FileSystemSyncer | undefined;
+
+/** The process's one syncer (its shell started at the first request, or by `start`). */
+export function fileSystemSyncer(): FileSystemSyncer {
+  shared ??= new FileSystemSyncer();
+  return shared;
 }
 
 let childProcessModule: typeof import('node:child_process') | undefined;

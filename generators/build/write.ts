@@ -61,7 +61,7 @@ import {
   readIfExists,
   unlessAbsent,
 } from '../shared/fs.js';
-import { FileSystemSyncer } from './file-system-sync.js';
+import { type FileSystemSyncer, fileSystemSyncer } from './file-system-sync.js';
 import { clearLeftoverLock, isAlive } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
@@ -224,11 +224,10 @@ export function startStaging(root: string): Staging {
   const exists = folderMemo(root);
   // Every staged file, made durable at once before the commit (`makeDurable`).
   const unsynced: string[] = [];
-  // One shell for the transaction's file-system syncs, started at the first (`FileSystemSyncer`).
-  const syncer = new FileSystemSyncer(staging);
+  // The file-system syncs go through the process's one shell (`FileSystemSyncer`).
+  const syncer = fileSystemSyncer();
   const early = earlyFlush(staging, syncer);
   const abort = () => {
-    syncer.close();
     discardStaging(root, (pid) => pid === process.pid);
     if (!rootExisted) {
       try {
@@ -320,8 +319,6 @@ export function startStaging(root: string): Staging {
         await makeDurable(staging, unsynced, syncer);
       } catch (error) {
         failing(error);
-      } finally {
-        syncer.close();
       }
       const generated = areasOf(produced);
       const areas = ownedAreas(root, generated, keptAreas, options.previousAreas ?? []);
@@ -933,7 +930,7 @@ async function makeDurable(
   syncer: FileSystemSyncer,
 ): Promise<void> {
   if (paths.length === 0) return;
-  if (process.platform === 'linux' && paths.length >= BULK_SYNC_MIN && (await syncer.sync())) return;
+  if (process.platform === 'linux' && paths.length >= BULK_SYNC_MIN && (await syncer.sync(staging))) return;
   const syncs = limiter(16);
   for (const path of paths) syncs.run(() => syncFile(join(staging, path)));
   await syncs.done();
@@ -986,7 +983,7 @@ function earlyFlush(
       if (bytesSince < EARLY_FLUSH_BYTES && filesSince < EARLY_FLUSH_FILES) return;
       bytesSince = 0;
       filesSince = 0;
-      running = syncer.sync().then(() => {
+      running = syncer.sync(staging).then(() => {
         running = undefined;
       });
     },
