@@ -76,15 +76,26 @@ type RelChange = Distribute<ModelChange>;
 export function diffCatalogues(before: Catalogue, after: Catalogue): ModelChange[] {
   const differ = new ShapeDiffer(before, after);
   const keys = [...new Set([...Object.keys(before.events), ...Object.keys(after.events)])].sort();
+  // Two loads of catalogues a few files apart share the objects of what those files do not change
+  // (`LoadOptions.previous`): an event that is the same object on both sides, when every shape is too,
+  // has nothing to compare.
+  const sameShapes = sameEntries(before.shapes, after.shapes);
   const changes: ModelChange[] = [];
   for (const key of keys) {
     const old = before.events[key];
     const now = after.events[key];
+    if (old && old === now && sameShapes) continue;
     if (old && now) changes.push(...diffEvent(old, now, after, differ));
     else if (now) changes.push(added(now, before));
     else if (old) changes.push(removed(old, after));
   }
   return changes;
+}
+
+/** Whether two records hold the same keys, each with the very same object. */
+function sameEntries(a: Readonly<Record<string, object>>, b: Readonly<Record<string, object>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 function added(event: EventVersion, before: Catalogue): ModelChange {

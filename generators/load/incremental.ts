@@ -1,4 +1,4 @@
-import type { Catalogue, CatalogueConfig, EventVersion, Shape } from '../model.js';
+import type { Catalogue, CatalogueConfig, EventVersion, Group, Shape } from '../model.js';
 import { modelDigest, presetEntryDigests, rememberDigest } from '../model-digest.js';
 import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
 import { collectFile, type Definitions } from './collect.js';
@@ -49,86 +49,16 @@ export function loadFromSnapshot(
     digests.push(digest);
     if (digest !== stored.digests[i]) changed.push(i);
   }
-  if (changed.length > files.length * MAX_CHANGED_SHARE) return undefined;
   const configAt = stored.files.indexOf(configFile);
-  if (configAt === -1 || changed.includes(configAt)) return undefined;
+  if (!fewChanged(changed, files.length, configAt)) return undefined;
   // Parsed as the full load parses (the parse cache aside: it would read every file's entry).
   const parseOptions: YamlParseOptions = options.fastPath === false ? { fastPath: false } : {};
   // The settings, from their unchanged file (a few lines): the snapshot keeps no user-keyed maps.
   const config = readConfig(files[configAt]!, parseOptions);
   if (config === undefined) return undefined;
-
-  const problems: CatalogueProblem[] = [];
-  const defs: Definitions = { groups: new Map(), shapeDefs: new Map(), eventDefs: new Map() };
-  const changedPaths = new Set<string>();
-  for (const i of changed) {
-    const parsed = YamlSource.parse(files[i]!, parseOptions);
-    if (!parsed.source || parsed.problems.length > 0) return undefined;
-    if (checkFileShape(parsed.source, 'file').length > 0) return undefined;
-    collectFile(parsed.source, defs, problems);
-    changedPaths.add(files[i]!.path);
-  }
-  if (problems.length > 0 || !sameNames(stored, changed, defs)) return undefined;
-
-  // What to resolve again: the changed files' definitions, then whatever builds on one of them.
-  const affected = new Set<string>();
-  for (const def of defs.shapeDefs.values()) affected.add(baseName('shape', def.name));
-  for (const def of defs.eventDefs.values()) affected.add(baseName('event', def.name));
-  addDependents(stored, affected);
-
-  // Definitions looked up by name; an unchanged file is read when one of its definitions is needed.
-  const shapeIndex = indexOf(stored.shapeNames);
-  const eventIndex = indexOf(stored.eventKeys);
-  const read = new Set<number>(changed);
-  let unexpected = false;
-  const readFile = (i: number) => {
-    if (read.has(i)) return;
-    read.add(i);
-    // A few files are parsed; past them (a build that reads many unchanged events) the parse cache
-    // pays for reading its file.
-    const cached = read.size - changed.length > CACHE_AFTER_FILES && options.cache !== undefined;
-    const parsed = YamlSource.parse(
-      files[i]!,
-      cached ? { ...parseOptions, cache: options.cache } : parseOptions,
-    );
-    if (!parsed.source || parsed.problems.length > 0) unexpected = true;
-    else collectFile(parsed.source, defs, problems);
-  };
-  const lookup = <D extends Definition>(
-    found: ReadonlyMap<string, D>,
-    index: ReadonlyMap<string, number>,
-    fileOf: Int32Array,
-  ): DefinitionLookup<D> => ({
-    get(name) {
-      const known = found.get(name);
-      if (known !== undefined) return known;
-      const at = index.get(name);
-      if (at === undefined) return undefined;
-      readFile(fileOf[at]!);
-      return found.get(name);
-    },
-    has: (name) => index.has(name),
-    keys: () => index.keys(),
-  });
-  const ctx: ResolveContext = {
-    shapeDefs: lookup(defs.shapeDefs, shapeIndex, stored.shapeFiles),
-    eventDefs: lookup(defs.eventDefs, eventIndex, stored.eventFiles),
-    problems,
-    incomplete: false,
-  };
-  const fieldsOf = createFieldResolver(ctx);
-  const resolve = (events: readonly string[], shapes: readonly string[] = []) =>
-    resolveDefinitions(
-      ctx,
-      shapes.map((name) => ctx.shapeDefs.get(name)!),
-      events.map((key) => ctx.eventDefs.get(key)!),
-      fieldsOf,
-    );
-  const resolved = resolve(
-    stored.eventKeys.filter((key) => affected.has(baseName('event', key))),
-    stored.shapeNames.filter((name) => affected.has(baseName('shape', name))),
-  );
-  if (problems.length > 0 || unexpected) return undefined;
+  const reloaded = reloadChanged(files, changed, stored, parseOptions, options.cache);
+  if (!reloaded) return undefined;
+  const { defs, changedPaths, resolved, later, eventIndex } = reloaded;
 
   const storedShapes = JSON.parse(stored.shapesJson) as Shape[];
   const shapes: Record<string, Shape> = Object.create(null);
@@ -136,15 +66,6 @@ export function loadFromSnapshot(
   const groups = stored.groups.map((group) =>
     changedPaths.has(group.source.file) ? (defs.groups.get(group.slug) ?? group) : group,
   );
-  // An unchanged event read later: its file was loaded cleanly last time and is unchanged, and nothing
-  // it builds on changed, so it resolves as it did then.
-  const later = (key: string): EventVersion => {
-    const event = resolve([key]).events[key];
-    if (event === undefined || problems.length > 0 || unexpected) {
-      throw new Error(`the incremental load could not resolve \`${key}\` again`);
-    }
-    return event;
-  };
   const { events, eventDigests, eventBases } = mergeEvents(stored, eventIndex, resolved.events, later);
   const catalogue: Catalogue = {
     config,
@@ -169,6 +90,194 @@ export function loadFromSnapshot(
       eventBases,
     },
   };
+}
+
+/**
+ * The model of `files` (sorted by path, the allow-list aside) from the model of another catalogue that
+ * differs from it in a few files (`base`, loaded whole from `base.files`, sorted so too): the other side
+ * of a diff. What the changed files define, and what builds on it, is resolved again; every other
+ * definition is the base's own object, as a full load would make it. Undefined when the full load must
+ * do it (see the top of this file).
+ */
+export function loadBeside(
+  files: readonly CatalogueSourceFile[],
+  configFile: string,
+  base: { readonly files: readonly CatalogueSourceFile[]; readonly catalogue: Catalogue },
+  options: YamlParseOptions,
+): Catalogue | undefined {
+  if (files.length !== base.files.length) return undefined;
+  const changed: number[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    const before = base.files[i]!;
+    if (file.path !== before.path || file.unreadable !== undefined || before.unreadable !== undefined)
+      return undefined;
+    if (file.text !== before.text) changed.push(i);
+  }
+  if (
+    !fewChanged(
+      changed,
+      files.length,
+      files.findIndex((file) => file.path === configFile),
+    )
+  )
+    return undefined;
+  const model = base.catalogue;
+  const last = lastLoadOf(model, base.files);
+  if (!last) return undefined;
+  const reloaded = reloadChanged(files, changed, last, options, options.cache);
+  if (!reloaded) return undefined;
+  const { defs, changedPaths, resolved } = reloaded;
+  const shapes: Record<string, Shape> = Object.create(null);
+  for (const name of last.shapeNames) shapes[name] = resolved.shapes[name] ?? model.shapes[name]!;
+  const events: Record<string, EventVersion> = Object.create(null);
+  for (const key of last.eventKeys) events[key] = resolved.events[key] ?? model.events[key]!;
+  const groups = model.groups.map((group) =>
+    changedPaths.has(group.source.file) ? (defs.groups.get(group.slug) ?? group) : group,
+  );
+  return { config: model.config, groups, shapes, events, hash: hashSources([...files]) };
+}
+
+/** Whether few enough files changed for an incremental load, the settings file (at `configAt`) not one. */
+function fewChanged(changed: readonly number[], files: number, configAt: number): boolean {
+  return changed.length <= files * MAX_CHANGED_SHARE && configAt !== -1 && !changed.includes(configAt);
+}
+
+/** What an incremental load reads of the last load: its files, and which file defined what. */
+interface LastLoad {
+  readonly files: readonly string[];
+  readonly groups: readonly Group[];
+  readonly shapeNames: readonly string[];
+  /** Per shape, the index in `files` of the file that defines it. */
+  readonly shapeFiles: Int32Array;
+  /** Per shape, what it builds on (`extends`) as a `baseName`, or ''. */
+  readonly shapeBases: readonly string[];
+  readonly eventKeys: readonly string[];
+  readonly eventFiles: Int32Array;
+  /** Per event, what it builds on (`same_as`, `extends`) as a `baseName`, or ''. */
+  readonly eventBases: readonly string[];
+}
+
+/** The columns of a model loaded whole from `files`; undefined if a definition names no such file. */
+function lastLoadOf(model: Catalogue, files: readonly CatalogueSourceFile[]): LastLoad | undefined {
+  const fileIndex = indexOf(files.map((file) => file.path));
+  const shapes = Object.values(model.shapes);
+  const eventKeys = Object.keys(model.events);
+  const shapeFiles = Int32Array.from(shapes, (shape) => fileIndex.get(shape.source.file) ?? -1);
+  const eventFiles = Int32Array.from(eventKeys, (key) => fileIndex.get(model.events[key]!.source.file) ?? -1);
+  if (shapeFiles.includes(-1) || eventFiles.includes(-1)) return undefined;
+  return {
+    files: files.map((file) => file.path),
+    groups: model.groups,
+    shapeNames: shapes.map((shape) => shape.name),
+    shapeFiles,
+    shapeBases: shapes.map(shapeBase),
+    eventKeys,
+    eventFiles,
+    eventBases: eventKeys.map((key) => eventBase(model.events[key]!)),
+  };
+}
+
+/**
+ * The changed files (at `changed` in `files`) parsed and checked, and what they define resolved again
+ * with whatever builds on it; an unchanged file is read only when one of its definitions is needed.
+ * `later` resolves an unchanged event again when it is first read. Undefined when the full load must do
+ * it: a changed file with a problem, or one that defines other names than it did.
+ */
+function reloadChanged(
+  files: readonly CatalogueSourceFile[],
+  changed: readonly number[],
+  last: LastLoad,
+  parseOptions: YamlParseOptions,
+  cache: YamlParseOptions['cache'],
+):
+  | {
+      defs: Definitions;
+      changedPaths: Set<string>;
+      resolved: { shapes: Record<string, Shape>; events: Record<string, EventVersion> };
+      later: (key: string) => EventVersion;
+      /** Each event's index in `last.eventKeys`. */
+      eventIndex: ReadonlyMap<string, number>;
+    }
+  | undefined {
+  const problems: CatalogueProblem[] = [];
+  const defs: Definitions = { groups: new Map(), shapeDefs: new Map(), eventDefs: new Map() };
+  const changedPaths = new Set<string>();
+  for (const i of changed) {
+    const parsed = YamlSource.parse(files[i]!, parseOptions);
+    if (!parsed.source || parsed.problems.length > 0) return undefined;
+    if (checkFileShape(parsed.source, 'file').length > 0) return undefined;
+    collectFile(parsed.source, defs, problems);
+    changedPaths.add(files[i]!.path);
+  }
+  if (problems.length > 0 || !sameNames(last, changed, defs)) return undefined;
+
+  // What to resolve again: the changed files' definitions, then whatever builds on one of them.
+  const affected = new Set<string>();
+  for (const def of defs.shapeDefs.values()) affected.add(baseName('shape', def.name));
+  for (const def of defs.eventDefs.values()) affected.add(baseName('event', def.name));
+  addDependents(last, affected);
+
+  // Definitions looked up by name; an unchanged file is read when one of its definitions is needed.
+  const shapeIndex = indexOf(last.shapeNames);
+  const eventIndex = indexOf(last.eventKeys);
+  const read = new Set<number>(changed);
+  let unexpected = false;
+  const readFile = (i: number) => {
+    if (read.has(i)) return;
+    read.add(i);
+    // A few files are parsed; past them (a build that reads many unchanged events) the parse cache
+    // pays for reading its file.
+    const cached = read.size - changed.length > CACHE_AFTER_FILES && cache !== undefined;
+    const parsed = YamlSource.parse(files[i]!, cached ? { ...parseOptions, cache } : parseOptions);
+    if (!parsed.source || parsed.problems.length > 0) unexpected = true;
+    else collectFile(parsed.source, defs, problems);
+  };
+  const lookup = <D extends Definition>(
+    found: ReadonlyMap<string, D>,
+    index: ReadonlyMap<string, number>,
+    fileOf: Int32Array,
+  ): DefinitionLookup<D> => ({
+    get(name) {
+      const known = found.get(name);
+      if (known !== undefined) return known;
+      const at = index.get(name);
+      if (at === undefined) return undefined;
+      readFile(fileOf[at]!);
+      return found.get(name);
+    },
+    has: (name) => index.has(name),
+    keys: () => index.keys(),
+  });
+  const ctx: ResolveContext = {
+    shapeDefs: lookup(defs.shapeDefs, shapeIndex, last.shapeFiles),
+    eventDefs: lookup(defs.eventDefs, eventIndex, last.eventFiles),
+    problems,
+    incomplete: false,
+  };
+  const fieldsOf = createFieldResolver(ctx);
+  const resolve = (events: readonly string[], shapes: readonly string[] = []) =>
+    resolveDefinitions(
+      ctx,
+      shapes.map((name) => ctx.shapeDefs.get(name)!),
+      events.map((key) => ctx.eventDefs.get(key)!),
+      fieldsOf,
+    );
+  const resolved = resolve(
+    last.eventKeys.filter((key) => affected.has(baseName('event', key))),
+    last.shapeNames.filter((name) => affected.has(baseName('shape', name))),
+  );
+  if (problems.length > 0 || unexpected) return undefined;
+  // An unchanged event read later: its file was loaded cleanly last time and is unchanged, and nothing
+  // it builds on changed, so it resolves as it did then.
+  const later = (key: string): EventVersion => {
+    const event = resolve([key]).events[key];
+    if (event === undefined || problems.length > 0 || unexpected) {
+      throw new Error(`the incremental load could not resolve \`${key}\` again`);
+    }
+    return event;
+  };
+  return { defs, changedPaths, resolved, later, eventIndex };
 }
 
 /** The snapshot of a model a full load made from `files` (sorted, the allow-list aside). */
@@ -214,7 +323,7 @@ function readConfig(file: CatalogueSourceFile, parseOptions: YamlParseOptions): 
  * Whether each changed file defines the shapes, the group and the events it defined, in the same order:
  * then every name lookup, duplicate and type-name check comes out as in the last load.
  */
-function sameNames(stored: StoredModel, changed: readonly number[], defs: Definitions): boolean {
+function sameNames(stored: LastLoad, changed: readonly number[], defs: Definitions): boolean {
   for (const i of changed) {
     const path = stored.files[i]!;
     const shapes = stored.shapeNames.filter((_, at) => stored.shapeFiles[at] === i);
@@ -236,7 +345,7 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Adds to `affected` every definition that builds on one in it, directly or through others. */
-function addDependents(stored: StoredModel, affected: Set<string>): void {
+function addDependents(stored: LastLoad, affected: Set<string>): void {
   const dependents = new Map<string, string[]>();
   const note = (base: string, name: string) => {
     if (base === '') return;

@@ -1,6 +1,6 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
 import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
-import { loadFromSnapshot, snapshotOf } from './incremental.js';
+import { loadBeside, loadFromSnapshot, snapshotOf } from './incremental.js';
 import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
@@ -22,6 +22,12 @@ export interface LoadOptions extends YamlParseOptions {
    * define and what builds on it is resolved again (`incremental.ts`); the load keeps its model there.
    */
   snapshot?: ModelSnapshot;
+  /**
+   * The last catalogue loaded with these options, and its files (set by the load): the next load, of a
+   * catalogue a few files apart (the other side of a diff), resolves only what those files change and
+   * shares every other definition's object with it (`loadBeside`).
+   */
+  previous?: { loaded?: { files: readonly CatalogueSourceFile[]; catalogue: Catalogue } };
 }
 
 /** The catalogue-wide settings file, at the catalogue root. */
@@ -47,6 +53,10 @@ export function loadCatalogueFromSources(
 ): LoadResult {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const catalogueFiles = sorted.filter((file) => file.path !== ALLOW_LIST_FILE);
+  if (options.previous?.loaded) {
+    const catalogue = loadBeside(catalogueFiles, CONFIG_FILE, options.previous.loaded, options);
+    if (catalogue) return { ok: true, catalogue };
+  }
   const stored = options.snapshot?.read();
   if (stored) {
     const loaded = loadFromSnapshot(catalogueFiles, CONFIG_FILE, stored, options);
@@ -133,6 +143,7 @@ export function loadCatalogueFromSources(
     hash: hashSources(catalogueFiles),
   };
   options.snapshot?.write(snapshotOf(catalogue, catalogueFiles));
+  if (options.previous) options.previous.loaded = { files: catalogueFiles, catalogue };
   return { ok: true, catalogue };
 }
 

@@ -47,10 +47,11 @@ export async function resolveSourcePair(
   concurrent = false,
 ): Promise<[SourceResult, SourceResult]> {
   if (!concurrent) {
-    // One after the other, a file both sides hold alike is read once.
+    // One after the other, a file both sides hold alike is read once, and NEW resolves only what its
+    // files change from OLD's, sharing OLD's objects for the rest (`LoadOptions.previous`).
     const shared: SourceOptions = {
       ...options,
-      load: { ...options.load, memo: options.load?.memo ?? new Map() },
+      load: { ...options.load, memo: options.load?.memo ?? new Map(), previous: {} },
     };
     return [resolveSource(old, shared), resolveSource(now, shared)];
   }

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { diffCatalogues } from '../../../generators/diff/diff.js';
 import {
   type CatalogueSourceFile,
+  type LoadOptions,
   type LoadResult,
   loadCatalogueFromSources,
   MODEL_SNAPSHOT_FILE,
@@ -278,5 +280,117 @@ describe('any edit of any file', () => {
     );
     // The property held on edits the incremental path took, not only on those it left to the full load.
     expect(incrementalRuns).toBeGreaterThan(0);
+  });
+});
+
+/** A load of `files` beside a full load of the real catalogue (`LoadOptions.previous`), and a full load of them. */
+function loadBeside(files: CatalogueSourceFile[]): { beside: LoadResult; full: LoadResult; base: Catalogue } {
+  const previous: NonNullable<LoadOptions['previous']> = {};
+  const first = loadCatalogueFromSources(real, { previous });
+  if (!first.ok) throw new Error('the real catalogue should load');
+  return {
+    beside: loadCatalogueFromSources(files, { previous }),
+    full: loadCatalogueFromSources(files),
+    base: first.catalogue,
+  };
+}
+
+/** The events and shapes a load beside `base` took from it as they were: the same objects. */
+function sharedWith(base: Catalogue, catalogue: Catalogue): { events: number; shapes: number } {
+  return {
+    events: Object.keys(catalogue.events).filter((key) => catalogue.events[key] === base.events[key]).length,
+    shapes: Object.keys(catalogue.shapes).filter((name) => catalogue.shapes[name] === base.shapes[name])
+      .length,
+  };
+}
+
+describe('a load beside a catalogue a few files apart (the other side of a diff)', () => {
+  it('shares every object an edit of a description leaves alone, and makes the edited group again', () => {
+    const files = edited(real, 'groups/auth.yaml', (text) =>
+      text.replace(
+        '  title: Authentication server\n',
+        '  title: Authentication server\n  description: Edited.\n',
+      ),
+    );
+    const { beside, full, base } = loadBeside(files);
+    if (!beside.ok) throw new Error('the edit should load');
+    const auth = beside.catalogue.groups.find((group) => group.slug === 'auth')!;
+    expect(auth.description).toBe('Edited.');
+    const total = Object.keys(beside.catalogue.events).length;
+    expect(sharedWith(base, beside.catalogue)).toEqual({
+      events: total - auth.events.length,
+      shapes: Object.keys(base.shapes).length,
+    });
+    expectSameLoad(beside, full);
+  });
+
+  it('a changed shape is made again with every event that extends it; other events stay shared', () => {
+    const files = edited(real, 'shapes.yaml', (text) =>
+      text.replace(
+        '      conversation_id: {type: integer, required: true}\n',
+        '      conversation_id: {type: integer, required: true}\n      edited_field: {type: string, required: false}\n',
+      ),
+    );
+    const { beside, full, base } = loadBeside(files);
+    if (!beside.ok || !full.ok) throw new Error('the edit should load');
+    const extending = Object.keys(full.catalogue.events).filter((key) => {
+      const composition = full.catalogue.events[key]!.composition;
+      return composition.kind === 'extends' && composition.of === 'ConvBase';
+    });
+    expect(extending.length).toBeGreaterThan(0);
+    for (const key of extending) expect(beside.catalogue.events[key]).not.toBe(base.events[key]);
+    expect(beside.catalogue.shapes.ConvBase).not.toBe(base.shapes.ConvBase);
+    expect(sharedWith(base, beside.catalogue).events).toBeGreaterThan(0);
+    expectSameLoad(beside, full);
+  });
+
+  it('a field removed from a shape is a change of the events that have a field of it, though their objects are shared', () => {
+    const files = edited(real, 'shapes.yaml', (text) =>
+      text.replace(
+        '      number: {type: string, required: true}\n      id: {type: string}\n',
+        '      number: {type: string, required: true}\n',
+      ),
+    );
+    const { beside, full, base } = loadBeside(files);
+    if (!beside.ok || !full.ok) throw new Error('the edit should load');
+    // An event that has a field of the shape names it: nothing it builds on changed, so it is the
+    // base's object, and the diff still finds the field gone from it (through the shape).
+    const changes = diffCatalogues(base, beside.catalogue);
+    const removedFromShared = changes.filter(
+      (change) =>
+        change.kind === 'field-removed' &&
+        beside.catalogue.events[change.event] === base.events[change.event],
+    );
+    expect(removedFromShared.length).toBeGreaterThan(0);
+    expect(changes).toEqual(diffCatalogues(base, full.catalogue));
+  });
+
+  it('any edit of any file loads what a full load gives, problems included, and diffs as it does', () => {
+    const paths = real.filter((file) => file.path.endsWith('.yaml') && file.path !== 'allow-breaking.yaml');
+    const caseArbitrary = fc.nat({ max: paths.length - 1 }).chain((index) =>
+      fc.record({
+        index: fc.constant(index),
+        mutations: fc.array(mutationArbitrary(paths[index]!.text.split('\n').length), {
+          minLength: 1,
+          maxLength: 2,
+        }),
+      }),
+    );
+    let sharing = 0;
+    fc.assert(
+      fc.property(caseArbitrary, ({ index, mutations }) => {
+        const path = paths[index]!.path;
+        const files = real.map((file) => (file.path === path ? mutations.reduce(mutate, file) : file));
+        const { beside, full, base } = loadBeside(files);
+        if (beside.ok && sharedWith(base, beside.catalogue).events > 0) sharing++;
+        expectSameLoad(beside, full);
+        // The diff skips what the two sides share: it finds what it finds between two full loads.
+        if (beside.ok && full.ok)
+          expect(diffCatalogues(base, beside.catalogue)).toEqual(diffCatalogues(base, full.catalogue));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 40), seed: 20_261_124 },
+    );
+    // The property held on loads that shared objects, not only on those left to the full load.
+    expect(sharing).toBeGreaterThan(0);
   });
 });
