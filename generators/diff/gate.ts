@@ -102,10 +102,11 @@ export function fixForShape(
   before: Catalogue,
   after: Catalogue,
 ): string {
-  const next = events
-    .map((event) => nextVersion(event, before, after)?.key)
-    .filter((key) => key !== undefined);
-  const list = next.map(code).join(', ');
+  // Two versions of one event (`-v1`, `-v2`) have the same next version: it is named once.
+  const next = new Set(
+    events.map((event) => nextVersion(event, before, after)?.key).filter((key) => key !== undefined),
+  );
+  const list = [...next].map(code).join(', ');
   return `Shape ${code(shape)} is shared by ${events.length} event version${events.length === 1 ? '' : 's'}: leave it as it was, make the change in a new shape used by ${list || 'new event versions'} (deprecating the versions they replace), or, if the break is intended and agreed, list it per event in \`allow-breaking.yaml\`.`;
 }
 

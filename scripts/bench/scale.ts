@@ -107,7 +107,7 @@ export async function runScaleBench(): Promise<string> {
       }
     }
 
-    // diff of two 10k catalogue folders (the second with one group edited and one event gone).
+    // diff of two 10k catalogue folders (the second with one group's description edited).
     const other = writeSyntheticCatalogue(join(REPO, 'catalogue'), join(work, 'other', 'catalogue'), COPIES);
     editGroup(join(other.dir, 'groups', 'billing-c01.yaml'), 'diff');
     // OLD was built above: its project's parse cache serves every file the two sides share, as it does

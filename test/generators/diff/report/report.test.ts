@@ -5,6 +5,7 @@ import { formatJson } from '../../../../generators/diff/report/json.js';
 import { formatMarkdown } from '../../../../generators/diff/report/markdown.js';
 import { buildReport, type DiffReport } from '../../../../generators/diff/report/report.js';
 import { formatText } from '../../../../generators/diff/report/text.js';
+import { loadCatalogueFromSources, readCatalogueSources } from '../../../../generators/load/index.js';
 import { loadValid, REPO } from '../../../helpers.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
@@ -136,5 +137,33 @@ describe('what each format must get right', () => {
     expect(formatMarkdown(empty)).toContain('## Event catalogue: no changes');
     expect(formatGithub(empty)).toBe('');
     expect(JSON.parse(formatJson(empty)).changes).toEqual([]);
+  });
+});
+
+describe('the fix for a change in a shared shape', () => {
+  it('names each next version once, though two versions of an event reach the shape', () => {
+    const files = readCatalogueSources(join(REPO, 'catalogue')).map((file) =>
+      file.path === 'shapes.yaml'
+        ? {
+            ...file,
+            text: file.text.replace(
+              '      number: {type: string, required: true}\n      id: {type: string}\n',
+              '      number: {type: string, required: true}\n',
+            ),
+          }
+        : file,
+    );
+    const after = loadCatalogueFromSources(files);
+    if (!after.ok) throw new Error('the edited seed should load');
+    const report = buildReport(
+      { label: 'main', catalogue: loadValid(join(REPO, 'catalogue')), root: 'catalogue' },
+      { label: 'catalogue', catalogue: after.catalogue, root: 'catalogue' },
+    );
+    const fix = [...report.shapeFixes.values()].find((text) => text.startsWith('Shape `Ledger`'));
+    // billing.ledger.entry_posted-v1 and -v2 both have the shape: their next version is -v3, once.
+    expect(fix).toContain('`billing.ledger.entry_posted-v3`');
+    const named = [...(fix ?? '').matchAll(/`([a-z_.-]+-v\d+)`/g)].map((match) => match[1]);
+    expect(named.length).toBeGreaterThan(1);
+    expect(new Set(named).size).toBe(named.length);
   });
 });
