@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 
 // `syncfs` from Node, which has no binding for it: coreutils' `sync -f <dir>` (Linux) flushes the file
 // system that holds a folder. A bulk build asks for it many times (`earlyFlush` in write.ts, then the
@@ -43,7 +44,8 @@ export class FileSystemSyncer {
       // The only handle kept open for the event loop: the process waits for the answer, at most this long.
       const timer = setTimeout(() => this.fail(), SYNC_TIMEOUT_MS);
       this.waiting.push({ settle, timer });
-      child.stdin!.write(`${dir}\n`);
+      // Absolute: the shell keeps the folder it was started in.
+      child.stdin!.write(`${resolve(dir)}\n`);
     });
   }
 
@@ -56,7 +58,7 @@ export class FileSystemSyncer {
   private started(): ChildProcess | undefined {
     if (this.broken) return undefined;
     if (this.child) return this.child;
-    const script = 'while IFS= read -r dir; do if sync -f "$dir"; then echo 0; else echo 1; fi; done';
+    const script = 'while IFS= read -r dir; do if sync -f -- "$dir"; then echo 0; else echo 1; fi; done';
     const child = childProcess().spawn('sh', ['-c', script, 'eventry-sync'], {
       stdio: ['pipe', 'pipe', 'ignore'],
     });

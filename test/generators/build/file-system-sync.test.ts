@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileSystemSyncer } from '../../../generators/build/file-system-sync.js';
 import { readIfExists } from '../../../generators/shared/fs.js';
@@ -22,6 +23,10 @@ describe.runIf(process.platform === 'linux')('one shell syncs a build’s file s
     expect(await syncer.sync(join(dir, 'not-there'))).toBe(false);
     expect(await syncer.sync(`${dir}\n${other}`)).toBe(false);
     expect(await syncer.sync(dir)).toBe(true);
+    // A relative folder is the process's, and a name like an option is a folder.
+    expect(await syncer.sync(relative(process.cwd(), dir))).toBe(true);
+    mkdirSync(join(dir, '-f'));
+    expect(await syncer.sync(join(relative(process.cwd(), dir), '-f'))).toBe(true);
     syncer.close();
     expect(await syncer.sync(dir)).toBe(false);
   });
