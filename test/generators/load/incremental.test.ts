@@ -251,27 +251,28 @@ describe('what the incremental load leaves to the full load', () => {
   });
 });
 
+/** The real catalogue with one of its YAML files changed by one or two random mutations. */
+const editedFiles = (() => {
+  const paths = real.filter((file) => file.path.endsWith('.yaml') && file.path !== 'allow-breaking.yaml');
+  return fc.nat({ max: paths.length - 1 }).chain((index) =>
+    fc
+      .array(mutationArbitrary(paths[index]!.text.split('\n').length), { minLength: 1, maxLength: 2 })
+      .map((mutations) => {
+        const path = paths[index]!.path;
+        return real.map((file) => (file.path === path ? mutations.reduce(mutate, file) : file));
+      }),
+  );
+})();
+
 describe('any edit of any file', () => {
   it('loads from the snapshot what a full load gives, problems included', () => {
-    const paths = real.filter((file) => file.path.endsWith('.yaml') && file.path !== 'allow-breaking.yaml');
-    const caseArbitrary = fc.nat({ max: paths.length - 1 }).chain((index) =>
-      fc.record({
-        index: fc.constant(index),
-        mutations: fc.array(mutationArbitrary(paths[index]!.text.split('\n').length), {
-          minLength: 1,
-          maxLength: 2,
-        }),
-      }),
-    );
     const kept = snapshot();
     let incrementalRuns = 0;
     fc.assert(
-      fc.property(caseArbitrary, ({ index, mutations }) => {
+      fc.property(editedFiles, (files) => {
         // Each case starts from the snapshot of the real catalogue.
         rmSync(join(dir, MODEL_SNAPSHOT_FILE), { force: true });
         loadCatalogueFromSources(real, { snapshot: kept });
-        const path = paths[index]!.path;
-        const files = real.map((file) => (file.path === path ? mutations.reduce(mutate, file) : file));
         const { incremental, full } = loadBoth(files, kept);
         if (incremental.ok && deferredEvents(incremental.catalogue).length > 0) incrementalRuns++;
         expectSameLoad(incremental, full);
@@ -304,6 +305,16 @@ function sharedWith(base: Catalogue, catalogue: Catalogue): { events: number; sh
   };
 }
 
+/** `loadBeside` of the real catalogue with `from` replaced by `to` in shapes.yaml; both loads must succeed. */
+function loadShapesEditedBeside(
+  from: string,
+  to: string,
+): { beside: Catalogue; full: Catalogue; base: Catalogue } {
+  const { beside, full, base } = loadBeside(edited(real, 'shapes.yaml', (text) => text.replace(from, to)));
+  if (!beside.ok || !full.ok) throw new Error('the edit should load');
+  return { beside: beside.catalogue, full: full.catalogue, base };
+}
+
 describe('a load beside a catalogue a few files apart (the other side of a diff)', () => {
   it('shares every object an edit of a description leaves alone, and makes the edited group again', () => {
     const files = edited(real, 'groups/auth.yaml', (text) =>
@@ -325,62 +336,41 @@ describe('a load beside a catalogue a few files apart (the other side of a diff)
   });
 
   it('a changed shape is made again with every event that extends it; other events stay shared', () => {
-    const files = edited(real, 'shapes.yaml', (text) =>
-      text.replace(
-        '      conversation_id: {type: integer, required: true}\n',
-        '      conversation_id: {type: integer, required: true}\n      edited_field: {type: string, required: false}\n',
-      ),
+    const { beside, full, base } = loadShapesEditedBeside(
+      '      conversation_id: {type: integer, required: true}\n',
+      '      conversation_id: {type: integer, required: true}\n      edited_field: {type: string, required: false}\n',
     );
-    const { beside, full, base } = loadBeside(files);
-    if (!beside.ok || !full.ok) throw new Error('the edit should load');
-    const extending = Object.keys(full.catalogue.events).filter((key) => {
-      const composition = full.catalogue.events[key]!.composition;
+    const extending = Object.keys(full.events).filter((key) => {
+      const composition = full.events[key]!.composition;
       return composition.kind === 'extends' && composition.of === 'ConvBase';
     });
     expect(extending.length).toBeGreaterThan(0);
-    for (const key of extending) expect(beside.catalogue.events[key]).not.toBe(base.events[key]);
-    expect(beside.catalogue.shapes.ConvBase).not.toBe(base.shapes.ConvBase);
-    expect(sharedWith(base, beside.catalogue).events).toBeGreaterThan(0);
-    expectSameLoad(beside, full);
+    for (const key of extending) expect(beside.events[key]).not.toBe(base.events[key]);
+    expect(beside.shapes.ConvBase).not.toBe(base.shapes.ConvBase);
+    expect(sharedWith(base, beside).events).toBeGreaterThan(0);
+    expectSameLoad({ ok: true, catalogue: beside }, { ok: true, catalogue: full });
   });
 
   it('a field removed from a shape is a change of the events that have a field of it, though their objects are shared', () => {
-    const files = edited(real, 'shapes.yaml', (text) =>
-      text.replace(
-        '      number: {type: string, required: true}\n      id: {type: string}\n',
-        '      number: {type: string, required: true}\n',
-      ),
+    const { beside, full, base } = loadShapesEditedBeside(
+      '      number: {type: string, required: true}\n      id: {type: string}\n',
+      '      number: {type: string, required: true}\n',
     );
-    const { beside, full, base } = loadBeside(files);
-    if (!beside.ok || !full.ok) throw new Error('the edit should load');
     // An event that has a field of the shape names it: nothing it builds on changed, so it is the
     // base's object, and the diff still finds the field gone from it (through the shape).
-    const changes = diffCatalogues(base, beside.catalogue);
+    const changes = diffCatalogues(base, beside);
     const removedFromShared = changes.filter(
       (change) =>
-        change.kind === 'field-removed' &&
-        beside.catalogue.events[change.event] === base.events[change.event],
+        change.kind === 'field-removed' && beside.events[change.event] === base.events[change.event],
     );
     expect(removedFromShared.length).toBeGreaterThan(0);
-    expect(changes).toEqual(diffCatalogues(base, full.catalogue));
+    expect(changes).toEqual(diffCatalogues(base, full));
   });
 
   it('any edit of any file loads what a full load gives, problems included, and diffs as it does', () => {
-    const paths = real.filter((file) => file.path.endsWith('.yaml') && file.path !== 'allow-breaking.yaml');
-    const caseArbitrary = fc.nat({ max: paths.length - 1 }).chain((index) =>
-      fc.record({
-        index: fc.constant(index),
-        mutations: fc.array(mutationArbitrary(paths[index]!.text.split('\n').length), {
-          minLength: 1,
-          maxLength: 2,
-        }),
-      }),
-    );
     let sharing = 0;
     fc.assert(
-      fc.property(caseArbitrary, ({ index, mutations }) => {
-        const path = paths[index]!.path;
-        const files = real.map((file) => (file.path === path ? mutations.reduce(mutate, file) : file));
+      fc.property(editedFiles, (files) => {
         const { beside, full, base } = loadBeside(files);
         if (beside.ok && sharedWith(base, beside.catalogue).events > 0) sharing++;
         expectSameLoad(beside, full);
