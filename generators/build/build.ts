@@ -104,7 +104,7 @@ export async function buildCatalogue(
   options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
   // The shell that syncs the staged files, forked while the process is small (see `FileSystemSyncer`).
-  if (process.platform === 'linux') fileSystemSyncer().start();
+  fileSystemSyncer().start();
   let pool = prestartPool(sources, outDir, options);
   const loaded = loadCatalogueFromSources(sources, options.load);
   if (!loaded.ok) {

@@ -29,12 +29,15 @@ export class FileSystemSyncer {
     return this.child?.pid;
   }
 
-  /** Starts the shell now, if it is not running (a request starts it otherwise). */
+  /** Starts the shell now, if it is not running (a request starts it otherwise); Linux only. */
   start(): void {
     this.started();
   }
 
-  /** Flushes the file system of `dir` to disk: true once `sync -f` said it did, false if it failed. */
+  /**
+   * Flushes the file system of `dir` to disk: true once `sync -f` said it did, false if it failed or
+   * this is not Linux (`sync -f` is coreutils' there), where the caller syncs file by file.
+   */
   sync(dir: string): Promise<boolean> {
     // One folder per line: a name with a line break in it is not sent (the caller falls back).
     if (dir.includes('\n')) return Promise.resolve(false);
@@ -56,7 +59,7 @@ export class FileSystemSyncer {
   }
 
   private started(): ChildProcess | undefined {
-    if (this.broken) return undefined;
+    if (this.broken || process.platform !== 'linux') return undefined;
     if (this.child) return this.child;
     const script = 'while IFS= read -r dir; do if sync -f -- "$dir"; then echo 0; else echo 1; fi; done';
     const child = childProcess().spawn('sh', ['-c', script, 'eventry-sync'], {

@@ -61,7 +61,7 @@ import {
   readIfExists,
   unlessAbsent,
 } from '../shared/fs.js';
-import { type FileSystemSyncer, fileSystemSyncer } from './file-system-sync.js';
+import { fileSystemSyncer } from './file-system-sync.js';
 import { clearLeftoverLock, isAlive } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
@@ -224,9 +224,7 @@ export function startStaging(root: string): Staging {
   const exists = folderMemo(root);
   // Every staged file, made durable at once before the commit (`makeDurable`).
   const unsynced: string[] = [];
-  // The file-system syncs go through the process's one shell (`FileSystemSyncer`).
-  const syncer = fileSystemSyncer();
-  const early = earlyFlush(staging, syncer);
+  const early = earlyFlush(staging);
   const abort = () => {
     discardStaging(root, (pid) => pid === process.pid);
     if (!rootExisted) {
@@ -316,7 +314,7 @@ export function startStaging(root: string): Staging {
           sealNames = sealed.names;
         }
         await early.settled();
-        await makeDurable(staging, unsynced, syncer);
+        await makeDurable(staging, unsynced);
       } catch (error) {
         failing(error);
       }
@@ -924,13 +922,9 @@ const BULK_SYNC_MIN = 64;
  * disk even 16 at a time, were most of a 10,000-event build's disk time, and they held the writers
  * back. Few files, another system, or a `sync` that fails: an fsync of each, a few at a time.
  */
-async function makeDurable(
-  staging: string,
-  paths: readonly string[],
-  syncer: FileSystemSyncer,
-): Promise<void> {
+async function makeDurable(staging: string, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
-  if (process.platform === 'linux' && paths.length >= BULK_SYNC_MIN && (await syncer.sync(staging))) return;
+  if (paths.length >= BULK_SYNC_MIN && (await fileSystemSyncer().sync(staging))) return;
   const syncs = limiter(16);
   for (const path of paths) syncs.run(() => syncFile(join(staging, path)));
   await syncs.done();
@@ -954,10 +948,7 @@ const EARLY_SYNC_FILE_BYTES = 4 * 2 ** 20;
  * sync (`makeDurable`) still runs and is what makes the commit durable: a flush that fails costs time only.
  * Large files are flushed one by one as soon as staged (`large`), whatever the build.
  */
-function earlyFlush(
-  staging: string,
-  syncer: FileSystemSyncer,
-): {
+function earlyFlush(staging: string): {
   staged(bytes: number, files: number): void;
   /**
    * A staged file of `bytes`: one of at least `EARLY_SYNC_FILE_BYTES` (a catalogue document, 25 MB at
@@ -983,9 +974,11 @@ function earlyFlush(
       if (bytesSince < EARLY_FLUSH_BYTES && filesSince < EARLY_FLUSH_FILES) return;
       bytesSince = 0;
       filesSince = 0;
-      running = syncer.sync(staging).then(() => {
-        running = undefined;
-      });
+      running = fileSystemSyncer()
+        .sync(staging)
+        .then(() => {
+          running = undefined;
+        });
     },
     settled: async () => {
       await Promise.all(files);
