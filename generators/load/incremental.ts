@@ -58,14 +58,11 @@ export function loadFromSnapshot(
   if (config === undefined) return undefined;
   const reloaded = reloadChanged(files, changed, stored, parseOptions, options.cache);
   if (!reloaded) return undefined;
-  const { defs, changedPaths, resolved, later, eventIndex } = reloaded;
+  const { groups, resolved, later, eventIndex } = reloaded;
 
   const storedShapes = JSON.parse(stored.shapesJson) as Shape[];
   const shapes: Record<string, Shape> = Object.create(null);
   for (const shape of storedShapes) shapes[shape.name] = resolved.shapes[shape.name] ?? shape;
-  const groups = stored.groups.map((group) =>
-    changedPaths.has(group.source.file) ? (defs.groups.get(group.slug) ?? group) : group,
-  );
   const { events, eventDigests, eventBases } = mergeEvents(stored, eventIndex, resolved.events, later);
   const catalogue: Catalogue = {
     config,
@@ -127,14 +124,11 @@ export function loadBeside(
   if (!last) return undefined;
   const reloaded = reloadChanged(files, changed, last, options, options.cache);
   if (!reloaded) return undefined;
-  const { defs, changedPaths, resolved } = reloaded;
+  const { groups, resolved } = reloaded;
   const shapes: Record<string, Shape> = Object.create(null);
   for (const name of last.shapeNames) shapes[name] = resolved.shapes[name] ?? model.shapes[name]!;
   const events: Record<string, EventVersion> = Object.create(null);
   for (const key of last.eventKeys) events[key] = resolved.events[key] ?? model.events[key]!;
-  const groups = model.groups.map((group) =>
-    changedPaths.has(group.source.file) ? (defs.groups.get(group.slug) ?? group) : group,
-  );
   return { config: model.config, groups, shapes, events, hash: hashSources([...files]) };
 }
 
@@ -192,8 +186,8 @@ function reloadChanged(
   cache: YamlParseOptions['cache'],
 ):
   | {
-      defs: Definitions;
-      changedPaths: Set<string>;
+      /** The last load's groups, a changed file's group as that file now defines it. */
+      groups: Group[];
       resolved: { shapes: Record<string, Shape>; events: Record<string, EventVersion> };
       later: (key: string) => EventVersion;
       /** Each event's index in `last.eventKeys`. */
@@ -277,7 +271,10 @@ function reloadChanged(
     }
     return event;
   };
-  return { defs, changedPaths, resolved, later, eventIndex };
+  const groups = last.groups.map((group) =>
+    changedPaths.has(group.source.file) ? (defs.groups.get(group.slug) ?? group) : group,
+  );
+  return { groups, resolved, later, eventIndex };
 }
 
 /** The snapshot of a model a full load made from `files` (sorted, the allow-list aside). */
