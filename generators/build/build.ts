@@ -103,8 +103,11 @@ export async function buildCatalogue(
   outDir: string,
   options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
-  // The shell that syncs the staged files, forked while the process is small (see `FileSystemSyncer`).
-  fileSystemSyncer().start();
+  // The shell that syncs a bulk build's staged files, forked while the process is small (see
+  // `FileSystemSyncer`). An edit stages too few files to use it (`makeDurable`): its fork cost an edit
+  // of 10,000 events about 45 ms, with the pages it then faulted in again. A rebuild that turns out to
+  // be bulk starts it at its first sync.
+  if (!likelyEdit(options)) fileSystemSyncer().start();
   let pool = prestartPool(sources, outDir, options);
   const loaded = loadCatalogueFromSources(sources, options.load);
   if (!loaded.ok) {
@@ -307,12 +310,16 @@ function prestartPool(
   if (minEvents === 0)
     return openPool(options.workers.threads, outDir, options, bytes * MODEL_PER_SOURCE_BYTE);
   if (bytes / SOURCE_BYTES_PER_EVENT < minEvents) return undefined;
-  // A rebuild over the last build's state and cache is most likely an edit, which needs no thread (see
-  // `buildCatalogue`); when it does need them, they start after the load.
-  if (options.state?.units !== undefined && options.cache?.recall !== undefined) return undefined;
+  // An edit needs no thread (see `buildCatalogue`); when it does need them, they start after the load.
+  if (likelyEdit(options)) return undefined;
   // No build state: every group is generated, on every thread; each loads the toolkit meanwhile.
   const threads = options.state?.units === undefined ? options.workers.threads : 1;
   return openPool(threads, outDir, options, bytes * MODEL_PER_SOURCE_BYTE);
+}
+
+/** A rebuild over the last build's state and cache: most likely an edit, which regenerates a few groups. */
+function likelyEdit(options: BuildCatalogueOptions): boolean {
+  return options.state?.units !== undefined && options.cache?.recall !== undefined;
 }
 
 function openPool(

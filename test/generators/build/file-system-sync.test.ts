@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileSystemSyncer } from '../../../generators/build/file-system-sync.js';
 import { readIfExists } from '../../../generators/shared/fs.js';
-import { REPO, tempDir } from '../../helpers.js';
+import { describeGroup, REPO, tempDir } from '../../helpers.js';
 
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
@@ -56,5 +56,36 @@ describe.runIf(process.platform === 'linux')('one shell syncs a build’s file s
     };
     for (let tries = 0; tries < 100 && shellAlive(); tries++) Atomics.wait(PAUSE, 0, 0, 50);
     expect(shellAlive()).toBe(false);
+  });
+
+  // The compiled build, one process per build, as `eventry build` runs: the shell is the process's.
+  it('a build with no state starts the shell before its load; an edit over the last build’s state and cache never does', () => {
+    const project = tempDir();
+    const catalogue = join(project, 'catalogue');
+    cpSync(join(REPO, 'catalogue'), catalogue, { recursive: true });
+    const out = join(project, 'packages');
+    const build = () => {
+      const script = `
+        const { runBuild } = await import(${JSON.stringify(join(REPO, 'dist/generators/cli/build.js'))});
+        const { fileSystemSyncer } = await import(${JSON.stringify(join(REPO, 'dist/generators/build/file-system-sync.js'))});
+        const lines = [];
+        const code = await runBuild({ catalogue: ${JSON.stringify(catalogue)}, out: ${JSON.stringify(out)}, cache: true }, { log: (line) => lines.push(line), error: (line) => lines.push(line) });
+        console.log(JSON.stringify({ code, shell: fileSystemSyncer().pid !== undefined, lines }));
+      `;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.stderr).toBe('');
+      return JSON.parse(run.stdout) as { code: number; shell: boolean; lines: string[] };
+    };
+    const full = build();
+    expect(full.code).toBe(0);
+    expect(full.shell).toBe(true);
+    describeGroup(join(catalogue, 'groups', 'account.yaml'), 'Edited.');
+    const edit = build();
+    expect(edit.code).toBe(0);
+    expect(edit.lines.join('\n')).toMatch(/built \d+ events in \d+ groups: [1-9]\d* files written/);
+    expect(edit.shell).toBe(false);
   });
 });
