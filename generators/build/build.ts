@@ -19,6 +19,7 @@ import { fileSystemSyncer } from './file-system-sync.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
 import { packCatalogue } from './transfer.js';
 import {
+  type FileStat,
   type FileStats,
   openStagedSink,
   type SealedFile,
@@ -56,7 +57,11 @@ export interface BuildCatalogueOptions {
    * group packages kept whole below their top (whose files there are not in `stats`: `keepBelow`);
    * `changed` when the caller knows it differs from the one in the output (see `CommitOptions.seal`).
    */
-  seal?: (stats: FileStats, units: Record<string, string>, keptBelow: ReadonlySet<string>) => SealedFile;
+  seal?: (
+    stats: ReadonlyMap<string, FileStat>,
+    units: Record<string, string>,
+    keptBelow: ReadonlySet<string>,
+  ) => SealedFile;
   /**
    * Threads to run the emitters and group packages on (only from the compiled toolkit, and only when
    * enough groups are to be generated), and the folder of the disk cache they open again.
@@ -278,7 +283,7 @@ export async function buildCatalogue(
       ...(options.previousAreas ? { previousAreas: options.previousAreas } : {}),
       ...(options.seal
         ? {
-            seal: (stats: FileStats, keptBelow: ReadonlySet<string>) =>
+            seal: (stats: ReadonlyMap<string, FileStat>, keptBelow: ReadonlySet<string>) =>
               options.seal!(stats, sortedUnits(units), keptBelow),
             sealFolder: STATE_DIR,
           }

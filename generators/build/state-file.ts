@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { OutputFile } from '../emit/context.js';
 import { readBytesIfExists } from '../shared/fs.js';
-import type { FileStats } from './write.js';
+import { foldersOf } from './sweep.js';
+import type { FileStat, FileStats } from './write.js';
 
 // The build state: a main file with one line per top-level folder of the output, and the files below
 // each folder's top (the per-event files of a group package) in a file of their own, named by its
@@ -42,6 +43,30 @@ interface BelowFile {
   read: (path: string) => string | undefined;
 }
 
+/**
+ * A folder's files below its top as a build seals them: their paths, sorted, and their list's text,
+ * made from them at once with no object of them (at 10,000 events the 56,000 entries of such objects
+ * were half of a build's seal); `RecordedArea.below` decodes the text if asked.
+ */
+class SealedBelow {
+  constructor(
+    readonly paths: readonly string[],
+    readonly text: string,
+  ) {}
+}
+
+/** `paths` (sorted) below the top of the folder `area`, with their stats in `files`, as sealed. */
+function sealedBelow(
+  area: string,
+  paths: readonly string[],
+  files: ReadonlyMap<string, FileStat>,
+): SealedBelow {
+  return new SealedBelow(
+    paths,
+    paths.length === 0 ? '{}' : encodeEntries(area, paths, (path) => files.get(path)!),
+  );
+}
+
 /** What a damaged or missing below-top file reads as: text no file list parses from. */
 const DAMAGED = '!';
 
@@ -61,18 +86,23 @@ export class RecordedArea {
   #below: FileStats | undefined;
   #text: string | undefined;
   readonly #file: BelowFile | undefined;
+  /** The paths below the top, sorted, when sealed from them (`SealedBelow`): their folders need no decoding. */
+  #paths: readonly string[] | undefined;
 
   /**
    * `below` is the files below the top, or the file in `STATE_DIR` that lists them (`encodeFiles`), as
-   * the state named it.
+   * the state named it, or their sorted paths and list as a build seals them (`sealedBelow`).
    */
   constructor(
     readonly name: string,
     readonly top: FileStats,
     readonly belowCount: number,
-    below: FileStats | BelowFile,
+    below: FileStats | BelowFile | SealedBelow,
   ) {
-    if ('read' in below && typeof below.read === 'function') this.#file = below as BelowFile;
+    if (below instanceof SealedBelow) {
+      this.#paths = below.paths;
+      this.#text = below.text;
+    } else if ('read' in below && typeof below.read === 'function') this.#file = below as BelowFile;
     else this.#below = below as FileStats;
   }
 
@@ -123,6 +153,11 @@ export class RecordedArea {
   /** Every recorded file of the folder. */
   files(): FileStats {
     return Object.assign(Object.create(null) as FileStats, this.top, this.below());
+  }
+
+  /** The folders of the files below the top (each subfolder, and the folders above it inside this one). */
+  folders(): Set<string> {
+    return foldersOf(this.#paths ?? Object.keys(this.below()));
   }
 
   /** How many files the folder has. */
@@ -199,50 +234,50 @@ export function readState(outDir: string): BuildState | undefined {
 }
 
 /**
- * The state a build commits: `files`, the stats of the files it enumerated (sorted by path), and for
+ * The state a build commits: `files`, the stats of the files it enumerated (in any order), and for
  * each folder of `keptBelow` the files below its top as `previous` recorded them (a group package
  * kept whole: its line's text is reused, not parsed).
  */
 export function sealState(
   inputHash: string,
-  files: FileStats,
+  files: ReadonlyMap<string, FileStat>,
   units?: Record<string, string>,
   previous?: BuildState,
   keptBelow?: ReadonlySet<string>,
 ): BuildState {
-  const tops = new Map<string, FileStats>();
-  const belows = new Map<string, FileStats>();
-  const into = (map: Map<string, FileStats>, area: string) => {
-    let stats = map.get(area);
-    if (!stats) {
-      stats = Object.create(null) as FileStats;
-      map.set(area, stats);
-    }
-    return stats;
-  };
-  for (const [path, stat] of Object.entries(files)) {
+  // Each folder's paths, sorted within it: one sort of 56,000 paths cost more than 700 small ones.
+  const byArea = new Map<string, string[]>();
+  for (const path of files.keys()) {
     const slash = path.indexOf('/');
     const area = slash > 0 ? path.slice(0, slash) : '';
-    const atTop = slash <= 0 || path.indexOf('/', slash + 1) === -1;
-    into(atTop ? tops : belows, area)[path] = stat;
+    const paths = byArea.get(area);
+    if (paths) paths.push(path);
+    else byArea.set(area, [path]);
   }
   const areas = new Map<string, RecordedArea>();
-  const names = new Set([...tops.keys(), ...belows.keys(), ...(keptBelow ?? [])]);
+  const names = new Set([...byArea.keys(), ...(keptBelow ?? [])]);
   for (const name of [...names].sort()) {
-    const top = tops.get(name) ?? (Object.create(null) as FileStats);
+    const top: FileStats = Object.create(null);
+    const below: string[] = [];
+    for (const path of byArea.get(name)?.sort() ?? []) {
+      const slash = path.indexOf('/');
+      if (slash <= 0 || path.indexOf('/', slash + 1) === -1) top[path] = files.get(path)!;
+      else below.push(path);
+    }
     const kept = keptBelow?.has(name) ? previous?.areas.get(name) : undefined;
-    if (kept && !belows.has(name)) {
+    if (kept && below.length === 0) {
       areas.set(name, new RecordedArea(name, top, kept.belowCount, kept.kept()));
       continue;
     }
-    let below = belows.get(name) ?? (Object.create(null) as FileStats);
     if (kept) {
       // Not expected (a kept folder's files below its top are not enumerated), but kept right if so.
-      const merged = Object.assign(Object.create(null) as FileStats, kept.below(), below);
-      below = Object.create(null) as FileStats;
-      for (const path of Object.keys(merged).sort()) below[path] = merged[path]!;
+      const merged = new Map(Object.entries(kept.below()));
+      for (const path of below) merged.set(path, files.get(path)!);
+      const paths = [...merged.keys()].sort();
+      areas.set(name, new RecordedArea(name, top, paths.length, sealedBelow(name, paths, merged)));
+      continue;
     }
-    areas.set(name, new RecordedArea(name, top, Object.keys(below).length, below));
+    areas.set(name, new RecordedArea(name, top, below.length, sealedBelow(name, below, files)));
   }
   return { inputHash, ...(units ? { units } : {}), areas };
 }
@@ -280,14 +315,20 @@ function sameStats(a: FileStats[string] | undefined, b: FileStats[string]): bool
  * third of the size of full paths and `{size, mtimeMs}` objects (at 10,000 events, 6 MB became 4).
  */
 function encodeFiles(area: string, files: FileStats): string {
+  return encodeEntries(area, Object.keys(files), (path) => files[path]!);
+}
+
+/** `encodeFiles` of the files `paths`, in that order, with their stats from `statOf`. */
+function encodeEntries(area: string, paths: readonly string[], statOf: (path: string) => FileStat): string {
   const skip = area === '' ? 0 : area.length + 1;
   // Written as text, not as an object for `JSON.stringify`: 56,000 files made as many object entries
   // to collect. The same text: the paths are unique, none reads as an array index (which an object
   // would list first), and the stats are finite numbers.
-  const parts: string[] = [];
-  for (const path in files) {
-    const stat = files[path]!;
-    parts.push(`${JSON.stringify(path.slice(skip))}:[${stat.size},${stat.mtimeMs}]`);
+  const parts = new Array<string>(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i]!;
+    const stat = statOf(path);
+    parts[i] = `${JSON.stringify(path.slice(skip))}:[${stat.size},${stat.mtimeMs}]`;
   }
   return `{${parts.join(',')}}`;
 }

@@ -14,7 +14,7 @@ import {
   writeFolderRecord,
 } from './folder-record.js';
 import { type BuildState, readState, recordedCount, recordedFiles, STATE_FILE } from './state-file.js';
-import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
+import { areasOf, findOrphans, ownedAreas } from './sweep.js';
 import type { FileStats } from './write.js';
 
 // The incremental build's memory and its no-op fast path. Kept free of the loader, ajv and the
@@ -165,7 +165,7 @@ export function stampFolders(
     if (Object.keys(area.top).length > 0) dirs.add(name);
     const kept = known?.keptBelow?.has(name) ? recordedByArea?.get(name) : undefined;
     if (kept) for (const dir of kept) dirs.add(dir);
-    else for (const dir of foldersOf(Object.keys(area.below()))) dirs.add(dir);
+    else for (const dir of area.folders()) dirs.add(dir);
   }
   const folders = { names: [...dirs].sort(), times: [] as number[] };
   for (const dir of folders.names) {

@@ -84,7 +84,13 @@ export interface WriteReport {
 }
 
 /** Size and mtime of an output file once committed: what the no-op check compares. */
-export type FileStats = Record<string, { size: number; mtimeMs: number }>;
+/** A file's size and modification time, as the build state records them. */
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+}
+
+export type FileStats = Record<string, FileStat>;
 
 /**
  * A file a build thread staged itself (`stageOnThread`), with the size and time it has, or found
@@ -129,10 +135,10 @@ export interface CommitOptions {
   /**
    * Builds one more file from the committed files' stats (the build state), committed with them: the
    * stats of every file produced but those below the folders kept whole (`keptBelow`: see
-   * `Staging.keepBelow` and `settle`). `changed` says the build knows the state differs from the one
-   * in the output, which spares reading that back.
+   * `Staging.keepBelow` and `settle`), in no particular order. `changed` says the build knows the
+   * state differs from the one in the output, which spares reading that back.
    */
-  seal?: (stats: FileStats, keptBelow: ReadonlySet<string>) => SealedFile;
+  seal?: (stats: ReadonlyMap<string, FileStat>, keptBelow: ReadonlySet<string>) => SealedFile;
   /**
    * The top-level folder of the seal's other files (`SealedFile.also`): those it does not name are
    * removed with the commit.
@@ -426,15 +432,17 @@ function stageSeal(
   filesChanged: boolean,
   seal: NonNullable<CommitOptions['seal']>,
 ): { staged: string[]; names: Set<string> } {
-  const stats: FileStats = Object.create(null);
-  for (const path of [...paths].sort()) {
+  // In the order produced (the seal sorts each folder's files), in a map: as keys of one object, the
+  // 56,000 paths of a 10,000-event build took twice as long to add.
+  const stats = new Map<string, FileStat>();
+  for (const path of paths) {
     const kept = staged.get(path) ?? known.get(path);
     if (kept) {
-      stats[path] = kept;
+      stats.set(path, kept);
       continue;
     }
     const { size, mtimeMs } = statSync(join(root, path));
-    stats[path] = { size, mtimeMs };
+    stats.set(path, { size, mtimeMs });
   }
   const state = seal(stats, keptBelow);
   const names = new Set<string>();

@@ -15,6 +15,9 @@ import { tempDir } from '../../helpers.js';
 
 const stat = (size: number) => ({ size, mtimeMs: 1_700_000_000_000 + size / 10 });
 
+/** Files' stats as a build's commit hands them to the seal. */
+const statsOf = (files: FileStats) => new Map(Object.entries(files));
+
 /** Writes `state`'s files into `out`, as a commit would (its main file, and the folder files it made). */
 function write(out: string, state: ReturnType<typeof sealState>) {
   const file = stateFile(state);
@@ -44,7 +47,7 @@ describe('the build state file, one line per output folder', () => {
   };
 
   it('reads back every file it records, with its stats, the unit hashes and the input hash', () => {
-    const read = roundTrip(sealState('abc', files, { account: 'h1', billing: 'h2' }));
+    const read = roundTrip(sealState('abc', statsOf(files), { account: 'h1', billing: 'h2' }));
     expect(read?.inputHash).toBe('abc');
     expect({ ...read?.units }).toEqual({ account: 'h1', billing: 'h2' });
     expect({ ...recordedFiles(read!) }).toEqual(files);
@@ -54,9 +57,9 @@ describe('the build state file, one line per output folder', () => {
 
   it('a folder kept whole below its top takes the last state’s files there, and its top from the new stats', () => {
     const out = tempDir();
-    const previous = roundTrip(sealState('abc', files), out)!;
+    const previous = roundTrip(sealState('abc', statsOf(files)), out)!;
     const newer = { 'account/package.json': stat(5), 'billing/package.json': stat(4) };
-    const kept = sealState('def', newer, undefined, previous, new Set(['account']));
+    const kept = sealState('def', statsOf(newer), undefined, previous, new Set(['account']));
     // The kept folder's file is named again, not made again (the output has it).
     expect(stateFile(kept).also.every((file) => file.text === undefined)).toBe(true);
     const sealed = roundTrip(kept, out)!;
@@ -66,15 +69,37 @@ describe('the build state file, one line per output folder', () => {
       'billing/package.json': stat(4),
     });
     expect(stateFile(sealed).contents).toBe(
-      stateFile(sealState('def', { ...newer, 'account/events/account.created-v1.js': stat(12) })).contents,
+      stateFile(sealState('def', statsOf({ ...newer, 'account/events/account.created-v1.js': stat(12) })))
+        .contents,
     );
+  });
+
+  it('is the same whatever order the commit lists the files in, and names the folders of each folder’s files below its top', () => {
+    const many: FileStats = { ...files, 'account/events/deep/x-v1.js': stat(2), 'account/z.md': stat(1) };
+    const forward = sealState('abc', statsOf(many));
+    const backward = sealState('abc', new Map(Object.entries(many).reverse()));
+    expect(stateFile(backward).contents).toBe(stateFile(forward).contents);
+    expect(stateFile(backward).also).toEqual(stateFile(forward).also);
+    expect([...forward.areas.get('account')!.folders()].sort()).toEqual([
+      'account',
+      'account/events',
+      'account/events/deep',
+    ]);
+    // Read back from its file, a folder names the same folders.
+    const read = roundTrip(backward)!;
+    expect([...read.areas.get('account')!.folders()].sort()).toEqual([
+      'account',
+      'account/events',
+      'account/events/deep',
+    ]);
+    expect([...read.areas.get('catalogue')!.folders()]).toEqual([]);
   });
 
   it('a state file of an older toolkit (one JSON object) or a damaged one counts as none', () => {
     const out = tempDir();
     writeFileSync(join(out, STATE_FILE), `${JSON.stringify({ inputHash: 'abc', files })}\n`);
     expect(readState(out)).toBeUndefined();
-    const text = stateFile(sealState('abc', files)).contents;
+    const text = stateFile(sealState('abc', statsOf(files))).contents;
     writeFileSync(join(out, STATE_FILE), text.slice(0, text.length - 20));
     expect(readState(out)).toBeUndefined();
   });
@@ -85,7 +110,7 @@ describe('the build state file, one line per output folder', () => {
       'catalogue/schemas/a-v1.json': stat(10),
       'catalogue/schemas/b-v1.json': stat(20),
     };
-    const area = roundTrip(sealState('abc', catalogue))!.areas.get('catalogue')!;
+    const area = roundTrip(sealState('abc', statsOf(catalogue)))!.areas.get('catalogue')!;
     const below = { 'catalogue/schemas/a-v1.json': stat(10), 'catalogue/schemas/b-v1.json': stat(20) };
     expect(area.isBelow(below)).toBe(true);
     expect(area.isBelow({ 'catalogue/schemas/a-v1.json': stat(10) })).toBe(false);
@@ -95,7 +120,7 @@ describe('the build state file, one line per output folder', () => {
 
   it('each folder’s files below its top are read from its own file, only when asked; a damaged one counts as changed', () => {
     const out = tempDir();
-    const file = write(out, sealState('abc', files));
+    const file = write(out, sealState('abc', statsOf(files)));
     // One file per folder with files below its top (account, billing, catalogue has none below).
     expect(file.also.map((below) => below.path).sort()).toEqual(
       readdirSync(join(out, STATE_DIR))
@@ -109,7 +134,7 @@ describe('the build state file, one line per output folder', () => {
     expect(read.areas.get('account')!.isBelow({ 'account/events/account.created-v1.js': stat(12) })).toBe(
       false,
     );
-    const again = roundTrip(sealState('abc', files), out)!;
+    const again = roundTrip(sealState('abc', statsOf(files)), out)!;
     const account = again.areas.get('account')!;
     expect(account.isBelow({ 'account/events/account.created-v1.js': stat(12) })).toBe(true);
     const [first] = file.also;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   commitOutputs,
-  type FileStats,
+  type FileStat,
   JOURNAL_FILE,
   openStagedSink,
   recoverOutput,
@@ -33,7 +33,7 @@ function committedJournal(root: string, journal: object, staged: Record<string, 
 describe('a new output folder moved in whole', () => {
   it('a fresh output gets every file, and the build state records the size and time each file has', async () => {
     const root = join(tempDir(), 'packages');
-    let sealed: FileStats | undefined;
+    let sealed: ReadonlyMap<string, FileStat> | undefined;
     await commitOutputs(
       root,
       [
@@ -44,7 +44,7 @@ describe('a new output folder moved in whole', () => {
       {
         seal: (stats) => {
           sealed = stats;
-          return { path: '.state.json', contents: JSON.stringify(stats) };
+          return { path: '.state.json', contents: JSON.stringify(Object.fromEntries(stats)) };
         },
       },
     );
@@ -57,7 +57,7 @@ describe('a new output folder moved in whole', () => {
       'catalogue/openapi.json',
     ]) {
       const { size, mtimeMs } = statSync(join(root, path));
-      expect(sealed?.[path]).toEqual({ size, mtimeMs });
+      expect(sealed?.get(path)).toEqual({ size, mtimeMs });
     }
     expect(existsSync(join(root, STAGING_DIR))).toBe(false);
   });
