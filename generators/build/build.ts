@@ -109,9 +109,9 @@ export async function buildCatalogue(
   options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
   // The shell that syncs a bulk build's staged files, forked while the process is small (see
-  // `FileSystemSyncer`). An edit stages too few files to use it (`makeDurable`): its fork cost an edit
-  // of 10,000 events about 45 ms, with the pages it then faulted in again. A rebuild that turns out to
-  // be bulk starts it at its first sync.
+  // `FileSystemSyncer`). An edit stages too few files to use it (`makeDurable`): its fork, and the
+  // pages faulted in again after it, cost an edit of 10,000 events 45 to 140 ms. A rebuild that turns
+  // out to be bulk starts it at its first sync.
   if (!likelyEdit(options)) fileSystemSyncer().start();
   let pool = prestartPool(sources, outDir, options);
   const loaded = loadCatalogueFromSources(sources, options.load);

@@ -84,12 +84,12 @@ export interface WriteReport {
 }
 
 /** Size and mtime of an output file once committed: what the no-op check compares. */
-/** A file's size and modification time, as the build state records them. */
 export interface FileStat {
   size: number;
   mtimeMs: number;
 }
 
+/** Files' stats by output path. */
 export type FileStats = Record<string, FileStat>;
 
 /**
