@@ -22,6 +22,13 @@ const TIME = '/usr/bin/time';
 const COPIES = 36;
 /** Full builds of the 10,000-event catalogue, for their median. */
 const FULL_BUILDS = 3;
+/**
+ * Edits of one group, and runs of each diff: odd counts, for a median that is one run. With 3 edits
+ * and 2 diffs, one slow run on this shared host moved a row across its target (the edit read 1498 and
+ * then 1542 ms for the same code within an hour; a median of 2 diffs is their mean).
+ */
+const EDITS = 5;
+const DIFFS = 3;
 
 /** One whole process: wall time (ms) and peak RSS (MiB) of the child, when it can be measured. */
 interface Run {
@@ -98,7 +105,7 @@ export async function runScaleBench(): Promise<string> {
     // Process start beside each no-op too: the host's speed drifts within a run (bare node took 110 to
     // 165 ms within one hour here), and a no-op is mostly process start.
     const nodeBeside: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < EDITS; i++) {
       editGroup(join(big.dir, 'groups', `billing-c${String(i + 1).padStart(2, '0')}.yaml`), String(i));
       edits.push(run(bigArgs));
       for (let j = 0; j < 3; j++) {
@@ -112,11 +119,11 @@ export async function runScaleBench(): Promise<string> {
     editGroup(join(other.dir, 'groups', 'billing-c01.yaml'), 'diff');
     // OLD was built above: its project's parse cache serves every file the two sides share, as it does
     // for a reviewer who built the working tree. Then the same diff with no cache anywhere (a CI checkout).
-    const diffs = Array.from({ length: 2 }, () => run([CLI, 'diff', big.dir, other.dir], [0, 1]));
+    const diffs = Array.from({ length: DIFFS }, () => run([CLI, 'diff', big.dir, other.dir], [0, 1]));
     const parseCache = join(work, 'big', '.eventry', 'cache', 'parse.v8');
     if (!existsSync(parseCache)) throw new Error(`the 10k build left no parse cache at ${parseCache}`);
     renameSync(parseCache, `${parseCache}.away`);
-    const coldDiffs = Array.from({ length: 2 }, () => run([CLI, 'diff', big.dir, other.dir], [0, 1]));
+    const coldDiffs = Array.from({ length: DIFFS }, () => run([CLI, 'diff', big.dir, other.dir], [0, 1]));
     renameSync(`${parseCache}.away`, parseCache);
 
     const edit = median(edits.map((r) => r.ms));
@@ -132,7 +139,7 @@ export async function runScaleBench(): Promise<string> {
     return [
       `## Scale (seed: ${seedEvents} events; synthetic: ${big.events} events in ${big.groups} groups)`,
       '',
-      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared). Each row a whole \`node dist/scripts/eventry.js\` process, start included; peak RSS by \`/usr/bin/time -f %M\`. Medians: node start of 9, seed of 3, 10k full build of ${FULL_BUILDS} (its peak RSS the highest of them; ${fulls.map((r) => formatMs(r.ms)).join(', ')}), edit of 3, each diff of 2, no-op of 9 (each after a bare node run: ${formatMs(median(nodeBeside))} median beside them; the no-op's own work, the median of per-pair differences, ${formatMs(noopOverNode)}).`,
+      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared). Each row a whole \`node dist/scripts/eventry.js\` process, start included; peak RSS by \`/usr/bin/time -f %M\`. Medians: node start of 9, seed of 3, 10k full build of ${FULL_BUILDS} (its peak RSS the highest of them; ${fulls.map((r) => formatMs(r.ms)).join(', ')}), edit of ${EDITS}, each diff of ${DIFFS}, no-op of ${3 * EDITS} (each after a bare node run: ${formatMs(median(nodeBeside))} median beside them; the no-op's own work, the median of per-pair differences, ${formatMs(noopOverNode)}).`,
       '',
       '| run | time | × node start | peak RSS | target | |',
       '|---|---|---|---|---|---|',
