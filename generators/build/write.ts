@@ -978,7 +978,8 @@ function earlyFlush(staging: string): {
     staged(bytes, files) {
       bytesSince += bytes;
       filesSince += 1;
-      if (process.platform !== 'linux' || running || files < BULK_SYNC_MIN) return;
+      // Off Linux the syncer answers false at once (`FileSystemSyncer.sync`): no flush, as before.
+      if (running || files < BULK_SYNC_MIN) return;
       if (bytesSince < EARLY_FLUSH_BYTES && filesSince < EARLY_FLUSH_FILES) return;
       bytesSince = 0;
       filesSince = 0;

@@ -69,7 +69,7 @@ export function loadFromSnapshot(
     groups,
     shapes,
     events,
-    hash: hashSources([...files]),
+    hash: hashSources(files),
   };
   return {
     catalogue,
@@ -129,7 +129,7 @@ export function loadBeside(
   for (const name of last.shapeNames) shapes[name] = resolved.shapes[name] ?? model.shapes[name]!;
   const events: Record<string, EventVersion> = Object.create(null);
   for (const key of last.eventKeys) events[key] = resolved.events[key] ?? model.events[key]!;
-  return { config: model.config, groups, shapes, events, hash: hashSources([...files]) };
+  return { config: model.config, groups, shapes, events, hash: hashSources(files) };
 }
 
 /** Whether few enough files changed for an incremental load, the settings file (at `configAt`) not one. */

@@ -118,7 +118,7 @@ function reasonOf(error: unknown): string {
 }
 
 /** sha256 over paths and contents, so the same catalogue always has the same hash. */
-export function hashSources(files: CatalogueSourceFile[]): string {
+export function hashSources(files: readonly CatalogueSourceFile[]): string {
   const hash = createHash('sha256');
   // Each part on its own: one string of path and text would copy every file's text to be hashed.
   for (const file of files) {
