@@ -464,9 +464,9 @@ function positionalContext(key: string, code: string): string {
  * The all-errors code with each error handed to the run time as it is found, which lets it stop the walk
  * once it has enough (a payload with a million problems costs as much as one with ten thousand) and
  * build each platform item there and then. The common errors go to a method of their own with only what
- * the item needs, so no error object is made for them: `this.required(attr)` (the attr with a leading
- * `.`, its last key quoted at build time), `this.unknown(path, key)`, `this.type(path, type, value,
- * isItem)`; any other error goes to `this.report(error)` as ajv wrote it. ajv's own error list
+ * the item needs, so no error object is made for them: `this.missing(...)` (the attr with a leading
+ * `.`, its last key quoted at build time), `this.undocumented(...)`, `this.mistyped(...)` (see
+ * `reportCall`); any other error goes to `this.report(error)` as ajv wrote it. ajv's own error list
  * (`vErrors`, `validate.errors`) is dropped: nothing reads it, and a nested validator's failure only
  * needs to count. The run time lists the errors in the order found, which is ajv's own order only while
  * the code never takes an error back: it does not for the keywords eventry emits (no `anyOf`, `oneOf`,
@@ -480,8 +480,9 @@ function reportEachError(key: string, code: string): string {
   let reported = 0;
   const out = code
     .replace(ERROR_PUSH, (_line: string, name: string, literal: string) => {
+      // Each place numbered in the order of the code: `site` (see `ValidatorContext`).
       reported += 1;
-      return reportCall(name, literal);
+      return reportCall(name, literal, reported - 1);
     })
     // A nested validator has reported its own errors; the caller only counts that it failed.
     .replace(
@@ -504,8 +505,13 @@ const ERROR_LITERAL = new RegExp(
   `^\\{instancePath(?::(${EXPRESSION}))?,keyword:"(required|additionalProperties|type)",(?:item:(${EXPRESSION}),)?params:\\{(missingProperty|additionalProperty|type): (${EXPRESSION})\\},data(?::(\\w+))?\\}$`,
 );
 
-/** The statement that hands one error to the run time (see `reportEachError`). */
-function reportCall(name: string, literal: string): string {
+/**
+ * The statement that hands one error to the run time (see `reportEachError`), from the place numbered
+ * `site`. The path goes in two parts (`ValidatorContext`): the function's own `instancePath`, and the
+ * rest as one string literal, made at build time. A path with an array index in it is made by the code,
+ * whole, with an empty rest.
+ */
+function reportCall(name: string, literal: string, site: number): string {
   const match = ERROR_LITERAL.exec(literal);
   const keyword = match?.[2];
   if (match === null || (keyword === 'type') !== (match[3] !== undefined)) {
@@ -513,19 +519,29 @@ function reportCall(name: string, literal: string): string {
   }
   const path = match[1] ?? 'instancePath';
   const param = match[5]!;
+  const fixed = FIXED_PATH.exec(path);
+  const rest = fixed ? (fixed[1] === undefined ? '' : (JSON.parse(fixed[1]) as string)) : undefined;
+  // The path's two parts, with what follows the rest (the field, for a missing one).
+  const parts = (more = '') =>
+    rest === undefined
+      ? `${more === '' ? path : `${path}+${JSON.stringify(more)}`}, ""`
+      : `instancePath, ${JSON.stringify(rest + more)}`;
   switch (keyword) {
     case 'required': {
       const field = JSON.parse(param) as string;
       // The run time's `joinPath`, at build time: an all-digit field name is a key, not an index.
       const part = /^\d+$/.test(field) ? JSON.stringify(field) : dotPathKey(field);
-      return `${RUN}.required(${path}+${JSON.stringify(`.${part}`)});\n`;
+      return `${RUN}.missing(${parts(`.${part}`)}, ${site});\n`;
     }
     case 'additionalProperties':
-      return `${RUN}.unknown(${path}, ${param});\n`;
+      return `${RUN}.undocumented(${parts()}, ${param}, ${site});\n`;
     default:
-      return `${RUN}.type(${path}, ${param}, ${match[6] ?? 'data'}, ${match[3]});\n`;
+      return `${RUN}.mistyped(${parts()}, ${param}, ${match[6] ?? 'data'}, ${match[3]}, ${site});\n`;
   }
 }
+
+/** A path expression that is the function's `instancePath` and at most one string literal after it. */
+const FIXED_PATH = new RegExp(`^instancePath(?:\\+(${STRING}))?$`);
 
 /**
  * ajv's standalone output, less what a package never reads: every compiled schema's declaration

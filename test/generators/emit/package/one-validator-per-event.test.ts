@@ -11,7 +11,7 @@ import { writeModelPackages } from './build-packages.js';
 /**
  * Each event ships one validator, for both modes and for valid and invalid payloads: ajv's all-errors
  * code, whose `this` says the mode (`tolerant` switches off the walk over undocumented keys) and takes
- * each error as found (`required`, `unknown`, `type`, or `report` for any other). A build compiles each event once, and a package holds its code once.
+ * each error as found (`missing`, `undocumented`, `mistyped`, or `report` for any other). A build compiles each event once, and a package holds its code once.
  * The mode and the errors belong to each call: a payload getter that validates another payload does
  * not change the run that reads it.
  */
@@ -22,7 +22,7 @@ const undocumented = { ...valid, added_later: true };
 
 type Validator = (this: { tolerant: boolean } & Record<Sink, () => void>, payload: unknown) => boolean;
 /** Where the generated code hands an error: see `ValidatorContext` in generators/runtime/runtime.ts. */
-type Sink = 'required' | 'unknown' | 'type' | 'report';
+type Sink = 'missing' | 'undocumented' | 'mistyped' | 'report';
 
 describe('one validator per event', () => {
   it('is one exported function: `this.tolerant` allows undocumented fields, `this` gets each error', () => {
@@ -35,7 +35,7 @@ describe('one validator per event', () => {
       const count = () => {
         reported += 1;
       };
-      const run = { tolerant, required: count, unknown: count, type: count, report: count };
+      const run = { tolerant, missing: count, undocumented: count, mistyped: count, report: count };
       const valid = exports.validate!.call(run, payload);
       return { valid, reported };
     };
