@@ -3,15 +3,20 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { validator as schemasafe } from '@exodus/schemasafe';
-import { do_not_optimize, measure } from 'mitata';
-import { Compile } from 'typebox/compile';
-import { createAjv, openEventSchema } from '../../generators/emit/package/validators.js';
+import { setFlagsFromString } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { openEventSchema } from '../../generators/emit/package/validators.js';
 import { loadCatalogue } from '../../generators/load/index.js';
 import type { Catalogue } from '../../generators/model.js';
-import type { EventApi, GroupApi, ValidateOptions } from '../../generators/runtime/runtime.js';
 import { standaloneEventSchema } from '../../generators/schema/json-schema.js';
 import { machineLine, median } from './measure.js';
+import {
+  CONTENDERS,
+  type Contender,
+  type ContenderData,
+  type MeasureReply,
+  type MeasureRequest,
+} from './validate-worker.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(REPO, 'dist/scripts/eventry.js');
@@ -25,7 +30,6 @@ const EVENTS = [
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Mode = 'strict' | 'tolerant';
-type Check = (payload: unknown) => unknown;
 
 interface Row {
   event: string;
@@ -64,7 +68,12 @@ export async function runValidateBench(): Promise<string> {
 
     const load = loadavg()[0]!;
     const rows: Row[] = [];
-    for (const [kind, key] of EVENTS) rows.push(...(await measureEvent(model, out, kind, key)));
+    const threads = contenderThreads(out);
+    try {
+      for (const [kind, key] of EVENTS) rows.push(...(await measureEvent(model, threads, kind, key)));
+    } finally {
+      await threads.close();
+    }
     const cold = measureColdStart(model, out);
     return report(rows, cold, load);
   } finally {
@@ -72,50 +81,23 @@ export async function runValidateBench(): Promise<string> {
   }
 }
 
-async function measureEvent(model: Catalogue, out: string, kind: string, key: string): Promise<Row[]> {
+async function measureEvent(
+  model: Catalogue,
+  threads: ContenderThreads,
+  kind: string,
+  key: string,
+): Promise<Row[]> {
   const slug = model.events[key]!.group;
-  // One module instance per mode, as ajv below compiles one function per mode. V8 shares the compiled
-  // code of one file and its type feedback between the two instances, though: the tolerant rows run on
-  // the validator the strict rows (valid and invalid) have warmed, as in a process using both modes.
-  const instances = async (mode: Mode) => ({
-    group: (await import(`${pathToFileURL(join(out, slug, 'index.js')).href}?${mode}`)) as GroupApi<
-      Record<string, unknown>
-    >,
-    event: (await import(
-      `${pathToFileURL(join(out, slug, 'events', `${key}.js`)).href}?${mode}`
-    )) as EventApi<unknown>,
-  });
-  const apis = { strict: await instances('strict'), tolerant: await instances('tolerant') };
-  const examples = JSON.parse(readFileSync(join(out, slug, 'examples', `${key}.json`), 'utf8')) as {
+  const examples = JSON.parse(readFileSync(join(threads.out, slug, 'examples', `${key}.json`), 'utf8')) as {
     full: Json;
   };
   const valid = widen(examples.full);
   const invalid = breakPayload(valid);
   const undocumented = addUndocumented(valid);
-
-  const closed = standaloneEventSchema(model, key, 'closed');
-  const open = openEventSchema(model, key);
-  const fast = createAjv({ allErrors: false });
-  const full = createAjv({ allErrors: true });
-  const peers = (schema: Record<string, unknown>): Record<string, { valid: Check; invalid: Check }> => {
-    const ajvFast = fast.compile(schema);
-    const ajvFull = full.compile(schema);
-    const safeFast = schemasafe(schema, { mode: 'default', allowUnusedKeywords: true }) as Check;
-    const safeFull = schemasafe(schema, {
-      mode: 'default',
-      allowUnusedKeywords: true,
-      includeErrors: true,
-      allErrors: true,
-    }) as Check;
-    const typebox = Compile(schema as never);
-    return {
-      ajv: { valid: ajvFast, invalid: ajvFast },
-      'ajv allErrors': { valid: ajvFull, invalid: ajvFull },
-      schemasafe: { valid: safeFast, invalid: safeFull },
-      typebox: { valid: (p) => typebox.Check(p), invalid: (p) => typebox.Check(p) },
-    };
+  const schemas = {
+    strict: standaloneEventSchema(model, key, 'closed'),
+    tolerant: openEventSchema(model, key),
   };
-  const schemas = { strict: peers(closed), tolerant: peers(open) };
 
   const cases: [string, Mode, Json, boolean][] = [
     ['valid', 'strict', valid, true],
@@ -126,61 +108,77 @@ async function measureEvent(model: Catalogue, out: string, kind: string, key: st
   ];
   const rows: Row[] = [];
   for (const [label, mode, payload, isValid] of cases) {
-    const options: ValidateOptions = { mode };
-    const { group, event } = apis[mode];
-    const got = group.validate(key, payload, options);
-    if (got.valid !== isValid) throw new Error(`${key} ${label} ${mode}: expected valid=${isValid}`);
-    const contenders: Record<string, () => unknown> = {
-      eventry: () => group.validate(key, payload, options),
-      'eventry event': () => event.validate(payload, options),
-    };
-    for (const [name, peer] of Object.entries(schemas[mode])) {
-      const check = isValid ? peer.valid : peer.invalid;
-      if (Boolean(check(payload)) !== isValid)
-        throw new Error(`${name} disagrees on ${key} ${label} ${mode}`);
-      contenders[name] = () => check(payload);
-    }
-    const row: Row = {
-      event: `${kind} \`${key}\``,
-      payload: label,
+    const request = (cpuMs: number, parse = false): MeasureRequest => ({
+      slug,
+      key,
       mode,
+      schema: schemas[mode],
+      payload: JSON.stringify(payload),
       valid: isValid,
-      ops: await inRounds(contenders),
-    };
+      cpuMs,
+      ...(parse ? { parse } : {}),
+    });
+    const ops: Record<string, number[]> = Object.fromEntries(CONTENDERS.map((name) => [name, []]));
+    // Rounds: each contender in turn, in its own thread, so that neighbours in a round ran under the same load.
+    for (let round = 0; round < 5; round++) {
+      for (const name of CONTENDERS) ops[name]!.push(1e9 / (await threads.measure(name, request(100))).ns);
+    }
+    const row: Row = { event: `${kind} \`${key}\``, payload: label, mode, valid: isValid, ops };
     if (isValid) {
-      const text = JSON.stringify(payload);
-      row.parse = (await inRounds(
-        {
-          parse: () => JSON.parse(text),
-          parseValidate: () => group.validate(key, JSON.parse(text), options),
-        },
-        21,
-        40,
-      )) as Row['parse'];
+      const parse: number[] = [];
+      const parseValidate: number[] = [];
+      for (let round = 0; round < 21; round++) {
+        const reply = await threads.measure('eventry', request(40, true));
+        parse.push(1e9 / reply.ns);
+        parseValidate.push(1e9 / reply.parseValidateNs!);
+      }
+      row.parse = { parse, parseValidate };
     }
     rows.push(row);
   }
   return rows;
 }
 
-/**
- * Operations per second of each contender in rounds of side-by-side measurements (mitata means, >=
- * `cpuMs` ms CPU each). Tables show each contender's best round; ratios are medians of the per-round ratios,
- * since neighbours in one round ran under the same load.
- */
-async function inRounds(
-  contenders: Record<string, () => unknown>,
-  rounds = 5,
-  cpuMs = 100,
-): Promise<Record<string, number[]>> {
-  const ops: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, fn] of Object.entries(contenders)) {
-      const stats = await measure(() => do_not_optimize(fn()), { min_cpu_time: cpuMs * 1e6 });
-      ops[name]!.push(1e9 / stats.avg);
-    }
-  }
-  return ops;
+/** A thread per contender (`validate-worker.ts`), each asked in turn for one measurement at a time. */
+interface ContenderThreads {
+  out: string;
+  measure(contender: Contender, request: MeasureRequest): Promise<{ ns: number; parseValidateNs?: number }>;
+  close(): Promise<void>;
+}
+
+function contenderThreads(out: string): ContenderThreads {
+  const script = new URL('./validate-worker.js', import.meta.url);
+  // V8 moves an allocation site's objects straight to the old generation once enough of them outlive a
+  // young-generation collection. A benchmark loop trips it by chance: ajv \`allErrors\` on the flat
+  // invalid payload took 65 ns a call in some runs and 200–420 ns in others, depending on what ran before
+  // (eventry's figures did not move). Off for the contender threads, which start after this, so every
+  // row measures the validators rather than that decision; back on when they are done.
+  setFlagsFromString('--no-allocation-site-pretenuring');
+  const threads = new Map(
+    CONTENDERS.map((contender) => [
+      contender,
+      new Worker(script, { workerData: { contender, out } satisfies ContenderData }),
+    ]),
+  );
+  return {
+    out,
+    measure: (contender, request) =>
+      new Promise((resolve, reject) => {
+        const thread = threads.get(contender)!;
+        const onError = (error: Error) => reject(error);
+        thread.once('error', onError);
+        thread.once('message', (reply: MeasureReply) => {
+          thread.off('error', onError);
+          if (reply.ok) resolve(reply);
+          else reject(new Error(reply.error));
+        });
+        thread.postMessage(request);
+      }),
+    close: async () => {
+      await Promise.all([...threads.values()].map((thread) => thread.terminate()));
+      setFlagsFromString('--allocation-site-pretenuring');
+    },
+  };
 }
 
 const best = (values: number[]): number => Math.max(...values);
@@ -314,7 +312,13 @@ function report(rows: Row[], cold: ColdStart, load: number): string {
   const lines = [
     '## Validation (generated group packages)',
     '',
-    `${machineLine()} 5 interleaved rounds of mitata means (≥ 100 ms CPU each; the parse table: 21 rounds of ≥ 40 ms), all in one process and one run; ops/s are each contender's best round, ratios the median of per-round ratios. Every`,
+    `${machineLine()} 5 interleaved rounds of mitata means (≥ 100 ms CPU each; the parse table: 21 rounds of ≥ 40 ms), in one run; ops/s are each contender's best round, ratios the median of per-round ratios.`,
+    'Each contender runs in a worker thread of its own, which validates every row in turn: its own V8',
+    'heap, as in an application using that one library. V8 flag `--no-allocation-site-pretenuring` for',
+    "these threads: with it on, a contender's error objects were sometimes moved to the old generation at",
+    'birth, by chance of what ran before (ajv `allErrors` on the flat invalid payload: 65 ns a call in some',
+    "runs, 200–420 ns in others; eventry's figures did not move), so a row measured that decision rather",
+    'than the validators. Payloads reach each thread as JSON text and are parsed there. Every',
     'contender validates the same JSON Schema (closed for strict, open for tolerant); ajv is compiled at run',
     'time with the same options as the generated code, once per mode; eventry has one validator per event for',
     "both modes (each mode imports the package under its own URL, but V8 shares one file's compiled code and",
@@ -323,7 +327,7 @@ function report(rows: Row[], cold: ColdStart, load: number): string {
     'build when the body is read or serialised); ajv (default) stops at the first error and builds no',
     'message; `ajv allErrors` collects every error but maps none. Payloads: the shipped full example (arrays',
     'of objects widened to 3 items); invalid = a wrong type, a missing required field and an undocumented',
-    'field, built as a new object (as `JSON.parse` makes one). A payload a field was `delete`d from is in',
+    'field (made by `JSON.parse`, like every payload). A payload a field was `delete`d from is in',
     "V8's dictionary mode, and a validator that has seen one reads fields by hash lookup from then on (ajv's",
     'too): it is left out, as the rows would measure that payload history rather than the validators.',
     '`eventry` is the group API (`validate(key, payload, options)`), `eventry, one event` the per-event entry',

@@ -1,0 +1,141 @@
+import { pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+import { validator as schemasafe } from '@exodus/schemasafe';
+import { do_not_optimize, measure } from 'mitata';
+import { Compile } from 'typebox/compile';
+import { createAjv } from '../../generators/emit/package/validators.js';
+import type { EventApi, GroupApi, ValidateOptions } from '../../generators/runtime/runtime.js';
+
+/**
+ * One contender of the validation bench (`validate.ts`), alone in a thread of its own: its own V8
+ * heap, so that what one contender allocates does not change how V8 allocates another's. In one heap,
+ * ajv `allErrors` took 220–420 ns a call on the flat invalid payload beside eventry, against 65 ns alone
+ * (V8 pretenured its error objects, by allocation site); which contender it hit depended on the order
+ * they ran in.
+ */
+export type Contender = 'eventry' | 'eventry event' | 'ajv' | 'ajv allErrors' | 'schemasafe' | 'typebox';
+
+export const CONTENDERS: readonly Contender[] = [
+  'eventry',
+  'eventry event',
+  'ajv',
+  'ajv allErrors',
+  'schemasafe',
+  'typebox',
+];
+
+/** What the thread is started with. */
+export interface ContenderData {
+  contender: Contender;
+  /** The built packages' folder. */
+  out: string;
+}
+
+/** One measurement asked of a contender's thread. */
+export interface MeasureRequest {
+  slug: string;
+  key: string;
+  mode: 'strict' | 'tolerant';
+  /** The JSON Schema the peers compile for this mode (closed for strict, open for tolerant). */
+  schema: Record<string, unknown>;
+  /** The payload, as text: parsed here, so the object is made in this thread as `JSON.parse` makes it. */
+  payload: string;
+  /** Whether the payload is valid: each contender must say so. */
+  valid: boolean;
+  cpuMs: number;
+  /** Instead: `JSON.parse` of the payload alone (`ns`), and parsed + validated (`parseValidateNs`). */
+  parse?: boolean;
+}
+
+export type MeasureReply = { ok: true; ns: number; parseValidateNs?: number } | { ok: false; error: string };
+
+type Check = (payload: unknown) => unknown;
+
+/** Validators made once per event and mode, as an application keeps them. */
+const checks = new Map<string, Check>();
+let ajvs: { fast: ReturnType<typeof createAjv>; full: ReturnType<typeof createAjv> } | undefined;
+
+async function checkOf({ contender, out }: ContenderData, request: MeasureRequest): Promise<Check> {
+  const id = `${request.key}\0${request.mode}`;
+  let check = checks.get(id);
+  if (check !== undefined) return check;
+  const options: ValidateOptions = { mode: request.mode };
+  const { key, slug, schema } = request;
+  const url = (...parts: string[]) => pathToFileURL([out, slug, ...parts].join('/')).href;
+  switch (contender) {
+    case 'eventry': {
+      // One module instance per mode, as ajv compiles one function per mode. V8 shares one file's code
+      // and type feedback between the two: the tolerant rows run on the validator the strict rows warmed.
+      const group = (await import(`${url('index.js')}?${request.mode}`)) as GroupApi<Record<string, unknown>>;
+      check = (payload) => group.validate(key, payload, options);
+      break;
+    }
+    case 'eventry event': {
+      const event = (await import(`${url('events', `${key}.js`)}?${request.mode}`)) as EventApi<unknown>;
+      check = (payload) => event.validate(payload, options);
+      break;
+    }
+    case 'ajv':
+    case 'ajv allErrors':
+      ajvs ??= { fast: createAjv({ allErrors: false }), full: createAjv({ allErrors: true }) };
+      check = (contender === 'ajv' ? ajvs.fast : ajvs.full).compile(schema) as Check;
+      break;
+    case 'schemasafe': {
+      const first = schemasafe(schema, { mode: 'default', allowUnusedKeywords: true }) as Check;
+      const all = schemasafe(schema, {
+        mode: 'default',
+        allowUnusedKeywords: true,
+        includeErrors: true,
+        allErrors: true,
+      }) as Check;
+      // Its first-error function for valid payloads, its all-errors one for invalid ones.
+      check = request.valid ? first : all;
+      return check;
+    }
+    case 'typebox': {
+      const compiled = Compile(schema as never);
+      check = (payload) => compiled.Check(payload);
+      break;
+    }
+  }
+  checks.set(id, check);
+  return check;
+}
+
+/** The verdict of a contender's result: a boolean, or eventry's `{ valid }`. */
+function verdict(result: unknown): boolean {
+  return typeof result === 'object' && result !== null
+    ? (result as { valid: boolean }).valid
+    : Boolean(result);
+}
+
+async function run(data: ContenderData, request: MeasureRequest): Promise<MeasureReply> {
+  const { contender } = data;
+  const check = await checkOf(data, request);
+  const payload = JSON.parse(request.payload) as unknown;
+  if (verdict(check(payload)) !== request.valid) {
+    return { ok: false, error: `${contender} disagrees on ${request.key} (${request.mode})` };
+  }
+  const min_cpu_time = request.cpuMs * 1e6;
+  if (!request.parse) {
+    const stats = await measure(() => do_not_optimize(check(payload)), { min_cpu_time });
+    return { ok: true, ns: stats.avg };
+  }
+  const text = request.payload;
+  const parse = await measure(() => do_not_optimize(JSON.parse(text)), { min_cpu_time });
+  const both = await measure(() => do_not_optimize(check(JSON.parse(text))), { min_cpu_time });
+  return { ok: true, ns: parse.avg, parseValidateNs: both.avg };
+}
+
+// In a contender's thread (the bench imports this module for its types and names too).
+const port = parentPort;
+if (port !== null) {
+  const data = workerData as ContenderData;
+  port.on('message', (request: MeasureRequest) => {
+    run(data, request).then(
+      (reply) => port.postMessage(reply),
+      (error: unknown) =>
+        port.postMessage({ ok: false, error: error instanceof Error ? error.stack : String(error) }),
+    );
+  });
+}
