@@ -33,6 +33,8 @@ export interface ContenderData {
 
 /** One measurement asked of a contender's thread. */
 export interface MeasureRequest {
+  /** The row's name: each row's measured code is compiled apart (see `own`). */
+  row: string;
   slug: string;
   key: string;
   mode: 'strict' | 'tolerant';
@@ -56,7 +58,8 @@ const checks = new Map<string, Check>();
 let ajvs: { fast: ReturnType<typeof createAjv>; full: ReturnType<typeof createAjv> } | undefined;
 
 async function checkOf({ contender, out }: ContenderData, request: MeasureRequest): Promise<Check> {
-  const id = `${request.key}\0${request.mode}`;
+  // schemasafe has a function for valid payloads and one for invalid ones (below).
+  const id = `${request.key}\0${request.mode}${contender === 'schemasafe' ? `\0${request.valid}` : ''}`;
   let check = checks.get(id);
   if (check !== undefined) return check;
   const options: ValidateOptions = { mode: request.mode };
@@ -67,12 +70,12 @@ async function checkOf({ contender, out }: ContenderData, request: MeasureReques
       // One module instance per mode, as ajv compiles one function per mode. V8 shares one file's code
       // and type feedback between the two: the tolerant rows run on the validator the strict rows warmed.
       const group = (await import(`${url('index.js')}?${request.mode}`)) as GroupApi<Record<string, unknown>>;
-      check = (payload) => group.validate(key, payload, options);
+      check = own(id, 'group.validate(key, payload, options)', { group, key, options });
       break;
     }
     case 'eventry event': {
       const event = (await import(`${url('events', `${key}.js`)}?${request.mode}`)) as EventApi<unknown>;
-      check = (payload) => event.validate(payload, options);
+      check = own(id, 'event.validate(payload, options)', { event, options });
       break;
     }
     case 'ajv':
@@ -90,16 +93,43 @@ async function checkOf({ contender, out }: ContenderData, request: MeasureReques
       }) as Check;
       // Its first-error function for valid payloads, its all-errors one for invalid ones.
       check = request.valid ? first : all;
-      return check;
+      break;
     }
     case 'typebox': {
       const compiled = Compile(schema as never);
-      check = (payload) => compiled.Check(payload);
+      check = own(id, 'compiled.Check(payload)', { compiled });
       break;
     }
   }
   checks.set(id, check);
   return check;
+}
+
+/**
+ * `(payload) => <expression>` over `names` as code of its own for each `id`: the same text under a
+ * comment that names it, so V8 compiles it apart (a function's source is the key of V8's compilation
+ * cache) and keeps its type feedback apart. A closure shared by every row saw every row's validator, and
+ * what V8 inlined there depended on the rows before: the same group call read 14 M/s in every round of
+ * one run and 32 M/s in the next.
+ */
+function own(id: string, expression: string, names: Record<string, unknown>): Check {
+  return compileApart(id, `(payload) => ${expression}`, names) as Check;
+}
+
+/** `() => do_not_optimize(<expression>)`, what mitata measures, as code of its own for each `id` (see `own`). */
+function measured(id: string, expression: string, names: Record<string, unknown>): () => void {
+  return compileApart(id, `() => do_not_optimize(${expression})`, {
+    ...names,
+    do_not_optimize,
+  }) as () => void;
+}
+
+function compileApart(id: string, arrow: string, names: Record<string, unknown>): unknown {
+  const label = id.replaceAll('\0', ' ').replaceAll('*/', '');
+  const make = new Function(...Object.keys(names), `/* ${label} */ return ${arrow};`) as (
+    ...values: unknown[]
+  ) => unknown;
+  return make(...Object.values(names));
 }
 
 /** The verdict of a contender's result: a boolean, or eventry's `{ valid }`. */
@@ -117,13 +147,16 @@ async function run(data: ContenderData, request: MeasureRequest): Promise<Measur
     return { ok: false, error: `${contender} disagrees on ${request.key} (${request.mode})` };
   }
   const min_cpu_time = request.cpuMs * 1e6;
+  const { row } = request;
   if (!request.parse) {
-    const stats = await measure(() => do_not_optimize(check(payload)), { min_cpu_time });
+    const stats = await measure(measured(row, 'check(payload)', { check, payload }), { min_cpu_time });
     return { ok: true, ns: stats.avg };
   }
   const text = request.payload;
-  const parse = await measure(() => do_not_optimize(JSON.parse(text)), { min_cpu_time });
-  const both = await measure(() => do_not_optimize(check(JSON.parse(text))), { min_cpu_time });
+  const parse = await measure(measured(`${row} parse`, 'JSON.parse(text)', { text }), { min_cpu_time });
+  const both = await measure(measured(`${row} parse`, 'check(JSON.parse(text))', { check, text }), {
+    min_cpu_time,
+  });
   return { ok: true, ns: parse.avg, parseValidateNs: both.avg };
 }
 

@@ -109,6 +109,7 @@ async function measureEvent(
   const rows: Row[] = [];
   for (const [label, mode, payload, isValid] of cases) {
     const request = (cpuMs: number, parse = false): MeasureRequest => ({
+      row: `${key} ${mode} ${label}`,
       slug,
       key,
       mode,
