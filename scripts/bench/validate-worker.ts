@@ -8,10 +8,10 @@ import type { EventApi, GroupApi, ValidateOptions } from '../../generators/runti
 
 /**
  * One contender of the validation bench (`validate.ts`), alone in a thread of its own: its own V8
- * heap, so that what one contender allocates does not change how V8 allocates another's. In one heap,
- * ajv `allErrors` took 220–420 ns a call on the flat invalid payload beside eventry, against 65 ns alone
- * (V8 pretenured its error objects, by allocation site); which contender it hit depended on the order
- * they ran in.
+ * heap and type feedback, as in an application using that one library. In one heap, ajv `allErrors`
+ * took 220–420 ns a call on the flat invalid payload beside eventry, against 65 ns alone (V8 pretenured
+ * its error objects by allocation site; `contenderThreads` turns that off for these threads, as it
+ * also struck a contender alone in its thread by chance of the rows before).
  */
 export type Contender = 'eventry' | 'eventry event' | 'ajv' | 'ajv allErrors' | 'schemasafe' | 'typebox';
 
