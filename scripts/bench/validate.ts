@@ -108,13 +108,14 @@ async function measureEvent(
   ];
   const rows: Row[] = [];
   for (const [label, mode, payload, isValid] of cases) {
+    const text = JSON.stringify(payload);
     const request = (cpuMs: number, parse = false): MeasureRequest => ({
       row: `${key} ${mode} ${label}`,
       slug,
       key,
       mode,
       schema: schemas[mode],
-      payload: JSON.stringify(payload),
+      payload: text,
       valid: isValid,
       cpuMs,
       ...(parse ? { parse } : {}),
@@ -141,16 +142,19 @@ async function measureEvent(
 }
 
 /** A thread per contender (`validate-worker.ts`), each asked in turn for one measurement at a time. */
-interface ContenderThreads {
+export interface ContenderThreads {
   out: string;
   measure(contender: Contender, request: MeasureRequest): Promise<{ ns: number; parseValidateNs?: number }>;
   close(): Promise<void>;
 }
 
-function contenderThreads(out: string): ContenderThreads {
-  const script = new URL('./validate-worker.js', import.meta.url);
+/** `script`: the compiled worker, beside this file in `dist/` unless said otherwise (a test runs this from source). */
+export function contenderThreads(
+  out: string,
+  script: URL = new URL('./validate-worker.js', import.meta.url),
+): ContenderThreads {
   // V8 moves an allocation site's objects straight to the old generation once enough of them outlive a
-  // young-generation collection. A benchmark loop trips it by chance: ajv \`allErrors\` on the flat
+  // young-generation collection. A benchmark loop trips it by chance: ajv `allErrors` on the flat
   // invalid payload took 65 ns a call in some runs and 200–420 ns in others, depending on what ran before
   // (eventry's figures did not move). Off for the contender threads, which start after this, so every
   // row measures the validators rather than that decision; back on when they are done.

@@ -1,54 +1,35 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEventSchema } from '../../generators/emit/package/validators.js';
 import { standaloneEventSchema } from '../../generators/schema/json-schema.js';
-import type {
-  Contender,
-  ContenderData,
-  MeasureReply,
-  MeasureRequest,
-} from '../../scripts/bench/validate-worker.js';
-import { CONTENDERS } from '../../scripts/bench/validate-worker.js';
+import { type ContenderThreads, contenderThreads } from '../../scripts/bench/validate.js';
+import { CONTENDERS, type MeasureRequest } from '../../scripts/bench/validate-worker.js';
 import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
 import { fixturePath, REPO } from '../helpers.js';
 
 /**
- * The validation bench's contender threads (`scripts/bench/validate-worker.ts`, compiled), on the small
- * fixture's packages: each contender measures a row, says so when it disagrees with the row's verdict,
- * and eventry's thread measures `JSON.parse` against parse + validate. `npm run bench` is not part of
- * `npm test`; this keeps its harness from breaking unnoticed.
+ * The validation bench's contender threads (`contenderThreads` over the compiled
+ * `scripts/bench/validate-worker.ts`), on the small fixture's packages: each contender measures a row,
+ * says so when it disagrees with the row's verdict, and eventry's thread measures `JSON.parse` against
+ * parse + validate. `npm run bench` is not part of `npm test`; this keeps its harness from breaking
+ * unnoticed.
  */
 const SCRIPT = join(REPO, 'dist/scripts/bench/validate-worker.js');
 const KEY = 'account.created-v1';
 let built: BuiltPackages;
-const threads = new Map<Contender, Worker>();
+let threads: ContenderThreads;
 
 beforeAll(async () => {
   if (!existsSync(SCRIPT)) throw new Error(`${SCRIPT} is missing: run \`npm run build:tool\``);
   built = await buildPackages(fixturePath('small'));
-  for (const contender of CONTENDERS) {
-    const workerData: ContenderData = { contender, out: built.out };
-    threads.set(contender, new Worker(SCRIPT, { workerData }));
-  }
+  threads = contenderThreads(built.out, pathToFileURL(SCRIPT));
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([...threads.values()].map((thread) => thread.terminate()));
+  await threads?.close();
 });
-
-function ask(contender: Contender, request: MeasureRequest): Promise<MeasureReply> {
-  const thread = threads.get(contender)!;
-  return new Promise((resolve, reject) => {
-    thread.once('error', reject);
-    thread.once('message', (reply: MeasureReply) => {
-      thread.off('error', reject);
-      resolve(reply);
-    });
-    thread.postMessage(request);
-  });
-}
 
 const request = (mode: 'strict' | 'tolerant', payload: unknown, valid: boolean): MeasureRequest => ({
   row: `${KEY} ${mode} ${valid}`,
@@ -75,21 +56,19 @@ describe('the validation bench, one thread per contender', () => {
       ['tolerant', undocumented, true],
       ['tolerant', { account_number: 1 }, false],
     ] as const) {
-      const reply = await ask(contender, request(mode, payload, isValid));
-      expect(reply).toMatchObject({ ok: true });
-      if (reply.ok) expect(reply.ns).toBeGreaterThan(0);
+      const reply = await threads.measure(contender, request(mode, payload, isValid));
+      expect(reply.ns).toBeGreaterThan(0);
     }
   });
 
   it.each(CONTENDERS)('%s says when it disagrees with the verdict asked', async (contender) => {
-    const reply = await ask(contender, request('strict', undocumented, true));
-    expect(reply).toEqual({ ok: false, error: `${contender} disagrees on ${KEY} (strict)` });
+    await expect(threads.measure(contender, request('strict', undocumented, true))).rejects.toMatchObject({
+      message: `${contender} disagrees on ${KEY} (strict)`,
+    });
   });
 
   it("eventry's thread measures JSON.parse alone and parse + validate", async () => {
-    const reply = await ask('eventry', { ...request('strict', valid, true), parse: true });
-    expect(reply.ok).toBe(true);
-    if (!reply.ok) return;
+    const reply = await threads.measure('eventry', { ...request('strict', valid, true), parse: true });
     expect(reply.ns).toBeGreaterThan(0);
     expect(reply.parseValidateNs).toBeGreaterThan(0);
   });
