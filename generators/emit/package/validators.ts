@@ -12,9 +12,9 @@ import { withOneWalkNameCount } from './name-count.js';
 
 /**
  * The generated validator code of one event, to be placed in a function scope taking `exports`: it
- * defines `exports.validate`, ajv's all-errors validator of the closed schema, called with a `this`
- * (ajv's `passContext`) whose `tolerant` says whether undocumented fields are allowed and whose
- * `report` receives each error as found. On a valid payload it does the work a first-error validator
+ * defines `exports.validate`, ajv's all-errors validator of the closed schema, called with a run as its
+ * last argument (`RUN`) whose `tolerant` says whether undocumented fields are allowed and whose
+ * methods receive each error as found. On a valid payload it does the work a first-error validator
  * does, so one function serves valid and invalid payloads in both modes.
  */
 export interface EventValidatorCode {
@@ -41,11 +41,13 @@ export function createAjv(options: { allErrors: boolean }): Ajv2020.default {
 const LOOP_ENUM = 32;
 
 /**
- * The run-time object the generated code sees as `this`: `tolerant` (skip the walk over undocumented
- * keys) and `report`, which receives each error as found and stops the run once enough are found: see
- * `Run` in `generators/runtime/runtime.js`.
+ * The run-time object each generated function takes as its last argument: `tolerant` (skip the walk
+ * over undocumented keys) and the methods that receive each error as found and stop the run once
+ * enough are found: see `Run` in `generators/runtime/runtime.ts`. An argument, not `this` (ajv's
+ * `passContext`, which 1.2.0 code used): the run time then calls the event's function directly, which V8
+ * compiles to a plain call, where `validate.call(run, ...)` went through a generic one on every payload.
  */
-const RUN = 'this';
+const RUN = 'run';
 
 function ajvOptions(allErrors: boolean, standalone: boolean) {
   return {
@@ -62,7 +64,8 @@ function ajvOptions(allErrors: boolean, standalone: boolean) {
     loopEnum: LOOP_ENUM,
     // The one pattern property eventry writes repeats a `properties` entry on purpose (`__proto__`).
     allowMatchingProperties: standalone,
-    // Nested validators get the caller's `this` (the mode and the error sink, see `RUN`).
+    // Nested validators get the caller's `this` (the mode and the error sink), which
+    // `argumentContext` turns into the argument `RUN`.
     passContext: standalone,
     // Standalone code reads formats from `fullFormats`, which the generated module imports.
     code: standalone
@@ -351,7 +354,7 @@ export function compileEventValidators(key: string, schema: Record<string, unkno
   ajv.addSchema(draft07(schema));
   const id = String(schema.$id);
   const generated = withOneWalkNameCount(() => standaloneCode.default(ajv, { validate: id }));
-  const code = positionalContext(
+  const code = argumentContext(
     key,
     readFieldsOnce(key, reportEachError(key, dotPaths(key, slim(generated)))),
   );
@@ -445,17 +448,22 @@ const NESTED_CALL = new RegExp(
 );
 
 /**
- * The code with each function taking its instance path and parent as arguments, not as an object: ajv
- * builds one per nested call (for every array item of a shape, valid or not) and each function reads
- * four fields of it, three of them missing when the run time calls the event's own function. Nothing
- * reads `parentDataProperty` or `rootData` (eventry's schemas have no `$ref` to their root).
+ * The code with each function taking its instance path, parent and run as arguments, not as an object
+ * and `this`: ajv builds an object per nested call (for every array item of a shape, valid or not) and
+ * each function reads four fields of it, three of them missing when the run time calls the event's own
+ * function. Nothing reads `parentDataProperty` or `rootData` (eventry's schemas have no `$ref` to their
+ * root). The run time calls the event's function as `validate(payload, "", undefined, run)`.
  */
-function positionalContext(key: string, code: string): string {
+function argumentContext(key: string, code: string): string {
   const out = code
-    .replace(CONTEXT_PARAMETER, 'function $1(data, instancePath = "", parentData){')
-    .replace(NESTED_CALL, '.call(this, $1, $2, $3)');
+    .replace(CONTEXT_PARAMETER, `function $1(data, instancePath, parentData, ${RUN}){`)
+    .replace(NESTED_CALL, `($1, $2, $3, ${RUN})`);
   if (/\b(?:parentDataProperty|rootData)\b/.test(out)) {
     throw new Error(`the validator code of ${key} passes its context in a way the build does not follow`);
+  }
+  // Outside its string literals (field names), the code names no `this` left to rewrite.
+  if (/\bthis\b/.test(out.replace(new RegExp(STRING, 'g'), '""'))) {
+    throw new Error(`the validator code of ${key} reads \`this\` in a way the build does not follow`);
   }
   return out;
 }
@@ -464,9 +472,9 @@ function positionalContext(key: string, code: string): string {
  * The all-errors code with each error handed to the run time as it is found, which lets it stop the walk
  * once it has enough (a payload with a million problems costs as much as one with ten thousand) and
  * build each platform item there and then. The common errors go to a method of their own with only what
- * the item needs, so no error object is made for them: `this.missing(...)` (the attr with a leading
- * `.`, its last key quoted at build time), `this.undocumented(...)`, `this.mistyped(...)` (see
- * `reportCall`); any other error goes to `this.report(error)` as ajv wrote it. ajv's own error list
+ * the item needs, so no error object is made for them: `run.missing(...)` (the attr with a leading
+ * `.`, its last key quoted at build time), `run.undocumented(...)`, `run.mistyped(...)` (see
+ * `reportCall`); any other error goes to `run.report(error)` as ajv wrote it. ajv's own error list
  * (`vErrors`, `validate.errors`) is dropped: nothing reads it, and a nested validator's failure only
  * needs to count. The run time lists the errors in the order found, which is ajv's own order only while
  * the code never takes an error back: it does not for the keywords eventry emits (no `anyOf`, `oneOf`,

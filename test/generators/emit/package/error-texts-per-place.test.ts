@@ -144,3 +144,54 @@ describe('code generated for run time 1.1.0', () => {
     });
   });
 });
+
+describe('the run a validator is given', () => {
+  /** The same checks as code generated for 1.2.0 (the run as `this`) and for 1.3.0 (as an argument). */
+  function check(run: ValidatorContext, data: unknown): boolean {
+    const payload = data as Record<string, unknown>;
+    if (payload.id === undefined) run.missing('', '.id', 0);
+    if (typeof payload.count !== 'number') run.mistyped('', '.count', 'integer', payload.count, false, 1);
+    return false;
+  }
+  const expected = (key: string) => ({
+    valid: false,
+    error: {
+      detail: `The payload is not a valid \`${key}\` event: 2 problems.`,
+      code: 'event_failed_validation',
+      errors: [
+        { detail: '`id` is required but missing.', code: 'required', attr: 'id' },
+        { detail: '`count` must be an integer, not a string.', code: 'invalid_type', attr: 'count' },
+      ],
+    },
+  });
+
+  it('is `this` for code generated for 1.2.0, which still runs', () => {
+    const api = defineEvent(
+      'old.code-v2',
+      () =>
+        function (this: ValidatorContext, data: unknown): boolean {
+          return check(this, data);
+        },
+    );
+    expect(api.validate({ count: 'x' })).toEqual(expected('old.code-v2'));
+  });
+
+  it('is the last argument for code that says `context: "argument"`, called with no `this`', () => {
+    const thisSeen: unknown[] = [];
+    const api = defineEvent('new.code-v1', (exports) => {
+      exports.context = 'argument';
+      return function (
+        this: unknown,
+        data: unknown,
+        instancePath: string,
+        _parent: unknown,
+        run: ValidatorContext,
+      ) {
+        thisSeen.push(this, instancePath);
+        return check(run, data);
+      };
+    });
+    expect(api.validate({ count: 'x' })).toEqual(expected('new.code-v1'));
+    expect(thisSeen).toEqual([undefined, '']);
+  });
+});

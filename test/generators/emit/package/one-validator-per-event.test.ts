@@ -10,8 +10,8 @@ import { writeModelPackages } from './build-packages.js';
 
 /**
  * Each event ships one validator, for both modes and for valid and invalid payloads: ajv's all-errors
- * code, whose `this` says the mode (`tolerant` switches off the walk over undocumented keys) and takes
- * each error as found (`missing`, `undocumented`, `mistyped`, or `report` for any other). A build compiles each event once, and a package holds its code once.
+ * code, whose run (its last argument) says the mode (`tolerant` switches off the walk over undocumented
+ * keys) and takes each error as found (`missing`, `undocumented`, `mistyped`, or `report` for any other). A build compiles each event once, and a package holds its code once.
  * The mode and the errors belong to each call: a payload getter that validates another payload does
  * not change the run that reads it.
  */
@@ -20,12 +20,17 @@ const model = loadValid(fixturePath('small'));
 const valid = { account_number: 'A1', account_user_emails: ['a@example.com'] };
 const undocumented = { ...valid, added_later: true };
 
-type Validator = (this: { tolerant: boolean } & Record<Sink, () => void>, payload: unknown) => boolean;
+type Validator = (
+  payload: unknown,
+  instancePath: string,
+  parentData: unknown,
+  run: { tolerant: boolean } & Record<Sink, () => void>,
+) => boolean;
 /** Where the generated code hands an error: see `ValidatorContext` in generators/runtime/runtime.ts. */
 type Sink = 'missing' | 'undocumented' | 'mistyped' | 'report';
 
 describe('one validator per event', () => {
-  it('is one exported function: `this.tolerant` allows undocumented fields, `this` gets each error', () => {
+  it('is one exported function: `run.tolerant` allows undocumented fields, the run gets each error', () => {
     const { code } = compileEventValidators(KEY, standaloneEventSchema(model, KEY, 'closed'));
     const exports: { validate?: Validator } = {};
     new Function('exports', 'fullFormats', code)(exports, fullFormats);
@@ -36,7 +41,7 @@ describe('one validator per event', () => {
         reported += 1;
       };
       const run = { tolerant, missing: count, undocumented: count, mistyped: count, report: count };
-      const valid = exports.validate!.call(run, payload);
+      const valid = exports.validate!(payload, '', undefined, run);
       return { valid, reported };
     };
     expect(check(false, valid)).toEqual({ valid: true, reported: 0 });
