@@ -62,7 +62,10 @@ async function checkOf({ contender, out }: ContenderData, request: MeasureReques
   const id = `${request.key}\0${request.mode}${contender === 'schemasafe' ? `\0${request.valid}` : ''}`;
   let check = checks.get(id);
   if (check !== undefined) return check;
-  const options: ValidateOptions = { mode: request.mode };
+  // Written as a caller writes them, with a literal: V8 compares a literal with the run time's own by
+  // identity, where the request's string (structured-cloned from the main thread) is compared character
+  // by character, which cost eventry 4 ns a call on every row.
+  const options: ValidateOptions = request.mode === 'tolerant' ? { mode: 'tolerant' } : { mode: 'strict' };
   const { key, slug, schema } = request;
   const url = (...parts: string[]) => pathToFileURL([out, slug, ...parts].join('/')).href;
   switch (contender) {
