@@ -62,9 +62,10 @@ export async function runValidateBench(): Promise<string> {
     if (!loaded.ok) throw new Error('the catalogue does not load');
     const model = loaded.catalogue;
     // The packages import ajv-formats and their shared run time package by name, as once installed.
-    mkdirSync(join(work, 'node_modules', model.config.scope), { recursive: true });
-    symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(work, 'node_modules', 'ajv-formats'), 'dir');
-    symlinkSync(join(out, 'runtime'), join(work, 'node_modules', model.config.scope, 'runtime'), 'dir');
+    const nodeModules = join(work, 'node_modules');
+    mkdirSync(join(nodeModules, model.config.scope), { recursive: true });
+    symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(nodeModules, 'ajv-formats'), 'dir');
+    symlinkSync(join(out, 'runtime'), join(nodeModules, model.config.scope, 'runtime'), 'dir');
 
     const load = loadavg()[0]!;
     const rows: Row[] = [];
@@ -74,7 +75,7 @@ export async function runValidateBench(): Promise<string> {
     } finally {
       await threads.close();
     }
-    const cold = measureColdStart(model, out);
+    const cold = measureColdStart(model, out, nodeModules);
     return report(rows, cold, load);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -246,8 +247,11 @@ interface ColdStart {
   rows: [string, number, number, number, number, number][];
 }
 
-/** Whole consumer processes: import a group package (or one event) and validate one payload. */
-function measureColdStart(model: Catalogue, out: string): ColdStart {
+/**
+ * Whole consumer processes: import a group package (or one event) and validate one payload.
+ * `nodeModules`: where the packages in `out` find the packages they import by name.
+ */
+function measureColdStart(model: Catalogue, out: string, nodeModules: string): ColdStart {
   const largest = [...model.groups].sort((a, b) => b.events.length - a.events.length)[0]!;
   const key = largest.events[0]!;
   const examples = readFileSync(join(out, largest.slug, 'examples', `${key}.json`), 'utf8');
@@ -262,8 +266,8 @@ function measureColdStart(model: Catalogue, out: string): ColdStart {
   writeFileSync(empty, '');
   // The third: a module that imports an empty npm package by name, as an event's entry imports the
   // run time package. Node resolves a first bare specifier with machinery of its own (the package.json
-  // reader, \`exports\` maps), which any consumer importing any package pays once.
-  const emptyPackage = join(out, '..', 'node_modules', 'eventry-empty-peer');
+  // reader, `exports` maps), which any consumer importing any package pays once.
+  const emptyPackage = join(nodeModules, 'eventry-empty-peer');
   mkdirSync(emptyPackage, { recursive: true });
   writeFileSync(
     join(emptyPackage, 'package.json'),
