@@ -10,11 +10,12 @@ import { formatProblem, type ParseCache } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../registry/compatibility.js';
 import { formatVerdicts, verdictsJson } from '../registry/verdict-report.js';
-import { resolveSourcePair } from '../sources/concurrent.js';
+
 import { catalogueFolder, directorySource } from '../sources/folder.js';
 import {
   alignSources,
   type ResolvedSource,
+  resolveSourcePair,
   type SourceOptions,
   type SourceResult,
 } from '../sources/index.js';
@@ -70,7 +71,7 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   const cache = parseCacheOf([old, now], sourceOptions);
   if (cache) sourceOptions.load = { cache };
   // Both sides load at once; what is printed when one cannot be used is as when OLD was read first.
-  const [oldResult, newResult] = await resolveSourcePair(old, now, sourceOptions);
+  const [oldResult, newResult] = resolveSourcePair(old, now, sourceOptions);
   const oldSource = usableSource('OLD', old, oldResult);
   if (!oldSource) return EXIT_USAGE;
   const newSource = usableSource('NEW', now, newResult);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
   ALLOW_LIST_FILE,
@@ -33,29 +33,7 @@ export const directorySource: SourceKind = {
       readPackage: (slug) => readIfExists(join(packages, slug, 'package.json')),
     });
   },
-  estimateSize(spec, { cwd }) {
-    const folder = catalogueFolder(spec, cwd);
-    // Not a catalogue (a project root, `/`): `resolve` refuses it; walking it could take minutes.
-    if (!existsSync(join(folder, CONFIG_FILE))) return undefined;
-    try {
-      return sizeOfYaml(folder);
-    } catch {
-      return undefined; // unreadable: `resolve` reports it
-    }
-  },
 };
-
-/** Bytes of the YAML files below `folder`, walked as `readCatalogueSources` walks it (no dot entries, no linked folders). */
-function sizeOfYaml(folder: string): number {
-  let bytes = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue;
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) bytes += sizeOfYaml(path);
-    else if (/\.ya?ml$/.test(entry.name)) bytes += statSync(path).size;
-  }
-  return bytes;
-}
 
 /** The catalogue folder a spec names: the folder itself, or its `catalogue/` when only that has a config. */
 export function catalogueFolder(spec: string, cwd: string): string {

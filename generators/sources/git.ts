@@ -62,18 +62,6 @@ export function listFiles(cwd: string, commit: string, folder: string): string[]
   return out.split('\0').filter((path) => path !== '');
 }
 
-/** The total size in bytes of the files below `folder` at a commit whose names match `pattern`. */
-export function sizeOfFiles(cwd: string, commit: string, folder: string, pattern: RegExp): number {
-  const out = git(cwd, ['ls-tree', '-r', '-l', '-z', '--full-tree', commit, '--', folder]).toString();
-  let bytes = 0;
-  for (const entry of out.split('\0')) {
-    // `<mode> blob <object> <size>\t<path>`
-    const match = /^\S+ blob \S+ +(\d+)\t(.*)$/s.exec(entry);
-    if (match && pattern.test(match[2]!)) bytes += Number(match[1]);
-  }
-  return bytes;
-}
-
 /** The contents of several files at a commit, read through one `git cat-file --batch`; by path. */
 export function readFiles(cwd: string, commit: string, paths: string[]): Map<string, string> {
   const objects = readObjects(
@@ -202,17 +190,6 @@ export const gitSource: SourceKind = {
     } catch (error) {
       if (error instanceof GitError)
         return { ok: false, reason: 'usage', message: `${label}: ${error.message}` };
-      throw error;
-    }
-  },
-  estimateSize(spec, { cwd, catalogue }) {
-    const top = repoRoot(cwd);
-    const commit = top === undefined ? undefined : resolveCommit(cwd, spec);
-    if (top === undefined || commit === undefined) return undefined;
-    try {
-      return sizeOfFiles(cwd, commit, toPosix(relative(top, resolve(cwd, catalogue))) || '.', /\.ya?ml$/);
-    } catch (error) {
-      if (error instanceof GitError) return undefined; // `resolve` reports it
       throw error;
     }
   },

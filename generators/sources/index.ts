@@ -55,7 +55,18 @@ export function resolveSource(spec: string, options: SourceOptions): SourceResul
   return kind.resolve(spec, options);
 }
 
-/** Roughly how many bytes of YAML resolving `spec` would parse (see `SourceKind.estimateSize`). */
-export function estimateSourceSize(spec: string, options: SourceOptions): number | undefined {
-  return SOURCE_KINDS.find((candidate) => candidate.claims(spec, options))?.estimateSize?.(spec, options);
+/**
+ * Resolves OLD and NEW one after the other, sharing one parse memo: a file both sides hold alike is
+ * parsed once, and NEW resolves only what its files change from OLD's (`LoadOptions.previous`).
+ */
+export function resolveSourcePair(
+  old: string,
+  now: string,
+  options: SourceOptions,
+): [SourceResult, SourceResult] {
+  const shared: SourceOptions = {
+    ...options,
+    load: { ...options.load, memo: options.load?.memo ?? new Map(), previous: {} },
+  };
+  return [resolveSource(old, shared), resolveSource(now, shared)];
 }

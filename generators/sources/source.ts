@@ -53,11 +53,6 @@ export interface SourceKind {
   /** Whether this kind handles the spec. */
   claims(spec: string, options: SourceOptions): boolean;
   resolve(spec: string, options: SourceOptions): SourceResult;
-  /**
-   * Roughly how many bytes of catalogue YAML `resolve` would parse, found without reading them (a stat,
-   * a tree listing); undefined when unknown. Decides whether loading it in a worker thread pays.
-   */
-  estimateSize?(spec: string, options: SourceOptions): number | undefined;
 }
 
 /** The message for a spec no kind can resolve. */
