@@ -1,9 +1,7 @@
 import { once } from 'node:events';
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { suggest } from '../load/suggest.js';
+import { resolve } from 'node:path';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
+import { GroupPackages, type GroupValidate, PackageLoadError } from '../validate/group-packages.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import {
   DEFAULT_MAX_BYTES,
@@ -29,8 +27,6 @@ type Outcome =
   | { valid: true }
   | { valid: false; code: ErrorBody['code']; detail: string; errors: ErrorBody['errors'] }
   | { valid: false; code: string; detail: string; errors: [] };
-
-type GroupValidate = (key: string, payload: unknown, options?: ValidateOptions) => ValidationResult;
 
 const EXIT_INVALID = 1;
 
@@ -283,84 +279,6 @@ function summary(count: number, invalid: number, what: string, style: Style, unr
     `${count} ${what}: ${count - invalid - unreadable} valid, ${invalid} invalid` +
     (unreadable > 0 ? `, ${unreadable} unreadable` : '');
   return `${invalid + unreadable > 0 ? style.red(text) : style.green(text)}\n`;
-}
-
-/** The built group packages below the output root, by event key; each is imported on first use. */
-class GroupPackages {
-  private readonly slugByKey = new Map<string, string>();
-  private readonly loaded = new Map<string, Promise<GroupValidate>>();
-  private readonly ready = new Map<string, GroupValidate>();
-
-  constructor(private readonly outDir: string) {
-    let slugs: string[];
-    try {
-      slugs = readdirSync(outDir, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => entry.name)
-        .sort();
-    } catch {
-      return;
-    }
-    for (const slug of slugs) {
-      let names: string[];
-      try {
-        names = readdirSync(join(outDir, slug, 'events'));
-      } catch {
-        continue;
-      }
-      for (const name of names)
-        if (name.endsWith('.js')) this.slugByKey.set(name.slice(0, -'.js'.length), slug);
-    }
-  }
-
-  get size(): number {
-    return this.slugByKey.size;
-  }
-
-  /** The validator of an event whose package is already imported: no await on the hot path. */
-  loadedValidatorFor(key: string): GroupValidate | undefined {
-    const slug = this.slugByKey.get(key);
-    return slug === undefined ? undefined : this.ready.get(slug);
-  }
-
-  async validatorFor(key: string): Promise<GroupValidate | undefined> {
-    const slug = this.slugByKey.get(key);
-    if (slug === undefined) return undefined;
-    let group = this.loaded.get(slug);
-    if (!group) {
-      const path = join(this.outDir, slug, 'index.js');
-      group = import(pathToFileURL(path).href).then(
-        (module: { validate: GroupValidate }) => {
-          this.ready.set(slug, module.validate);
-          return module.validate;
-        },
-        (error: unknown) => {
-          throw new PackageLoadError(
-            `cannot load the group package in \`${join(this.outDir, slug)}\`: ${error instanceof Error ? error.message : String(error)}${hint(error)}`,
-          );
-        },
-      );
-      this.loaded.set(slug, group);
-    }
-    return group;
-  }
-
-  suggest(key: string): string {
-    const guess = suggest(key, this.slugByKey.keys());
-    return guess === undefined ? '' : ` Did you mean \`${guess}\`?`;
-  }
-}
-
-/** A group package that is there but cannot be imported (missing dependency, broken build). */
-class PackageLoadError extends Error {}
-
-/** What to do when a package's own dependency is missing: packages resolve it like any npm package. */
-function hint(error: unknown): string {
-  if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') return '';
-  return (
-    '. Group packages import their dependencies (the run time package `<scope>/runtime`, ajv-formats) from a node_modules folder above them: ' +
-    'build them inside a project that has those installed, or install them there.'
-  );
 }
 
 /**
