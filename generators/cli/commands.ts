@@ -128,9 +128,23 @@ export function registerCommands(program: Command): void {
     .option('--access-log', 'print one JSON line per request on stdout')
     .option('--docs <dir>', 'docs portal folder served at /docs/ (written by eventry docs)', '.eventry/site')
     .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .option('--packages <dir>', 'built group packages the MCP endpoint (/mcp) validates with', 'packages')
     .action(async (options) => {
       const { runServe } = await import('./serve.js');
       process.exitCode = await runServe(options);
+    });
+
+  program
+    .command('mcp')
+    .description(
+      'a read-only Model Context Protocol server over stdio, for coding agents (search, read, diff, validate events)',
+    )
+    .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option('--packages <dir>', 'built group packages (validators, interfaces, examples)', 'packages')
+    .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .action(async (options) => {
+      const { runMcp } = await import('./mcp.js');
+      process.exitCode = await runMcp(options);
     });
 
   program

@@ -1,4 +1,6 @@
 import { join, resolve } from 'node:path';
+import { CatalogueView } from '../mcp/catalogue-view.js';
+import { createMcpHttpHandler } from '../mcp/http.js';
 import { SchemaRegistryState } from '../registry/registry.js';
 import { createRegistryServer } from '../serve/server.js';
 import { EXIT_USAGE } from './exit-codes.js';
@@ -15,6 +17,8 @@ export interface ServeCommandOptions {
   cache?: boolean;
   /** The docs portal folder served at `/docs/` (`.eventry/site`, what `npm run build` writes). */
   docs?: string;
+  /** The built group packages the MCP endpoint validates with. */
+  packages?: string;
   cwd?: string;
 }
 
@@ -36,9 +40,15 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
   const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
   if (typeof history === 'number') return history;
   const state = new SchemaRegistryState(history);
+  const view = new CatalogueView({
+    catalogue: history.current,
+    packagesDir: resolve(cwd, options.packages ?? 'packages'),
+    registry: state,
+  });
   const server = createRegistryServer(state, {
     title: history.current.config.title,
     docsDir: resolve(cwd, options.docs ?? join('.eventry', 'site')),
+    mcp: createMcpHttpHandler(() => view),
     ...(options.accessLog ? { accessLog: (line: string) => process.stdout.write(`${line}\n`) } : {}),
   });
   const listening = await new Promise<Error | undefined>((done) => {

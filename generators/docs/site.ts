@@ -7,6 +7,7 @@ import type { Catalogue, EventVersion } from '../model.js';
 import type { History } from '../registry/history.js';
 import { type FieldRow, fieldRows } from './fields.js';
 import { type FieldEvent, type SiteHistory, siteHistory } from './history.js';
+import { eventMarkdown, llmsTxt } from './markdown.js';
 import {
   type BuiltPackage,
   type DocsProblem,
@@ -196,6 +197,12 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
         eventPageData(catalogue, event, rows, pkg, examples, byType.get(event.type) ?? [], history),
       ),
     );
+    // The same page as Markdown beside it, for agents that read sites (listed in llms.txt).
+    const typescript = interfaceText(pkg, key);
+    await file(
+      `events/${key}/index.md`,
+      eventMarkdown(catalogue, event, { examples, ...(typescript ? { typescript } : {}) }),
+    );
   }
 
   for (const name of shapeNames) {
@@ -253,6 +260,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     );
   }
 
+  await file('llms.txt', llmsTxt(catalogue));
   await page(
     'search/index.html',
     renderPage(

@@ -26,6 +26,8 @@ export interface RegistryServerOptions {
   title?: string;
   /** The docs portal folder (`eventry docs` output) served at `/docs/`. */
   docsDir?: string;
+  /** The MCP endpoint's handler (generators/mcp/http.ts), answered at `/mcp`. */
+  mcp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
 const MAX_VERSION = 2 ** 31 - 1;
@@ -59,6 +61,14 @@ export function createRegistryServer(
           }),
         );
       });
+    }
+    if (options.mcp && (req.url === '/mcp' || req.url?.startsWith('/mcp?'))) {
+      options.mcp(req, res).catch((error: unknown) => {
+        process.stderr.write(`eventry serve: internal error on ${req.method} /mcp: ${error}\n`);
+        if (!res.headersSent) sendJson(res, 500, { error_code: 50001, message: 'Internal error.' });
+        else res.destroy();
+      });
+      return;
     }
     if (isDocsPath(req.url) && !hasBody(req)) {
       serveDocs(req, res, options.docsDir);

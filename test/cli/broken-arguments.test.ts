@@ -107,6 +107,13 @@ const cases: Record<string, Case[]> = {
       1,
     ],
   ],
+  mcp: [
+    ['an unknown flag', () => ['mcp', '--bogus'], USAGE],
+    ['a nonexistent catalogue', () => ['mcp', '--catalogue', join(scratch, 'nowhere')], USAGE],
+    ['a file as the catalogue', () => ['mcp', '--catalogue', aFile], USAGE],
+    ['a nonexistent packages folder', () => ['mcp', '--packages', join(scratch, 'nowhere')], USAGE],
+    ['a file as the packages folder', () => ['mcp', '--packages', aFile], USAGE],
+  ],
   register: [
     ['no --registry', () => ['register'], USAGE],
     ['a registry that is not an http(s) URL', () => ['register', '--registry', '::::'], USAGE],

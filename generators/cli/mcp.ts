@@ -1,0 +1,50 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CatalogueView } from '../mcp/catalogue-view.js';
+import { createMcpServer } from '../mcp/server.js';
+import { SchemaRegistryState } from '../registry/registry.js';
+import { EXIT_USAGE } from './exit-codes.js';
+import { openHistory } from './history.js';
+
+/** Options of `eventry mcp`. */
+export interface McpCommandOptions {
+  catalogue?: string;
+  /** The built group packages (`packages/`), whose validators, interfaces and examples it answers with. */
+  packages?: string;
+  /** `--no-cache`: load every release from git, write no cache. */
+  cache?: boolean;
+  cwd?: string;
+}
+
+/**
+ * `eventry mcp`: the read-only MCP server over stdio, for coding agents. Standard output is the
+ * protocol; everything else goes to standard error. Ends when the client closes standard input.
+ */
+export async function runMcp(options: McpCommandOptions = {}): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
+  const packagesDir = resolve(cwd, options.packages ?? 'packages');
+  if (!statSync(packagesDir, { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(
+      `eventry mcp: no packages folder at ${options.packages ?? 'packages'} (run \`eventry build\`, or give --packages <dir>).\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
+  if (typeof history === 'number') return history;
+  const view = new CatalogueView({
+    catalogue: history.current,
+    packagesDir,
+    registry: new SchemaRegistryState(history),
+  });
+  const server = createMcpServer(() => view);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,25 @@
+/**
+ * The codes of the MCP server's tool errors: a tool call that cannot be answered returns `isError`
+ * with `{ error: { code, message } }`, never a crash of the server.
+ */
+export type McpErrorCode =
+  | 'unknown-event'
+  | 'unknown-event-type'
+  | 'different-event-types'
+  | 'package-missing'
+  | 'input-too-large'
+  | 'input-too-deep'
+  | 'invalid-schema'
+  | 'unknown-subject'
+  | 'no-registry'
+  | 'internal';
+
+/** A tool call that cannot be answered, with a stable code. */
+export class McpToolError extends Error {
+  constructor(
+    readonly code: McpErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

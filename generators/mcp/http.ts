@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CatalogueView } from './catalogue-view.js';
+import { MAX_INPUT_BYTES } from './catalogue-view.js';
+import { createMcpServer } from './server.js';
+
+/** The path `eventry serve` answers MCP on. */
+export const MCP_PATH = '/mcp';
+
+/**
+ * The MCP server over streamable HTTP, stateless: each POST gets a server and a transport of its own
+ * (no session to keep or leak), answered as JSON. GET (a server-to-client stream) and DELETE (ending a
+ * session) have nothing to do without sessions: 405, as the transport's specification allows.
+ */
+export function createMcpHttpHandler(
+  view: () => CatalogueView,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });
+      res.end(
+        rpcError(-32000, 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.'),
+      );
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await readLimited(req, MAX_INPUT_BYTES + 64 * 1024));
+    } catch (error) {
+      const tooLarge = error instanceof BodyTooLarge;
+      res.writeHead(tooLarge ? 413 : 400, {
+        'content-type': 'application/json',
+        ...(tooLarge ? { connection: 'close' } : {}),
+      });
+      res.end(
+        rpcError(-32700, tooLarge ? 'The request body is too large.' : 'Parse error: the body is not JSON.'),
+      );
+      return;
+    }
+    const server = createMcpServer(view);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+}
+
+class BodyTooLarge extends Error {}
+
+function readLimited(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function rpcError(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+}

@@ -1,0 +1,411 @@
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import type { CompatibilityLevel } from '../model.js';
+import { checkCandidate } from '../registry/compatibility.js';
+import type { SchemaRegistryState } from '../registry/registry.js';
+import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
+import { type CatalogueView, MAX_INPUT_BYTES } from './catalogue-view.js';
+import { McpToolError } from './errors.js';
+
+/** The server's name and version as MCP clients see them. */
+export const MCP_SERVER_INFO = { name: 'eventry', version: '1.0.0' } as const;
+
+const LEVELS = [
+  'NONE',
+  'BACKWARD',
+  'BACKWARD_TRANSITIVE',
+  'FORWARD',
+  'FORWARD_TRANSITIVE',
+  'FULL',
+  'FULL_TRANSITIVE',
+] as const;
+
+const field = z.object({
+  path: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  description: z.string().optional(),
+  format: z.string().optional(),
+  enum: z.string().optional(),
+});
+const change = z.object({ rule: z.string(), severity: z.string(), attr: z.string(), detail: z.string() });
+const errorBody = z.object({
+  detail: z.string(),
+  code: z.string(),
+  errors: z.array(z.object({ detail: z.string(), code: z.string(), attr: z.string() })),
+});
+
+/**
+ * The MCP server over a catalogue view: tools to search, read, compare and validate event versions
+ * and to check a candidate schema's compatibility, and resources for every event version's JSON Schema
+ * and Markdown page. Read-only: nothing it answers changes the catalogue. `view` is asked on every
+ * call, so a server whose catalogue is reloaded answers from the new one.
+ */
+export function createMcpServer(view: () => CatalogueView): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, {
+    instructions:
+      'eventry: the event catalogue. Search event versions, read one (fields, JSON Schema, TypeScript interface, examples), ' +
+      'compare two versions of an event type, validate a payload as the platform would (its 400 body), and check a schema against the registry.',
+  });
+
+  server.registerTool(
+    'search_events',
+    {
+      title: 'Search event versions',
+      description:
+        'Find event versions by key, field name or description text (every word must match; words of 2+ characters also match as prefixes).',
+      inputSchema: { query: z.string().min(1).max(500), limit: z.number().int().min(1).max(100).optional() },
+      outputSchema: {
+        hits: z.array(
+          z.object({
+            key: z.string(),
+            title: z.string(),
+            group: z.string(),
+            score: z.number(),
+            matched: z.array(z.object({ term: z.string(), in: z.array(z.string()) })),
+            fields: z.array(z.string()),
+          }),
+        ),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ query, limit }) =>
+      answer(() => {
+        const hits = view().search(query, limit ?? 10);
+        const text =
+          hits.length === 0
+            ? `No event matches "${query}".`
+            : hits
+                .map(
+                  (hit) => `${hit.key}${hit.fields.length > 0 ? ` (fields: ${hit.fields.join(', ')})` : ''}`,
+                )
+                .join('\n');
+        return { structured: { hits }, text };
+      }),
+  );
+
+  server.registerTool(
+    'get_event',
+    {
+      title: 'Get an event version',
+      description:
+        'One event version in full: its fields (types, required, descriptions), JSON Schema, TypeScript interface, import line and examples.',
+      inputSchema: { key: z.string().min(1).max(300).describe('event key, e.g. account.created-v1') },
+      outputSchema: {
+        key: z.string(),
+        type: z.string(),
+        version: z.string(),
+        group: z.string(),
+        package: z.string(),
+        title: z.string(),
+        description: z.string(),
+        status: z.enum(['current', 'deprecated']),
+        partial: z.boolean(),
+        deprecated: z
+          .object({ since: z.string(), replacedBy: z.string().optional(), note: z.string().optional() })
+          .optional(),
+        fields: z.array(field),
+        jsonSchema: z.record(z.string(), z.unknown()),
+        interfaceName: z.string(),
+        typescript: z.string().optional(),
+        importLine: z.string(),
+        examples: z.object({ minimal: z.unknown(), full: z.unknown() }).optional(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ key }) =>
+      answer(() => {
+        const info = view().eventInfo(key);
+        const required = info.fields.filter((f) => f.required && !f.path.includes('.')).map((f) => f.path);
+        const text = [
+          `${info.key} (${info.status}) in ${info.package}: ${info.fields.length} fields, required: ${required.join(', ') || 'none'}.`,
+          info.importLine,
+        ].join('\n');
+        return { structured: { ...info }, text };
+      }),
+  );
+
+  server.registerTool(
+    'list_versions',
+    {
+      title: 'List the versions of an event type',
+      description:
+        'Every version of an event type (give the type, e.g. account.created, or any of its event keys), oldest first.',
+      inputSchema: { event_type: z.string().min(1).max(300) },
+      outputSchema: {
+        type: z.string(),
+        versions: z.array(
+          z.object({
+            key: z.string(),
+            version: z.string(),
+            status: z.enum(['current', 'deprecated']),
+            fields: z.number().int(),
+            replacedBy: z.string().optional(),
+          }),
+        ),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ event_type }) =>
+      answer(() => {
+        const versions = view().versions(event_type);
+        const type = versions[0]!.type;
+        const list = versions.map((event) => ({
+          key: event.key,
+          version: event.version,
+          status: event.deprecated ? ('deprecated' as const) : ('current' as const),
+          fields: event.fields.length,
+          ...(event.deprecated?.replacedBy ? { replacedBy: event.deprecated.replacedBy } : {}),
+        }));
+        const text = `${type}: ${list.map((v) => `${v.key}${v.status === 'deprecated' ? ' (deprecated)' : ''}`).join(', ')}`;
+        return { structured: { type, versions: list }, text };
+      }),
+  );
+
+  server.registerTool(
+    'diff_versions',
+    {
+      title: 'Compare two versions of an event type',
+      description:
+        "eventry's semantic diff from one version of an event type to another: each change with its rule, severity and field.",
+      inputSchema: { from: z.string().min(1).max(300), to: z.string().min(1).max(300) },
+      outputSchema: {
+        from: z.string(),
+        to: z.string(),
+        changes: z.array(change),
+        summary: z.object({
+          breaking: z.number().int(),
+          nonBreaking: z.number().int(),
+          total: z.number().int(),
+        }),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ from, to }) =>
+      answer(() => {
+        const changes = view().diff(from, to);
+        const breaking = changes.filter((c) => c.severity === 'breaking').length;
+        const summary = { breaking, nonBreaking: changes.length - breaking, total: changes.length };
+        const text =
+          changes.length === 0
+            ? `No change from ${from} to ${to}.`
+            : [
+                `${from} -> ${to}: ${changes.length} change(s), ${breaking} breaking.`,
+                ...changes.map((c) => `- ${c.severity} ${c.rule} at ${c.attr || '(event)'}: ${c.detail}`),
+              ].join('\n');
+        return { structured: { from, to, changes, summary }, text };
+      }),
+  );
+
+  server.registerTool(
+    'validate_payload',
+    {
+      title: 'Validate a payload',
+      description:
+        "Validate a payload with the group package's own validator: `valid`, or the platform's 400 body (detail, code, errors with dot-path attr).",
+      inputSchema: {
+        key: z.string().min(1).max(300),
+        payload: z.unknown().describe('the payload as JSON (an object)'),
+        mode: z
+          .enum(['strict', 'tolerant'])
+          .optional()
+          .describe('strict (default): undocumented fields are errors'),
+      },
+      outputSchema: {
+        key: z.string(),
+        mode: z.enum(['strict', 'tolerant']),
+        valid: z.boolean(),
+        body: errorBody.optional(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ key, payload, mode }) =>
+      answer(async () => {
+        limitSize(payload, 'payload');
+        const chosen = mode ?? 'strict';
+        const result = await view().validate(key, payload, chosen);
+        const text = result.valid
+          ? `valid (${chosen})`
+          : [
+              `invalid (${chosen}): ${result.body.detail}`,
+              ...result.body.errors.map((e) => `- ${e.attr}: ${e.code}: ${e.detail}`),
+            ].join('\n');
+        return {
+          structured: {
+            key,
+            mode: chosen,
+            valid: result.valid,
+            ...(result.valid ? {} : { body: result.body }),
+          },
+          text,
+        };
+      }),
+  );
+
+  server.registerTool(
+    'check_compatibility',
+    {
+      title: 'Check a schema against the registry',
+      description:
+        "Would a Confluent schema registry accept this JSON Schema as the next version of the subject (an event key)? Compared with the subject's versions from the release history, at the subject's level or the one given.",
+      inputSchema: {
+        subject: z.string().min(1).max(300),
+        schema: z
+          .union([z.string(), z.record(z.string(), z.unknown())])
+          .describe('the candidate JSON Schema, as text or object'),
+        level: z.enum(LEVELS).optional(),
+        policy: z.enum(['STRICT', 'LENIENT']).optional(),
+      },
+      outputSchema: {
+        subject: z.string(),
+        level: z.enum(LEVELS),
+        policy: z.enum(['STRICT', 'LENIENT']),
+        compatible: z.boolean(),
+        messages: z.array(z.string()),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ subject, schema, level, policy }) =>
+      answer(() => {
+        const registry = view().sources.registry;
+        if (!registry) {
+          throw new McpToolError(
+            'no-registry',
+            "This server has no release history: run it inside the catalogue's git repository.",
+          );
+        }
+        const versions = registry.subjects.get(subject);
+        if (!versions) {
+          throw new McpToolError(
+            'unknown-subject',
+            `No subject \`${subject}\` in the registry.${hintFor(view(), subject)}`,
+          );
+        }
+        const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
+        if (Buffer.byteLength(text) > MAX_INPUT_BYTES) {
+          throw new McpToolError('input-too-large', `The schema is over ${MAX_INPUT_BYTES} bytes.`);
+        }
+        const canonical = canonicalCandidate(text);
+        if (canonical === undefined)
+          throw new McpToolError('invalid-schema', 'The schema is not a JSON object.');
+        if (nestsDeeperThan(JSON.parse(canonical), MAX_SCHEMA_DEPTH)) {
+          throw new McpToolError(
+            'input-too-deep',
+            `The schema nests deeper than ${MAX_SCHEMA_DEPTH} levels.`,
+          );
+        }
+        const settings = withSettings(registry, level, policy);
+        const verdict = checkCandidate(settings, subject, canonical);
+        if ('error' in verdict) throw new McpToolError('invalid-schema', verdict.error);
+        const used = { level: settings.levelOf(subject), policy: settings.compatibility.policy };
+        const summary = verdict.compatible
+          ? `compatible at ${used.level} (${used.policy})`
+          : [
+              `incompatible at ${used.level} (${used.policy}):`,
+              ...verdict.messages.map((m) => `- ${m}`),
+            ].join('\n');
+        return { structured: { subject, ...used, ...verdict }, text: summary };
+      }),
+  );
+
+  server.registerResource(
+    'event-schema',
+    new ResourceTemplate('eventry://schemas/{key}.json', {
+      list: () => ({
+        resources: Object.keys(view().catalogue.events)
+          .sort()
+          .map((key) => ({
+            uri: `eventry://schemas/${key}.json`,
+            name: `${key}.json`,
+            mimeType: 'application/schema+json',
+          })),
+      }),
+    }),
+    { title: 'JSON Schema of an event version', mimeType: 'application/schema+json' },
+    (uri, { key }) => {
+      const info = view().eventInfo(String(key));
+      return {
+        contents: [
+          {
+            uri: uri.href,
+            mimeType: 'application/schema+json',
+            text: JSON.stringify(info.jsonSchema, null, 2),
+          },
+        ],
+      };
+    },
+  );
+
+  server.registerResource(
+    'event-page',
+    new ResourceTemplate('eventry://events/{key}.md', {
+      list: () => ({
+        resources: Object.keys(view().catalogue.events)
+          .sort()
+          .map((key) => ({ uri: `eventry://events/${key}.md`, name: key, mimeType: 'text/markdown' })),
+      }),
+    }),
+    { title: "An event version's page", mimeType: 'text/markdown' },
+    (uri, { key }) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: view().markdown(String(key)) }],
+    }),
+  );
+
+  return server;
+}
+
+/** A tool's answer: its structured result and a short text for chat, or a coded error. */
+async function answer(
+  work: () =>
+    | { structured: Record<string, unknown>; text: string }
+    | Promise<{ structured: Record<string, unknown>; text: string }>,
+): Promise<CallToolResult> {
+  try {
+    const { structured, text } = await work();
+    return { structuredContent: structured, content: [{ type: 'text', text }] };
+  } catch (error) {
+    const known = error instanceof McpToolError;
+    const code = known ? error.code : 'internal';
+    const message = known ? error.message : 'Internal error: the tool could not answer.';
+    if (!known) process.stderr.write(`eventry mcp: internal error: ${String(error)}\n`);
+    // No structured content: clients check it against the tool's output schema even on an error.
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `${code}: ${message}` }],
+      _meta: { 'eventry/error': { code, message } },
+    };
+  }
+}
+
+/** Refuses a value whose JSON is over the size `eventry serve` accepts. */
+function limitSize(value: unknown, what: string): void {
+  const text = JSON.stringify(value) ?? '';
+  if (Buffer.byteLength(text) > MAX_INPUT_BYTES) {
+    throw new McpToolError('input-too-large', `The ${what} is over ${MAX_INPUT_BYTES} bytes.`);
+  }
+}
+
+function hintFor(view: CatalogueView, subject: string): string {
+  try {
+    view.event(subject);
+    return '';
+  } catch (error) {
+    return error instanceof McpToolError ? ` ${error.message.replace(/^No event [^.]*\.\s*/, '')}` : '';
+  }
+}
+
+/** The registry as it would judge at `level` and `policy` (each defaulting to the registry's own). */
+function withSettings(
+  state: SchemaRegistryState,
+  level: CompatibilityLevel | undefined,
+  policy: 'STRICT' | 'LENIENT' | undefined,
+): SchemaRegistryState {
+  if (level === undefined && policy === undefined) return state;
+  const view = Object.create(state) as SchemaRegistryState;
+  Object.defineProperty(view, 'compatibility', {
+    value: { ...state.compatibility, ...(policy ? { policy } : {}) },
+  });
+  if (level !== undefined) Object.defineProperty(view, 'levelOf', { value: () => level });
+  return view;
+}
