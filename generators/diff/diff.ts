@@ -72,9 +72,23 @@ export type EnumValue = string | number;
 type Distribute<T> = T extends unknown ? Omit<T, 'event' | 'group'> : never;
 type RelChange = Distribute<ModelChange>;
 
+/** How the diff reads two catalogues. */
+export interface DiffOptions {
+  /**
+   * Whether a field gone beside a new one of the same type is reported as one rename (true, the default:
+   * an edit of one catalogue) or as a removal and an addition (two versions of an event type, whose
+   * fields are not edits of one another).
+   */
+  guessRenames?: boolean;
+}
+
 /** The structural diff of two catalogues, event version by event version (sorted by key). */
-export function diffCatalogues(before: Catalogue, after: Catalogue): ModelChange[] {
-  const differ = new ShapeDiffer(before, after);
+export function diffCatalogues(
+  before: Catalogue,
+  after: Catalogue,
+  options: DiffOptions = {},
+): ModelChange[] {
+  const differ = new ShapeDiffer(before, after, options.guessRenames !== false);
   const keys = [...new Set([...Object.keys(before.events), ...Object.keys(after.events)])].sort();
   // Two loads of catalogues a few files apart share the objects of what those files do not change
   // (`LoadOptions.previous`): an event that is the same object on both sides, when every shape is too,
@@ -207,6 +221,7 @@ class ShapeDiffer {
   constructor(
     private readonly before: Catalogue,
     private readonly after: Catalogue,
+    private readonly guessRenames = true,
   ) {}
 
   /** Changes between two field lists; attrs are prefixed with `prefix` (`''` at the top). */
@@ -218,7 +233,7 @@ class ShapeDiffer {
     // A field gone and a new one of the same type beside it is most likely the same field renamed.
     const renamed = new Map<Field, Field>();
     for (const field of now) {
-      if (oldByName.has(field.name)) continue;
+      if (oldByName.has(field.name) || !this.guessRenames) continue;
       const from = gone.find(
         (candidate) => !renamed.has(candidate) && typeNotation(candidate.type) === typeNotation(field.type),
       );

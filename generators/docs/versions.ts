@@ -7,13 +7,17 @@ const TEXT_RULES = new Set(['title-changed', 'description-changed']);
 /**
  * The semantic diff between two versions of one event type: eventry's findings, as if `from` had been
  * edited into `to`. Both are put under one key in otherwise empty catalogues (shapes kept, so shape
- * fields compare field by field), which is exactly what the diff compares across catalogues.
+ * fields compare field by field), which is exactly what the diff compares across catalogues. No rename
+ * is guessed: a version's fields are not edits of the other's, so a field gone is removed and a new one
+ * added.
  */
 export function compareVersions(catalogue: Catalogue, from: EventVersion, to: EventVersion): Finding[] {
   const key = to.key;
   const before: Catalogue = { ...catalogue, events: { [key]: { ...from, key, group: to.group } } };
   const after: Catalogue = { ...catalogue, events: { [key]: to } };
-  return compareCatalogues(before, after).filter((finding) => !TEXT_RULES.has(finding.rule));
+  return compareCatalogues(before, after, { guessRenames: false }).filter(
+    (finding) => !TEXT_RULES.has(finding.rule),
+  );
 }
 
 /** Event versions by event type, each list in key order. */
