@@ -1,7 +1,8 @@
 /**
  * `node dist/scripts/docs-screenshots.js [SITE]`: screenshots of the docs portal for the README (home,
- * one event page, the playground with an invalid payload), taken with Chromium through playwright-core
- * from a site `eventry docs` wrote (default `.eventry/site`), served on the loopback.
+ * one event page, the playground with an invalid payload marked in the editor, search, a phone and
+ * dark mode), taken with Chromium through playwright-core from a site `eventry docs` wrote (default
+ * `.eventry/site`), served on the loopback.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -45,11 +46,21 @@ try {
   await page.goto(`${base}/events/agreement.rollover.completed-v1/index.html`);
   await page.screenshot({ path: join(out, 'event.png') });
   await page.goto(`${base}/events/agreement.revoked-v2/index.html`);
-  await page.locator('[data-playground-input]').fill('{\n  "agreement_id": "x",\n  "extra": 1\n}');
-  await page.locator('[data-playground-run]').click();
-  await page.waitForSelector('[data-playground-result][data-state="invalid"]');
+  await page.locator('[data-playground-input]').click();
+  await page.waitForSelector('[data-playground][data-editor="ready"]');
+  await page.locator('[data-playground-input]').fill('{\n  "agreement_id": 7,\n  "extra": 1\n}');
+  await page.waitForSelector('[data-playground-errors] button');
   await page.locator('[data-playground]').scrollIntoViewIfNeeded();
   await page.locator('[data-playground]').screenshot({ path: join(out, 'playground.png') });
+  await page.goto(`${base}/search/index.html?q=account_number`);
+  await page.waitForSelector('[data-search-hit]');
+  await page.screenshot({ path: join(out, 'search.png') });
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await phone.goto(`${base}/events/billing.ledger.entry_posted-v2/index.html`);
+  await phone.screenshot({ path: join(out, 'mobile.png') });
+  const dark = await browser.newPage({ viewport: { width: 1200, height: 800 }, colorScheme: 'dark' });
+  await dark.goto(`${base}/events/agreement.rollover.completed-v1/index.html`);
+  await dark.screenshot({ path: join(out, 'dark.png') });
   console.log(`screenshots written into ${out}`);
 } finally {
   await browser.close();

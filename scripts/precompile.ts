@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import { build } from 'esbuild';
 import Handlebars from 'handlebars';
+import { BROWSER_ASSETS_DIR, BROWSER_CLASSIC, BROWSER_MODULES } from '../generators/docs/browser-assets.js';
 import {
   PRECOMPILED_TEMPLATES,
   TEMPLATE_OPTIONS,
@@ -41,3 +43,27 @@ const templates = templateNames().map((name) => {
 write(PRECOMPILED_TEMPLATES, `'use strict';\nmodule.exports = {\n${templates.join(',\n')}\n};\n`);
 
 write(PRECOMPILED_META_CHECK, metaSchemaCheckCode());
+
+// The docs portal's browser scripts (generators/docs/browser/*.ts, type-checked by their own tsconfig),
+// bundled for the site: the playground with its editor, search, the shared page behaviour, and the
+// classic script that tells a reader who opened the portal from a folder how to serve it.
+await build({
+  entryPoints: BROWSER_MODULES.map((name) => `generators/docs/browser/${name.replace(/\.js$/, '.ts')}`),
+  outdir: BROWSER_ASSETS_DIR,
+  bundle: true,
+  format: 'esm',
+  minify: true,
+  target: 'es2022',
+  external: ['./minisearch.js', './editor.js'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+await build({
+  entryPoints: [`generators/docs/browser/${BROWSER_CLASSIC.replace(/\.js$/, '.ts')}`],
+  outdir: BROWSER_ASSETS_DIR,
+  bundle: true,
+  format: 'iife',
+  minify: true,
+  target: 'es2020',
+  logLevel: 'warning',
+});

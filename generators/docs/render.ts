@@ -69,6 +69,19 @@ export interface PageFrame {
   siteTitle: string;
   /** Module scripts below assets/ the page needs besides site.js. */
   scripts?: string[];
+  /** The side navigation: the groups, and the events of the page's group (see `navigation` in site.ts). */
+  nav?: Navigation;
+}
+
+/** What the side navigation shows. */
+export interface Navigation {
+  groups: { slug: string; title: string; current: boolean }[];
+  /** The events of the page's group, when the page belongs to one. */
+  events: readonly string[];
+  /** The page's event. */
+  key?: string;
+  /** How many groups there are, when too many to list on every page. */
+  more?: number;
 }
 
 /** Renders `templates/<name>.hbs` with `data` inside the layout. */
@@ -86,6 +99,7 @@ export function renderPage(name: string, frame: PageFrame, data: object): string
   return template('layout')({
     ...frame,
     scripts: frame.scripts ?? [],
+    nav: frame.nav ?? { groups: [], events: [] },
     body: new handlebars.SafeString(body),
   });
 }

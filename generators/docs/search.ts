@@ -10,7 +10,12 @@ interface SearchDocument {
   title?: string;
   fields: string;
   text: string;
+  /** The start of `text`, stored (not indexed) for the result's snippet. */
+  snippet?: string;
 }
+
+/** How much of an event's text the index stores for snippets: the index stays small at 10,000 events. */
+const SNIPPET_CHARS = 300;
 
 /**
  * The MiniSearch options: the browser loads the index with the same ones (they travel in the search
@@ -19,7 +24,7 @@ interface SearchDocument {
 export const SEARCH_OPTIONS = {
   idField: 'id',
   fields: ['key', 'title', 'fields', 'text'],
-  storeFields: ['key', 'title'],
+  storeFields: ['key', 'title', 'fields', 'snippet'],
 } as const satisfies Options<SearchDocument>;
 
 /**
@@ -75,12 +80,16 @@ export function searchIndexJson(catalogue: Catalogue): string {
   for (const key of Object.keys(catalogue.events).sort()) {
     const event = catalogue.events[key]!;
     const rows = fieldRows(catalogue, event.fields);
+    const text = [event.description ?? '', ...rows.map((row) => row.description ?? '')]
+      .filter(Boolean)
+      .join(' ');
     search.add({
       id: key,
       key,
       ...(event.title === key ? {} : { title: event.title }),
       fields: [...new Set(rows.map((row) => row.name))].join(' '),
-      text: [event.description ?? '', ...rows.map((row) => row.description ?? '')].filter(Boolean).join(' '),
+      text,
+      ...(text ? { snippet: text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS)}…` : text } : {}),
     });
   }
   return JSON.stringify(search);

@@ -3,11 +3,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Finding } from '../diff/index.js';
 import { interfaceName } from '../load/event-key.js';
-import type { Catalogue, EventVersion } from '../model.js';
+import type { Catalogue, EventVersion, Group } from '../model.js';
 import type { History } from '../registry/history.js';
+import { BROWSER_CLASSIC, BROWSER_MODULES, browserAssetsDir } from './browser-assets.js';
 import { type FieldRow, fieldRows } from './fields.js';
 import { type FieldEvent, type SiteHistory, siteHistory } from './history.js';
-import { eventMarkdown, llmsTxt } from './markdown.js';
+import { eventMarkdown, importLine, llmsTxt } from './markdown.js';
 import {
   type BuiltPackage,
   type DocsProblem,
@@ -20,7 +21,7 @@ import {
   VENDORED,
   vendoredModule,
 } from './package-files.js';
-import { docsSourceDir, renderPage } from './render.js';
+import { docsSourceDir, type Navigation, renderPage } from './render.js';
 import { SEARCH_OPTIONS, SEARCH_QUERY, searchIndexJson, TOKEN_SEPARATOR } from './search.js';
 import { compareVersions, versionsByType } from './versions.js';
 
@@ -52,9 +53,36 @@ export interface SiteInput {
 export type SiteResult = { ok: true; pages: number; files: number } | { ok: false; problems: DocsProblem[] };
 
 /** Static assets copied from generators/docs/assets/. */
-const ASSETS = ['site.css', 'site.js', 'playground.js', 'search.js', 'favicon.svg'];
+const ASSETS = ['site.css', 'favicon.svg'];
 /** Changelog pages list this many added events; the group pages list them all. */
 const LIST_CAP = 500;
+
+/** Up to this many groups, every page lists them all in its side navigation; past it, only its own. */
+const NAV_GROUPS = 100;
+
+/** The side navigation of a page in `group` (undefined: a page of the whole catalogue), at event `key`. */
+function navigation(catalogue: Catalogue, group?: Group, key?: string): Navigation {
+  const all = catalogue.groups.length <= NAV_GROUPS;
+  const groups = (all ? catalogue.groups : group ? [group] : []).map((g) => ({
+    slug: g.slug,
+    title: g.title,
+    current: g.slug === group?.slug,
+  }));
+  return {
+    groups,
+    events: group?.events ?? [],
+    ...(key ? { key } : {}),
+    ...(all ? {} : { more: catalogue.groups.length }),
+  };
+}
+
+/** The first sentence (or line) of a text, for lists. */
+function summary(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const line = text.split('\n')[0]!;
+  const stop = line.search(/\.(\s|$)/);
+  return stop >= 0 ? line.slice(0, stop + 1) : line;
+}
 
 /** Generates the whole site into `emit`. */
 export async function generateSite(input: SiteInput, emit: SiteSink): Promise<SiteResult> {
@@ -86,6 +114,8 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
 
   for (const name of ASSETS)
     await file(`assets/${name}`, readFileSync(join(docsSourceDir(), 'assets', name)));
+  for (const name of [...BROWSER_MODULES, BROWSER_CLASSIC])
+    await file(`assets/${name}`, readFileSync(join(browserAssetsDir(), name)));
   await file('assets/minisearch.js', readFileSync(minisearchBrowserBuild()));
   await file('assets/search-index.json', searchIndexJson(catalogue));
   for (const [slug, pkg] of packages) await file(`pkg/${slug}/runtime.js`, pkg.runtime);
@@ -128,7 +158,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     'index.html',
     renderPage(
       'home',
-      { root: './', title: 'Groups', siteTitle: site },
+      { root: './', title: 'Groups', siteTitle: site, nav: navigation(catalogue) },
       {
         title: site,
         version: catalogue.config.version,
@@ -139,6 +169,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
         groups: catalogue.groups.map((group) => ({
           slug: group.slug,
           title: group.title,
+          description: summary(group.description),
           packageName: packages.get(group.slug)!.name,
           events: group.events.length,
         })),
@@ -146,13 +177,14 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     ),
   );
 
+  const byType = versionsByType(catalogue);
   for (const group of catalogue.groups) {
     const pkg = packages.get(group.slug)!;
     await page(
       `groups/${group.slug}/index.html`,
       renderPage(
         'group',
-        { root: '../../', title: group.title, siteTitle: site },
+        { root: '../../', title: group.title, siteTitle: site, nav: navigation(catalogue, group) },
         {
           title: group.title,
           description: group.description,
@@ -162,7 +194,13 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
             const event = catalogue.events[key]!;
             return {
               key,
-              title: event.title,
+              ...(event.title === key ? {} : { title: event.title }),
+              summary: summary(event.description),
+              versions: (byType.get(event.type) ?? [event]).map((other) => ({
+                key: other.key,
+                version: other.version,
+                current: other.key === key,
+              })),
               fields: event.fields.length,
               deprecated: event.deprecated !== undefined,
               partial: event.partial !== undefined,
@@ -173,8 +211,8 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     );
   }
 
-  const byType = versionsByType(catalogue);
   const usedBy = new Map<string, string[]>();
+  const groupsBySlug = new Map(catalogue.groups.map((group) => [group.slug, group]));
   for (const key of Object.keys(catalogue.events).sort()) {
     const event = catalogue.events[key]!;
     const rows = fieldRows(catalogue, event.fields);
@@ -193,10 +231,18 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
       `events/${key}/index.html`,
       renderPage(
         'event',
-        { root: '../../', title: key, siteTitle: site, scripts: ['playground.js'] },
+        {
+          root: '../../',
+          title: key,
+          siteTitle: site,
+          scripts: ['playground.js'],
+          nav: navigation(catalogue, groupsBySlug.get(event.group), key),
+        },
         eventPageData(catalogue, event, rows, pkg, examples, byType.get(event.type) ?? [], history),
       ),
     );
+    // The JSON Schema the package ships, for the page's download link.
+    await file(`schemas/${key}.json`, { copyOf: join(pkg.dir, 'schemas', `${key}.json`) });
     // The same page as Markdown beside it, for agents that read sites (listed in llms.txt).
     const typescript = interfaceText(pkg, key);
     await file(
@@ -212,7 +258,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
       `shapes/${name}/index.html`,
       renderPage(
         'shape',
-        { root: '../../', title: `Shape ${name}`, siteTitle: site },
+        { root: '../../', title: `Shape ${name}`, siteTitle: site, nav: navigation(catalogue) },
         {
           name,
           description: shape.description,
@@ -226,10 +272,29 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
   }
 
   await page(
+    'shapes/index.html',
+    renderPage(
+      'shapes',
+      { root: '../', title: 'Shapes', siteTitle: site, nav: navigation(catalogue) },
+      {
+        shapes: shapeNames.map((name) => {
+          const shape = catalogue.shapes[name]!;
+          return {
+            name,
+            description: summary(shape.description),
+            fields: shape.fields.length,
+            usedBy: (usedBy.get(name) ?? []).length,
+          };
+        }),
+      },
+    ),
+  );
+
+  await page(
     'changelog/index.html',
     renderPage(
       'changelog-index',
-      { root: '../', title: 'Changelog', siteTitle: site },
+      { root: '../', title: 'Changelog', siteTitle: site, nav: navigation(catalogue) },
       {
         releases: [...history.releases].reverse().map((release) => ({
           version: release.version,
@@ -246,7 +311,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
       `changelog/${release.slug}/index.html`,
       renderPage(
         'changelog',
-        { root: '../../', title: `Release ${release.version}`, siteTitle: site },
+        { root: '../../', title: `Release ${release.version}`, siteTitle: site, nav: navigation(catalogue) },
         {
           version: release.version,
           commit: release.commit,
@@ -265,7 +330,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     'search/index.html',
     renderPage(
       'search',
-      { root: '../', title: 'Search', siteTitle: site, scripts: ['search.js'] },
+      { root: '../', title: 'Search', siteTitle: site, scripts: ['search.js'], nav: navigation(catalogue) },
       {
         options: JSON.stringify(SEARCH_OPTIONS),
         query: JSON.stringify(SEARCH_QUERY),
@@ -300,6 +365,16 @@ function eventPageData(
     group: { slug: group.slug, title: group.title },
     packageName: pkg.name,
     interfaceName: interfaceName(event.key),
+    importLine: importLine(catalogue, event),
+    siblings:
+      siblings.length > 1
+        ? siblings.map((other) => ({
+            key: other.key,
+            version: other.version,
+            current: other.key === event.key,
+            deprecated: other.deprecated !== undefined,
+          }))
+        : [],
     typescript: interfaceText(pkg, event.key),
     examples,
     // A field without entries of its own has been there since the event was added.

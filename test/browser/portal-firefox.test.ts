@@ -143,6 +143,35 @@ describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
     await page.close();
   });
 
+  it('the editor marks an error at the nested field its attr names, under the strict policy', async () => {
+    const { page, errors } = await open('/events/agreement.rollover.completed-v1/index.html');
+    expect(await verdict(page, 'valid')).toBe('valid');
+    const payload = JSON.parse((await text(page, 'textarea#payload')) ?? '') as Record<string, unknown>;
+    const inner = payload.new_product as Record<string, unknown>;
+    const [child] = Object.entries(inner).find(([, value]) => typeof value === 'string')!;
+    await page.click('textarea#payload');
+    await page.waitForSelector('[data-playground][data-editor="ready"]');
+    // The textarea stays in sync with the editor: text set there by script reaches the editor.
+    const broken = JSON.stringify({ ...payload, new_product: { ...inner, [child]: 42 } }, null, 2);
+    await page.$eval(
+      'textarea#payload',
+      (area, value) => {
+        const element = area as unknown as { value: string; dispatchEvent(event: unknown): void };
+        element.value = value as string;
+        element.dispatchEvent(new Event('input'));
+      },
+      broken,
+    );
+    await page.waitForSelector(`[data-playground-errors] button[data-attr="new_product.${child}"]`);
+    await page.waitForSelector('pierce/.cm-lintRange-error');
+    const marked = await page.$$eval('pierce/.cm-lintRange-error', (ranges) =>
+      ranges.map((r) => r.textContent),
+    );
+    expect(marked).toContain(`"${child}": 42`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('search finds an event by part of its name and by a field name', async () => {
     const { page, errors } = await open('/search/index.html?q=revok');
     await page.waitForSelector('[data-search-hit]');
