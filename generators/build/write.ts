@@ -132,6 +132,8 @@ export type SealedFile = OutputFile & {
 export interface CommitOptions {
   /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
   previousAreas?: Iterable<string>;
+  /** Whether the last build recorded a file: outside package folders only such a file is swept. */
+  previousFiles?: (path: string) => boolean;
   /**
    * Builds one more file from the committed files' stats (the build state), committed with them: the
    * stats of every file produced but those below the folders kept whole (`keptBelow`: see
@@ -330,7 +332,13 @@ export function startStaging(root: string): Staging {
       const sealFolder = options.seal ? options.sealFolder : undefined;
       if (sealFolder !== undefined) swept.add(sealFolder);
       const kept = { has: (path: string) => produced.has(path) || sealNames.has(path) };
-      const orphans = findOrphans(root, kept, swept, ownedAreas(root, generated, keptAreas));
+      const orphans = findOrphans(
+        root,
+        kept,
+        swept,
+        ownedAreas(root, generated, keptAreas),
+        options.previousFiles,
+      );
       const report: WriteReport = {
         written,
         unchanged: produced.size + keptBelow - written.length,

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { generateSite } from '../docs/site.js';
-import { writeSiteAtomically } from '../docs/write-site.js';
+import { checkSiteFolder, writeSiteAtomically } from '../docs/write-site.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { openHistory } from './history.js';
 
@@ -32,17 +32,26 @@ export async function runDocs(options: DocsCommandOptions = {}): Promise<number>
     process.stderr.write(`eventry docs: --out ${out} is not a directory.\n`);
     return EXIT_USAGE;
   }
+  const claim = { given: out, sources: [resolve(cwd, catalogue)], roots: [cwd] };
+  const refused = checkSiteFolder(resolve(cwd, out), claim);
+  if (refused) {
+    process.stderr.write(`eventry docs: ${refused.message} [${refused.code}]\n`);
+    return EXIT_USAGE;
+  }
   const history = openHistory(cwd, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
-  const result = await writeSiteAtomically(resolve(cwd, out), (emit) =>
-    generateSite(
-      {
-        catalogue: history.current,
-        history,
-        packagesDir: resolve(cwd, options.packages ?? 'packages'),
-      },
-      emit,
-    ),
+  const result = await writeSiteAtomically(
+    resolve(cwd, out),
+    (emit) =>
+      generateSite(
+        {
+          catalogue: history.current,
+          history,
+          packagesDir: resolve(cwd, options.packages ?? 'packages'),
+        },
+        emit,
+      ),
+    claim,
   );
   if ('code' in result) {
     process.stderr.write(`eventry docs: ${result.message} [${result.code}]\n`);
