@@ -42,6 +42,8 @@ export type BuildResult =
 export interface BuildCatalogueOptions {
   /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
   previousAreas?: Iterable<string>;
+  /** Told once when the commit waits for commands reading the output (see `CommitOptions.onReaders`). */
+  onReaders?: (readers: number) => void;
   /** Whether the last build recorded a file (see `CommitOptions.previousFiles`). */
   previousFiles?: (path: string) => boolean;
   /** Memo of generated group packages across builds. */
@@ -286,6 +288,7 @@ export async function buildCatalogue(
     const report = await staging.commit({
       ...(options.previousAreas ? { previousAreas: options.previousAreas } : {}),
       ...(options.previousFiles ? { previousFiles: options.previousFiles } : {}),
+      ...(options.onReaders ? { onReaders: options.onReaders } : {}),
       ...(options.seal
         ? {
             seal: (stats: ReadonlyMap<string, FileStat>, keptBelow: ReadonlySet<string>) =>

@@ -98,6 +98,8 @@ async function buildLocked(
   const result = await buildCatalogue(plan.sources, outDir, {
     previousAreas: plan.state ? [...plan.state.areas.keys()] : [],
     ...(plan.state ? { previousFiles: isRecorded(plan.state) } : {}),
+    onReaders: (readers) =>
+      console.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
     seal: (files, units, keptBelow) => {
       const state = sealState(plan.inputHash, files, units, plan.state, keptBelow);
       sealed = { state, keptBelow };

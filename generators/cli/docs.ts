@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { whileReadingOutput } from '../build/write.js';
 import { generateSite } from '../docs/site.js';
 import { checkSiteFolder, writeSiteAtomically } from '../docs/write-site.js';
 import { EXIT_USAGE } from './exit-codes.js';
@@ -40,18 +41,20 @@ export async function runDocs(options: DocsCommandOptions = {}): Promise<number>
   }
   const history = openHistory(cwd, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
-  const result = await writeSiteAtomically(
-    resolve(cwd, out),
-    (emit) =>
-      generateSite(
-        {
-          catalogue: history.current,
-          history,
-          packagesDir: resolve(cwd, options.packages ?? 'packages'),
-        },
-        emit,
+  const packagesDir = resolve(cwd, options.packages ?? 'packages');
+  // The site copies the packages' files: read as a reader of that output, never while a build commits.
+  const result = await whileReadingOutput(
+    packagesDir,
+    () =>
+      writeSiteAtomically(
+        resolve(cwd, out),
+        (emit) => generateSite({ catalogue: history.current, history, packagesDir }, emit),
+        claim,
       ),
-    claim,
+    (pid) =>
+      process.stderr.write(
+        `eventry docs: waiting for a build (process ${pid}) writing ${options.packages ?? 'packages'} …\n`,
+      ),
   );
   if ('code' in result) {
     process.stderr.write(`eventry docs: ${result.message} [${result.code}]\n`);

@@ -1,4 +1,6 @@
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { whileReadingOutput } from '../build/write.js';
 import { maskCredentials, normaliseRegistry } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
@@ -59,16 +61,19 @@ export async function runPublish(options: PublishCommandOptions): Promise<number
 
   let outcome: PublishOutcome;
   try {
-    outcome = await publishPackages({
-      registry,
-      out: options.out,
-      dryRun: options.dryRun === true,
-      ...(options.access ? { access: options.access as 'public' | 'restricted' } : {}),
-      onPublished: options.json
-        ? undefined
-        : (p) =>
-            console.log(`published   ${p.name}@${p.version} (tag ${p.tag}, ${sizes(p)}, ${seconds(p.ms)})`),
-    });
+    // Packed and uploaded as a reader of the output: no build commits there meanwhile.
+    outcome = await whileReadingOutput(resolve(options.out), () =>
+      publishPackages({
+        registry,
+        out: options.out,
+        dryRun: options.dryRun === true,
+        ...(options.access ? { access: options.access as 'public' | 'restricted' } : {}),
+        onPublished: options.json
+          ? undefined
+          : (p) =>
+              console.log(`published   ${p.name}@${p.version} (tag ${p.tag}, ${sizes(p)}, ${seconds(p.ms)})`),
+      }),
+    );
   } catch (error) {
     console.error(
       `eventry: publish stopped, nothing more was published: ${error instanceof Error ? error.message : String(error)}`,

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { whileReadingOutput } from '../build/write.js';
 import { suggest } from '../load/suggest.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
 import { EXIT_USAGE } from './exit-codes.js';
@@ -55,7 +56,13 @@ export async function runValidate(
     return usage('give an event KEY and one or more JSON FILEs, or --ndjson FILE (`-` for stdin).');
   }
   const outDir = resolve(options.out ?? 'packages');
-  const packages = new GroupPackages(outDir);
+  // Listed, and each package imported, as a reader of the output: never while a build commits there.
+  const packages = await whileReadingOutput(
+    outDir,
+    () => new GroupPackages(outDir),
+    (pid) =>
+      process.stderr.write(`eventry validate: waiting for a build (process ${pid}) writing ${outDir} …\n`),
+  );
   if (packages.size === 0) {
     process.stderr.write(
       `eventry validate: no group packages in \`${outDir}\`: run \`npm run build\` first (or pass --out).\n`,
@@ -329,7 +336,7 @@ class GroupPackages {
     let group = this.loaded.get(slug);
     if (!group) {
       const path = join(this.outDir, slug, 'index.js');
-      group = import(pathToFileURL(path).href).then(
+      group = whileReadingOutput(this.outDir, () => import(pathToFileURL(path).href)).then(
         (module: { validate: GroupValidate }) => {
           this.ready.set(slug, module.validate);
           return module.validate;
