@@ -45,7 +45,7 @@ export interface OutputLock {
  * (permissions, a file in the way) is thrown as the file system's.
  */
 export async function lockOutput(root: string, onWait: (pid: number) => void): Promise<OutputLock> {
-  const created = !statSync(root, { throwIfNoEntry: false });
+  let created = !statSync(root, { throwIfNoEntry: false });
   mkdirSync(root, { recursive: true });
   const path = join(root, LOCK_FILE);
   let told = false;
@@ -57,9 +57,17 @@ export async function lockOutput(root: string, onWait: (pid: number) => void): P
       } finally {
         closeSync(fd);
       }
-      return { release: () => release(root, path, created) };
+      const made = created;
+      return { release: () => release(root, path, made) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const { code } = error as NodeJS.ErrnoException;
+      // The holder made the folder and removed it on release: make it again (and so remove it too).
+      if (code === 'ENOENT') {
+        mkdirSync(root, { recursive: true });
+        created = true;
+        continue;
+      }
+      if (code !== 'EEXIST') throw error;
     }
     const holder = lockHolder(path);
     if (holder === undefined) {

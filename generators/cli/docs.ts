@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { lockOutput } from '../build/lock.js';
 import { whileReadingOutput } from '../build/write.js';
 import { generateSite } from '../docs/site.js';
 import { checkSiteFolder, writeSiteAtomically } from '../docs/write-site.js';
@@ -42,20 +43,33 @@ export async function runDocs(options: DocsCommandOptions = {}): Promise<number>
   const history = openHistory(cwd, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
   const packagesDir = resolve(cwd, options.packages ?? 'packages');
-  // The site copies the packages' files: read as a reader of that output, never while a build commits.
-  const result = await whileReadingOutput(
-    packagesDir,
-    () =>
-      writeSiteAtomically(
-        resolve(cwd, out),
-        (emit) => generateSite({ catalogue: history.current, history, packagesDir }, emit),
-        claim,
-      ),
-    (pid) =>
-      process.stderr.write(
-        `eventry docs: waiting for a build (process ${pid}) writing ${options.packages ?? 'packages'} …\n`,
-      ),
+  // One docs run at a time replaces a site (two would swap it under each other): a lock beside it,
+  // since the site folder itself is replaced whole.
+  const target = resolve(cwd, out);
+  const siteLock = await lockOutput(join(dirname(target), `.${basename(target)}.lock`), (pid) =>
+    process.stderr.write(`eventry docs: waiting for another docs run (process ${pid}) writing ${out} …\n`),
   );
+  let result: Awaited<ReturnType<typeof writeSite>>;
+  // The site copies the packages' files: read as a reader of that output, never while a build commits.
+  const writeSite = () =>
+    whileReadingOutput(
+      packagesDir,
+      () =>
+        writeSiteAtomically(
+          target,
+          (emit) => generateSite({ catalogue: history.current, history, packagesDir }, emit),
+          claim,
+        ),
+      (pid) =>
+        process.stderr.write(
+          `eventry docs: waiting for a build (process ${pid}) writing ${options.packages ?? 'packages'} …\n`,
+        ),
+    );
+  try {
+    result = await writeSite();
+  } finally {
+    siteLock.release();
+  }
   if ('code' in result) {
     process.stderr.write(`eventry docs: ${result.message} [${result.code}]\n`);
     return EXIT_USAGE;

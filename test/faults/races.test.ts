@@ -128,4 +128,27 @@ describe('eventry docs reads the packages as a reader', () => {
       held.release();
     }
   }, 120_000);
+
+  it('two docs runs on one site take turns: the second waits for the first, then replaces the site whole', async () => {
+    const site = join(tempDir('eventry-races-site-'), 'site');
+    // This process stands for the first docs run, holding the lock beside the site.
+    const held = await lockOutput(join(site, '..', '.site.lock'), () => undefined);
+    let sawWait = false;
+    try {
+      const result = await eventryAsync(['docs', '--out', site], {
+        onStderr: (stderr) => {
+          if (sawWait || !stderr.includes(`waiting for another docs run (process ${process.pid})`)) return;
+          sawWait = true;
+          expect(existsSync(site)).toBe(false);
+          held.release();
+        },
+      });
+      expect(sawWait).toBe(true);
+      expect(result.status).toBe(0);
+      expect(existsSync(join(site, 'index.html'))).toBe(true);
+      expect(existsSync(join(site, '..', '.site.lock'))).toBe(false);
+    } finally {
+      held.release();
+    }
+  }, 120_000);
 });
