@@ -16,6 +16,7 @@ import { entryDigest, knownDigests, modelDigest } from '../model-digest.js';
 import { inside, openIfExists, readIfExists } from '../shared/fs.js';
 import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 import { fileSystemSyncer } from './file-system-sync.js';
+import { outputMarkerFile } from './output-folder.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
 import { packCatalogue } from './transfer.js';
 import {
@@ -41,6 +42,10 @@ export type BuildResult =
 export interface BuildCatalogueOptions {
   /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
   previousAreas?: Iterable<string>;
+  /** Told once when the commit waits for commands reading the output (see `CommitOptions.onReaders`). */
+  onReaders?: (readers: number) => void;
+  /** Whether the last build recorded a file (see `CommitOptions.previousFiles`). */
+  previousFiles?: (path: string) => boolean;
   /** Memo of generated group packages across builds. */
   cache?: EmitCache;
   /** How the catalogue is read (the parse cache of earlier builds). */
@@ -137,7 +142,8 @@ export async function buildCatalogue(
   // The groups to generate whose units are taken once the tasks run (see the group packages below).
   const later = new Set<string>();
   // The package.json of every group generated (made afresh), staged in one batch while the tasks run.
-  const packageJsons: OutputFile[] = [];
+  // With them, the output folder's marker: the folder is eventry's from the first commit on.
+  const packageJsons: OutputFile[] = [outputMarkerFile()];
   // The events whose catalogue schema this build writes when it keeps the others (`keepJsonSchemas`).
   let schemasOf: string[] | undefined;
   /**
@@ -281,6 +287,8 @@ export async function buildCatalogue(
   try {
     const report = await staging.commit({
       ...(options.previousAreas ? { previousAreas: options.previousAreas } : {}),
+      ...(options.previousFiles ? { previousFiles: options.previousFiles } : {}),
+      ...(options.onReaders ? { onReaders: options.onReaders } : {}),
       ...(options.seal
         ? {
             seal: (stats: ReadonlyMap<string, FileStat>, keptBelow: ReadonlySet<string>) =>

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmdirSync,
   rmSync,
@@ -43,7 +45,7 @@ export interface OutputLock {
  * (permissions, a file in the way) is thrown as the file system's.
  */
 export async function lockOutput(root: string, onWait: (pid: number) => void): Promise<OutputLock> {
-  const created = !statSync(root, { throwIfNoEntry: false });
+  let created = !statSync(root, { throwIfNoEntry: false });
   mkdirSync(root, { recursive: true });
   const path = join(root, LOCK_FILE);
   let told = false;
@@ -55,9 +57,17 @@ export async function lockOutput(root: string, onWait: (pid: number) => void): P
       } finally {
         closeSync(fd);
       }
-      return { release: () => release(root, path, created) };
+      const made = created;
+      return { release: () => release(root, path, made) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const { code } = error as NodeJS.ErrnoException;
+      // The holder made the folder and removed it on release: make it again (and so remove it too).
+      if (code === 'ENOENT') {
+        mkdirSync(root, { recursive: true });
+        created = true;
+        continue;
+      }
+      if (code !== 'EEXIST') throw error;
     }
     const holder = lockHolder(path);
     if (holder === undefined) {
@@ -101,6 +111,119 @@ function release(root: string, path: string, created: boolean): void {
     rmdirSync(root);
   } catch {
     // Not empty: the build wrote its output there.
+  }
+}
+
+/**
+ * The folder at the output's root where each command reading the output (`validate`, `docs`,
+ * `publish`) leaves a file named by its process id while it reads: a build commits only when none is
+ * left (`waitForReaders`), and a reader starts only while no build holds the lock. Each side announces
+ * itself before it looks for the other, so at least one of two that start together sees the other; the
+ * reader then steps back.
+ */
+export const READERS_DIR = '.eventry-readers';
+
+/** A reader's hold on an output folder. */
+export interface ReadLock {
+  release(): void;
+}
+
+/**
+ * Waits until no live build holds the lock of `root`, then registers as a reader (`onWait` is told
+ * once, with the build's process id). A folder that does not exist, or where this process may not
+ * write, is read without a registration: no build of this user can be writing it.
+ */
+export async function lockForReading(root: string, onWait?: (pid: number) => void): Promise<ReadLock> {
+  const lock = join(root, LOCK_FILE);
+  const dir = join(root, READERS_DIR);
+  const file = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}`);
+  let told = false;
+  for (;;) {
+    const holder = lockHolder(lock);
+    if (holder === undefined) {
+      if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return { release: () => {} };
+      if (!register(dir, file)) return { release: () => {} };
+      if (lockHolder(lock) === undefined) return { release: () => unregister(dir, file) };
+      // A build took the lock meanwhile: it goes first.
+      unregister(dir, file);
+    } else if (!told && onWait) {
+      onWait(holder);
+      told = true;
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Runs `work` holding a read lock on `root` (see `lockForReading`). */
+export async function whileReading<T>(
+  root: string,
+  work: () => Promise<T> | T,
+  onWait?: (pid: number) => void,
+): Promise<T> {
+  const held = await lockForReading(root, onWait);
+  try {
+    return await work();
+  } finally {
+    held.release();
+  }
+}
+
+/**
+ * Waits while commands registered as readers of `root` still run (a reader whose process is gone
+ * left its file behind: removed). Called by a build holding the lock, just before its commit.
+ */
+export async function waitForReaders(root: string, onWait?: (readers: number) => void): Promise<void> {
+  const dir = join(root, READERS_DIR);
+  let told = false;
+  for (;;) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    let live = 0;
+    for (const name of names) {
+      const pid = Number(name.split('-')[0]);
+      if (pid !== process.pid && isAlive(pid)) live++;
+      else if (pid !== process.pid) rmSync(join(dir, name), { force: true });
+    }
+    if (live === 0) {
+      removeIfEmpty(dir);
+      return;
+    }
+    if (!told) onWait?.(live);
+    told = true;
+    await sleep(POLL_MS);
+  }
+}
+
+/** Creates the reader's file; false when the folder cannot be written (a read-only install). */
+function register(dir: string, file: string): boolean {
+  // Another reader may remove the empty folder between the two steps: make it again.
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      closeSync(openSync(file, 'wx'));
+      return true;
+    } catch (error) {
+      const { code } = error as NodeJS.ErrnoException;
+      if (code !== 'ENOENT') return false;
+    }
+  }
+  return false;
+}
+
+function unregister(dir: string, file: string): void {
+  rmSync(file, { force: true });
+  removeIfEmpty(dir);
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Another reader is in it, or it is gone already.
   }
 }
 

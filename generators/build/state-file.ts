@@ -192,6 +192,15 @@ export function recordedFiles(state: BuildState): FileStats {
   return files;
 }
 
+/** Whether the state records the file at `path` (an output path): read folder by folder, as asked. */
+export function isRecorded(state: BuildState): (path: string) => boolean {
+  return (path) => {
+    const slash = path.indexOf('/');
+    const area = state.areas.get(slash < 0 ? '' : path.slice(0, slash));
+    return area !== undefined && (path in area.top || path in area.below());
+  };
+}
+
 /** How many files the state records. */
 export function recordedCount(state: BuildState): number {
   let count = 0;

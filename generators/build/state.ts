@@ -269,7 +269,7 @@ function outputsExact(outDir: string, state: BuildState): boolean {
   if (!outputsIntact(outDir, files)) return false;
   const recorded = new Set(Object.keys(files));
   const areas = ownedAreas(outDir, areasOf(recorded));
-  const orphans = findOrphans(outDir, recorded, areas, areas);
+  const orphans = findOrphans(outDir, recorded, areas, areas, (path) => recorded.has(path));
   return orphans.files.length === 0 && orphans.emptyDirs.length === 0;
 }
 

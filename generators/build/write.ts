@@ -62,7 +62,7 @@ import {
   unlessAbsent,
 } from '../shared/fs.js';
 import { fileSystemSyncer } from './file-system-sync.js';
-import { clearLeftoverLock, isAlive } from './lock.js';
+import { clearLeftoverLock, isAlive, waitForReaders, whileReading } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 
 /** The folder, inside the output root, where a build stages its files before committing them. */
@@ -132,6 +132,10 @@ export type SealedFile = OutputFile & {
 export interface CommitOptions {
   /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
   previousAreas?: Iterable<string>;
+  /** Told once when the commit waits for commands reading the output (how many). */
+  onReaders?: (readers: number) => void;
+  /** Whether the last build recorded a file: outside package folders only such a file is swept. */
+  previousFiles?: (path: string) => boolean;
   /**
    * Builds one more file from the committed files' stats (the build state), committed with them: the
    * stats of every file produced but those below the folders kept whole (`keptBelow`: see
@@ -330,7 +334,13 @@ export function startStaging(root: string): Staging {
       const sealFolder = options.seal ? options.sealFolder : undefined;
       if (sealFolder !== undefined) swept.add(sealFolder);
       const kept = { has: (path: string) => produced.has(path) || sealNames.has(path) };
-      const orphans = findOrphans(root, kept, swept, ownedAreas(root, generated, keptAreas));
+      const orphans = findOrphans(
+        root,
+        kept,
+        swept,
+        ownedAreas(root, generated, keptAreas),
+        options.previousFiles,
+      );
       const report: WriteReport = {
         written,
         unchanged: produced.size + keptBelow - written.length,
@@ -361,6 +371,8 @@ export function startStaging(root: string): Staging {
         remove: orphans.files,
         removeDirs: orphans.emptyDirs,
       };
+      // Commands reading the output (validate, docs, publish) finish before anything in it moves.
+      await waitForReaders(root, options.onReaders);
       crashPoint('before-commit');
       const temporary = join(root, `${JOURNAL_FILE}.tmp`);
       writeDurably(temporary, `${JSON.stringify(journal)}\n`);
@@ -399,6 +411,29 @@ export function recoverOutput(root: string): 'clean' | 'rolled-forward' | 'rolle
   }
   rmSync(join(root, `${JOURNAL_FILE}.tmp`), { force: true });
   return discardStaging(root, (pid) => pid === process.pid || !isAlive(pid)) ? 'rolled-back' : 'clean';
+}
+
+/**
+ * Runs `work`, which reads the output `root`, as a reader (see `lockForReading`): after any build
+ * writing it has committed, with the output recovered first, and with no build committing meanwhile.
+ */
+export function whileReadingOutput<T>(
+  root: string,
+  work: () => Promise<T> | T,
+  onWait?: (pid: number) => void,
+): Promise<T> {
+  return whileReading(
+    root,
+    () => {
+      try {
+        recoverOutput(root);
+      } catch {
+        // An output this user may not write (a read-only install) cannot be recovered, only read.
+      }
+      return work();
+    },
+    onWait,
+  );
 }
 
 /** Deletes the staging folders of the builds `owned` picks (by process id), and the staging root once empty. */

@@ -2,8 +2,9 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { lockOutput, type OutputLock } from '../build/lock.js';
+import { checkBuildOutput, markBuildOutput } from '../build/output-folder.js';
 import { planBuild, stampFolders } from '../build/state.js';
-import { type BuildState, sealState, stateFile } from '../build/state-file.js';
+import { type BuildState, isRecorded, sealState, stateFile } from '../build/state-file.js';
 import { recoverOutput } from '../build/write.js';
 
 /** Where a command prints (`publish --json` sends the build's lines to stderr, keeping stdout JSON). */
@@ -41,6 +42,11 @@ export async function runBuild(
     console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
     return 2;
   }
+  const refused = checkBuildOutput(options.out, outDir, catalogueDir);
+  if (refused) {
+    console.error(`eventry: error ${refused.code}: ${refused.message}`);
+    return 2;
+  }
   let lock: OutputLock;
   try {
     lock = await lockOutput(outDir, (pid) =>
@@ -75,6 +81,7 @@ async function buildLocked(
     console.log('eventry: discarded the staged files of an interrupted build.');
   const plan = planBuild(catalogueDir, outDir, options.force);
   if (plan.upToDate) {
+    markBuildOutput(outDir);
     console.log(
       `eventry: nothing to do: catalogue unchanged, ${plan.fileCount} files up to date (${ms(started)}).`,
     );
@@ -90,6 +97,9 @@ async function buildLocked(
   let sealed: { state: BuildState; keptBelow: ReadonlySet<string> } | undefined;
   const result = await buildCatalogue(plan.sources, outDir, {
     previousAreas: plan.state ? [...plan.state.areas.keys()] : [],
+    ...(plan.state ? { previousFiles: isRecorded(plan.state) } : {}),
+    onReaders: (readers) =>
+      console.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
     seal: (files, units, keptBelow) => {
       const state = sealState(plan.inputHash, files, units, plan.state, keptBelow);
       sealed = { state, keptBelow };

@@ -76,6 +76,8 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   if (!oldSource) return EXIT_USAGE;
   const newSource = usableSource('NEW', now, newResult);
   if (!newSource) return EXIT_USAGE;
+  for (const note of [...(oldSource.notes ?? []), ...(newSource.notes ?? [])])
+    process.stderr.write(`eventry diff: note: ${note}\n`);
   // A published package covers one group: compare the other side on that group only.
   const [before, after] = alignSources(oldSource, newSource);
   const report = buildReport(

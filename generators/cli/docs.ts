@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { lockOutput } from '../build/lock.js';
+import { whileReadingOutput } from '../build/write.js';
 import { generateSite } from '../docs/site.js';
-import { writeSiteAtomically } from '../docs/write-site.js';
+import { checkSiteFolder, writeSiteAtomically } from '../docs/write-site.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { openHistory } from './history.js';
 
@@ -32,18 +34,42 @@ export async function runDocs(options: DocsCommandOptions = {}): Promise<number>
     process.stderr.write(`eventry docs: --out ${out} is not a directory.\n`);
     return EXIT_USAGE;
   }
+  const claim = { given: out, sources: [resolve(cwd, catalogue)], roots: [cwd] };
+  const refused = checkSiteFolder(resolve(cwd, out), claim);
+  if (refused) {
+    process.stderr.write(`eventry docs: ${refused.message} [${refused.code}]\n`);
+    return EXIT_USAGE;
+  }
   const history = openHistory(cwd, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
-  const result = await writeSiteAtomically(resolve(cwd, out), (emit) =>
-    generateSite(
-      {
-        catalogue: history.current,
-        history,
-        packagesDir: resolve(cwd, options.packages ?? 'packages'),
-      },
-      emit,
-    ),
+  const packagesDir = resolve(cwd, options.packages ?? 'packages');
+  // One docs run at a time replaces a site (two would swap it under each other): a lock beside it,
+  // since the site folder itself is replaced whole.
+  const target = resolve(cwd, out);
+  const siteLock = await lockOutput(join(dirname(target), `.${basename(target)}.lock`), (pid) =>
+    process.stderr.write(`eventry docs: waiting for another docs run (process ${pid}) writing ${out} …\n`),
   );
+  let result: Awaited<ReturnType<typeof writeSite>>;
+  // The site copies the packages' files: read as a reader of that output, never while a build commits.
+  const writeSite = () =>
+    whileReadingOutput(
+      packagesDir,
+      () =>
+        writeSiteAtomically(
+          target,
+          (emit) => generateSite({ catalogue: history.current, history, packagesDir }, emit),
+          claim,
+        ),
+      (pid) =>
+        process.stderr.write(
+          `eventry docs: waiting for a build (process ${pid}) writing ${options.packages ?? 'packages'} …\n`,
+        ),
+    );
+  try {
+    result = await writeSite();
+  } finally {
+    siteLock.release();
+  }
   if ('code' in result) {
     process.stderr.write(`eventry docs: ${result.message} [${result.code}]\n`);
     return EXIT_USAGE;

@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
-import { maskCredentials, normaliseRegistry } from '../publish/npm.js';
+import { resolve } from 'node:path';
+import { whileReadingOutput } from '../build/write.js';
+import { maskCredentials, NOT_A_URL, normaliseRegistry, registryTimeouts } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
 import { runBuild } from './build.js';
@@ -30,8 +32,18 @@ export async function runPublish(options: PublishCommandOptions): Promise<number
   let registry: string;
   try {
     registry = normaliseRegistry(options.registry);
-  } catch {
-    console.error(`eventry: --registry ${options.registry} is not a URL (e.g. http://127.0.0.1:4873/).`);
+  } catch (error) {
+    const why = (error as Error).message;
+    console.error(
+      why === NOT_A_URL
+        ? `eventry: --registry ${options.registry} is not a URL (e.g. http://127.0.0.1:4873/).`
+        : `eventry: error registry-url: --registry ${JSON.stringify(options.registry)} is refused: ${why} (e.g. http://127.0.0.1:4873/).`,
+    );
+    return EXIT_USAGE;
+  }
+  const timeouts = registryTimeouts();
+  if ('error' in timeouts) {
+    console.error(`eventry: error registry-timeout: ${timeouts.error}`);
     return EXIT_USAGE;
   }
   if (options.access !== undefined && options.access !== 'public' && options.access !== 'restricted') {
@@ -59,16 +71,20 @@ export async function runPublish(options: PublishCommandOptions): Promise<number
 
   let outcome: PublishOutcome;
   try {
-    outcome = await publishPackages({
-      registry,
-      out: options.out,
-      dryRun: options.dryRun === true,
-      ...(options.access ? { access: options.access as 'public' | 'restricted' } : {}),
-      onPublished: options.json
-        ? undefined
-        : (p) =>
-            console.log(`published   ${p.name}@${p.version} (tag ${p.tag}, ${sizes(p)}, ${seconds(p.ms)})`),
-    });
+    // Packed and uploaded as a reader of the output: no build commits there meanwhile.
+    outcome = await whileReadingOutput(resolve(options.out), () =>
+      publishPackages({
+        registry,
+        out: options.out,
+        dryRun: options.dryRun === true,
+        timeouts,
+        ...(options.access ? { access: options.access as 'public' | 'restricted' } : {}),
+        onPublished: options.json
+          ? undefined
+          : (p) =>
+              console.log(`published   ${p.name}@${p.version} (tag ${p.tag}, ${sizes(p)}, ${seconds(p.ms)})`),
+      }),
+    );
   } catch (error) {
     console.error(
       `eventry: publish stopped, nothing more was published: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
+import { whileReadingOutput } from '../build/write.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
 import { GroupPackages, type GroupValidate, PackageLoadError } from '../validate/group-packages.js';
 import { EXIT_USAGE } from './exit-codes.js';
@@ -51,7 +52,13 @@ export async function runValidate(
     return usage('give an event KEY and one or more JSON FILEs, or --ndjson FILE (`-` for stdin).');
   }
   const outDir = resolve(options.out ?? 'packages');
-  const packages = new GroupPackages(outDir);
+  // Listed, and each package imported, as a reader of the output: never while a build commits there.
+  const packages = await whileReadingOutput(
+    outDir,
+    () => new GroupPackages(outDir, (read) => whileReadingOutput(outDir, read)),
+    (pid) =>
+      process.stderr.write(`eventry validate: waiting for a build (process ${pid}) writing ${outDir} …\n`),
+  );
   if (packages.size === 0) {
     process.stderr.write(
       `eventry validate: no group packages in \`${outDir}\`: run \`npm run build\` first (or pass --out).\n`,

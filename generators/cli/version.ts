@@ -2,6 +2,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import semverGt from 'semver/functions/gt.js';
 import semverValid from 'semver/functions/valid.js';
+import { checkBuildOutput } from '../build/output-folder.js';
 import { STATE_FILE } from '../build/state.js';
 import { writeOutputs } from '../build/write.js';
 import { compareCatalogues } from '../diff/index.js';
@@ -65,6 +66,15 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
         'release is found in the git history of its package.json, so the packages folder must be ' +
         'inside the repository.\n',
     );
+    return EXIT_USAGE;
+  }
+  // When it ends with a build (the folder has a build state), the build's rule, checked before any
+  // CHANGELOG.md is written: a refused build must not follow half a release.
+  const refused = existsSync(join(packagesDir, STATE_FILE))
+    ? checkBuildOutput(options.out ?? 'packages', packagesDir, resolve(cwd, catalogueDir))
+    : undefined;
+  if (refused) {
+    process.stderr.write(`eventry version: error ${refused.code}: ${refused.message}\n`);
     return EXIT_USAGE;
   }
   const current = directorySource.resolve(catalogueDir, { cwd, catalogue: catalogueDir });

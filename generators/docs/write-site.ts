@@ -2,15 +2,23 @@ import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'n
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { checkOutputFolder } from '../shared/output-folder.js';
 import type { SiteContent, SiteSink } from './site.js';
 
 /** The file that marks a folder as a site eventry wrote, so replacing it never deletes anything else. */
 export const SITE_MARKER = '.eventry-site';
 
-/** Why a site folder cannot be written. */
+/** Why a site folder cannot be written: someone else's folder, or a place no output may go. */
 export interface SiteFolderProblem {
-  code: 'docs-out-not-site';
+  code: 'docs-out-not-site' | 'out-unsafe';
   message: string;
+}
+
+/** Where a site may not go: how the user named the folder, and the folders of their sources. */
+export interface SiteClaim {
+  given: string;
+  sources: readonly string[];
+  roots?: readonly string[];
 }
 
 /**
@@ -142,6 +150,24 @@ function startWriter(staging: string): Writer {
   };
 }
 
+/** Whether a site may be written into `outDir`: undefined when it may (see `checkOutputFolder`). Reads only. */
+export function checkSiteFolder(outDir: string, claim: SiteClaim): SiteFolderProblem | undefined {
+  const target = resolve(outDir);
+  const refused = checkOutputFolder({ ...claim, dir: target, option: '--out', marker: SITE_MARKER });
+  if (!refused) return undefined;
+  // A named folder of someone else's is reported as such first, whatever else is wrong with the place.
+  const foreign =
+    claim.given.trim() !== '' &&
+    existsSync(target) &&
+    readdirSync(target).length > 0 &&
+    !existsSync(join(target, SITE_MARKER));
+  if (refused.code === 'out-unsafe' && !foreign) return { code: 'out-unsafe', message: refused.message };
+  return {
+    code: 'docs-out-not-site',
+    message: `${outDir} exists and is not a site eventry wrote (no ${SITE_MARKER}); give an empty or new folder.`,
+  };
+}
+
 /**
  * Writes a site atomically: into a staging folder beside `outDir`, then swapped in, so a reader never
  * sees half a site and a failed run leaves the previous one. An existing `outDir` is replaced only when
@@ -150,14 +176,11 @@ function startWriter(staging: string): Writer {
 export async function writeSiteAtomically<T extends { ok: boolean }>(
   outDir: string,
   generate: (emit: SiteSink) => Promise<T> | T,
+  claim: SiteClaim = { given: outDir, sources: [] },
 ): Promise<T | SiteFolderProblem> {
   const target = resolve(outDir);
-  if (existsSync(target) && readdirSync(target).length > 0 && !existsSync(join(target, SITE_MARKER))) {
-    return {
-      code: 'docs-out-not-site',
-      message: `${outDir} exists and is not a site eventry wrote (no ${SITE_MARKER}); give an empty or new folder.`,
-    };
-  }
+  const refused = checkSiteFolder(outDir, claim);
+  if (refused) return refused;
   mkdirSync(dirname(target), { recursive: true });
   const staging = join(dirname(target), `.${basename(target)}.staging-${process.pid}`);
   await rm(staging, { recursive: true, force: true });

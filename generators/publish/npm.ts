@@ -14,6 +14,55 @@ export interface NpmOptions {
   cwd?: string;
   /** Extra environment, on top of the current one (e.g. `npm_config_userconfig` in tests). */
   env?: Record<string, string>;
+  /** npm is stopped after this long, and the run counts as failed with `ETIMEDOUT` (see `registryTimeouts`). */
+  deadlineMs?: number;
+}
+
+/** How long a registry may take: each request, and each npm run or fetch as a whole. */
+export interface RegistryTimeouts {
+  /** One request (connecting included): npm's `fetch-timeout`, and the anonymous fetch's timeout. */
+  requestMs: number;
+  /** One npm run, its retries included: then it is stopped. */
+  deadlineMs: number;
+}
+
+/** The defaults, in seconds: a registry that is down costs a run well under a minute. */
+export const DEFAULT_REQUEST_SECONDS = 10;
+export const DEFAULT_DEADLINE_SECONDS = 40;
+
+/**
+ * The registry timeouts from `EVENTRY_REGISTRY_TIMEOUT` (seconds per request) and
+ * `EVENTRY_REGISTRY_DEADLINE` (seconds per npm run), else the defaults; a message for a value that is
+ * not a positive number of seconds.
+ */
+export function registryTimeouts(env: NodeJS.ProcessEnv = process.env): RegistryTimeouts | { error: string } {
+  const read = (name: string, fallback: number): number | string => {
+    const text = env[name];
+    if (text === undefined || text === '') return fallback * 1000;
+    const seconds = Number(text);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400)
+      return `${name}=${text} is not a number of seconds (e.g. ${fallback}).`;
+    return Math.round(seconds * 1000);
+  };
+  const requestMs = read('EVENTRY_REGISTRY_TIMEOUT', DEFAULT_REQUEST_SECONDS);
+  const deadlineMs = read('EVENTRY_REGISTRY_DEADLINE', DEFAULT_DEADLINE_SECONDS);
+  if (typeof requestMs === 'string') return { error: requestMs };
+  if (typeof deadlineMs === 'string') return { error: deadlineMs };
+  return { requestMs, deadlineMs: Math.max(deadlineMs, requestMs) };
+}
+
+/**
+ * npm's own network settings for `timeouts`: one request's timeout, and one quick retry. npm's defaults
+ * (two retries 10 to 60 s apart, five minutes a request) made a closed port cost 72 s and a registry
+ * that died mid-publish up to ten minutes.
+ */
+export function npmTimeoutEnv(timeouts: RegistryTimeouts): Record<string, string> {
+  return {
+    npm_config_fetch_timeout: String(timeouts.requestMs),
+    npm_config_fetch_retries: '1',
+    npm_config_fetch_retry_mintimeout: '1000',
+    npm_config_fetch_retry_maxtimeout: '2000',
+  };
 }
 
 /** Runs npm and collects its output; never throws for a non-zero exit (callers read `code`). */
@@ -38,17 +87,34 @@ export const runNpm: NpmRunner = (args, options = {}) => {
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
+    let expired = false;
+    const deadline =
+      options.deadlineMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            expired = true;
+            child.kill('SIGKILL');
+          }, options.deadlineMs);
+    child.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(deadline);
       resolve({
-        code: code ?? 1,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
+        code: expired ? 1 : (code ?? 1),
+        stdout: expired ? '' : Buffer.concat(out).toString('utf8'),
+        stderr: expired ? deadlineText(options.deadlineMs!) : Buffer.concat(err).toString('utf8'),
         ms: performance.now() - started,
-      }),
-    );
+      });
+    });
   });
 };
+
+/** What a run stopped at its deadline reports, as npm would report an error. */
+export function deadlineText(ms: number): string {
+  return `npm error code ETIMEDOUT\nnpm error the registry did not finish answering within ${ms / 1000} s (EVENTRY_REGISTRY_DEADLINE)\n`;
+}
 
 /** npm's `--json` error object (`{ error: { code, summary, detail } }`), when its output holds one. */
 export interface NpmJsonError {
@@ -111,10 +177,29 @@ export function registryFlags(registry: string, scope: string | undefined): stri
   return [`--registry=${registry}`, ...(scope ? [`--${scope}:registry=${registry}`] : [])];
 }
 
-/** `https://host/path` with exactly one trailing slash, as npm writes registry URLs. */
+/** Why `normaliseRegistry` refuses text that is no URL at all. */
+export const NOT_A_URL = 'it is not a URL';
+
+/**
+ * `https://host/path` with exactly one trailing slash, as npm writes registry URLs. Throws, with a
+ * message saying why, for anything but an http or https URL with a host, and for text the URL parser
+ * would quietly repair (white space or control characters anywhere: a newline would otherwise vanish).
+ */
 export function normaliseRegistry(url: string): string {
+  if (!URL.canParse(url)) throw new Error(NOT_A_URL);
+  if (/[\s\u0000-\u001f\u007f]/.test(url)) throw new Error('it contains white space or a control character');
   const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`${parsed.protocol.slice(0, -1)}: is not a registry scheme (http or https)`);
+  if (parsed.hostname === '') throw new Error('it names no host');
   return parsed.href.endsWith('/') ? parsed.href : `${parsed.href}/`;
+}
+
+/** Whether an npm failure is the registry not answering (down, unreachable, too slow), not a refusal. */
+export function isUnreachable(text: string): boolean {
+  return /ETIMEDOUT|ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND|socket hang up|network timeout/i.test(
+    text,
+  );
 }
 
 /**

@@ -2,10 +2,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
+  isUnreachable,
   type NpmOptions,
   type NpmRunner,
   npmErrorText,
+  npmTimeoutEnv,
   parseNpmJson,
+  type RegistryTimeouts,
   registryFlags,
   runNpm,
   scopeOf,
@@ -30,6 +33,8 @@ export interface PublishOptions {
   npmOptions?: NpmOptions;
   /** The HTTP client of the anonymous fast path (tests replace it). */
   fetch?: typeof globalThis.fetch;
+  /** How long the registry may take (see `registryTimeouts`); none: npm's own settings. */
+  timeouts?: RegistryTimeouts;
   /** Called once per package as it is published (progress for long runs). */
   onPublished?: (result: PublishedPackage) => void;
 }
@@ -65,12 +70,20 @@ export interface PublishOutcome {
 export async function publishPackages(options: PublishOptions): Promise<PublishOutcome> {
   const started = performance.now();
   const npm = options.npm ?? runNpm;
-  const npmOptions = options.npmOptions ?? {};
+  const { timeouts } = options;
+  const npmOptions: NpmOptions = timeouts
+    ? {
+        ...options.npmOptions,
+        env: { ...npmTimeoutEnv(timeouts), ...options.npmOptions?.env },
+        deadlineMs: timeouts.deadlineMs,
+      }
+    : (options.npmOptions ?? {});
   const limit = options.concurrency ?? 6;
   const client = new RegistryClient(options.registry, {
     npm,
     npmOptions,
     fetch: options.fetch ?? globalThis.fetch,
+    ...(timeouts ? { requestMs: timeouts.requestMs } : {}),
   });
 
   const dirs = findGroupPackages(options.out);
@@ -101,7 +114,18 @@ export async function publishPackages(options: PublishOptions): Promise<PublishO
   const toPublish = plan.filter((entry) => entry.action === 'publish');
   const runtime = toPublish.filter((entry) => entry.local.runtime);
   const groups = toPublish.filter((entry) => !entry.local.runtime);
+  // Once the registry stops answering, the packages not yet started are not tried: each would wait out
+  // its own timeout, and a dead registry must end the run within a minute.
+  let unreachable: string | undefined;
   const publishOne = async ({ local, tag }: Extract<PlanEntry, { action: 'publish' }>) => {
+    if (unreachable !== undefined) {
+      outcome.failed.push({
+        name: local.name,
+        version: local.version,
+        error: `not published: not tried, the registry had stopped answering (${unreachable})`,
+      });
+      return;
+    }
     const args = [
       'publish',
       '--json',
@@ -113,10 +137,12 @@ export async function publishPackages(options: PublishOptions): Promise<PublishO
     const result = await npm(args, { ...npmOptions, cwd: local.dir });
     const { value } = parseNpmJson(result);
     if (result.code !== 0) {
+      const error = npmErrorText(result);
+      if (isUnreachable(`${error}\n${result.stderr}`)) unreachable ??= error.split('\n')[0];
       outcome.failed.push({
         name: local.name,
         version: local.version,
-        error: `not published: ${npmErrorText(result)}`,
+        error: `not published: ${error}`,
       });
       return;
     }
@@ -206,10 +232,17 @@ export async function mapLimit<T, R>(
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  // After a failure no more calls start: the run is over, and each would wait out its own timeout.
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const index = next++;
-      results[index] = await fn(items[index]!);
+      try {
+        results[index] = await fn(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));

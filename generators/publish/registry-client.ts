@@ -75,16 +75,26 @@ export class RegistryClient {
   private readonly npmOptions: NpmOptions;
 
   private readonly fetch: typeof globalThis.fetch | undefined;
+  private readonly requestMs: number;
 
-  /** `fetch: undefined` in options turns the anonymous fast path off (everything through npm). */
+  /**
+   * `fetch: undefined` in options turns the anonymous fast path off (everything through npm);
+   * `requestMs`: how long its request may take.
+   */
   constructor(
     registry: string,
-    options: { npm?: NpmRunner; npmOptions?: NpmOptions; fetch?: typeof globalThis.fetch | undefined } = {},
+    options: {
+      npm?: NpmRunner;
+      npmOptions?: NpmOptions;
+      fetch?: typeof globalThis.fetch | undefined;
+      requestMs?: number;
+    } = {},
   ) {
     this.registry = registry;
     this.npm = options.npm ?? runNpm;
     this.npmOptions = options.npmOptions ?? {};
     this.fetch = 'fetch' in options ? options.fetch : globalThis.fetch;
+    this.requestMs = options.requestMs ?? 15_000;
   }
 
   /**
@@ -179,7 +189,7 @@ export class RegistryClient {
       url.password = '';
       const response = await this.fetch(url, {
         headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(15_000),
+        signal: AbortSignal.timeout(this.requestMs),
       });
       if (!response.ok) return undefined;
       const packument = (await response.json()) as Packument;
@@ -190,6 +200,12 @@ export class RegistryClient {
       const code = (error as { cause?: { code?: string } }).cause?.code;
       if ((code === 'ECONNREFUSED' || code === 'ENOTFOUND') && !proxyConfigured()) {
         throw new RegistryError(`cannot reach ${this.registry} (${code}): is the registry running?`);
+      }
+      // Connected, and then no answer in time: npm would wait as long again, and retry.
+      if ((error as Error).name === 'TimeoutError' && !proxyConfigured()) {
+        throw new RegistryError(
+          `${this.registry} did not answer within ${this.requestMs / 1000} s (ETIMEDOUT; EVENTRY_REGISTRY_TIMEOUT sets the limit).`,
+        );
       }
       return undefined;
     }

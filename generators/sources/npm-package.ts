@@ -6,12 +6,17 @@ import { parseEventKey } from '../load/event-key.js';
 import type { LoadResult } from '../load/index.js';
 import { readEventNotices } from '../model.js';
 import {
+  deadlineText,
+  NOT_A_URL,
   type NpmResult,
   normaliseRegistry,
   npmErrorText,
+  npmTimeoutEnv,
   packedTarball,
   packSpecArgs,
+  type RegistryTimeouts,
   registryFlags,
+  registryTimeouts,
   scopeOf,
 } from '../publish/npm.js';
 import { readTarball } from '../publish/pack.js';
@@ -39,32 +44,57 @@ export const npmSource: SourceKind = {
       };
     }
     let flags: string[] = [];
+    const name = packageSpec.replace(/(.)@.*$/, '$1');
     if (registry !== undefined) {
       try {
-        const name = packageSpec.replace(/(.)@.*$/, '$1');
         flags = registryFlags(normaliseRegistry(registry), scopeOf(name));
-      } catch {
-        return { ok: false, reason: 'usage', message: `--registry \`${registry}\` is not a URL.` };
+      } catch (error) {
+        const why = (error as Error).message;
+        const message =
+          why === NOT_A_URL
+            ? `--registry \`${registry}\` is not a URL.`
+            : `error registry-url: --registry ${JSON.stringify(registry)} is refused: ${why} (e.g. http://127.0.0.1:4873/).`;
+        return { ok: false, reason: 'usage', message };
       }
     }
-    const fetched = fetchPackageFiles(packageSpec, cwd, flags);
+    const timeouts = registryTimeouts();
+    if ('error' in timeouts) return { ok: false, reason: 'usage', message: timeouts.error };
+    const fetched = fetchPackageFiles(packageSpec, cwd, flags, timeouts);
+    // Without --registry npm picks one from its configuration: a scope it names no registry for goes
+    // to the public one, which is said, never left silent (a private scope's name was sent there).
+    const publicNote =
+      registry === undefined && fetched.registry === PUBLIC_REGISTRY && scopeOf(name) !== undefined
+        ? ` It was asked of the public registry ${PUBLIC_REGISTRY}: npm's configuration names no registry for ${scopeOf(name)} (set \`${scopeOf(name)}:registry=URL\` in an .npmrc, or pass --registry URL).`
+        : '';
     if ('error' in fetched) {
-      return { ok: false, reason: 'usage', message: `\`${spec}\`: npm could not fetch it: ${fetched.error}` };
+      const asked = fetched.registry && !publicNote ? ` (asked ${fetched.registry})` : '';
+      return {
+        ok: false,
+        reason: 'usage',
+        message: `\`${spec}\`: npm could not fetch it${asked}: ${fetched.error}${publicNote}`,
+      };
     }
     const label = `npm:${fetched.id}`;
     const manifest = fetched.files.get('package.json');
     const result = readPackageCatalogue(fetched.files, label);
     const resolved = loaded(result, '', { kind: 'npm', label, root: '', readPackage: () => manifest });
     if (resolved.ok && result.ok) resolved.source.groups = result.catalogue.groups.map((group) => group.slug);
+    if (resolved.ok && publicNote)
+      resolved.source.notes = [`\`${spec}\` was fetched from the public registry.${publicNote}`];
     return resolved;
   },
 };
+
+/** npm's default registry: the public one. */
+const PUBLIC_REGISTRY = 'https://registry.npmjs.org/';
 
 /** A published package's files, fetched from its registry. */
 export interface FetchedPackage {
   /** `name@version` as npm resolved the spec (a range or tag becomes one version). */
   id: string;
   files: Map<string, string>;
+  /** The registry npm asked (from its request log), when known. */
+  registry?: string;
 }
 
 /**
@@ -78,36 +108,55 @@ export function fetchPackageFiles(
   cwd: string,
   /** Extra npm flags (`--registry=…`) on top of the user's configuration. */
   flags: readonly string[] = [],
-): FetchedPackage | { error: string } {
+  timeouts?: RegistryTimeouts,
+): FetchedPackage | { error: string; registry?: string } {
   const dir = mkdtempSync(join(tmpdir(), 'eventry-npm-source-'));
   try {
     const started = performance.now();
+    // `--loglevel=http`: npm logs each request's URL, which says which registry it asked.
     const child = spawnSync(
       process.platform === 'win32' ? 'npm.cmd' : 'npm',
-      [...packSpecArgs(spec, dir), ...flags],
+      [...packSpecArgs(spec, dir), ...flags, '--loglevel=http'],
       {
         cwd,
         encoding: 'utf8',
         shell: process.platform === 'win32',
-        env: { ...process.env, npm_config_update_notifier: 'false' },
+        env: {
+          ...process.env,
+          npm_config_update_notifier: 'false',
+          ...(timeouts ? npmTimeoutEnv(timeouts) : {}),
+        },
+        ...(timeouts ? { timeout: timeouts.deadlineMs, killSignal: 'SIGKILL' as const } : {}),
       },
     );
+    const expired = (child.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT';
     const result: NpmResult = {
-      code: child.status ?? 1,
+      code: expired ? 1 : (child.status ?? 1),
       stdout: child.stdout ?? '',
-      stderr: child.stderr ?? String(child.error ?? ''),
+      stderr: expired ? deadlineText(timeouts!.deadlineMs) : (child.stderr ?? String(child.error ?? '')),
       ms: performance.now() - started,
     };
+    const registry = askedRegistry(child.stderr ?? '', spec);
     const packed = packedTarball(result);
     if (result.code !== 0 || !packed?.filename)
-      return { error: npmErrorText(result) || `npm pack ${spec} failed` };
+      return { error: npmErrorText(result) || `npm pack ${spec} failed`, ...(registry ? { registry } : {}) };
     const files = new Map<string, string>();
     for (const [path, contents] of readTarball(join(dir, packed.filename)))
       files.set(path, contents.toString('utf8'));
-    return { id: packed.id ?? spec, files };
+    return { id: packed.id ?? spec, files, ...(registry ? { registry } : {}) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The registry of npm's first request for the package (`npm http fetch GET 200 <registry><name>`). */
+function askedRegistry(log: string, spec: string): string | undefined {
+  const name = spec.replace(/(.)@.*$/, '$1').replace('/', '%2f');
+  for (const match of log.matchAll(/^npm http fetch \w+ \d+ (\S+)/gm)) {
+    const at = match[1]!.toLowerCase().indexOf(name.toLowerCase());
+    if (at > 0) return match[1]!.slice(0, at);
+  }
+  return undefined;
 }
 
 /**

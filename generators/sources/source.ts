@@ -31,6 +31,8 @@ export interface ResolvedSource {
   allowList?: CatalogueSourceFile;
   /** Set when the source covers only these groups (a published group package): see `alignSources`. */
   groups?: string[];
+  /** What the user should know about how it was read (printed on stderr): the public registry asked. */
+  notes?: string[];
 }
 
 /** A resolved source, or why there is none. */

@@ -13,7 +13,14 @@ export class GroupPackages {
   private readonly loaded = new Map<string, Promise<GroupValidate>>();
   private readonly ready = new Map<string, GroupValidate>();
 
-  constructor(private readonly outDir: string) {
+  /**
+   * `guard` runs each import of a package (a build's reader lock, for the CLI: never while a build
+   * commits into the folder).
+   */
+  constructor(
+    private readonly outDir: string,
+    private readonly guard: <T>(read: () => Promise<T>) => Promise<T> = (read) => read(),
+  ) {
     let slugs: string[];
     try {
       slugs = readdirSync(outDir, { withFileTypes: true })
@@ -51,7 +58,7 @@ export class GroupPackages {
     let group = this.loaded.get(slug);
     if (!group) {
       const path = join(this.outDir, slug, 'index.js');
-      group = import(pathToFileURL(path).href).then(
+      group = this.guard(() => import(pathToFileURL(path).href)).then(
         (module: { validate: GroupValidate }) => {
           this.ready.set(slug, module.validate);
           return module.validate;
