@@ -79,6 +79,8 @@ export function attrOfPath(path: string): string | null {
   return attr === '' ? null : attr;
 }
 
+const parentOf = (attr: string | null) => (attr?.includes('.') ? attr.slice(0, attr.lastIndexOf('.')) : '');
+
 const directionBreaks = (direction: Direction, finding: Finding) =>
   finding.breaks === 'both' || finding.breaks === (direction === 'backward' ? 'producers' : 'consumers');
 
@@ -127,9 +129,12 @@ export function judgeCatalogues(
       const found = toIncompatibilities(verdict.incompatible, verdict.failure, direction, eventFindings);
       incompatibilities.push(...found);
       const seen = new Set(found.map((item) => attrOfPath(item.path)));
+      const parents = new Set([...seen].map(parentOf));
       for (const finding of eventFindings) {
         if (finding.severity !== 'breaking' || !directionBreaks(direction, finding)) continue;
         if (found.length > 0 && (finding.attr === null || seen.has(finding.attr))) continue;
+        // A rename is a removal and an addition to Confluent: either name found counts.
+        if (finding.rule === 'field-renamed' && parents.has(parentOf(finding.attr))) continue;
         stricter.push({ direction, finding, why: whyStricter(finding.rule) });
       }
     }
@@ -160,11 +165,14 @@ function toIncompatibilities(
   return out;
 }
 
+/** A finding's detail inside a sentence: no backticks, no closing period. */
+export const plain = (detail: string): string => detail.replace(/`/g, '').replace(/\.$/, '');
+
 /** A plain-words line for an incompatibility: Confluent's difference and path, eventry's rule when known. */
 export function describeIncompatibility(incompatibility: Incompatibility, against?: number): string {
   const { finding, direction, difference, path } = incompatibility;
   const version = against === undefined ? '' : ` (against version ${against})`;
-  const rule = finding ? `; eventry: [${finding.rule}] ${finding.detail.replace(/`/g, '')}` : '';
+  const rule = finding ? `; eventry: [${finding.rule}] ${plain(finding.detail)}` : '';
   const what =
     difference === 'CHECKER_FAILURE'
       ? "Confluent's checker fails on this pair (an internal error), so the registry refuses it"

@@ -3,6 +3,7 @@ import {
   describeIncompatibility,
   type EventVerdict,
   type Policy,
+  plain,
   type StricterFinding,
 } from './compatibility.js';
 import { CONFLUENT_RULES_VERSION } from './confluent-diff/difference-types.js';
@@ -15,7 +16,7 @@ const shownVerdicts = (verdicts: readonly EventVerdict[]) =>
 
 /** A plain-words line for a change eventry's gate blocks where the registry accepts it. */
 function describeStricter({ direction, finding, why }: StricterFinding): string {
-  return `eventry's gate is stricter here (${direction.toUpperCase()}): [${finding.rule}] ${finding.detail.replace(/`/g, '')} — ${why}.`;
+  return `eventry's gate is stricter here (${direction.toUpperCase()}): [${finding.rule}] ${plain(finding.detail)} — ${why}.`;
 }
 
 /** The Confluent verdicts of a diff as text (also used in markdown and github output): changed events only. */
