@@ -115,9 +115,7 @@ export function loadSchemaNode(document: unknown): SchemaNode {
   const modern =
     isObject(root) && typeof root.$schema === 'string' && /draft\/20(19-09|20-12)\//.test(root.$schema);
   const byPointer = new Map<string, SchemaNode>();
-  const resolvePointer = (ref: string): SchemaNode | undefined => {
-    const cached = byPointer.get(ref);
-    if (cached) return cached;
+  const targetOf = (ref: string): unknown => {
     let target: unknown = root;
     const pointer = ref === '#' ? [] : ref.slice(2).split('/');
     for (const raw of pointer) {
@@ -139,6 +137,14 @@ export function loadSchemaNode(document: unknown): SchemaNode {
           : undefined;
       if (target === undefined) return undefined;
     }
+    return target;
+  };
+  // Loaded on first use, so a shape that refers to itself is one node, as in Confluent.
+  const resolvePointer = (ref: string): SchemaNode | undefined => {
+    const cached = byPointer.get(ref);
+    if (cached) return cached;
+    const target = targetOf(ref);
+    if (target === undefined) return undefined;
     const node = load(target, ref);
     byPointer.set(ref, node);
     return node;
@@ -159,7 +165,7 @@ export function loadSchemaNode(document: unknown): SchemaNode {
         const ref = String(value);
         if (!/^#(\/.*)?$/.test(ref))
           throw new SchemaLoadError(`${where}/$ref: ${JSON.stringify(ref)} is not a local reference.`);
-        if (resolvePointer(ref) === undefined)
+        if (targetOf(ref) === undefined)
           throw new SchemaLoadError(`${where}/$ref: ${JSON.stringify(ref)} names nothing in the schema.`);
         parts.push({ kind: 'ref', ref, resolve: () => resolvePointer(ref) });
       } else if (part) parts.push(part);
