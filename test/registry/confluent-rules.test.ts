@@ -146,6 +146,21 @@ describe("the diff emits only Confluent's difference types, with its paths", () 
     );
   });
 
+  it('recursive-shape-stack-overflow: a shape that refers to itself loads once and its changes are seen', () => {
+    const doc = (type: string) => ({
+      $defs: {
+        Node: { type: 'object', properties: { v: { type }, next: { $ref: '#/$defs/Node' } } },
+      },
+      $ref: '#/$defs/Node',
+    });
+    const verdict = judgeDirection(load(doc('string')), load(doc('integer')), 'backward', 'STRICT');
+    // Confluent's second fixpoint pass feeds the incompatible pair back where the cycle re-enters it.
+    expect(verdict.incompatible).toEqual([
+      { type: 'TYPE_CHANGED', path: '#/properties/v' },
+      { type: 'TYPE_CHANGED', path: '#/properties/next/properties/v' },
+    ]);
+  });
+
   it('a schema with a remote $ref is refused with where, not judged', () => {
     const loaded = loadSchemaText(
       JSON.stringify({ properties: { a: { $ref: 'https://example.com/a.json' } } }),
