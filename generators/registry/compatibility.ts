@@ -1,51 +1,29 @@
-import type { ModelChange } from '../diff/diff.js';
 import { diffCatalogues } from '../diff/diff.js';
 import type { Finding } from '../diff/rule.js';
 import { classifyChanges } from '../diff/rules/index.js';
+import type { Catalogue, CompatibilityLevel } from '../model.js';
+import type { Difference } from './confluent-diff/schema-diff.js';
+import type { SchemaNode } from './confluent-diff/schema-node.js';
 import {
-  type Catalogue,
-  type CompatibilityLevel,
-  type EventVersion,
-  type FieldType,
-  isOpenEvent,
-} from '../model.js';
-import { type CandidateIdentity, catalogueFromJsonSchema } from './json-schema-model.js';
+  type Direction,
+  judgeDirection,
+  loadSchemaText,
+  type Policy,
+  readerOf,
+} from './confluent-diff/verdict.js';
 import type { SchemaRegistryState, SubjectVersion } from './registry.js';
+import { servedSchemaText } from './schema-text.js';
 
 /**
- * Confluent compatibility from eventry's diff: the one implementation behind `/compatibility`,
- * `eventry diff --level` and what `register` expects a registry to accept.
- *
- * Confluent's JSON Schema checker (schema-registry, json-schema-provider, `diff/SchemaDiff.java` and
- * `ObjectSchemaDiff.java`) compares a writer schema W with a reader schema R and calls the pair
- * compatible when every difference is in its list of compatible changes: roughly, R accepts every
- * document W accepts. BACKWARD checks W = the earlier version, R = the new one (consumers on the new
- * schema read old data); FORWARD checks W = new, R = earlier (old consumers read new data); FULL both;
- * `_TRANSITIVE` against every earlier version instead of the latest only. Object properties are judged
- * by content model:
- * - a property only R has: if W's object is open (no `additionalProperties: false`) it is
- *   PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, incompatible under the STRICT policy and compatible under
- *   LENIENT (Confluent 7.9+/8 `json.schema.compatibility.policy`); if W's is closed it is compatible
- *   when optional, REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL (incompatible) when required;
- * - a property only W has: compatible when R's object is open (PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL),
- *   incompatible when R's is closed (PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL);
- * - required in R but not in W: REQUIRED_ATTRIBUTE_ADDED (incompatible); the reverse is compatible;
- * - W closed, R open: ADDITIONAL_PROPERTIES_ADDED (compatible); W open, R closed:
- *   ADDITIONAL_PROPERTIES_REMOVED (incompatible under STRICT, compatible under LENIENT);
- * - another type: TYPE_CHANGED (incompatible), except integer to number (TYPE_EXTENDED, compatible);
- * - enum values only in W: ENUM_ARRAY_NARROWED/CHANGED (incompatible); only in R: extended (compatible).
- * Where Confluent's STRICT and LENIENT lists decide, eventry follows them. It adds two checks of its
- * own, where Confluent's checker lets through data a reader rejects: a string `format` R adds or
- * changes (Confluent ignores `format`), and a property R requires that an open W did not list
- * (Confluent only reports PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL, which LENIENT accepts). Events' nested
- * shapes are closed; an event's top level is open when it is partial.
+ * Confluent compatibility, the one implementation behind `/compatibility`, `eventry diff --level` and
+ * what `register` expects a registry to accept: Confluent's own JSON Schema diff (confluent-diff/,
+ * ported from its source) run on the schema texts a registry holds, so the verdict is the registry's,
+ * for any JSON Schema a client may post. BACKWARD compares the earlier version as the writer with the
+ * new one as the reader; FORWARD the other way round; FULL both; `_TRANSITIVE` against every earlier
+ * version. eventry's own gate (the diff rules) may be stricter; `diff --level` says where.
  */
 
-/** The JSON Schema policy (Confluent 7.9+/8). */
-export type Policy = 'STRICT' | 'LENIENT';
-
-/** One side of a level: whether new consumers read old data, or old consumers new data. */
-export type Direction = 'backward' | 'forward';
+export type { Direction, Policy };
 
 /** The directions a level checks. */
 export function directionsOf(level: CompatibilityLevel): Direction[] {
@@ -63,105 +41,17 @@ export interface Incompatibility {
   direction: Direction;
   /** Confluent's name for the difference (`REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL`). */
   difference: string;
-  /** eventry's finding for the change: rule id, field path, whom it breaks. */
+  /** Confluent's JSON path of the difference (`#/properties/lines/items/properties/unit`). */
+  path: string;
+  /** eventry's finding for the same field, when the diff of two catalogues has one. */
+  finding?: Finding;
+}
+
+/** A change eventry's gate blocks where the registry accepts it, and why the two differ. */
+export interface StricterFinding {
+  direction: Direction;
   finding: Finding;
-}
-
-/**
- * The incompatibilities of the changes from `before` to `after` (one event version) in the given
- * directions, under a policy. Changes that never matter to a reader (texts, deprecation notices, an
- * event moved between groups) are compatible in every direction.
- */
-export function judgeChanges(
-  changes: readonly ModelChange[],
-  before: EventVersion,
-  after: EventVersion,
-  directions: readonly Direction[],
-  policy: Policy,
-): Incompatibility[] {
-  const found: Incompatibility[] = [];
-  for (const change of changes) {
-    for (const direction of directions) {
-      const difference = incompatibleDifference(change, before, after, direction, policy);
-      if (difference === undefined) continue;
-      for (const finding of classifyChanges([change])) found.push({ direction, difference, finding });
-    }
-  }
-  return found;
-}
-
-/** Confluent's name for the difference when the change is incompatible in this direction. */
-function incompatibleDifference(
-  change: ModelChange,
-  before: EventVersion,
-  after: EventVersion,
-  direction: Direction,
-  policy: Policy,
-): string | undefined {
-  const backward = direction === 'backward';
-  // Whether the object holding `attr` is open, in the old and the new schema.
-  const topLevel = change.attr !== null && !change.attr.includes('.') && !change.attr.includes('[]');
-  const oldOpen = topLevel && isOpenEvent(before);
-  const newOpen = topLevel && isOpenEvent(after);
-  const [writerOpen, readerOpen] = backward ? [oldOpen, newOpen] : [newOpen, oldOpen];
-  const lenient = policy === 'LENIENT';
-  switch (change.kind) {
-    case 'field-added':
-    case 'field-removed': {
-      // Whether the reader (R) is the side that has the field.
-      const readerHasIt = (change.kind === 'field-added') === backward;
-      if (readerHasIt) {
-        // The reader's copy of the field decides whether it is required (the writer may not have it).
-        const required = change.field.required;
-        if (writerOpen) {
-          // eventry's rule: old data need not carry a field the reader requires, open model or not.
-          if (required) return 'REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL (eventry rule)';
-          return lenient ? undefined : 'PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL';
-        }
-        return required ? 'REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL' : undefined;
-      }
-      return readerOpen ? undefined : 'PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL';
-    }
-    case 'required-changed': {
-      const [writer, reader] = backward ? [change.before, change.after] : [change.after, change.before];
-      return reader && !writer ? 'REQUIRED_ATTRIBUTE_ADDED' : undefined;
-    }
-    case 'openness-changed': {
-      const [writer, reader] = backward ? [change.before, change.after] : [change.after, change.before];
-      return writer === 'open' && reader === 'closed' && !lenient
-        ? 'ADDITIONAL_PROPERTIES_REMOVED'
-        : undefined;
-    }
-    case 'type-changed': {
-      const [writer, reader] = backward ? [change.before, change.after] : [change.after, change.before];
-      return widens(writer, reader, lenient) ? undefined : 'TYPE_CHANGED';
-    }
-    case 'format-changed': {
-      const [writer, reader] = backward ? [change.before, change.after] : [change.after, change.before];
-      // eventry's rule (Confluent ignores `format`): a format the reader adds or changes narrows it.
-      return reader !== undefined && reader !== writer ? 'FORMAT_NARROWED (eventry rule)' : undefined;
-    }
-    case 'enum-changed': {
-      const [writer, reader] = backward ? [change.before, change.after] : [change.after, change.before];
-      if (reader === undefined) return undefined;
-      if (writer === undefined) return 'ENUM_ARRAY_NARROWED';
-      const allowed = new Set<string | number>(reader);
-      return writer.every((value) => allowed.has(value)) ? undefined : 'ENUM_ARRAY_NARROWED';
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** Whether every value of `writer` is a value of `reader` (the type changes Confluent calls extensions). */
-function widens(writer: FieldType, reader: FieldType, lenient: boolean): boolean {
-  if (writer.kind === 'array' && reader.kind === 'array') return widens(writer.items, reader.items, lenient);
-  if (writer.kind === 'integer' && reader.kind === 'number') return true;
-  // A closed shape read as an open `object`: its properties are removed from an open model.
-  if (writer.kind === 'shape' && reader.kind === 'object') return true;
-  // An open `object` read as a shape: properties added to an open model, additionalProperties removed.
-  if (writer.kind === 'object' && reader.kind === 'shape') return lenient;
-  return false;
+  why: string;
 }
 
 /** The verdict of one event between two catalogues, for `eventry diff --level`. */
@@ -170,6 +60,36 @@ export interface EventVerdict {
   /** `new`: no earlier version to be compatible with (a new subject); `removed`: no new version. */
   status: 'compatible' | 'incompatible' | 'new' | 'removed';
   incompatibilities: Incompatibility[];
+  /** Where eventry's gate is stricter than the registry for this event. */
+  stricter: StricterFinding[];
+}
+
+/** The eventry field a Confluent path points into (`#/properties/a/items/properties/b` -> `a[].b`). */
+export function attrOfPath(path: string): string | null {
+  const segments = path.replace(/^#\/?/, '').split('/').filter(Boolean);
+  let attr = '';
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if ((segment === 'properties' || segment === 'required') && i + 1 < segments.length) {
+      attr = attr ? `${attr}.${segments[++i]}` : segments[++i]!;
+      if (segment === 'required') break;
+    } else if (segment === 'items' && attr) attr = `${attr}[]`;
+    else break;
+  }
+  return attr === '' ? null : attr;
+}
+
+const parentOf = (attr: string | null) => (attr?.includes('.') ? attr.slice(0, attr.lastIndexOf('.')) : '');
+
+const directionBreaks = (direction: Direction, finding: Finding) =>
+  finding.breaks === 'both' || finding.breaks === (direction === 'backward' ? 'producers' : 'consumers');
+
+/** Why eventry's rule blocks a change Confluent's checker accepts. */
+function whyStricter(rule: string): string {
+  if (rule.startsWith('format-'))
+    return 'Confluent ignores `format` (an annotation in 2020-12); eventry validates it';
+  if (rule === 'field-renamed') return 'eventry sees a rename, Confluent a field removed and one added';
+  return 'Confluent accepts this change; eventry treats it as breaking';
 }
 
 /**
@@ -183,47 +103,87 @@ export function judgeCatalogues(
   level: CompatibilityLevel,
   policy: Policy,
 ): EventVerdict[] {
-  const byEvent = new Map<string, ModelChange[]>();
-  for (const change of diffCatalogues(before, after)) {
-    const list = byEvent.get(change.event) ?? [];
-    list.push(change);
-    byEvent.set(change.event, list);
+  const findings = new Map<string, Finding[]>();
+  for (const finding of classifyChanges(diffCatalogues(before, after))) {
+    const list = findings.get(finding.event) ?? [];
+    list.push(finding);
+    findings.set(finding.event, list);
   }
   const keys = [...new Set([...Object.keys(before.events), ...Object.keys(after.events)])].sort();
   const verdicts: EventVerdict[] = [];
   for (const key of keys) {
-    const old = before.events[key];
-    const now = after.events[key];
-    if (!old || !now) {
-      verdicts.push({ event: key, status: old ? 'removed' : 'new', incompatibilities: [] });
+    if (!before.events[key] || !after.events[key]) {
+      const status = before.events[key] ? 'removed' : 'new';
+      verdicts.push({ event: key, status, incompatibilities: [], stricter: [] });
       continue;
     }
-    const incompatibilities = judgeChanges(byEvent.get(key) ?? [], old, now, directionsOf(level), policy);
+    const old = loadSchemaText(servedSchemaText(before, key));
+    const now = loadSchemaText(servedSchemaText(after, key));
+    if (!old.ok || !now.ok)
+      throw new Error(`eventry's own schema of ${key} did not load: ${old.ok ? '' : old.error}`);
+    const eventFindings = findings.get(key) ?? [];
+    const incompatibilities: Incompatibility[] = [];
+    const stricter: StricterFinding[] = [];
+    for (const direction of directionsOf(level)) {
+      const verdict = judgeDirection(old.node, now.node, direction, policy);
+      const found = toIncompatibilities(verdict.incompatible, verdict.failure, direction, eventFindings);
+      incompatibilities.push(...found);
+      const seen = new Set(found.map((item) => attrOfPath(item.path)));
+      const parents = new Set([...seen].map(parentOf));
+      for (const finding of eventFindings) {
+        if (finding.severity !== 'breaking' || !directionBreaks(direction, finding)) continue;
+        if (found.length > 0 && (finding.attr === null || seen.has(finding.attr))) continue;
+        // A rename is a removal and an addition to Confluent: either name found counts.
+        if (finding.rule === 'field-renamed' && parents.has(parentOf(finding.attr))) continue;
+        stricter.push({ direction, finding, why: whyStricter(finding.rule) });
+      }
+    }
     verdicts.push({
       event: key,
       status: incompatibilities.length > 0 ? 'incompatible' : 'compatible',
       incompatibilities,
+      stricter,
     });
   }
   return verdicts;
 }
 
-/** A plain-words line for an incompatibility: rule, field, whom it breaks, Confluent's name. */
+function toIncompatibilities(
+  differences: readonly Difference[],
+  failure: string | undefined,
+  direction: Direction,
+  findings: readonly Finding[],
+): Incompatibility[] {
+  const out: Incompatibility[] = differences.map((diff) => {
+    const attr = attrOfPath(diff.path);
+    const finding =
+      findings.find((f) => f.attr === attr && f.severity === 'breaking') ??
+      findings.find((f) => f.attr === attr);
+    return { direction, difference: diff.type, path: diff.path, ...(finding ? { finding } : {}) };
+  });
+  if (failure) out.push({ direction, difference: 'CHECKER_FAILURE', path: '#/' });
+  return out;
+}
+
+/** A finding's detail inside a sentence: no backticks, no closing period. */
+export const plain = (detail: string): string => detail.replace(/`/g, '').replace(/\.$/, '');
+
+/** A plain-words line for an incompatibility: Confluent's difference and path, eventry's rule when known. */
 export function describeIncompatibility(incompatibility: Incompatibility, against?: number): string {
-  const { finding, direction, difference } = incompatibility;
-  const reader =
-    direction === 'backward'
-      ? 'consumers using the new schema cannot read data written with the old one'
-      : 'consumers using the old schema cannot read data written with the new one';
+  const { finding, direction, difference, path } = incompatibility;
   const version = against === undefined ? '' : ` (against version ${against})`;
-  const breaks = finding.breaks === 'none' ? '' : `; eventry: breaks ${finding.breaks}`;
-  return `${direction.toUpperCase()} incompatible${version}: [${finding.rule}] ${finding.detail.replace(/`/g, '')} — ${reader} (${difference}${breaks}).`;
+  const rule = finding ? `; eventry: [${finding.rule}] ${plain(finding.detail)}` : '';
+  const what =
+    difference === 'CHECKER_FAILURE'
+      ? "Confluent's checker fails on this pair (an internal error), so the registry refuses it"
+      : `${difference} at ${path}`;
+  return `${direction.toUpperCase()} incompatible${version}: ${what} — ${readerOf(direction)}${rule}.`;
 }
 
 /** The verdict on a candidate, or why the candidate cannot be read. */
 export type CandidateVerdict = { compatible: boolean; messages: string[] } | { error: string };
 
-const modelCache = new Map<string, Catalogue | string>();
+const loadedVersions = new Map<string, SchemaNode | string>();
 
 /**
  * `/compatibility`: the candidate JSON Schema against the subject's versions the level names (the
@@ -236,44 +196,27 @@ export function checkCandidate(
   against?: readonly SubjectVersion[],
 ): CandidateVerdict {
   const versions = state.subjects.get(subject)!;
-  const identity = identityOf(subject, versions.at(-1)!.schema, state.groups.get(subject) ?? '');
-  const candidate = catalogueFromJsonSchema(candidateText, identity);
+  const candidate = loadSchemaText(candidateText);
   if (!candidate.ok) return { error: candidate.error };
   const level = state.levelOf(subject);
-  const directions = directionsOf(level);
   const targets = against ?? (isTransitive(level) ? versions : [versions.at(-1)!]);
   const messages: string[] = [];
   for (const target of [...targets].reverse()) {
-    let model = modelCache.get(target.schema);
-    if (model === undefined) {
-      const loaded = catalogueFromJsonSchema(target.schema, identity);
-      model = loaded.ok ? loaded.catalogue : loaded.error;
-      modelCache.set(target.schema, model);
+    let previous = loadedVersions.get(target.schema);
+    if (previous === undefined) {
+      const loaded = loadSchemaText(target.schema);
+      previous = loaded.ok ? loaded.node : loaded.error;
+      loadedVersions.set(target.schema, previous);
     }
-    if (typeof model === 'string') {
-      messages.push(`version ${target.version} could not be read for comparison: ${model}`);
+    if (typeof previous === 'string') {
+      messages.push(`version ${target.version} could not be read for comparison: ${previous}`);
       continue;
     }
-    const changes = diffCatalogues(model, candidate.catalogue);
-    const found = judgeChanges(
-      changes,
-      model.events[subject]!,
-      candidate.catalogue.events[subject]!,
-      directions,
-      state.compatibility.policy,
-    );
-    for (const incompatibility of found)
-      messages.push(describeIncompatibility(incompatibility, target.version));
+    for (const direction of directionsOf(level)) {
+      const verdict = judgeDirection(previous, candidate.node, direction, state.compatibility.policy);
+      for (const incompatibility of toIncompatibilities(verdict.incompatible, verdict.failure, direction, []))
+        messages.push(describeIncompatibility(incompatibility, target.version));
+    }
   }
   return { compatible: messages.length === 0, messages };
-}
-
-function identityOf(subject: string, schema: string, group: string): CandidateIdentity {
-  const parsed = JSON.parse(schema) as Record<string, unknown>;
-  return {
-    key: subject,
-    type: typeof parsed['x-event-type'] === 'string' ? parsed['x-event-type'] : subject,
-    version: typeof parsed['x-event-version'] === 'string' ? parsed['x-event-version'] : '',
-    group,
-  };
 }

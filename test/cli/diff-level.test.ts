@@ -16,7 +16,11 @@ describe('eventry diff --level/--policy (compiled CLI)', () => {
     );
     const full = diff('optional-field-added', '--level', 'FULL');
     expect(full.stdout).toMatch(
-      /Schema registry verdict \(Confluent FULL, JSON Schema policy STRICT\): 1 event\(s\) a registry would refuse\.\n {2}\S+: incompatible\n {4}- FORWARD incompatible: \[optional-field-added\] .*PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL/,
+      /Schema registry verdict \(Confluent FULL, JSON Schema policy STRICT\): 1 event\(s\) a registry would refuse\.\n {2}\S+: incompatible\n {4}- FORWARD incompatible: PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL at #\/properties\/coupon — .*\[optional-field-added\]/,
+    );
+    // Since DGS-24228 a LENIENT registry accepts a property removed from a closed model.
+    expect(diff('optional-field-added', '--level', 'FULL', '--policy', 'LENIENT').stdout).toContain(
+      'a registry would accept every changed event',
     );
   });
 
@@ -38,12 +42,35 @@ describe('eventry diff --level/--policy (compiled CLI)', () => {
     expect(event!.rules).toEqual([
       {
         direction: 'backward',
+        difference: 'REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL',
+        path: '#/properties/lines/items/properties/unit',
         rule: 'required-field-added',
         attr: 'lines[].unit',
         breaks: 'producers',
-        difference: 'REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL',
       },
     ]);
+  });
+
+  it('field-renamed-judged-compatible: a rename is refused at FULL STRICT, never "accept every changed event" under a breaking finding', () => {
+    const full = diff('field-renamed', '--level', 'FULL');
+    expect(full.stdout).not.toContain('a registry would accept every changed event');
+    expect(full.stdout).toMatch(
+      /BACKWARD incompatible: PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL at #\/properties\/note /,
+    );
+  });
+
+  it("where eventry's gate is stricter than the registry, it says so and why (format change)", () => {
+    const result = diff('format-changed', '--level', 'FULL', '--format', 'json');
+    const { registry } = JSON.parse(result.stdout) as {
+      registry: { events: { status: string; stricter: { rule: string; why: string }[] }[] };
+    };
+    expect(registry.events[0]!.status).toBe('compatible');
+    expect(registry.events[0]!.stricter).toContainEqual(
+      expect.objectContaining({ rule: 'format-changed', why: expect.stringContaining('ignores `format`') }),
+    );
+    expect(diff('format-changed', '--level', 'BACKWARD').stdout).toContain(
+      "eventry's gate is stricter here (BACKWARD): [format-changed]",
+    );
   });
 
   it('without --level the report is unchanged', () => {
