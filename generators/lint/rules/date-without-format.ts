@@ -3,7 +3,7 @@ import { code, type LintReport, type LintRule } from '../rule.js';
 
 /** Names that say "a date or a time": `created_at`, `start_date`, `moved_on`, `timestamp`, `effective_from`. */
 const DATE_LIKE =
-  /(^|_)(at|date|on|timestamp|datetime)$|^(date|timestamp)(_|$)|(^|_)date_of_|^(effective|valid)_(from|to|until)$/;
+  /(^|_)(at|dates?|on|timestamps?|datetimes?)$|^(date|timestamp)(_|$)|(^|_)date_of_|^(effective|valid)_(from|to|until)$/;
 
 /** `_on` names that are not dates. */
 const NOT_DATES = new Set([

@@ -20,9 +20,10 @@ export const versionGap: LintRule = {
         // Unless the description says why (the hint's way out), which a reader then sees.
         if (event.description && /\b(removed|withdrawn|skipped|never released)\b/i.test(event.description))
           continue;
-        const missing = now - before === 2 ? `version ${now - 1}` : `versions ${before + 1} to ${now - 1}`;
+        const missing =
+          now - before === 2 ? `version ${now - 1} is` : `versions ${before + 1} to ${now - 1} are`;
         reports.push({
-          message: `Event ${code(event.key)} follows ${code(previous.key)}: ${missing} of ${code(event.type)} is missing.`,
+          message: `Event ${code(event.key)} follows ${code(previous.key)}: ${missing} missing for ${code(event.type)}.`,
           location: event.source,
           subject: `event ${event.key}`,
         });
