@@ -5,7 +5,7 @@ export const deprecatedWithoutReplacement: LintRule = {
   id: 'deprecated-without-replacement',
   description:
     'A deprecated event names no replacement (`replaced_by`) and has no note: its consumers are told to stop but not what to do.',
-  severity: 'warning',
+  severity: 'error',
   hint: 'Add `replaced_by: <event key>` to the deprecation, or a `note` saying what consumers should do instead.',
   check(ctx) {
     const reports: LintReport[] = [];

@@ -15,7 +15,7 @@ export const versionIdentical: LintRule = {
   id: 'version-identical',
   description:
     'An event version has exactly the payload of the version before it (same fields, types, formats, enums and required): consumers migrate for nothing.',
-  severity: 'warning',
+  severity: 'error',
   hint: 'Make the change the new version was created for, or drop the new version before it is released.',
   check(ctx) {
     const reports: LintReport[] = [];
