@@ -1,11 +1,16 @@
 import type { Catalogue, EventVersion, Field, FieldType } from '../model.js';
 
 /** A field as written once in the source: an event's or a shape's own field (inherited copies left out). */
-export interface FieldUse {
-  field: Field;
-  owner: { kind: 'event' | 'shape'; name: string };
-  /** `event account.created-v1 field user_email`: the finding subject of this field. */
-  subject: string;
+export class FieldUse {
+  constructor(
+    readonly field: Field,
+    readonly owner: { kind: 'event' | 'shape'; name: string },
+  ) {}
+
+  /** `event account.created-v1 field user_email`: the finding subject (made only for a finding). */
+  get subject(): string {
+    return `${this.owner.kind} ${this.owner.name} field ${this.field.name}`;
+  }
 }
 
 /** What several rules read, computed once per lint. */
@@ -25,13 +30,13 @@ export function indexCatalogue(catalogue: Catalogue): CatalogueIndex {
     for (const field of catalogue.events[key]!.fields) {
       // An inherited field is written in (and reported at) the definition it came from.
       if (field.inheritedFrom !== undefined) continue;
-      uses.push({ field, owner: { kind: 'event', name: key }, subject: `event ${key} field ${field.name}` });
+      uses.push(new FieldUse(field, { kind: 'event', name: key }));
     }
   }
   for (const name of Object.keys(catalogue.shapes).sort()) {
     for (const field of catalogue.shapes[name]!.fields) {
       if (field.inheritedFrom !== undefined) continue;
-      uses.push({ field, owner: { kind: 'shape', name }, subject: `shape ${name} field ${field.name}` });
+      uses.push(new FieldUse(field, { kind: 'shape', name }));
     }
   }
   const byName = new Map<string, FieldUse[]>();

@@ -62,7 +62,7 @@ export function lintCatalogue(catalogue: Catalogue, options: LintOptions = {}): 
   const findings: LintFinding[] = [];
   const baselined: LintFinding[] = [];
   const matched = new Set<string>();
-  for (const finding of [...kept, ...problems].sort(bySource)) {
+  for (const finding of sortBySource([...kept, ...problems])) {
     const key = baselineKey(finding);
     if (options.baseline?.has(key)) {
       baselined.push(finding);
@@ -85,15 +85,21 @@ export function lintCatalogue(catalogue: Catalogue, options: LintOptions = {}): 
   };
 }
 
-/** Source order: file, line, column, then rule id. */
-function bySource(a: LintFinding, b: LintFinding): number {
-  const x = a.location;
-  const y = b.location;
-  if (x.file !== y.file) return x.file < y.file ? -1 : 1;
-  return (
-    x.line - y.line ||
-    x.column - y.column ||
-    (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0) ||
-    (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0)
-  );
+/** Source order: file, line, column, then rule id and subject. Files are ranked once, not compared per pair. */
+function sortBySource(findings: LintFinding[]): LintFinding[] {
+  const files = [...new Set(findings.map((finding) => finding.location.file))].sort();
+  const rank = new Map(files.map((file, i) => [file, i]));
+  const keyed = findings.map((finding) => ({ finding, file: rank.get(finding.location.file)! }));
+  keyed.sort((a, b) => {
+    const x = a.finding;
+    const y = b.finding;
+    return (
+      a.file - b.file ||
+      x.location.line - y.location.line ||
+      x.location.column - y.location.column ||
+      (x.rule < y.rule ? -1 : x.rule > y.rule ? 1 : 0) ||
+      (x.subject < y.subject ? -1 : x.subject > y.subject ? 1 : 0)
+    );
+  });
+  return keyed.map((entry) => entry.finding);
 }

@@ -28,7 +28,9 @@ export const idTypeMismatch: LintRule = {
     for (const use of ctx.index.uses) {
       const entity = entityOf(use);
       if (!entity) continue;
-      byEntity.set(entity, [...(byEntity.get(entity) ?? []), use]);
+      const list = byEntity.get(entity);
+      if (list) list.push(use);
+      else byEntity.set(entity, [use]);
     }
     const reports: LintReport[] = [];
     for (const [entity, uses] of byEntity) {
