@@ -3,7 +3,7 @@ import type { LintFinding } from './rule.js';
 
 /** The note every baseline starts with: also how `--write-baseline` knows a file is its own. */
 export const BASELINE_NOTE =
-  'eventry lint baseline: findings recorded when the rule pack was adopted; they are reported but do not fail. Written by `eventry lint --write-baseline`; do not edit.';
+  'eventry lint baseline: findings recorded when the rule pack was adopted: counted, not reported, never failing. Written by `eventry lint --write-baseline`; do not edit.';
 
 /** A recorded finding: rule and subject, stable across edits that move lines or reword messages. */
 export interface BaselineEntry {
@@ -46,7 +46,7 @@ export function readBaseline(path: string): BaselineRead {
  */
 export function writeBaseline(path: string, findings: readonly LintFinding[]): string | undefined {
   const existing = readIfExists(path);
-  if (existing !== undefined && !existing.includes(JSON.stringify(BASELINE_NOTE).slice(1, -1)))
+  if (existing !== undefined && !isOwnBaseline(existing))
     return 'exists and was not written by `eventry lint --write-baseline`; move it away or name another file in lint.baseline';
   const entries = [
     ...new Map(
@@ -65,4 +65,16 @@ export function writeBaseline(path: string, findings: readonly LintFinding[]): s
   );
   writeAtomically(path, `${JSON.stringify({ note: BASELINE_NOTE, findings: entries }, null, 2)}\n`);
   return undefined;
+}
+
+/** Whether a file is a baseline this command wrote: JSON whose `note` starts as every baseline's does. */
+function isOwnBaseline(text: string): boolean {
+  try {
+    const note = (JSON.parse(text) as { note?: unknown } | null)?.note;
+    return (
+      typeof note === 'string' && note.startsWith(BASELINE_NOTE.slice(0, BASELINE_NOTE.indexOf(':') + 1))
+    );
+  } catch {
+    return false;
+  }
 }

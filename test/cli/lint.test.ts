@@ -178,6 +178,9 @@ describe('eventry lint: the baseline', () => {
     expect(added.stdout).toContain('error field-name-case: Field `shipTo`');
     expect(added.stdout).toContain('1 error, 0 warnings, 0 infos (2 in the baseline): failed (errors).');
     expect((await lint(dir, '--no-baseline')).stdout).toContain('3 errors');
+    // Its own baseline it replaces: the new finding is then recorded too.
+    expect((await lint(dir, '--write-baseline')).stdout).toContain('recorded 3 finding(s)');
+    expect((await lint(dir)).status).toBe(0);
   });
 
   it('refuses to overwrite a file it did not write, and reports a broken baseline', async () => {
