@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readOnlyParseCache } from '../build/emit-cache.js';
 import { readBaseline, writeBaseline } from '../lint/baseline.js';
@@ -37,11 +38,13 @@ export async function runLint(options: LintCommandOptions): Promise<number> {
   const cwd = options.cwd ?? process.cwd();
   const root = options.catalogue ?? 'catalogue';
   const dir = resolve(cwd, root);
-  const files = readCatalogueSources(dir);
-  if (!files.some((file) => file.path === 'eventry.config.yaml') && files.length === 0) {
-    process.stderr.write(`eventry lint: no catalogue at \`${root}\` (give one with --catalogue <dir>).\n`);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(
+      `eventry lint: no catalogue folder at \`${root}\` (give one with --catalogue <dir>).\n`,
+    );
     return EXIT_USAGE;
   }
+  const files = readCatalogueSources(dir);
   const cache = readOnlyParseCache([dir]);
   const loaded = loadCatalogueFromSources(files, cache ? { cache } : {});
   if (!loaded.ok) {

@@ -101,6 +101,14 @@ describe('eventry lint: text output and exit status', () => {
     );
   });
 
+  it('a missing catalogue folder (or a file given as one) is a usage error, not an internal error', async () => {
+    for (const path of [join(tempDir('eventry-lint-'), 'nothing'), join(REPO, 'README.md')]) {
+      const result = await lint(path);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('eventry lint: no catalogue folder at');
+    }
+  });
+
   it('a catalogue that does not load is reported with its problems, exit 1', async () => {
     const dir = catalogueOf('field-name-case');
     writeFileSync(join(dir, 'orders.yaml'), 'group: [\n');
