@@ -29,12 +29,16 @@ export type FieldType =
   /** `:TypeName`, a nested object of a named shape. */
   | { kind: 'shape'; name: string };
 
+/** What a field's data is, as its author classified it (`classification:`): for privacy reviews and lint. */
+export type Classification = 'public' | 'internal' | 'personal' | 'sensitive';
+
 /** One field of an event or a shape, as resolved. */
 export interface Field {
   name: string;
   type: FieldType;
   required: boolean;
   description?: string;
+  classification?: Classification;
   /** The event key or shape name the field was inherited from through `same_as` / `extends`. */
   inheritedFrom?: string;
   source: SourceLocation;
@@ -109,6 +113,19 @@ export interface CatalogueConfig {
   description?: string;
   /** Schema registry compatibility settings (`compatibility:`), as written; see generators/registry/. */
   compatibility?: CompatibilityConfig;
+  /** `lint:` settings (preset, rules, ignores, baseline), as written; see generators/lint/. */
+  lint?: LintConfig;
+}
+
+/** How much a lint finding matters; `off` turns a rule off. */
+export type LintSeverity = 'error' | 'warning' | 'info' | 'off';
+
+/** `lint:` of eventry.config.yaml. */
+export interface LintConfig {
+  preset?: 'recommended' | 'strict';
+  rules?: Record<string, LintSeverity | { severity?: LintSeverity; pattern?: string }>;
+  ignore?: { path: string; rules?: string[]; reason: string }[];
+  baseline?: string;
 }
 
 /** A Confluent compatibility level. */

@@ -154,6 +154,9 @@ async function buildLocked(
     `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
       `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
   );
+  // Only after a real build: the no-op path above stays free of the loader and the lint.
+  const { lintSummaryLine } = await import('../lint/gate.js');
+  console.log(lintSummaryLine(result.catalogue, catalogueDir));
   return 0;
 }
 

@@ -5,6 +5,7 @@ import { evaluateGate, type GateOutcome } from '../diff/gate.js';
 import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
+import { lintForGate } from '../lint/gate.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
 import { findGateBase, lastRelease } from '../release/last-release.js';
@@ -119,7 +120,15 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const print = options.format === 'github' ? githubLine : textLine;
   for (const diagnostic of diagnostics) process.stdout.write(`${print(diagnostic, after.root)}\n`);
   const stale = outcome.stale.length + outcome.expired.length;
-  const errors = outcome.blocked.length + stale;
+  // The lint pack: new findings are printed, new errors fail the gate (generators/lint/gate.ts).
+  const lint = lintForGate(
+    after.catalogue,
+    resolve(cwd, catalogueDir),
+    catalogueDir,
+    options.format ?? 'text',
+  );
+  process.stdout.write(lint.output);
+  const errors = outcome.blocked.length + stale + (lint.failed ? 1 : 0);
   process.stdout.write(
     `eventry check: ${outcome.blocked.length} breaking change(s) to existing event versions blocked, ` +
       `${outcome.allowed.length} allowed by ${ALLOW_LIST_FILE}, ${stale} stale allow-list entr${stale === 1 ? 'y' : 'ies'} ` +

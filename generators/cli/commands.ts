@@ -107,6 +107,33 @@ export function registerCommands(program: Command): void {
     });
 
   program
+    .command('lint')
+    .description(
+      'check the catalogue against the lint rule pack: naming, consistency, types, versions, personal data',
+    )
+    .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
+    .addOption(
+      new Option('--format <format>', 'output format')
+        .choices(['text', 'json', 'sarif', 'github'])
+        .default('text'),
+    )
+    .option('--max-warnings <n>', 'fail when there are more new warnings than this', count)
+    .option(
+      '--write-baseline',
+      'record every current finding in the baseline file; only new findings fail after',
+    )
+    .option('--no-baseline', 'report findings the baseline records as new')
+    .option('--list-rules', 'list the rules with their default severity')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 passed, 1 new errors (or warnings over --max-warnings) or a bad catalogue, 2 usage error.',
+    )
+    .action(async (options) => {
+      const { runLint } = await import('./lint.js');
+      process.exitCode = await runLint(options);
+    });
+
+  program
     .command('version')
     .description('bump each group package from the diff since its last release and prepend its CHANGELOG.md')
     .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
@@ -206,6 +233,12 @@ export function registerCommands(program: Command): void {
       const { runValidate } = await import('./validate.js');
       process.exitCode = await runValidate(key, files, options);
     });
+}
+
+/** Commander parser for a count option: a usage error (exit 2) on anything but a whole number from 0. */
+function count(text: string): number {
+  if (!/^\d+$/.test(text)) throw new InvalidArgumentError('give a whole number from 0, e.g. 0 or 25.');
+  return Number(text);
 }
 
 /** Commander parser for a size option: a usage error (exit 2) on anything but a positive size. */

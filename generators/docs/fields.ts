@@ -12,6 +12,8 @@ export interface FieldRow {
   /** Allowed values, when the field (or its array items) is an enum. */
   enumValues?: string;
   format?: string;
+  /** The author's `classification` (personal, sensitive, ...), shown so a reader knows how to treat it. */
+  classification?: string;
   /** 0 for a top-level field, one more per object level. */
   depth: number;
   /** The path of the row this one is nested under, for the collapse toggle. */
@@ -60,6 +62,7 @@ function walk(
         ? { enumValues: scalar.enum.map((v) => JSON.stringify(v)).join(', ') }
         : {}),
       ...('format' in scalar && scalar.format ? { format: scalar.format } : {}),
+      ...(field.classification ? { classification: field.classification } : {}),
     };
     rows.push(row);
     if (shape === undefined) continue;

@@ -1,4 +1,11 @@
-import { type Field, type FieldType, type ScalarKind, type StringFormat, typeNotation } from '../model.js';
+import {
+  type Classification,
+  type Field,
+  type FieldType,
+  type ScalarKind,
+  type StringFormat,
+  typeNotation,
+} from '../model.js';
 import {
   type Definition,
   optionalString,
@@ -62,10 +69,23 @@ export function readOwnFields(ctx: ResolveContext, def: Definition): Field[] {
       type: withFacets,
       required: spec.required === true,
       ...optionalString('description', spec.description),
+      ...readClassification(spec.classification),
       source: def.source.keyAt(path),
     });
   }
   return fields;
+}
+
+const CLASSIFICATIONS: ReadonlySet<unknown> = new Set<Classification>([
+  'public',
+  'internal',
+  'personal',
+  'sensitive',
+]);
+
+/** `{ classification }` when the value is one the format knows (the shape check reports any other). */
+function readClassification(value: unknown): { classification?: Classification } {
+  return CLASSIFICATIONS.has(value) ? { classification: value as Classification } : {};
 }
 
 /** A field's `type:` (a name or `[T]`) as a model type; reports what it cannot name, with a guess. */

@@ -25,6 +25,7 @@ export const EXTENSION_KEYWORDS = [
   'x-group',
   'x-partial',
   'x-deprecated',
+  'x-classification',
 ] as const;
 
 /** How schemas refer to named shapes: `#/$defs/Name` in a standalone schema, components in OpenAPI. */
@@ -41,6 +42,8 @@ export interface SchemaOptions {
   mode?: 'closed' | 'open';
   /** Leave annotations out (titles, descriptions): the schema then holds only what validation reads. */
   bare?: boolean;
+  /** Standard keywords only (no `x-` annotation on a field): a default strict ajv compiles it. */
+  standard?: boolean;
 }
 
 /** The schema of a field type. Optional fields are never nullable: the platform omits them. */
@@ -69,6 +72,9 @@ export function objectSchema(fields: Field[], options: SchemaOptions, open = fal
     Object.defineProperty(properties, field.name, {
       value: {
         ...(field.description && !options.bare ? { description: field.description } : {}),
+        ...(field.classification && !options.bare && !options.standard
+          ? { 'x-classification': field.classification }
+          : {}),
         ...typeSchema(field.type, options),
       },
       enumerable: true,
@@ -170,9 +176,10 @@ export function standaloneEventSchema(
   model: Catalogue,
   key: string,
   mode: 'closed' | 'open' = 'closed',
+  standard = false,
 ): Record<string, unknown> {
   const event = model.events[key]!;
-  const options: SchemaOptions = { ref: (name) => `#/$defs/${name}`, mode };
+  const options: SchemaOptions = { ref: (name) => `#/$defs/${name}`, mode, standard };
   const defs = shapeDefinitions(model, event, options);
   return {
     $schema: SCHEMA_DIALECT,
@@ -195,7 +202,7 @@ export const COMPILE_NOTE =
  * description (`readEventNotices` reads them back).
  */
 export function shippedEventSchema(model: Catalogue, key: string): Record<string, unknown> {
-  const schema = standaloneEventSchema(model, key, 'closed');
+  const schema = standaloneEventSchema(model, key, 'closed', true);
   for (const keyword of EXTENSION_KEYWORDS) delete schema[keyword];
   schema.$comment = `${String(schema.$comment)} ${COMPILE_NOTE}`;
   return schema;

@@ -52,6 +52,12 @@ const cases: Record<string, Case[]> = {
     ['an unknown --fail-on', () => ['diff', 'HEAD', 'HEAD', '--fail-on', 'sometimes'], USAGE],
     ['a file as the catalogue', () => ['diff', 'HEAD', 'HEAD', '--catalogue', aFile], USAGE],
   ],
+  lint: [
+    ['a nonexistent catalogue', () => ['lint', '-c', join(scratch, 'nowhere')], USAGE],
+    ['a file as the catalogue', () => ['lint', '-c', aFile], USAGE],
+    ['an unknown --format', () => ['lint', '--format', 'xml'], USAGE],
+    ['a --max-warnings that is not a count', () => ['lint', '--max-warnings', '-1'], USAGE],
+  ],
   check: [
     ['--base without its value', () => ['check', '--base'], USAGE],
     ['an unknown base', () => ['check', '--base', 'no-such-ref-anywhere'], USAGE],

@@ -121,6 +121,7 @@ function ownFields(fields: Field[], parentFields: Field[]): Field[] | undefined 
       field.name !== parent.name ||
       field.required !== parent.required ||
       field.description !== parent.description ||
+      field.classification !== parent.classification ||
       JSON.stringify(field.type) !== JSON.stringify(parent.type)
     )
       return undefined;
@@ -163,6 +164,7 @@ function fieldDocLines(field: Field): string[] {
   if (type.kind === 'integer') lines.push(`Integer${items}.`);
   if (type.kind === 'string' && type.format === 'date') lines.push(`Date, \`YYYY-MM-DD\`${items}.`);
   if (type.kind === 'string' && type.format === 'date-time') lines.push(`Date-time, ISO 8601${items}.`);
+  if (field.classification) lines.push(`@classification ${field.classification}`);
   return lines;
 }
 

@@ -63,6 +63,10 @@ export interface Field {
    * @minItems 1
    */
   enum?: [string | number | number, ...(string | number | number)[]];
+  /**
+   * What the data is: public, internal, personal (identifies a person: e-mail, phone, name, address) or sensitive (personal data that needs extra care: bank details, health, birth date).
+   */
+  classification?: 'public' | 'internal' | 'personal' | 'sensitive';
 }
 export interface Deprecated {
   /**
@@ -80,6 +84,7 @@ export interface Shape {
 
 export type Level =
   'NONE' | 'BACKWARD' | 'BACKWARD_TRANSITIVE' | 'FORWARD' | 'FORWARD_TRANSITIVE' | 'FULL' | 'FULL_TRANSITIVE';
+export type LintSeverity = 'error' | 'warning' | 'info' | 'off';
 
 export interface EventryCatalogueConfiguration {
   title: string;
@@ -107,5 +112,34 @@ export interface EventryCatalogueConfiguration {
     events?: {
       [k: string]: Level;
     };
+  };
+  /**
+   * eventry lint: a preset, per-rule severity (and pattern for the naming rules), ignores by catalogue path, the baseline file.
+   */
+  lint?: {
+    preset?: 'recommended' | 'strict';
+    rules?: {
+      [k: string]:
+        | LintSeverity
+        | {
+            severity?: LintSeverity;
+            pattern?: string;
+          };
+    };
+    ignore?: {
+      /**
+       * Glob of catalogue file paths, e.g. groups/legacy-*.yaml.
+       */
+      path: string;
+      /**
+       * Only these rules (default: all).
+       */
+      rules?: string[];
+      reason: string;
+    }[];
+    /**
+     * Baseline file, relative to the catalogue (default lint-baseline.json).
+     */
+    baseline?: string;
   };
 }

@@ -1,0 +1,122 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readOnlyParseCache } from '../build/emit-cache.js';
+import { readBaseline, writeBaseline } from '../lint/baseline.js';
+import { resolveLintConfig } from '../lint/config.js';
+import { type LintResult, lintCatalogue } from '../lint/lint.js';
+import { formatGithub } from '../lint/report/github.js';
+import { formatJson } from '../lint/report/json.js';
+import { formatSarif } from '../lint/report/sarif.js';
+import { countsText, formatText, sourcePath } from '../lint/report/text.js';
+import { LINT_RULES } from '../lint/rules/index.js';
+import { formatProblem, loadCatalogueFromSources, readCatalogueSources } from '../load/index.js';
+import { EXIT_USAGE } from './exit-codes.js';
+
+/** Options of `eventry lint`. */
+export interface LintCommandOptions {
+  catalogue?: string;
+  format?: 'text' | 'json' | 'sarif' | 'github';
+  /** Fail (exit 1) when there are more new warnings than this. */
+  maxWarnings?: number;
+  writeBaseline?: boolean;
+  /** commander's `--no-baseline`: false reports every finding as new. */
+  baseline?: boolean;
+  listRules?: boolean;
+  cwd?: string;
+}
+
+/**
+ * `eventry lint`: the rule pack over the catalogue. Exit 1 on a new error, on more new warnings than
+ * `--max-warnings`, or when the catalogue or its `lint:` settings have problems; 2 on a usage error.
+ */
+export async function runLint(options: LintCommandOptions): Promise<number> {
+  const out = (text: string): boolean => process.stdout.write(text);
+  if (options.listRules) {
+    for (const rule of LINT_RULES) out(`${rule.id} (${rule.severity}): ${rule.description}\n`);
+    return 0;
+  }
+  const cwd = options.cwd ?? process.cwd();
+  const root = options.catalogue ?? 'catalogue';
+  const dir = resolve(cwd, root);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(
+      `eventry lint: no catalogue folder at \`${root}\` (give one with --catalogue <dir>).\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const files = readCatalogueSources(dir);
+  const cache = readOnlyParseCache([dir]);
+  const loaded = loadCatalogueFromSources(files, cache ? { cache } : {});
+  if (!loaded.ok) {
+    for (const problem of loaded.problems) out(`${formatProblem(problem, root)}\n`);
+    out(`eventry lint: the catalogue has ${loaded.problems.length} problem(s); nothing was linted.\n`);
+    return 1;
+  }
+  const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
+  const config = resolveLintConfig(loaded.catalogue.config.lint, configText);
+  if (config.problems.length > 0) {
+    for (const problem of config.problems)
+      out(
+        `${sourcePath(root, problem.location)}:${problem.location.line}:${problem.location.column}: error ${problem.code}: ${problem.message}\n    hint: ${problem.hint}\n`,
+      );
+    out(`eventry lint: ${config.problems.length} problem(s) in the lint settings; nothing was linted.\n`);
+    return 1;
+  }
+  const baselinePath = resolve(dir, config.baseline);
+  const baselineShown = sourcePath(root, { file: config.baseline, line: 0, column: 0 });
+  if (options.writeBaseline) {
+    const result = lintCatalogue(loaded.catalogue, { files, config });
+    const refused = writeBaseline(baselinePath, result.findings);
+    if (refused) {
+      process.stderr.write(`eventry lint: not writing the baseline: ${baselineShown} ${refused}.\n`);
+      return 1;
+    }
+    out(
+      `eventry lint: recorded ${result.findings.length} finding(s) (${countsText(result)}) in ${baselineShown}.\n`,
+    );
+    return 0;
+  }
+  const read =
+    options.baseline === false ? { ok: true as const, baseline: undefined } : readBaseline(baselinePath);
+  if (!read.ok) {
+    out(
+      `${baselineShown}:1:1: error invalid-lint-baseline: The baseline ${read.message}.\n    hint: Write it again with \`eventry lint --write-baseline\`.\n`,
+    );
+    return 1;
+  }
+  const result = lintCatalogue(loaded.catalogue, {
+    files,
+    config,
+    ...(read.baseline ? { baseline: read.baseline } : {}),
+  });
+  const failed = failedBy(result, options.maxWarnings);
+  const format = options.format ?? 'text';
+  if (format === 'json') out(formatJson(result, root));
+  else if (format === 'sarif') out(formatSarif(result, root));
+  else {
+    out(format === 'github' ? formatGithub(result, root) : formatText(result, root));
+    out(`${summaryLine(result, failed)}\n`);
+  }
+  return failed ? 1 : 0;
+}
+
+/** Why the lint fails, or undefined when it passes. */
+export function failedBy(result: LintResult, maxWarnings: number | undefined): string | undefined {
+  if (result.counts.error > 0) return 'errors';
+  if (maxWarnings !== undefined && result.counts.warning > maxWarnings)
+    return `more than ${maxWarnings} warning(s)`;
+  return undefined;
+}
+
+/** `eventry lint: 0 errors, 3 warnings, 0 infos (12 in the baseline, 1 suppressed): passed.` */
+export function summaryLine(result: LintResult, failed: string | undefined): string {
+  const notes = [
+    ...(result.baselined.length > 0 ? [`${result.baselined.length} in the baseline`] : []),
+    ...(result.fixed > 0
+      ? [`${result.fixed} baseline entr${result.fixed === 1 ? 'y' : 'ies'} fixed: run --write-baseline`]
+      : []),
+    ...(result.suppressed > 0 ? [`${result.suppressed} suppressed`] : []),
+    ...(result.ignored > 0 ? [`${result.ignored} ignored by path`] : []),
+  ];
+  return `eventry lint: ${countsText(result)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}: ${failed ? `failed (${failed})` : 'passed'}.`;
+}

@@ -1,0 +1,71 @@
+import { resolve } from 'node:path';
+import { readCatalogueSources } from '../load/index.js';
+import type { Catalogue } from '../model.js';
+import { readBaseline } from './baseline.js';
+import { resolveLintConfig } from './config.js';
+import { type LintResult, lintCatalogue } from './lint.js';
+import { formatGithub } from './report/github.js';
+import { countsText, formatText, sourcePath } from './report/text.js';
+
+/** What `eventry check` prints of the lint, and whether it fails the gate. */
+export interface LintGate {
+  output: string;
+  failed: boolean;
+  result?: LintResult;
+}
+
+/**
+ * The lint as a step of the gate: new findings (not in the baseline) printed, new errors failing, as
+ * do problems with the `lint:` settings or the baseline file. `dir` is the catalogue folder, `root`
+ * how the user named it.
+ */
+export function lintForGate(
+  catalogue: Catalogue,
+  dir: string,
+  root: string,
+  format: 'text' | 'github',
+): LintGate {
+  const files = readCatalogueSources(dir);
+  const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
+  const config = resolveLintConfig(catalogue.config.lint, configText);
+  const problems = config.problems.map(
+    (problem) =>
+      `${sourcePath(root, problem.location)}:${problem.location.line}:${problem.location.column}: error ${problem.code}: ${problem.message}\n    hint: ${problem.hint}\n`,
+  );
+  const read = readBaseline(resolve(dir, config.baseline));
+  if (!read.ok)
+    problems.push(
+      `${sourcePath(root, { file: config.baseline, line: 1, column: 1 })}:1:1: error invalid-lint-baseline: The baseline ${read.message}.\n`,
+    );
+  if (problems.length > 0)
+    return {
+      output: `${problems.join('')}eventry check: lint: the lint settings have problems: failed.\n`,
+      failed: true,
+    };
+  const baseline = read.ok ? read.baseline : undefined;
+  const result = lintCatalogue(catalogue, {
+    files,
+    config,
+    ...(baseline ? { baseline } : {}),
+  });
+  const failed = result.counts.error > 0;
+  const findings = format === 'github' ? formatGithub(result, root) : formatText(result, root);
+  const recorded = result.baselined.length > 0 ? `, ${result.baselined.length} in the baseline` : '';
+  return {
+    output: `${findings}eventry check: lint: ${countsText(result)} new${recorded}: ${failed ? 'failed' : 'passed'}.\n`,
+    failed,
+    result,
+  };
+}
+
+/**
+ * The one line `eventry build` prints after building: how many new findings the lint has, or why it
+ * could not tell (the build itself never fails on them).
+ */
+export function lintSummaryLine(catalogue: Catalogue, dir: string): string {
+  const gate = lintForGate(catalogue, dir, '', 'text');
+  if (!gate.result) return 'eventry: lint: the lint settings have problems (run `eventry lint`).';
+  const { findings, baselined } = gate.result;
+  const recorded = baselined.length > 0 ? `, ${baselined.length} in the baseline` : '';
+  return `eventry: lint: ${countsText(gate.result)}${recorded}${findings.length > 0 ? ' (run `eventry lint` for details)' : ''}.`;
+}

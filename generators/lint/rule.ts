@@ -1,0 +1,70 @@
+import type { Catalogue, LintSeverity, SourceLocation } from '../model.js';
+import type { CatalogueIndex } from './catalogue-index.js';
+
+export type { LintSeverity } from '../model.js';
+
+/** A severity a finding can carry (a rule set `off` reports nothing). */
+export type FindingSeverity = Exclude<LintSeverity, 'off'>;
+
+/** What a rule reports: one thing wrong at one place of the catalogue source. */
+export interface LintReport {
+  /** Human-readable; wording may change, so no logic (nor the baseline) may be built on it. */
+  message: string;
+  location: SourceLocation;
+  /**
+   * What the finding is about, stable across edits that move lines: `event account.created-v1 field
+   * user_email`, `shape Caller`. The baseline records rule + subject.
+   */
+  subject: string;
+}
+
+/** What every rule reads: the model, an index of it built once, and the rule's configured pattern. */
+export interface LintContext {
+  catalogue: Catalogue;
+  index: CatalogueIndex;
+  /** The rule's `pattern` (eventry.config.yaml, else its default); undefined when it has neither. */
+  pattern(rule: LintRule): RegExp | undefined;
+}
+
+/** One lint rule: one file under rules/, listed once in rules/index.ts. */
+export interface LintRule {
+  /** Kebab-case, stable, never reused (a rule taken out goes to RETIRED_LINT_RULE_IDS). */
+  id: string;
+  /** One line: what the rule reports and why it matters. */
+  description: string;
+  /** Severity in the `recommended` preset. */
+  severity: LintSeverity;
+  /** What to do about a finding, in general (a finding's message says the specifics). */
+  hint: string;
+  /** The default of a naming rule's configurable `pattern`. */
+  pattern?: string;
+  check(ctx: LintContext): LintReport[];
+}
+
+/** A rule id taken out of use, and why: never given to another rule. */
+export interface RetiredLintRule {
+  id: string;
+  reason: string;
+}
+
+/** A reported finding, with its rule's id, effective severity and hint. */
+export interface LintFinding extends LintReport {
+  rule: string;
+  severity: FindingSeverity;
+  hint: string;
+}
+
+/** Severities from the most to the least serious. */
+export const FINDING_SEVERITIES: readonly FindingSeverity[] = ['error', 'warning', 'info'];
+
+/** `code` span, as the catalogue's problems write names. */
+export const code = (text: string): string => `\`${text}\``;
+
+/** `file:line:column`. */
+export const at = (location: SourceLocation): string =>
+  `${location.file}:${location.line}:${location.column}`;
+
+/** `a` or `an` + noun, for messages. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

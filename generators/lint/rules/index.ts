@@ -1,0 +1,52 @@
+import type { LintRule, RetiredLintRule } from '../rule.js';
+import { dateWithoutFormat } from './date-without-format.js';
+import { deprecatedWithoutReplacement } from './deprecated-without-replacement.js';
+import { duplicateShape } from './duplicate-shape.js';
+import { enumValueCase } from './enum-value-case.js';
+import { eventKeyFormat } from './event-key-format.js';
+import { fieldNameCase } from './field-name-case.js';
+import { fieldNameNearDuplicate } from './field-name-near-duplicate.js';
+import { fieldTypeMismatch } from './field-type-mismatch.js';
+import { freeObjectWithShape } from './free-object-with-shape.js';
+import { idTypeMismatch } from './id-type-mismatch.js';
+import { missingDescription } from './missing-description.js';
+import { personalDataUnclassified } from './personal-data-unclassified.js';
+import { shapeNameCase } from './shape-name-case.js';
+import { unusedShape } from './unused-shape.js';
+import { versionGap } from './version-gap.js';
+import { versionIdentical } from './version-identical.js';
+
+/**
+ * The one registry of lint rules, in report order: naming, consistency across the catalogue, types,
+ * versions, documentation, sensitive data. Ids are stable: a retired rule's id goes to
+ * RETIRED_LINT_RULE_IDS, never to another rule.
+ */
+export const LINT_RULES: readonly LintRule[] = [
+  eventKeyFormat,
+  fieldNameCase,
+  enumValueCase,
+  shapeNameCase,
+  fieldTypeMismatch,
+  fieldNameNearDuplicate,
+  duplicateShape,
+  freeObjectWithShape,
+  dateWithoutFormat,
+  idTypeMismatch,
+  versionIdentical,
+  versionGap,
+  deprecatedWithoutReplacement,
+  unusedShape,
+  missingDescription,
+  personalDataUnclassified,
+];
+
+/** Rules by id. */
+export const LINT_RULES_BY_ID: ReadonlyMap<string, LintRule> = new Map(
+  LINT_RULES.map((rule) => [rule.id, rule]),
+);
+
+/**
+ * Rule ids no longer in use, each with why it was retired: the registry test keeps them from being
+ * reused; a config or suppression naming one is told it was retired instead of "not a rule".
+ */
+export const RETIRED_LINT_RULE_IDS: readonly RetiredLintRule[] = [];
