@@ -25,13 +25,13 @@ beforeAll(async () => {
           ? readFileSync(content.copyOf, 'utf8')
           : String(content);
       const code = /<code id="import-line" data-snippet="import">([^<]*)<\/code>/.exec(html);
-      snippets.set(match[1]!, unescape(code?.[1] ?? ''));
+      snippets.set(match[1]!, unescapeHtml(code?.[1] ?? ''));
     },
   );
   expect(result.ok).toBe(true);
 }, 180_000);
 
-function unescape(html: string): string {
+function unescapeHtml(html: string): string {
   return html
     .replaceAll('&#x27;', "'")
     .replaceAll('&quot;', '"')
