@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suggest } from '../load/suggest.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
+import { describeJsonError } from '../shared/parse-error.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import {
   DEFAULT_MAX_BYTES,
@@ -224,7 +225,7 @@ async function validateLine(
   try {
     record = JSON.parse(line);
   } catch (error) {
-    return { outcome: failure('invalid_json', `The line is not JSON: ${(error as Error).message}.`) };
+    return { outcome: failure('invalid_json', `The line is not JSON: ${describeJsonError(error)}.`) };
   }
   if (
     record === null ||
@@ -254,7 +255,7 @@ function validateText(text: string, validate: (payload: unknown) => ValidationRe
   try {
     payload = JSON.parse(text);
   } catch (error) {
-    return failure('invalid_json', `The file is not JSON: ${(error as Error).message}.`);
+    return failure('invalid_json', `The file is not JSON: ${describeJsonError(error)}.`);
   }
   return flatten(validate(payload));
 }
