@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { whileReadingOutput } from '../build/write.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
+import { describeJsonError } from '../shared/parse-error.js';
 import { GroupPackages, type GroupValidate, PackageLoadError } from '../validate/group-packages.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import {
@@ -227,7 +228,7 @@ async function validateLine(
   try {
     record = JSON.parse(line);
   } catch (error) {
-    return { outcome: failure('invalid_json', `The line is not JSON: ${(error as Error).message}.`) };
+    return { outcome: failure('invalid_json', `The line is not JSON: ${describeJsonError(error)}.`) };
   }
   if (
     record === null ||
@@ -257,7 +258,7 @@ function validateText(text: string, validate: (payload: unknown) => ValidationRe
   try {
     payload = JSON.parse(text);
   } catch (error) {
-    return failure('invalid_json', `The file is not JSON: ${(error as Error).message}.`);
+    return failure('invalid_json', `The file is not JSON: ${describeJsonError(error)}.`);
   }
   return flatten(validate(payload));
 }

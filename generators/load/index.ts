@@ -96,6 +96,18 @@ export function loadCatalogueFromSources(
         column: 1,
       });
     }
+    if (file.outside) {
+      problems.push({
+        code: 'symlink-outside-catalogue',
+        message: `\`${printablePath(file.path)}\` is a symbolic link to a file outside the catalogue folder; it was not read.`,
+        hint: 'Copy the file into the catalogue folder, or link to a file inside it.',
+        file: file.path,
+        line: 1,
+        column: 1,
+      });
+      incomplete = true;
+      continue;
+    }
     if (file.unreadable !== undefined) {
       problems.push({
         code: 'unreadable-file',

@@ -40,6 +40,7 @@ export const PROBLEM_CODES = {
   'too-many-aliases': 'YAML aliases that would expand too many times (an alias bomb).',
   'too-deep': 'YAML nested deeper than any catalogue file needs.',
   'unreadable-file': 'An entry of the catalogue folder that cannot be read as a file.',
+  'symlink-outside-catalogue': 'A symbolic link in the catalogue folder to a file outside it (never read).',
   'invalid-file-name': 'A catalogue file name with a control character in it.',
   'reserved-name': 'A name the generated code cannot use (`__proto__`, a group called `catalogue`, ...).',
   'name-too-long': 'An event key or group slug too long to become a file name.',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Dirent, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Dirent, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join, sep } from 'node:path';
 
 /** One catalogue file as text, with its path relative to the catalogue root. */
 export interface CatalogueSourceFile {
@@ -11,18 +11,27 @@ export interface CatalogueSourceFile {
    * is empty then, and the loader reports it as a located problem instead of throwing.
    */
   unreadable?: string;
+  /** Set (with `unreadable`) for a symbolic link that resolves outside the catalogue folder: never read. */
+  outside?: true;
 }
 
 /** The two file-system calls the reader makes; injectable so tests can fail them (tests run as root). */
 export interface SourceReader {
   readdir(dir: string): Dirent[];
   readFile(path: string): string;
+  /** Where a symbolic link leads (the disk's realpath); a reader without it has no links to follow. */
+  realpath?(path: string): string;
 }
 
 const DISK: SourceReader = {
   readdir: (dir) => readdirSync(dir, { withFileTypes: true }),
   readFile: (path) => readFileSync(path, 'utf8'),
+  realpath: (path) => realpathSync(path),
 };
+
+/** Why a link that leaves the catalogue is not read (the loader reports it as `symlink-outside-catalogue`). */
+export const OUTSIDE_REASON =
+  'it is a symbolic link to a file outside the catalogue folder, which is not read';
 
 /** Why reading failed, by the errno codes a catalogue folder can produce. */
 const REASONS: Record<string, string> = {
@@ -43,7 +52,12 @@ const REASONS: Record<string, string> = {
  */
 export function readCatalogueSources(root: string, reader: SourceReader = DISK): CatalogueSourceFile[] {
   const files: CatalogueSourceFile[] = [];
-  const read = (path: string): CatalogueSourceFile => {
+  const inside = confinement(root, reader);
+  const read = (path: string, link: boolean): CatalogueSourceFile => {
+    // A link is followed only when it stays inside the catalogue: one added in a pull request must not
+    // make CI read (and quote in its problems) a runner's secrets.
+    if (link && !inside(join(root, path)))
+      return { path, text: '', unreadable: OUTSIDE_REASON, outside: true };
     try {
       return { path, text: reader.readFile(join(root, path)) };
     } catch (error) {
@@ -53,7 +67,7 @@ export function readCatalogueSources(root: string, reader: SourceReader = DISK):
   walkCatalogue(
     root,
     reader,
-    (path) => files.push(read(path)),
+    (path, link) => files.push(read(path, link)),
     (path, error) => {
       files.push({ path: `${path}/`, text: '', unreadable: reasonOf(error) });
     },
@@ -83,7 +97,7 @@ export function listCatalogueFiles(root: string): string[] | undefined {
 function walkCatalogue(
   root: string,
   reader: SourceReader,
-  file: (path: string) => void,
+  file: (path: string, link: boolean) => void,
   unlisted: (path: string, error: unknown) => void,
 ): void {
   const walk = (relative: string): void => {
@@ -101,10 +115,29 @@ function walkCatalogue(
       const yaml = /\.ya?ml$/.test(entry.name);
       // A folder named like a catalogue file is almost certainly a mistake: say so rather than walk it.
       if (entry.isDirectory() && !yaml) walk(path);
-      else if (yaml) file(path);
+      else if (yaml) file(path, entry.isSymbolicLink());
     }
   };
   walk('');
+}
+
+/**
+ * Whether a linked path resolves inside `root` (both through their links). A link that cannot be
+ * resolved (a loop, a dangling link) counts as inside: reading it fails with its own reason.
+ */
+function confinement(root: string, reader: SourceReader): (path: string) => boolean {
+  const realpath = reader.realpath;
+  if (!realpath) return () => true;
+  let realRoot: string | undefined;
+  return (path) => {
+    try {
+      realRoot ??= realpath(root);
+      const real = realpath(path);
+      return real.startsWith(`${realRoot}${sep}`);
+    } catch {
+      return true;
+    }
+  };
 }
 
 function byPath(a: { path: string }, b: { path: string }): number {

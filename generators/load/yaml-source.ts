@@ -349,7 +349,14 @@ function checkStructure(doc: ParsedDocument, at: (offset: number) => SourceLocat
  */
 export function composeDocument(tokens: CST.Token[], length: number): ParsedDocument {
   // `logLevel: 'error'`: a mapping used as a key is reported as a located problem, not a warning on stderr.
-  const composer = new Composer({ uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+  // `lineWidth: 0`: such a key becomes its one-line text (yaml folds it at 80 columns by default, which
+  // quoted `? [a, b]` over several lines in a message).
+  const composer = new Composer({
+    uniqueKeys: true,
+    prettyErrors: false,
+    logLevel: 'error',
+    toStringDefaults: { lineWidth: 0 },
+  });
   let doc: ParsedDocument | undefined;
   for (const next of composer.compose(tokens, true, length)) {
     if (!doc) {

@@ -53,7 +53,8 @@ export type HistoryResult =
 /**
  * Loads every release of the catalogue from git objects, plus the working catalogue. Each release's
  * schema texts are cached under `cacheDir` keyed by the commit's catalogue tree hash (and the code that
- * makes the texts), so a restart reads JSON instead of loading every release again.
+ * makes the texts), so a restart reads JSON instead of loading every release again; an entry is used
+ * only when it checks out against its digest and inputs (see `readCachedSchemas`).
  */
 export function loadHistory(options: HistoryOptions): HistoryResult {
   const folder = resolve(options.cwd, options.catalogue);
@@ -144,20 +145,18 @@ function releaseSchemas(
   load: LoadOptions,
 ): Map<string, string> | string {
   const tree = treeHash(top, commit, catalogueInRepo);
+  const fingerprint = schemaTextFingerprint();
   const cacheFile =
     options.cacheDir && tree
       ? join(
           options.cacheDir,
-          `${createHash('sha256').update(`${schemaTextFingerprint()}\0${tree}`).digest('hex').slice(0, 32)}.json`,
+          `${createHash('sha256').update(`${fingerprint}\0${tree}`).digest('hex').slice(0, 32)}.json`,
         )
       : undefined;
+  const inputs = { tree: tree ?? '', fingerprint };
   if (cacheFile) {
-    try {
-      const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as [string, string][];
-      if (Array.isArray(cached)) return new Map(cached);
-    } catch {
-      // Absent or unreadable: load it again.
-    }
+    const cached = readCachedSchemas(cacheFile, inputs);
+    if (cached) return cached;
   }
   const loaded = gitSource.resolve(commit, { cwd: top, catalogue: catalogueInRepo || '.', load });
   if (!loaded.ok) {
@@ -170,13 +169,78 @@ function releaseSchemas(
     try {
       mkdirSync(options.cacheDir, { recursive: true });
       const temporary = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify([...schemas]));
+      writeFileSync(temporary, JSON.stringify(cacheEntry(schemas, inputs)));
       renameSync(temporary, cacheFile);
     } catch {
       // A read-only checkout still serves; it only loads releases again on the next start.
     }
   }
   return schemas;
+}
+
+/** What a cached release was made from: its catalogue's git tree and the code that made the texts. */
+interface CacheInputs {
+  tree: string;
+  fingerprint: string;
+}
+
+/** Names this layout; an entry with another (an older toolkit's bare list) is made again. */
+const CACHE_FORMAT = 'eventry-registry-release/2';
+
+/** A release's cache entry: its schemas with the digest of them and of their inputs. */
+interface CacheEntry extends CacheInputs {
+  format: typeof CACHE_FORMAT;
+  digest: string;
+  schemas: [string, string][];
+}
+
+function cacheEntry(schemas: Map<string, string>, inputs: CacheInputs): CacheEntry {
+  const pairs = [...schemas];
+  return { format: CACHE_FORMAT, ...inputs, digest: digestOf(pairs, inputs), schemas: pairs };
+}
+
+/** sha256 over the inputs and every key and text, each part length-prefixed so no two lists collide. */
+function digestOf(pairs: readonly (readonly [string, string])[], inputs: CacheInputs): string {
+  const hash = createHash('sha256');
+  for (const part of [CACHE_FORMAT, inputs.tree, inputs.fingerprint, ...pairs.flat()]) {
+    hash.update(`${Buffer.byteLength(part)}:`).update(part);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * A cached release's schemas, only when the entry proves itself: its layout, the inputs it names (the
+ * same tree and code as asked), every key and text a string, keys in order without repeats, and its
+ * digest. Anything else (a truncated file, `[]`, an edited text, a number for a text) is undefined, and
+ * the release is loaded from git again: the registry never serves what it cannot check.
+ */
+function readCachedSchemas(file: string, inputs: CacheInputs): Map<string, string> | undefined {
+  let entry: Partial<CacheEntry>;
+  try {
+    entry = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheEntry>;
+  } catch {
+    return undefined; // absent or unreadable
+  }
+  if (
+    entry === null ||
+    typeof entry !== 'object' ||
+    entry.format !== CACHE_FORMAT ||
+    entry.tree !== inputs.tree ||
+    entry.fingerprint !== inputs.fingerprint ||
+    !Array.isArray(entry.schemas)
+  )
+    return undefined;
+  const pairs = entry.schemas;
+  let previous: string | undefined;
+  for (const pair of pairs) {
+    if (!Array.isArray(pair) || pair.length !== 2) return undefined;
+    const [key, text] = pair as unknown[];
+    if (typeof key !== 'string' || typeof text !== 'string') return undefined;
+    if (previous !== undefined && !(previous < key)) return undefined;
+    previous = key;
+  }
+  if (entry.digest !== digestOf(pairs, inputs)) return undefined;
+  return new Map(pairs);
 }
 
 function treeHash(top: string, commit: string, catalogueInRepo: string): string | undefined {

@@ -1,11 +1,20 @@
-import { createReadStream, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  fstatSync,
+  openSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 
 /**
  * `GET /docs/...` of `eventry serve`: the static docs portal `eventry docs` wrote, with the same
  * strict policy the site is built for (`script-src 'self'`, nothing from elsewhere). Only files inside
- * the site folder are served; everything else is a 404.
+ * the site folder (after resolving symbolic links) are served; everything else is a 4xx.
  */
 
 const TYPES: Record<string, string> = {
@@ -25,7 +34,7 @@ export function isDocsPath(url: string | undefined): boolean {
   return url === '/docs' || (url ?? '').startsWith('/docs/') || (url ?? '').startsWith('/docs?');
 }
 
-/** Answers a portal request from `siteDir` (GET and HEAD only). */
+/** Answers a portal request from `siteDir` (GET and HEAD only); a file-system error is a 4xx, never a throw. */
 export function serveDocs(req: IncomingMessage, res: ServerResponse, siteDir: string | undefined): void {
   const text = (status: number, body: string) => {
     res.writeHead(status, {
@@ -35,6 +44,7 @@ export function serveDocs(req: IncomingMessage, res: ServerResponse, siteDir: st
     res.end(req.method === 'HEAD' ? undefined : body);
   };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
     text(405, 'The docs portal is read-only.\n');
     return;
   }
@@ -45,30 +55,24 @@ export function serveDocs(req: IncomingMessage, res: ServerResponse, siteDir: st
     text(400, 'The request path is not a valid URL.\n');
     return;
   }
+  if (path.includes('\0')) {
+    text(400, 'The request path contains a NUL character.\n');
+    return;
+  }
   if (path === '/docs') {
     res.writeHead(301, { location: '/docs/' }).end();
     return;
   }
-  if (siteDir === undefined || !statSync(join(siteDir, 'index.html'), { throwIfNoEntry: false })) {
+  const found = siteDir === undefined ? undefined : openSiteFile(siteDir, path.slice('/docs'.length));
+  if (found === undefined || found === 'no-site') {
     text(404, 'No docs site to serve: run `npm run build` (or `eventry docs`) first.\n');
     return;
   }
-  const root = resolve(siteDir);
-  let file = resolve(root, `.${path.slice('/docs'.length)}`);
-  if (file !== root && !file.startsWith(`${root}${sep}`)) {
-    text(404, 'Not found.\n');
+  if (typeof found === 'number') {
+    text(found, found === 414 ? 'The request path is too long.\n' : 'Not found.\n');
     return;
   }
-  let stat = statSync(file, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) {
-    file = join(file, 'index.html');
-    stat = statSync(file, { throwIfNoEntry: false });
-  }
-  const type = TYPES[extname(file)];
-  if (!stat?.isFile() || type === undefined) {
-    text(404, 'Not found.\n');
-    return;
-  }
+  const { fd, stat, type } = found;
   // Pages change with the catalogue, so a browser revalidates; the assets every page shares then
   // cost a 304, not a download.
   const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
@@ -79,13 +83,72 @@ export function serveDocs(req: IncomingMessage, res: ServerResponse, siteDir: st
     etag,
   };
   if (req.headers['if-none-match'] === etag) {
+    closeSync(fd);
     res.writeHead(304, headers).end();
     return;
   }
   res.writeHead(200, { ...headers, 'content-type': type, 'content-length': stat.size });
   if (req.method === 'HEAD') {
+    closeSync(fd);
     res.end();
     return;
   }
-  createReadStream(file).pipe(res);
+  const stream = createReadStream('', { fd, start: 0, end: Math.max(0, stat.size - 1) });
+  // A read that fails half-way (the file shrank, an I/O error) cuts this answer, not the server.
+  stream.on('error', () => res.destroy());
+  res.on('close', () => stream.destroy());
+  if (stat.size === 0) {
+    stream.destroy();
+    res.end();
+    return;
+  }
+  stream.pipe(res);
+}
+
+interface SiteFile {
+  fd: number;
+  stat: Stats;
+  type: string;
+}
+
+/**
+ * The open file a portal path names, or the status to answer. Both the site folder and the file are
+ * resolved through their symbolic links, and the file must lie inside the site: a link that leaves it
+ * is a 404, as is any path the file system refuses (ENOTDIR, ELOOP, EACCES); a name too long is a 414.
+ */
+function openSiteFile(siteDir: string, rest: string): SiteFile | 'no-site' | number {
+  let root: string;
+  try {
+    root = realpathSync(siteDir);
+    if (!statSync(join(root, 'index.html')).isFile()) return 'no-site';
+  } catch {
+    return 'no-site';
+  }
+  const inside = (file: string) => file === root || file.startsWith(`${root}${sep}`);
+  const asked = resolve(root, `.${rest}`);
+  if (!inside(asked)) return 404;
+  try {
+    let real = realpathSync(asked);
+    if (!inside(real)) return 404;
+    if (!statSync(real).isDirectory()) {
+      // `index.html/` names a folder that is not one.
+      if (rest.endsWith('/')) return 404;
+    } else {
+      real = realpathSync(join(real, 'index.html'));
+      if (!inside(real)) return 404;
+    }
+    const type = TYPES[extname(real)];
+    if (type === undefined) return 404;
+    const fd = openSync(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      const stat = fstatSync(fd);
+      if (stat.isFile()) return { fd, stat, type };
+    } catch {
+      // closed below
+    }
+    closeSync(fd);
+    return 404;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENAMETOOLONG' ? 414 : 404;
+  }
 }

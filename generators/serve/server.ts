@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { checkCandidate } from '../registry/compatibility.js';
 import type { SchemaRegistryState, SubjectVersion } from '../registry/registry.js';
 import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
@@ -28,7 +29,12 @@ export interface RegistryServerOptions {
   docsDir?: string;
   /** The MCP endpoint's handler (generators/mcp/http.ts), answered at `/mcp`. */
   mcp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** How long a request body may take to arrive once its headers have, in ms (30 s by default). */
+  bodyTimeoutMs?: number;
 }
+
+/** How long the headers of a request may take to arrive, in ms. */
+const HEADERS_TIMEOUT_MS = 10_000;
 
 const MAX_VERSION = 2 ** 31 - 1;
 const JSON_TYPE = 'JSON';
@@ -45,7 +51,17 @@ export function createRegistryServer(
 ): Server {
   const fast = precomputedBodies(state);
   const maxBody = options.maxBodyBytes ?? 1 << 20;
-  const server = createServer((req, res) => {
+  const bodyTimeout = options.bodyTimeoutMs ?? 30_000;
+  // Node's own request timeout is only a backstop behind the body timer of `readBody` (which answers
+  // 408 at the exact limit); its checks run every second, not every 30 s, so the headers limit holds too.
+  const timeouts = {
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: HEADERS_TIMEOUT_MS + bodyTimeout + 1_000,
+    connectionsCheckingInterval: 1_000,
+    keepAliveTimeout: 5_000,
+  };
+  const server = createServer(timeouts, (req, res) => {
+    const arrived = Date.now();
     const started = options.accessLog ? process.hrtime.bigint() : 0n;
     if (options.accessLog) {
       const log = options.accessLog;
@@ -71,7 +87,7 @@ export function createRegistryServer(
       return;
     }
     if (isDocsPath(req.url) && !hasBody(req)) {
-      serveDocs(req, res, options.docsDir);
+      answerDocs(req, res, options.docsDir);
       return;
     }
     // A request with a body goes the slow way, which reads it first (an unread body breaks keep-alive).
@@ -81,25 +97,28 @@ export function createRegistryServer(
       send(res, 200, body);
       return;
     }
-    handle(state, req, res, maxBody, options.title ?? 'eventry').catch((error: unknown) => {
+    const limits = { maxBody, bodyDeadline: arrived + bodyTimeout, docsDir: options.docsDir };
+    handle(state, req, res, limits, options.title ?? 'eventry').catch((error: unknown) => {
       const known = error instanceof RegistryError;
       if (!known)
         process.stderr.write(`eventry serve: internal error on ${req.method} ${req.url}: ${error}\n`);
       const answer = known
         ? error
         : new RegistryError(500, ERROR_CODES.internal, 'Internal error; the server log has the details.');
-      if (res.headersSent) {
+      if (res.headersSent || !res.socket?.writable) {
         res.destroy();
         return;
       }
-      // The rest of a body too large to read is never read: the connection cannot be reused.
-      if (answer.status === 413) res.setHeader('connection', 'close');
+      // The rest of a body too large or too slow to read is never read: the connection cannot be reused.
+      if (answer.status === 413 || answer.status === 408) res.setHeader('connection', 'close');
       sendJson(res, answer.status, { error_code: answer.code, message: answer.message });
     });
   });
   // Malformed HTTP or a timed-out request: a Confluent error body instead of Node's bare answer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+    // As Node itself: an answer unless one has begun (a broken chunked body fails mid-request).
+    const inFlight = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
@@ -114,11 +133,27 @@ export function createRegistryServer(
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
-  // Slow or stalled clients do not hold sockets forever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  server.keepAliveTimeout = 5_000;
+  // A proxy tunnel is not something this registry offers: say so instead of closing the socket.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const body = JSON.stringify({ error_code: 405, message: 'HTTP 405 Method Not Allowed: CONNECT' });
+    socket.on('error', () => socket.destroy());
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: ${CONTENT_TYPE}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   return server;
+}
+
+/** The docs route, with a last guard: whatever it meets, one request never takes the server down. */
+function answerDocs(req: IncomingMessage, res: ServerResponse, docsDir: string | undefined): void {
+  try {
+    serveDocs(req, res, docsDir);
+  } catch (error) {
+    process.stderr.write(`eventry serve: internal error on ${req.method} ${req.url}: ${error}\n`);
+    if (res.headersSent) res.destroy();
+    else sendJson(res, 500, { error_code: ERROR_CODES.internal, message: 'Internal error.' });
+  }
 }
 
 /** Bodies of `GET /schemas/ids/{id}` and `GET /subjects/{s}/versions/latest`, serialised once. */
@@ -161,11 +196,19 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   send(res, status, json(value));
 }
 
+/** What `handle` needs beyond the state: the body limits and the docs folder. */
+interface RequestLimits {
+  maxBody: number;
+  /** When the body must have arrived (epoch ms). */
+  bodyDeadline: number;
+  docsDir: string | undefined;
+}
+
 async function handle(
   state: SchemaRegistryState,
   req: IncomingMessage,
   res: ServerResponse,
-  maxBody: number,
+  limits: RequestLimits,
   title: string,
 ): Promise<void> {
   const method = req.method ?? 'GET';
@@ -184,7 +227,9 @@ async function handle(
   const query = url.searchParams;
   const [head, ...rest] = parts;
   // Every body is read (bounded) before answering, whatever the route: see `hasBody`.
-  const body = hasBody(req) ? await readBody(req, maxBody) : '';
+  const body = hasBody(req) ? await readBody(req, limits.maxBody, limits.bodyDeadline) : '';
+  // A portal request with a body (a PUT, a POST...) gets the portal's answer once the body is read.
+  if (isDocsPath(req.url)) return answerDocs(req, res, limits.docsDir);
 
   if (method === 'DELETE' || method === 'PUT' || (method === 'POST' && head !== 'compatibility')) {
     // Look-up (`POST /subjects/{s}`) is the one POST that reads.
@@ -401,28 +446,44 @@ function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-function readBody(req: IncomingMessage, max: number): Promise<string> {
+/** The body as text: at most `max` bytes, all of it arrived by `deadline` (else 413, 408). */
+function readBody(req: IncomingMessage, max: number, deadline: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    const fail = (error: RegistryError) => {
+      if (failed) return;
+      failed = true;
+      clearTimeout(timer);
+      reject(error);
+    };
+    const timer = setTimeout(
+      () =>
+        fail(
+          new RegistryError(
+            408,
+            408,
+            'The request body took too long to arrive; send it whole, then wait for the answer.',
+          ),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
     req.on('data', (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
-      if (size > max) {
-        failed = true;
-        reject(new RegistryError(413, 413, `The request body is larger than ${max} bytes.`));
-        return;
-      }
-      chunks.push(chunk);
+      if (size > max) fail(new RegistryError(413, 413, `The request body is larger than ${max} bytes.`));
+      else chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (failed) return;
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', (error) => {
-      if (!failed)
-        reject(new RegistryError(400, 400, `The request body could not be read: ${error.message}`));
+      fail(new RegistryError(400, 400, `The request body could not be read: ${error.message}`));
     });
+    req.on('close', () => clearTimeout(timer));
   });
 }
 

@@ -16,6 +16,7 @@ import {
   type SourceLocation,
 } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
+import { describeJsonError, describeYamlError } from '../shared/parse-error.js';
 import { displayPath, loaded, type SourceKind } from './source.js';
 
 type Json = Record<string, unknown>;
@@ -61,7 +62,7 @@ export function readOpenApiCatalogue(text: string, path: string): LoadResult {
     const parsed: unknown = yaml ? parseYaml(text) : JSON.parse(text);
     document = asObject(parsed);
   } catch (error) {
-    const message = `Not valid ${yaml ? 'YAML' : 'JSON'}: ${(error as Error).message}`;
+    const message = `Not valid ${yaml ? 'YAML' : 'JSON'}: ${yaml ? describeYamlError(error) : describeJsonError(error)}`;
     problems.push({ code: 'yaml-syntax', message, ...lines.find() });
     return { ok: false, problems };
   }

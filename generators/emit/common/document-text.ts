@@ -285,7 +285,24 @@ function yamlPair(key: string, value: unknown, indent: string): string {
   const direct = writeYamlPair(key, plain, indent);
   if (direct !== undefined) return direct;
   const text = stringify({ [key]: plain }, YAML_OPTIONS);
-  return indent === '' ? text : text.replace(/^(?=.)/gm, indent);
+  return indent === '' ? text : indentLines(text, indent);
+}
+
+/**
+ * Every non-empty line of yaml's text led by `indent`. Lines end at `\n` only: a multiline `^` also
+ * matches after U+2028 and U+2029, which yaml leaves inside a scalar, and indented its text.
+ */
+function indentLines(text: string, indent: string): string {
+  let out = '';
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf('\n', start);
+    const stop = end === -1 ? text.length : end + 1;
+    if (stop - start > 1 || end === -1) out += indent;
+    out += text.slice(start, stop);
+    start = stop;
+  }
+  return out;
 }
 
 /**

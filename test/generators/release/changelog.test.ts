@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareCatalogues } from '../../../generators/diff/index.js';
+import { loadCatalogueFromSources, readCatalogueSources } from '../../../generators/load/index.js';
 import { changelogEntry, prependChangelog } from '../../../generators/release/changelog.js';
-import { loadValid, REPO } from '../../helpers.js';
+import { fixturePath, loadValid, REPO } from '../../helpers.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
 const findings = compareCatalogues(
@@ -68,5 +69,33 @@ describe('prependChangelog', () => {
     expect(prependChangelog(once, '@s/o', '2.0.0', entry('2.0.0'))).toBeUndefined();
     // 2.0.0 is not 2.0.0-rc.1 nor 12.0.0.
     expect(prependChangelog('## 12.0.0\n', '@s/o', '2.0.0', entry('2.0.0'))).toBeDefined();
+  });
+});
+
+describe('changelog text from the catalogue is shown, not run (raw <script> and <img onerror> in CHANGELOG.md)', () => {
+  const edited = (replace: (text: string) => string) =>
+    loadCatalogueFromSources(
+      readCatalogueSources(fixturePath('small')).map((file) =>
+        file.path.endsWith('account.yaml') ? { ...file, text: replace(file.text) } : file,
+      ),
+    );
+  const before = edited((text) => text);
+  const after = edited((text) =>
+    text
+      .replace('note: Carries no reason.', 'note: "<script>alert(1)</script>\\u2028## 9.9.9 & more"')
+      .replace('enum: [active, closed]', 'enum: [active, closed, "<img src=x onerror=alert(1)>"]'),
+  );
+
+  it('escapes HTML in deprecation notes and enum values, and keeps each finding on its line', () => {
+    if (!before.ok || !after.ok) throw new Error(JSON.stringify([before, after]));
+    const entry = changelogEntry('1.1.0', 'major', compareCatalogues(before.catalogue, after.catalogue));
+    expect(entry).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(entry).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(entry).not.toMatch(/<script|<img/);
+    expect(entry).toContain('&amp; more');
+    // A line separator in a note neither starts a line nor fakes a release heading.
+    expect(entry).not.toMatch(/[\u2028\u2029\u0085]/);
+    const changelog = prependChangelog(undefined, '@x/account', '1.1.0', entry)!;
+    expect(prependChangelog(changelog, '@x/account', '9.9.9', '## 9.9.9\n')).toContain('## 9.9.9\n');
   });
 });

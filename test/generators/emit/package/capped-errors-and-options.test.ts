@@ -102,6 +102,25 @@ describe('options', () => {
     expect(() => account.assertEvent(KEY, valid, options as ValidateOptions)).toThrow(TypeError);
   });
 
+  it("a mode whose toString throws: the documented TypeError, not the caller's error", () => {
+    const hostile = {
+      toString() {
+        throw new Error('caller boom');
+      },
+    };
+    for (const options of [{ mode: hostile }, { maxErrors: hostile }]) {
+      const call = () => account.validate(KEY, { ...valid, extra: 1 }, options as unknown as ValidateOptions);
+      expect(call).toThrow(TypeError);
+      expect(call).toThrow(
+        /unknown validation mode an object|maxErrors must be a positive integer, not an object/,
+      );
+    }
+    const symbol = { mode: Symbol('x') } as unknown as ValidateOptions;
+    expect(() => account.validate(KEY, valid, symbol)).toThrow(
+      'unknown validation mode a symbol (Symbol(x))',
+    );
+  });
+
   it.each([0, -1, 1.5, '10', Number.NaN])('rejects maxErrors %j once a payload fails', (maxErrors) => {
     const options = { maxErrors } as ValidateOptions;
     expect(() => account.validate(KEY, { ...valid, extra: 1 }, options)).toThrow(/maxErrors must be/);
