@@ -36,6 +36,7 @@ export async function runMcp(options: McpCommandOptions = {}): Promise<number> {
     catalogue: history.current,
     packagesDir,
     registry: new SchemaRegistryState(history),
+    catalogueDir: resolve(cwd, options.catalogue ?? 'catalogue'),
   });
   const server = createMcpServer(() => view);
   const transport = new StdioServerTransport();

@@ -44,6 +44,7 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
     catalogue: history.current,
     packagesDir: resolve(cwd, options.packages ?? 'packages'),
     registry: state,
+    catalogueDir: resolve(cwd, options.catalogue ?? 'catalogue'),
   });
   const server = createRegistryServer(state, {
     title: history.current.config.title,

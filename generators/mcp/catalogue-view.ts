@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import MiniSearch from 'minisearch';
 import { fieldRows } from '../docs/fields.js';
 import { eventMarkdown, importLine } from '../docs/markdown.js';
@@ -10,7 +11,12 @@ import {
 } from '../docs/package-files.js';
 import { searchIndexJson, searchOptions, searchQueryOptions } from '../docs/search.js';
 import { compareVersions, versionsByType } from '../docs/versions.js';
+import { readBaseline } from '../lint/baseline.js';
+import { resolveLintConfig } from '../lint/config.js';
+import { type LintResult, lintCatalogue } from '../lint/lint.js';
+import type { LintFinding } from '../lint/rule.js';
 import { interfaceName } from '../load/event-key.js';
+import { readCatalogueSources } from '../load/index.js';
 import { suggest } from '../load/suggest.js';
 import { type Catalogue, type EventVersion, eventDescription, groupPackageName } from '../model.js';
 import type { SchemaRegistryState } from '../registry/registry.js';
@@ -30,6 +36,20 @@ export interface CatalogueSources {
   packagesDir: string;
   /** The registry state over the release history (`eventry serve`, `eventry mcp` in a git checkout). */
   registry?: SchemaRegistryState;
+  /** The catalogue folder: its files give the lint its settings, inline suppressions and baseline. */
+  catalogueDir?: string;
+}
+
+/** One lint finding about an event version. */
+export interface LintInfo {
+  rule: string;
+  severity: string;
+  message: string;
+  hint: string;
+  /** `file:line:column` in the catalogue. */
+  location: string;
+  /** Whether the catalogue's lint baseline records it (it does not fail the gate). */
+  baselined: boolean;
 }
 
 /** One search hit. */
@@ -89,6 +109,7 @@ export const MAX_INPUT_BYTES = 1 << 20;
 /** Read-only questions over the catalogue, each answered from the one model and the built packages. */
 export class CatalogueView {
   private searchIndex: MiniSearch | undefined;
+  private lintResult: LintResult | undefined;
   private readonly packages = new Map<string, BuiltPackage | undefined>();
   private readonly validators: GroupPackages;
 
@@ -219,6 +240,37 @@ export class CatalogueView {
     }
     const result = validate(key, payload, { mode });
     return result.valid ? { valid: true } : { valid: false, body: result.error };
+  }
+
+  /** The lint findings about one event version (its fields and its versions), baselined ones marked. */
+  lint(key: string): LintInfo[] {
+    this.event(key);
+    this.lintResult ??= this.runLint();
+    const about = (finding: LintFinding) =>
+      finding.subject === `event ${key}` || finding.subject.startsWith(`event ${key} `);
+    const info = (finding: LintFinding, baselined: boolean): LintInfo => ({
+      rule: finding.rule,
+      severity: finding.severity,
+      message: finding.message,
+      hint: finding.hint,
+      location: `${finding.location.file}:${finding.location.line}:${finding.location.column}`,
+      baselined,
+    });
+    return [
+      ...this.lintResult.findings.filter(about).map((finding) => info(finding, false)),
+      ...this.lintResult.baselined.filter(about).map((finding) => info(finding, true)),
+    ];
+  }
+
+  private runLint(): LintResult {
+    const dir = this.sources.catalogueDir;
+    if (dir === undefined) return lintCatalogue(this.catalogue);
+    const files = readCatalogueSources(dir);
+    const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
+    const config = resolveLintConfig(this.catalogue.config.lint, configText);
+    const read = readBaseline(resolve(dir, config.baseline));
+    const baseline = read.ok ? read.baseline : undefined;
+    return lintCatalogue(this.catalogue, { files, config, ...(baseline ? { baseline } : {}) });
   }
 
   /** The event version's page in Markdown. */

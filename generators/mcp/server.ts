@@ -309,6 +309,41 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
       }),
   );
 
+  server.registerTool(
+    'lint_event',
+    {
+      title: 'Lint findings for an event version',
+      description:
+        "What eventry's lint pack finds about an event version (naming, consistency with the rest of the catalogue, types, versions, personal data), with a hint each; findings the catalogue's baseline records are marked.",
+      inputSchema: { key: z.string().min(1).max(300) },
+      outputSchema: {
+        key: z.string(),
+        findings: z.array(
+          z.object({
+            rule: z.string(),
+            severity: z.string(),
+            message: z.string(),
+            hint: z.string(),
+            location: z.string(),
+            baselined: z.boolean(),
+          }),
+        ),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    ({ key }) =>
+      answer(() => {
+        const findings = view().lint(key);
+        const text =
+          findings.length === 0
+            ? `No lint finding about ${key}.`
+            : findings
+                .map((f) => `- ${f.severity} ${f.rule}${f.baselined ? ' (baselined)' : ''}: ${f.message}`)
+                .join('\n');
+        return { structured: { key, findings }, text };
+      }),
+  );
+
   server.registerResource(
     'event-schema',
     new ResourceTemplate('eventry://schemas/{key}.json', {

@@ -24,6 +24,7 @@ const TOOLS = [
   'check_compatibility',
   'diff_versions',
   'get_event',
+  'lint_event',
   'list_versions',
   'search_events',
   'validate_payload',
@@ -221,6 +222,21 @@ function describeServer(transport: string, connect: () => Promise<Client>): void
       );
       expect(verdict).toMatchObject({ compatible: false, level: 'BACKWARD', policy: 'STRICT' });
       expect(verdict.messages.length).toBeGreaterThan(0);
+    });
+
+    it('lint_event gives the lint findings about an event, the baselined ones marked', async () => {
+      const result = structured(
+        await call(client, tools, 'lint_event', { key: 'collection_process.raised-v1' }),
+      );
+      const mismatch = (
+        result.findings as { rule: string; baselined: boolean; location: string; hint: string }[]
+      ).find((finding) => finding.rule === 'field-type-mismatch');
+      expect(mismatch).toMatchObject({ baselined: true });
+      expect(mismatch!.location).toMatch(/^groups\/.+\.yaml:\d+:\d+$/);
+      expect(mismatch!.hint).toBeTruthy();
+      expect(
+        toolError(await call(client, tools, 'lint_event', { key: 'collection_process.raisd-v1' })).code,
+      ).toBe('unknown-event');
     });
 
     it('unknown keys and oversized input are coded tool errors with a did-you-mean, and the server keeps answering', async () => {
