@@ -8,9 +8,10 @@ import { compareCatalogues } from '../diff/index.js';
 import type { Finding } from '../diff/rule.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { type Catalogue, groupPackageName } from '../model.js';
+import { describeRelease, findLastRelease } from '../release/base.js';
 import { changelogEntry, prependChangelog } from '../release/changelog.js';
 import { setConfigVersion } from '../release/config-version.js';
-import { findRelease, type Release } from '../release/last-release.js';
+import type { Release } from '../release/last-release.js';
 import { applyBump, type Bump, bumpFor, maxBump } from '../release/semver.js';
 import { readIfExists } from '../shared/fs.js';
 import { directorySource } from '../sources/folder.js';
@@ -109,7 +110,12 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
       plan.note = `no ${posixRelative(cwd, manifest)}: run \`npm run build\` first`;
       continue;
     }
-    const release = findRelease(cwd, top, name, posixRelative(top, manifest));
+    const found = findLastRelease(cwd, { kind: 'package', name, manifestPath: posixRelative(top, manifest) });
+    if (!found.ok) {
+      process.stderr.write(`eventry version: error ${found.problem.code}: ${found.problem.message}\n`);
+      return EXIT_USAGE;
+    }
+    const release = found.value;
     if (!release) {
       plan.note = 'never released: keeps its version';
       continue;
@@ -117,7 +123,7 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     plan.release = release;
     const base = baseAt(release.commit);
     if (!base) {
-      plan.note = `no loadable catalogue at ${release.via}`;
+      plan.note = `no loadable catalogue at ${describeRelease(release)}`;
       continue;
     }
     plan.findings = findingsSince(release.commit, base).filter((finding) => finding.group === group.slug);
@@ -129,14 +135,16 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
   for (const plan of plans) {
     const manifest = join(packagesDir, plan.slug, 'package.json');
     if (!plan.target || !plan.release) {
-      lines.push(`${plan.name}: ${plan.note ?? `unchanged since ${plan.release?.via}`}`);
+      lines.push(
+        `${plan.name}: ${plan.note ?? `unchanged since ${plan.release ? describeRelease(plan.release) : ''}`}`,
+      );
       continue;
     }
     const manifestText = readFileSync(manifest, 'utf8');
     const recorded = packageVersion(manifestText);
     if (recorded && semverValid(recorded) && semverGt(recorded, plan.target)) {
       lines.push(
-        `${plan.name}: records ${recorded}, past ${plan.target} (${plan.bump} since ${plan.release.via}); left alone`,
+        `${plan.name}: records ${recorded}, past ${plan.target} (${plan.bump} since ${describeRelease(plan.release)}); left alone`,
       );
       continue;
     }
@@ -159,7 +167,7 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     const action =
       wrote.length > 0 ? `${options.dryRun ? 'would write' : 'wrote'} ${wrote.join(', ')}` : 'already done';
     lines.push(
-      `${plan.name}: ${plan.release.version} → ${plan.target} (${plan.bump} since ${plan.release.via}; ${action})`,
+      `${plan.name}: ${plan.release.version} → ${plan.target} (${plan.bump} since ${describeRelease(plan.release)}; ${action})`,
     );
   }
 
