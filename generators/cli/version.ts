@@ -19,6 +19,9 @@ import { gitSource, repoRoot } from '../sources/git.js';
 import { packageVersion } from '../sources/source.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
+/** Where `eventry docs` writes the portal by default (relative to the working folder). */
+const DOCS_SITE = join('.eventry', 'site');
+
 /** Options of `eventry version`. */
 export interface VersionCommandOptions {
   catalogue?: string;
@@ -176,9 +179,17 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
   process.stdout.write(`${lines.join('\n')}\n`);
   // The catalogue version is in the built documents: rebuild now, so that `npm run build` and CI's
   // freshness check find nothing left to do. Only a folder `eventry build` made is rebuilt.
-  if (!options.dryRun && / → /.test(catalogueLine) && existsSync(join(packagesDir, STATE_FILE))) {
+  if (options.dryRun || !/ → /.test(catalogueLine)) return 0;
+  if (existsSync(join(packagesDir, STATE_FILE))) {
     const { runBuild } = await import('./build.js');
-    return runBuild({ catalogue: resolve(cwd, catalogueDir), out: packagesDir });
+    const built = await runBuild({ catalogue: resolve(cwd, catalogueDir), out: packagesDir });
+    if (built !== 0) return built;
+  }
+  // The docs portal names the catalogue version and its releases: a portal `eventry docs` wrote is
+  // written again, so it shows the release being made rather than the last one.
+  if (existsSync(resolve(cwd, DOCS_SITE))) {
+    const { runDocs } = await import('./docs.js');
+    return runDocs({ cwd, catalogue: catalogueDir, out: DOCS_SITE, packages: packagesDir });
   }
   return 0;
 }
