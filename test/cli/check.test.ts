@@ -73,9 +73,7 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     // HEAD~1 (the deprecation) is no release: against it the removal looks announced.
     expect((await check(repo, '--base', 'HEAD~1')).status).toBe(0);
     const result = await check(repo);
-    expect(result.stdout).toContain(
-      `eventry check: base commit ${first.slice(0, 7)} (the last release).`,
-    );
+    expect(result.stdout).toContain(`eventry check: base commit ${first.slice(0, 7)} (the last release).`);
     expect(result.stdout).toContain('error event-removed-without-deprecation: order.cancelled-v1: ');
     expect(result.status).toBe(1);
   });
@@ -88,7 +86,9 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     repo.commit('docs');
     expect((await checkWith(repo, {})).status).toBe(1);
     const fromEnv = await checkWith(repo, { EVENTRY_BASE: 'HEAD~1' });
-    expect(fromEnv.stdout).toMatch(/^eventry check: base commit [0-9a-f]{7} \(HEAD~1, from EVENTRY_BASE\)\.\n/);
+    expect(fromEnv.stdout).toMatch(
+      /^eventry check: base commit [0-9a-f]{7} \(HEAD~1, from EVENTRY_BASE\)\.\n/,
+    );
     expect(fromEnv.status).toBe(0);
     repo.git('tag', '@fixture-events/orders@2.0.0', 'HEAD~1');
     const tagged = await checkWith(repo, {});
