@@ -66,3 +66,28 @@ export function knownDigests(model: Catalogue): ModelDigests {
     shapes: Object.values(model.shapes).map((shape) => digests.get(shape)),
   };
 }
+
+/** `catalogueDigest` by model, computed once per model. */
+const catalogueDigests = new WeakMap<Catalogue, string>();
+
+/**
+ * A digest of what the catalogue says (sha256, hex): its configuration, groups, shapes and events,
+ * without source positions. Unlike `Catalogue.hash` (of the source text, for caches), a comment or a
+ * blank line leaves it alone, so the documents that carry it (`x-catalogue-hash`) change only when
+ * the catalogue does.
+ */
+export function catalogueDigest(model: Catalogue): string {
+  let digest = catalogueDigests.get(model);
+  if (digest === undefined) {
+    const hash = createHash('sha256');
+    hash.update(JSON.stringify(model.config).replace(POSITIONS, ''));
+    hash.update(`\0${JSON.stringify(model.groups).replace(POSITIONS, '')}`);
+    for (const key of Object.keys(model.shapes).sort())
+      hash.update(`\0${key}\0${modelDigest(model.shapes[key]!)}`);
+    for (const key of Object.keys(model.events).sort())
+      hash.update(`\0${key}\0${entryDigest(model.events, key)}`);
+    digest = hash.digest('hex');
+    catalogueDigests.set(model, digest);
+  }
+  return digest;
+}

@@ -8,10 +8,11 @@ import { breaksSentence } from '../diff/report/report.js';
 import { lintForGate } from '../lint/gate.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
-import { findGateBase, lastRelease } from '../release/last-release.js';
+import { describeBase, missingBaseHint, resolveGateBase } from '../release/base.js';
+import { lastRelease } from '../release/last-release.js';
 import { directorySource } from '../sources/folder.js';
 import { readFiles, repoRoot, resolveCommit } from '../sources/git.js';
-import { type ResolvedSource, resolveSource, type SourceResult } from '../sources/index.js';
+import { type ResolvedSource, resolveSource } from '../sources/index.js';
 import type { SourceOptions } from '../sources/source.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
@@ -19,7 +20,7 @@ import { EXIT_USAGE } from './exit-codes.js';
 export interface CheckCommandOptions {
   /**
    * Git ref (or catalogue directory) of the last accepted state: `main`, a release tag. Without it:
-   * `EVENTRY_BASE`, else the last release before HEAD (see `findGateBase`).
+   * `EVENTRY_BASE`, else the last release (see `resolveGateBase`).
    */
   base?: string;
   catalogue?: string;
@@ -27,7 +28,7 @@ export interface CheckCommandOptions {
   cwd?: string;
 }
 
-/** The command line `.ci/run` runs: the gate against `EVENTRY_BASE` or the last release (passes on a first commit). */
+/** The command line `.ci/run` runs: the gate against `EVENTRY_BASE` or the last release (see `resolveGateBase`). */
 export const CI_CHECK_COMMAND = 'node dist/scripts/eventry.js check';
 
 /** A line of the gate's output. */
@@ -42,8 +43,8 @@ interface Diagnostic {
 /**
  * `eventry check [--base REF]`: the version policy gate. Exit 1 when an existing event version changed
  * in a breaking way that the allow-list does not name, when an allow-list entry matches nothing or
- * outlived a whole release, or when the catalogue does not load; 0 otherwise, also when there is no base
- * to compare with (a first commit); 2 on a usage error.
+ * outlived a whole release, or when the catalogue does not load; 0 otherwise; 2 on a usage error, and
+ * when the base cannot be seen (a shallow clone, a ref that names no commit, a base that does not load).
  */
 export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const cwd = options.cwd ?? process.cwd();
@@ -62,10 +63,18 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
     return EXIT_USAGE;
   }
   // Usage errors first: a wrong --base is reported as such even when the catalogue has problems too.
-  const given = options.base === undefined ? undefined : resolveSource(options.base, sourceOptions);
-  if (given && !given.ok && given.reason === 'usage') {
-    process.stderr.write(`eventry check: --base ${given.message}\n`);
-    return EXIT_USAGE;
+  const fromEnv = process.env.EVENTRY_BASE?.trim();
+  const explicit =
+    options.base !== undefined
+      ? { spec: options.base, from: '--base' as const }
+      : fromEnv
+        ? { spec: fromEnv, from: 'EVENTRY_BASE' as const }
+        : undefined;
+  let chosen = explicit ? resolveGateBase(cwd, { catalogueDir, scope: '' }, explicit) : undefined;
+  let given =
+    chosen?.ok && chosen.value.kind !== 'empty' ? resolveSource(chosen.value.ref, sourceOptions) : undefined;
+  if (chosen?.ok && given && !given.ok && given.reason !== 'problems') {
+    return cannotSee(cwd, given.reason, `${explicit!.from} ${given.message}`);
   }
   const current = directorySource.resolve(catalogueDir, sourceOptions);
   if (!current.ok) {
@@ -85,36 +94,41 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
     return 1;
   }
 
-  let baseSpec = options.base;
-  let base: SourceResult | undefined = given;
-  if (!base) {
-    const found = findGateBase(cwd, catalogueDir, after.catalogue.config.scope);
-    if (!found) {
-      process.stdout.write('eventry check: no commit before HEAD. Nothing to compare with: passed.\n');
-      return 0;
-    }
-    process.stdout.write(`eventry check: base ${found.ref.slice(0, 12)} (${found.why}).\n`);
-    baseSpec = found.ref;
-    base = resolveSource(found.ref, sourceOptions);
-    if (!base.ok && base.reason === 'usage') {
-      process.stderr.write(`eventry check: base from ${found.why}: ${base.message}\n`);
-      return EXIT_USAGE;
-    }
+  chosen ??= resolveGateBase(cwd, { catalogueDir, scope: after.catalogue.config.scope });
+  if (!chosen.ok) {
+    process.stderr.write(`eventry check: error ${chosen.problem.code}: ${chosen.problem.message}\n`);
+    return EXIT_USAGE;
   }
-  if (!base.ok) {
-    if (base.reason === 'absent') {
-      process.stdout.write(`eventry check: ${base.message} Nothing to compare with: passed.\n`);
-      return 0;
-    }
-    // The base is broken, not this change: the gate cannot judge, and says so without failing.
-    const count = base.reason === 'problems' ? base.problems.length : 0;
-    process.stdout.write(
-      `eventry check: the base catalogue at ${baseSpec} does not load (${count} problem(s)); nothing to compare with: passed.\n`,
+  const chosenBase = chosen.value;
+  process.stdout.write(`eventry check: base ${describeBase(chosenBase)}.\n`);
+  given ??= chosenBase.kind === 'empty' ? undefined : resolveSource(chosenBase.ref, sourceOptions);
+  let baseSource: ResolvedSource;
+  if (
+    !given ||
+    (!given.ok && given.reason === 'absent' && chosenBase.kind === 'commit' && chosenBase.neverReleased)
+  ) {
+    // Nothing was ever released: against an empty catalogue every event is new, which is what it is.
+    baseSource = emptySource(after);
+  } else if (!given.ok) {
+    if (given.reason !== 'problems') return cannotSee(cwd, given.reason, given.message);
+    process.stderr.write(
+      `eventry check: error base-does-not-load: the catalogue at the base ${describeBase(chosenBase)} has ${given.problems.length} problem(s), so the gate cannot compare with it.\n` +
+        '    fix: name a base whose catalogue loads with --base or EVENTRY_BASE (`eventry diff <base> catalogue` shows its problems).\n',
     );
-    return 0;
+    return EXIT_USAGE;
+  } else {
+    baseSource = given.source;
   }
+  const base = { source: baseSource };
+  const baseSpec =
+    chosenBase.kind === 'commit'
+      ? chosenBase.commit
+      : chosenBase.kind === 'given'
+        ? chosenBase.ref
+        : undefined;
 
-  const earlier = earlierEntries(cwd, catalogueDir, after.catalogue.config.scope, baseSpec!);
+  const earlier =
+    baseSpec === undefined ? [] : earlierEntries(cwd, catalogueDir, after.catalogue.config.scope, baseSpec);
   const outcome = checkVersionPolicy(base.source, after, allowList.entries, earlier);
   const diagnostics = gateDiagnostics(outcome, base.source.label);
   const print = options.format === 'github' ? githubLine : textLine;
@@ -163,6 +177,24 @@ function earlierEntries(cwd: string, catalogueDir: string, scope: string, baseSp
   const path = posix.join(toPosix(relative(top, resolve(cwd, catalogueDir))), ALLOW_LIST_FILE);
   const text = readFiles(cwd, release.commit, [path]).get(path);
   return text === undefined ? [] : readAllowList({ path: ALLOW_LIST_FILE, text }).entries;
+}
+
+/** Prints why the base cannot be seen and how to fix it: a usage error, never a pass. */
+function cannotSee(cwd: string, reason: 'usage' | 'absent', message: string): number {
+  const code =
+    reason === 'absent' && / has no catalogue /.test(message) ? 'base-without-catalogue' : 'base-not-found';
+  const hint =
+    code === 'base-not-found'
+      ? missingBaseHint(cwd)
+      : 'name a base that holds the catalogue with --base or EVENTRY_BASE (before the first release, set neither: the gate then compares with the root commit).';
+  process.stderr.write(`eventry check: error ${code}: ${message}\n    fix: ${hint}\n`);
+  return EXIT_USAGE;
+}
+
+/** The catalogue before anything was released: the current configuration, no groups, shapes or events. */
+function emptySource(current: ResolvedSource): ResolvedSource {
+  const catalogue = { ...current.catalogue, groups: [], shapes: {}, events: {} };
+  return { kind: 'empty', label: 'an empty catalogue', catalogue, root: current.root, packageVersions: {} };
 }
 
 function gateDiagnostics(outcome: GateOutcome, baseLabel: string): Diagnostic[] {

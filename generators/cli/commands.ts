@@ -46,10 +46,13 @@ export function registerCommands(program: Command): void {
   program
     .command('diff')
     .description(
-      'compare two catalogues (git refs, catalogue directories or OpenAPI documents) and classify every change',
+      'compare two catalogues (git refs, catalogue directories, OpenAPI documents, published npm: packages) and classify every change',
     )
-    .argument('<old>', 'git ref (main, HEAD~3, a tag), catalogue directory or compiled openapi.json')
-    .argument('<new>', 'git ref, catalogue directory or compiled openapi.json')
+    .argument(
+      '<old>',
+      'git ref (main, HEAD~3, a tag), catalogue directory, compiled openapi.json, or npm:@scope/group@1.2.0 (a published group package)',
+    )
+    .argument('<new>', 'the same kinds as <old>')
     .addOption(
       new Option('--format <format>', 'report format')
         .choices(['text', 'markdown', 'json', 'github'])
@@ -64,7 +67,7 @@ export function registerCommands(program: Command): void {
     .addOption(
       new Option(
         '--level <level>',
-        'also give the verdict of a Confluent schema registry at this level',
+        'also give the verdict of a Confluent schema registry at this level (NONE: the registry checks nothing and accepts every new version)',
       ).choices([
         'NONE',
         'BACKWARD',
@@ -84,6 +87,10 @@ export function registerCommands(program: Command): void {
     .option(
       '-r, --registry <url>',
       'registry of npm: sides (default: the one your npm config names for the scope, as npm install uses)',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  eventry diff main catalogue\n  eventry diff npm:@platform-events/account@1.0.0 HEAD --format json\n  eventry diff HEAD~1 HEAD --level FULL --policy LENIENT',
     )
     .action(async (old: string, now: string, options) => {
       const { runDiff } = await import('./diff.js');

@@ -43,6 +43,10 @@ export interface DiffCommandOptions {
   cwd?: string;
 }
 
+/** What `--level NONE` means, printed with its verdict. */
+export const LEVEL_NONE_NOTE =
+  'NONE: the registry checks no compatibility and accepts every new version, breaking or not; the changes above say what breaks.';
+
 const FAILING: Record<NonNullable<DiffCommandOptions['failOn']>, readonly Severity[]> = {
   breaking: ['breaking'],
   'non-breaking': ['breaking', 'non-breaking'],
@@ -94,10 +98,13 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
     const level = options.level ?? 'BACKWARD';
     const policy = options.policy ?? 'STRICT';
     const verdicts = judgeCatalogues(before.catalogue, after.catalogue, level, policy);
+    // At NONE a registry accepts anything: say so, lest "would accept every changed event" read as safe.
+    const note = level === 'NONE' ? LEVEL_NONE_NOTE : undefined;
+    const registry = { ...(verdictsJson(verdicts, level, policy) as object), ...(note ? { note } : {}) };
     output =
       options.format === 'json'
-        ? `${JSON.stringify({ ...JSON.parse(output), registry: verdictsJson(verdicts, level, policy) }, null, 2)}\n`
-        : `${output}${formatVerdicts(verdicts, level, policy)}`;
+        ? `${JSON.stringify({ ...JSON.parse(output), registry }, null, 2)}\n`
+        : `${output}${formatVerdicts(verdicts, level, policy)}${note ? `  ${note}\n` : ''}`;
   }
   process.stdout.write(output);
   const failing = FAILING[options.failOn ?? 'breaking'];

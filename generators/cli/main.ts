@@ -10,7 +10,6 @@ export function createProgram(): Command {
   const program = new Command('eventry')
     .description('Event catalogue schema registry and codegen toolkit')
     .version(toolVersion(), '-V, --version', 'print the eventry version')
-    .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
     .addHelpText(
@@ -18,6 +17,10 @@ export function createProgram(): Command {
       '\nExit codes: 0 success; 1 the input has problems (a bad catalogue, an invalid payload, a breaking change);\n2 a usage error (bad arguments, a missing file); 70 an internal error (a bug: EVENTRY_DEBUG=1 shows where).',
     );
   registerCommands(program);
+  // A usage error is one line and where to read more, not the whole help under it.
+  program.showHelpAfterError('(run `eventry --help` for the commands)');
+  for (const command of program.commands)
+    command.showHelpAfterError(`(run \`eventry ${command.name()} --help\` for its usage)`);
   return program;
 }
 
@@ -34,6 +37,8 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      // `eventry help [command]` asked for help (exit 0); `eventry` alone shows it as a usage error.
+      if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : EXIT_USAGE;
       return EXIT_USAGE;
     }
     const detail = process.env.EVENTRY_DEBUG

@@ -9,15 +9,19 @@ import { compareCatalogues } from '../diff/index.js';
 import type { Finding } from '../diff/rule.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { type Catalogue, groupPackageName } from '../model.js';
+import { describeRelease, findLastRelease } from '../release/base.js';
 import { changelogEntry, prependChangelog } from '../release/changelog.js';
 import { setConfigVersion } from '../release/config-version.js';
-import { findRelease, type Release } from '../release/last-release.js';
+import type { Release } from '../release/last-release.js';
 import { applyBump, type Bump, bumpFor, maxBump } from '../release/semver.js';
 import { readIfExists } from '../shared/fs.js';
 import { directorySource } from '../sources/folder.js';
 import { gitSource, repoRoot } from '../sources/git.js';
 import { packageVersion } from '../sources/source.js';
 import { EXIT_USAGE } from './exit-codes.js';
+
+/** Where `eventry docs` writes the portal by default (relative to the working folder). */
+const DOCS_SITE = join('.eventry', 'site');
 
 /** Options of `eventry version`. */
 export interface VersionCommandOptions {
@@ -119,7 +123,12 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
       plan.note = `no ${posixRelative(cwd, manifest)}: run \`npm run build\` first`;
       continue;
     }
-    const release = findRelease(cwd, top, name, posixRelative(top, manifest));
+    const found = findLastRelease(cwd, { kind: 'package', name, manifestPath: posixRelative(top, manifest) });
+    if (!found.ok) {
+      process.stderr.write(`eventry version: error ${found.problem.code}: ${found.problem.message}\n`);
+      return EXIT_USAGE;
+    }
+    const release = found.value;
     if (!release) {
       plan.note = 'never released: keeps its version';
       continue;
@@ -127,7 +136,7 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     plan.release = release;
     const base = baseAt(release.commit);
     if (!base) {
-      plan.note = `no loadable catalogue at ${release.via}`;
+      plan.note = `no loadable catalogue at ${describeRelease(release)}`;
       continue;
     }
     plan.findings = findingsSince(release.commit, base).filter((finding) => finding.group === group.slug);
@@ -139,14 +148,16 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
   for (const plan of plans) {
     const manifest = join(packagesDir, plan.slug, 'package.json');
     if (!plan.target || !plan.release) {
-      lines.push(`${plan.name}: ${plan.note ?? `unchanged since ${plan.release?.via}`}`);
+      lines.push(
+        `${plan.name}: ${plan.note ?? `unchanged since ${plan.release ? describeRelease(plan.release) : ''}`}`,
+      );
       continue;
     }
     const manifestText = readFileSync(manifest, 'utf8');
     const recorded = packageVersion(manifestText);
     if (recorded && semverValid(recorded) && semverGt(recorded, plan.target)) {
       lines.push(
-        `${plan.name}: records ${recorded}, past ${plan.target} (${plan.bump} since ${plan.release.via}); left alone`,
+        `${plan.name}: records ${recorded}, past ${plan.target} (${plan.bump} since ${describeRelease(plan.release)}); left alone`,
       );
       continue;
     }
@@ -169,7 +180,7 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     const action =
       wrote.length > 0 ? `${options.dryRun ? 'would write' : 'wrote'} ${wrote.join(', ')}` : 'already done';
     lines.push(
-      `${plan.name}: ${plan.release.version} → ${plan.target} (${plan.bump} since ${plan.release.via}; ${action})`,
+      `${plan.name}: ${plan.release.version} → ${plan.target} (${plan.bump} since ${describeRelease(plan.release)}; ${action})`,
     );
   }
 
@@ -178,9 +189,17 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
   process.stdout.write(`${lines.join('\n')}\n`);
   // The catalogue version is in the built documents: rebuild now, so that `npm run build` and CI's
   // freshness check find nothing left to do. Only a folder `eventry build` made is rebuilt.
-  if (!options.dryRun && / → /.test(catalogueLine) && existsSync(join(packagesDir, STATE_FILE))) {
+  if (options.dryRun || !/ → /.test(catalogueLine)) return 0;
+  if (existsSync(join(packagesDir, STATE_FILE))) {
     const { runBuild } = await import('./build.js');
-    return runBuild({ catalogue: resolve(cwd, catalogueDir), out: packagesDir });
+    const built = await runBuild({ catalogue: resolve(cwd, catalogueDir), out: packagesDir });
+    if (built !== 0) return built;
+  }
+  // The docs portal names the catalogue version and its releases: a portal `eventry docs` wrote is
+  // written again, so it shows the release being made rather than the last one.
+  if (existsSync(resolve(cwd, DOCS_SITE))) {
+    const { runDocs } = await import('./docs.js');
+    return runDocs({ cwd, catalogue: catalogueDir, out: DOCS_SITE, packages: packagesDir });
   }
   return 0;
 }

@@ -60,10 +60,13 @@ export function siteHistory(history: History): SiteHistory {
     const working = point.commit === undefined;
     // The working catalogue is a release of its own only when it differs from the last release.
     if (working && previous && sameTexts(previous, point.schemas)) break;
-    const version = working ? 'unreleased' : point.version;
+    // A working catalogue whose recorded version is new is the release `eventry version` just made,
+    // not yet committed: it is shown under that version, as it will be once committed.
+    const pending = working && !points.some((other) => other.commit && other.version === point.version);
+    const version = working && !pending ? 'unreleased' : point.version;
     const release: ReleaseInfo = {
       version,
-      slug: working ? 'unreleased' : point.version,
+      slug: version,
       ...(point.commit ? { commit: point.commit.slice(0, 7) } : {}),
       added: [],
       removed: [],

@@ -1,4 +1,5 @@
 import { type Catalogue, eventDescription } from '../model.js';
+import { catalogueDigest } from '../model-digest.js';
 import { type ComponentEntry, componentRef, componentSchemas } from '../schema/components.js';
 import { documentFiles, modelEntries } from './common/document-text.js';
 import { type Emitter, generatedNote } from './context.js';
@@ -61,7 +62,7 @@ export function buildAsyncApi(
       ...(model.config.description ? { description: model.config.description } : {}),
       tags: model.groups.map((group) => ({ name: group.slug, description: group.title })),
       'x-generated-by': generatedNote('catalogue/'),
-      'x-catalogue-hash': model.hash,
+      'x-catalogue-hash': catalogueDigest(model),
     },
     defaultContentType: 'application/json',
     channels,

@@ -1,4 +1,5 @@
 import { type Catalogue, groupPackageName } from '../model.js';
+import { catalogueDigest } from '../model-digest.js';
 import { type ComponentEntry, componentSchemas } from '../schema/components.js';
 import { documentFiles, modelEntries } from './common/document-text.js';
 import { type Emitter, generatedNote } from './context.js';
@@ -12,7 +13,7 @@ export function buildOpenApi(model: Catalogue, entry?: ComponentEntry): Record<s
       version: model.config.version,
       ...(model.config.description ? { description: model.config.description } : {}),
       'x-generated-by': generatedNote('catalogue/'),
-      'x-catalogue-hash': model.hash,
+      'x-catalogue-hash': catalogueDigest(model),
     },
     tags: model.groups.map((group) => ({
       name: group.slug,

@@ -82,14 +82,16 @@ export function collectFile(
   }
   const other = groups.get(slug);
   if (other) {
-    problems.push(
-      source.problem(
+    const { file, line, column } = other.source;
+    problems.push({
+      ...source.problem(
         'duplicate-group',
         ['group', 'slug'],
-        `Group \`${slug}\` is also declared in ${other.source.file}:${other.source.line}:${other.source.column}.`,
+        `Group \`${slug}\` is also declared in ${file}:${line}:${column}.`,
         'Give each group file its own slug, or move the events into one file.',
       ),
-    );
+      related: [{ file, line, column }],
+    });
     return;
   }
   const eventsRaw = readMap<Record<string, RawDefinition>>(root.events) ?? {};
@@ -163,7 +165,7 @@ function duplicate(
   first: EventDefinition | ShapeDefinition,
 ): CatalogueProblem {
   const at = first.source.keyAt(first.path);
-  return source.problem(
+  const problem = source.problem(
     code,
     path,
     `${what} is defined twice; the first definition is at ${at.file}:${at.line}:${at.column}.`,
@@ -172,4 +174,5 @@ function duplicate(
       : 'Keep one definition, or give one of them another name.',
     true,
   );
+  return { ...problem, related: [{ file: at.file, line: at.line, column: at.column }] };
 }

@@ -14,6 +14,8 @@ export interface CatalogueProblem {
   column: number;
   /** JSON Pointer into the file's YAML document, when the problem is at a node. */
   pointer?: string;
+  /** Other places the message names (`file:line:column`, file relative to the catalogue root, as `file`). */
+  related?: { file: string; line: number; column: number }[];
 }
 
 /** Every code the loader can report; stable, never reused. */
@@ -53,8 +55,15 @@ export type ProblemCode = keyof typeof PROBLEM_CODES;
 
 /** Formats a problem the way compilers do: `file:line:column: code: message (hint)`. */
 export function formatProblem(problem: CatalogueProblem, root = ''): string {
-  const where = `${root ? `${root.replace(/\/$/, '')}/` : ''}${printablePath(problem.file)}:${problem.line}:${problem.column}`;
-  return `${where}: error ${problem.code}: ${problem.message}${problem.hint ? `\n    hint: ${problem.hint}` : ''}`;
+  const prefix = root ? `${root.replace(/\/$/, '')}/` : '';
+  const where = `${prefix}${printablePath(problem.file)}:${problem.line}:${problem.column}`;
+  // The places a message names are relative to the same root as the problem's own.
+  let message = problem.message;
+  for (const at of prefix ? (problem.related ?? []) : []) {
+    const place = `${at.file}:${at.line}:${at.column}`;
+    message = message.replaceAll(place, `${prefix}${place}`);
+  }
+  return `${where}: error ${problem.code}: ${message}${problem.hint ? `\n    hint: ${problem.hint}` : ''}`;
 }
 
 /** A path with its control characters escaped (`\n`, `\u0007`), so a hostile file name cannot forge output lines. */

@@ -118,8 +118,8 @@ function checkTypeNames(
       continue;
     }
     const at = other.source.keyAt(other.path);
-    problems.push(
-      def.source.problem(
+    problems.push({
+      ...def.source.problem(
         'type-name-collision',
         def.path,
         `Event \`${def.name}\` would become the TypeScript type \`${name}\`, as ${other.kind} \`${other.name}\` (${at.file}:${at.line}:${at.column}) does.`,
@@ -128,7 +128,8 @@ function checkTypeNames(
           : 'Rename the shape, or the event.',
         true,
       ),
-    );
+      related: [{ file: at.file, line: at.line, column: at.column }],
+    });
   }
 }
 

@@ -16,6 +16,7 @@ import {
   YAMLParseError,
 } from 'yaml';
 import type { SourceLocation } from '../model.js';
+import { placeMisalignedKeys } from './misaligned-keys.js';
 import type { ParseCache } from './parse-cache.js';
 import type { CatalogueProblem, ProblemCode } from './problem.js';
 import type { CatalogueSourceFile } from './sources.js';
@@ -118,7 +119,15 @@ export class YamlSource {
     // After a tab used as indentation, yaml reports every following line as mis-nested: only the tabs count.
     const firstTab = doc.errors.find((error) => error.code === 'TAB_AS_INDENT')?.pos[0] ?? Infinity;
     const errors = doc.errors.filter((error) => error.code === 'TAB_AS_INDENT' || error.pos[0] < firstTab);
-    const problems = errors.map((error): CatalogueProblem => {
+    const isMisaligned = (error: (typeof errors)[number]) =>
+      error.code === 'BAD_INDENT' &&
+      error.message.startsWith('All mapping items must start at the same column');
+    const misaligned = placeMisalignedKeys(
+      doc,
+      errors.filter(isMisaligned).map((error) => firstNonBlank(source.text, error.pos[0])),
+      (offset) => lines.linePos(offset).col,
+    );
+    const problemOf = (error: (typeof errors)[number], offset?: number): CatalogueProblem => {
       switch (error.code) {
         case 'DUPLICATE_KEY':
           return {
@@ -142,12 +151,17 @@ export class YamlSource {
             ...at(error.pos[0]),
           };
         case 'BAD_INDENT':
-          if (error.message.startsWith('All mapping items must start at the same column')) {
+          if (offset !== undefined) {
+            const first = offset !== firstNonBlank(source.text, error.pos[0]);
             return {
               code: 'yaml-syntax',
-              message: 'This key is not aligned with the other keys of its mapping.',
-              hint: 'Indent it with exactly as many spaces as the keys above it.',
-              ...at(firstNonBlank(source.text, error.pos[0])),
+              message: first
+                ? 'This key is not aligned with the keys below it, the other keys of its mapping.'
+                : 'This key is not aligned with the other keys of its mapping.',
+              hint: first
+                ? 'Indent it with exactly as many spaces as the keys below it.'
+                : 'Indent it with exactly as many spaces as the keys above it.',
+              ...at(offset),
             };
           }
           break;
@@ -158,7 +172,17 @@ export class YamlSource {
         hint: 'Check indentation, quoting and brackets around this position.',
         ...at(error.pos[0]),
       };
+    };
+    const located = errors.flatMap((error): CatalogueProblem[] => {
+      if (!isMisaligned(error)) return [problemOf(error)];
+      const offset = misaligned.get(firstNonBlank(source.text, error.pos[0]));
+      return offset === undefined ? [] : [problemOf(error, offset)];
     });
+    // yaml may give two messages for one mistake at one place: the first says it.
+    const problems = located.filter(
+      (problem, i) =>
+        located.findIndex((other) => other.line === problem.line && other.column === problem.column) === i,
+    );
     if (problems.some((problem) => problem.code !== 'duplicate-key')) return { problems };
 
     // An alias is written `*name`: a file without a `*` has none, and its tree need not be walked for them.

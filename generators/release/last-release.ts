@@ -9,9 +9,7 @@ import {
   isAncestor,
   listTags,
   readObjects,
-  repoRoot,
   resolveCommit,
-  rootCommit,
 } from '../sources/git.js';
 import { packageVersion } from '../sources/source.js';
 
@@ -65,6 +63,7 @@ export function findRelease(
   top: string,
   name: string,
   manifestPath: string,
+  from = 'HEAD',
 ): Release | undefined {
   const prefix = `${name}@`;
   const tagged = listTags(cwd, `${prefix}*`)
@@ -75,7 +74,7 @@ export function findRelease(
     const commit = resolveCommit(cwd, `refs/tags/${prefix}${version}`);
     if (commit) return { version, commit, via: `tag ${prefix}${version}` };
   }
-  return lastVersionChange(top, manifestPath, packageVersion);
+  return lastVersionChange(top, manifestPath, packageVersion, from);
 }
 
 /** The `version` of an eventry.config.yaml text, if it records one. */
@@ -87,39 +86,6 @@ export function catalogueVersion(text: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The commit `eventry check` compares with, and how it was chosen (for its output). */
-export interface GateBase {
-  ref: string;
-  /** `EVENTRY_BASE`, `tag @scope/x@1.2.0 (last release)`, ... */
-  why: string;
-}
-
-/**
- * The base a change is checked against when no `--base` is given: `EVENTRY_BASE` (a CI system that
- * knows the merge base sets it), else the last release strictly before HEAD: the nearer of the newest
- * `<scope>/*@*` tag and the commit that last changed the catalogue version, else the root commit.
- * Strictly before: on a release commit the whole release is checked, not nothing. Undefined when
- * HEAD is the only commit (nothing to compare with).
- */
-export function findGateBase(
-  cwd: string,
-  catalogueDir: string,
-  scope: string,
-  env: NodeJS.ProcessEnv = process.env,
-): GateBase | undefined {
-  const fromEnv = env.EVENTRY_BASE?.trim();
-  if (fromEnv) return { ref: fromEnv, why: 'EVENTRY_BASE' };
-  const top = repoRoot(cwd);
-  const head = top && resolveCommit(cwd, 'HEAD');
-  if (!top || !head) return undefined;
-  const parent = resolveCommit(cwd, 'HEAD^');
-  if (!parent) return undefined;
-  const found = lastRelease(cwd, top, catalogueDir, scope, parent);
-  if (found) return { ref: found.commit, why: `${found.via}, the last release` };
-  const root = rootCommit(cwd, parent)!;
-  return { ref: root, why: `commit ${root.slice(0, 7)}, the root commit (no release yet)` };
 }
 
 /**

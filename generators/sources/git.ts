@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 import { ALLOW_LIST_FILE, CONFIG_FILE, loadCatalogueFromSources } from '../load/index.js';
 import { displayPath, loaded, type SourceKind, toPosix, unknownSpec } from './source.js';
@@ -134,6 +135,35 @@ export function rootCommit(cwd: string, from: string): string | undefined {
     .split('\n')
     .filter((line) => line !== '');
   return roots[roots.length - 1];
+}
+
+/** Whether the clone is shallow (`git clone --depth N`): history before its boundary is not there. */
+export function isShallow(cwd: string): boolean {
+  try {
+    return git(cwd, ['rev-parse', '--is-shallow-repository']).toString().trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/** The commits at a shallow clone's boundary: they look parentless, but their parents were not fetched. */
+export function shallowBoundary(cwd: string): Set<string> {
+  try {
+    const file = git(cwd, ['rev-parse', '--path-format=absolute', '--git-path', 'shallow']).toString().trim();
+    return new Set(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    );
+  } catch {
+    return new Set();
+  }
+}
+
+/** Whether the work tree's `folder` differs from HEAD (changed, staged, deleted or new files; ignored ones aside). */
+export function workTreeDiffers(cwd: string, folder: string): boolean {
+  const out = git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', folder]).toString();
+  return out !== '';
 }
 
 /** A git ref: the catalogue at that commit, read from git objects (the work tree is never touched). */

@@ -73,9 +73,7 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     // HEAD~1 (the deprecation) is no release: against it the removal looks announced.
     expect((await check(repo, '--base', 'HEAD~1')).status).toBe(0);
     const result = await check(repo);
-    expect(result.stdout).toContain(
-      `eventry check: base ${first.slice(0, 12)} (commit ${first.slice(0, 7)}, the last release).`,
-    );
+    expect(result.stdout).toContain(`eventry check: base commit ${first.slice(0, 7)} (the last release).`);
     expect(result.stdout).toContain('error event-removed-without-deprecation: order.cancelled-v1: ');
     expect(result.status).toBe(1);
   });
@@ -88,7 +86,9 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     repo.commit('docs');
     expect((await checkWith(repo, {})).status).toBe(1);
     const fromEnv = await checkWith(repo, { EVENTRY_BASE: 'HEAD~1' });
-    expect(fromEnv.stdout).toMatch(/^eventry check: base HEAD~1 \(EVENTRY_BASE\)\.\n/);
+    expect(fromEnv.stdout).toMatch(
+      /^eventry check: base commit [0-9a-f]{7} \(HEAD~1, from EVENTRY_BASE\)\.\n/,
+    );
     expect(fromEnv.status).toBe(0);
     repo.git('tag', '@fixture-events/orders@2.0.0', 'HEAD~1');
     const tagged = await checkWith(repo, {});
@@ -218,24 +218,27 @@ describe('eventry check --base: the version policy gate (compiled CLI)', () => {
     expect(result.status).toBe(0);
   });
 
-  it('passes when the base does not exist or has no catalogue (a first commit)', async () => {
+  it('compares a first commit with an empty catalogue, and fails with exit 2 on a base it cannot see', async () => {
     const first = released();
-    expect((await check(first)).stdout).toBe(
-      'eventry check: no commit before HEAD. Nothing to compare with: passed.\n',
+    const alone = await check(first);
+    expect(alone.stdout).toMatch(
+      /^eventry check: base an empty catalogue \(nothing released before HEAD, the first commit\)\.\n.*: passed\.\n$/s,
     );
+    expect(alone.status).toBe(0);
     const none = await check(first, '--base', 'HEAD~1');
-    expect(none.stdout).toBe(
-      'eventry check: `HEAD~1` names no commit in this repository. Nothing to compare with: passed.\n',
+    expect(none.stderr).toBe(
+      'eventry check: error base-not-found: --base `HEAD~1` names no commit in this repository.\n' +
+        '    fix: name a branch, tag or commit this repository holds with --base or EVENTRY_BASE (e.g. `origin/main`).\n',
     );
-    expect(none.status).toBe(0);
+    expect(none.status).toBe(2);
     const late = makeRepo();
     late.write('README.md', 'hi\n');
     late.commit('readme');
     late.copy(BEFORE, 'catalogue');
     late.commit('catalogue');
     const empty = await check(late, '--base', 'HEAD~1');
-    expect(empty.status).toBe(0);
-    expect(empty.stdout).toMatch(/has no catalogue in `catalogue\/`\. Nothing to compare with: passed\./);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toMatch(/error base-without-catalogue: .* has no catalogue in `catalogue\/`\./);
   });
 
   it('fails on a catalogue that does not load, exits 2 on usage errors', async () => {

@@ -98,8 +98,9 @@ describe('eventry version (compiled CLI)', () => {
       ),
     );
     const result = await version(repo);
+    const head = repo.git('rev-parse', '--short=7', 'HEAD');
     expect(result.stdout).toContain(
-      '@shop-events/orders: 1.5.0 → 1.6.0 (minor since tag @shop-events/orders@1.5.0; wrote package.json, CHANGELOG.md)',
+      `@shop-events/orders: 1.5.0 → 1.6.0 (minor since commit ${head} (tag @shop-events/orders@1.5.0); wrote package.json, CHANGELOG.md)`,
     );
     expect(result.stdout).toContain(
       `@shop-events/payments: unchanged since commit ${repo.git('rev-parse', '--short=7', 'HEAD')}`,

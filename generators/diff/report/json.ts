@@ -1,8 +1,10 @@
 import type { SourceLocation } from '../../model.js';
-import type { DiffReport } from './report.js';
+import { countBySeverity, type DiffReport } from './report.js';
 
 /**
- * The machine-readable report: `{changes, packages}`, stable key order, two-space indent. Each change
+ * The machine-readable report: `{compared, summary, changes, packages}`, stable key order, two-space
+ * indent. `compared` names the two sides as the text report does; `summary` counts the changes by
+ * severity, so a script need not count them itself. Each change
  * names its group and package, the shape it reaches the event through, and where it is in the new
  * catalogue and was in the old one (paths as the user would open them).
  */
@@ -28,7 +30,12 @@ export function formatJson(report: DiffReport): string {
     to: pkg.to,
     bump: pkg.bump,
   }));
-  return `${JSON.stringify({ changes, packages }, null, 2)}\n`;
+  const compared = {
+    old: { label: report.before.label, version: report.before.version },
+    new: { label: report.after.label, version: report.after.version },
+  };
+  const summary = { changes: report.findings.length, ...countBySeverity(report.findings) };
+  return `${JSON.stringify({ compared, summary, changes, packages }, null, 2)}\n`;
 }
 
 function located(root: string, location: SourceLocation | undefined): SourceLocation | null {

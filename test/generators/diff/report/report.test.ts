@@ -41,7 +41,7 @@ describe('what each format must get right', () => {
 
   it('json: the documented keys, in order, and a bump per package from the recorded versions', () => {
     const json = JSON.parse(formatJson(report));
-    expect(Object.keys(json)).toEqual(['changes', 'packages']);
+    expect(Object.keys(json)).toEqual(['compared', 'summary', 'changes', 'packages']);
     expect(Object.keys(json.changes[0])).toEqual([
       'group',
       'package',

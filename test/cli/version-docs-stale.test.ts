@@ -1,0 +1,42 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../generators/sources/git-repo.js';
+import { REPO } from '../helpers.js';
+import { runCliInProcess } from './in-process.js';
+
+const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
+
+describe('the release flow leaves the docs portal stale (regression: it showed the last release after `version`)', () => {
+  it('after `version`, the docs portal shows the new release, before and after it is committed', {
+    timeout: 180_000,
+  }, async () => {
+    const repo = makeRepo();
+    repo.copy(join(FIXTURE, 'before'), 'catalogue');
+    repo.write(
+      '.gitignore',
+      'packages/.eventry-build-state.json\npackages/.eventry-build-state/\n.eventry/\n',
+    );
+    const cli = (...args: string[]) => runCliInProcess(args, { cwd: repo.dir });
+    const site = (path: string) => readFileSync(join(repo.dir, '.eventry/site', path), 'utf8');
+    expect((await cli('build')).status).toBe(0);
+    expect((await cli('docs')).status).toBe(0);
+    repo.commit('release 1.4.0');
+
+    repo.copy(join(FIXTURE, 'after'), 'catalogue');
+    expect((await cli('build')).status).toBe(0);
+    expect((await cli('docs')).status).toBe(0);
+    repo.commit('change');
+    const bumped = await cli('version');
+    expect(bumped.status).toBe(0);
+    expect(bumped.stdout).toContain('eventry: wrote the docs site into .eventry/site');
+    expect(site('index.html')).toContain('Catalogue version <strong data-catalogue-version>2.0.0</strong>');
+    expect(site('changelog/2.0.0/index.html')).toContain('Release 2.0.0');
+    expect(existsSync(join(repo.dir, '.eventry/site/changelog/unreleased/index.html'))).toBe(false);
+
+    // Committed, the release is in the history under the same name.
+    repo.commit('release 2.0.0');
+    expect((await cli('docs')).status).toBe(0);
+    expect(site('changelog/2.0.0/index.html')).toContain('Release 2.0.0');
+  });
+});
