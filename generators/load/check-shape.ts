@@ -93,7 +93,8 @@ export function modelConfig(config: RawConfig): CatalogueConfig {
   };
 }
 
-function problemsOf(source: YamlSource, validate: ValidateFunction): CatalogueProblem[] {
+/** Each ajv error of a failed check as a located problem (one per place and code). */
+export function problemsOf(source: YamlSource, validate: ValidateFunction): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
