@@ -2,8 +2,10 @@ import { posix, relative, resolve, sep } from 'node:path';
 import { readOnlyParseCache } from '../build/emit-cache.js';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
+import { checkDeclarationsAcross, consumerImpact } from '../diff/impact.js';
+import { formatImpactText } from '../diff/impact-report.js';
 import { compareCatalogues } from '../diff/index.js';
-import { escapeData, escapeProperty } from '../diff/report/github.js';
+import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
@@ -54,7 +56,7 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const sourceOptions: SourceOptions = {
     cwd,
     catalogue: catalogueDir,
-    load: { memo: new Map(), ...(cache ? { cache } : {}) },
+    load: { memo: new Map(), ...(cache ? { cache } : {}), ownership: 'defer' },
   };
   if (!directorySource.claims(catalogueDir, sourceOptions)) {
     process.stderr.write(`eventry check: no catalogue directory \`${catalogueDir}\`.\n`);
@@ -118,14 +120,32 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const diagnostics = gateDiagnostics(outcome, base.source.label);
   const print = options.format === 'github' ? githubLine : textLine;
   for (const diagnostic of diagnostics) process.stdout.write(`${print(diagnostic, after.root)}\n`);
+  const consumers = checkConsumers(base.source, after, options.format ?? 'text');
+  if (consumers === undefined) return 1;
   const stale = outcome.stale.length + outcome.expired.length;
-  const errors = outcome.blocked.length + stale;
+  const errors = outcome.blocked.length + stale + consumers;
   process.stdout.write(
     `eventry check: ${outcome.blocked.length} breaking change(s) to existing event versions blocked, ` +
       `${outcome.allowed.length} allowed by ${ALLOW_LIST_FILE}, ${stale} stale allow-list entr${stale === 1 ? 'y' : 'ies'} ` +
       `(base ${base.source.label}): ${errors > 0 ? 'failed' : 'passed'}.\n`,
   );
   return errors > 0 ? 1 : 0;
+}
+
+/** Prints whom the change breaks; the number of broken consumers, or undefined when a declaration is wrong. */
+function checkConsumers(
+  base: ResolvedSource,
+  current: ResolvedSource,
+  format: 'text' | 'github',
+): number | undefined {
+  const problems = checkDeclarationsAcross(base.catalogue, current.catalogue);
+  for (const problem of problems) process.stdout.write(`${formatProblem(problem, current.root)}\n`);
+  if (problems.length > 0) return undefined;
+  const impact = consumerImpact(base.catalogue, current.catalogue);
+  process.stdout.write(
+    format === 'github' ? formatImpactGithub(impact, current.root) : formatImpactText(impact),
+  );
+  return impact.impacts.filter((entry) => entry.status === 'broken').length;
 }
 
 /**

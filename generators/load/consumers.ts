@@ -266,7 +266,10 @@ function at(
 export interface VersionRef {
   key: string;
   version: string;
+  /** The last catalogue that has it. */
   catalogue: Catalogue;
+  /** Every catalogue that has it (the base and the change, for `eventry check`). */
+  all: Catalogue[];
 }
 
 /**
@@ -278,7 +281,9 @@ export function versionsByType(catalogues: readonly Catalogue[]): Map<string, Ve
   for (const catalogue of catalogues)
     for (const key of Object.keys(catalogue.events)) {
       const parsed = parseEventKey(key);
-      if (parsed) byKey.set(key, { key, version: parsed.version, catalogue });
+      if (!parsed) continue;
+      const seen = byKey.get(key);
+      byKey.set(key, { key, version: parsed.version, catalogue, all: [...(seen?.all ?? []), catalogue] });
     }
   const byType = new Map<string, VersionRef[]>();
   for (const ref of byKey.values()) {
@@ -290,8 +295,15 @@ export function versionsByType(catalogues: readonly Catalogue[]): Map<string, Ve
   return byType;
 }
 
-/** The field paths of a version. */
-export function pathsOf(ref: VersionRef): FieldPaths {
+/** Whether a declared field is in a version, on any side that has it. */
+function hasPath(ref: VersionRef, field: string): boolean {
+  return ref.all.some((catalogue) =>
+    hasFieldPath(field, fieldPathsOf(catalogue.events[ref.key]!, catalogue.shapes)),
+  );
+}
+
+/** The field paths of a version (on its last side). */
+function pathsOf(ref: VersionRef): FieldPaths {
   return fieldPathsOf(ref.catalogue.events[ref.key]!, ref.catalogue.shapes);
 }
 
@@ -374,9 +386,9 @@ export function checkDeclarations(
       continue;
     }
     (declaration.fields ?? []).forEach((field, index) => {
-      if (matched.some((ref) => hasFieldPath(field, pathsOf(ref)))) return;
+      if (matched.some((ref) => hasPath(ref, field))) return;
       const all = new Set(matched.flatMap((ref) => [...pathsOf(ref).paths]));
-      const elsewhere = versions.find((ref) => !matched.includes(ref) && hasFieldPath(field, pathsOf(ref)));
+      const elsewhere = versions.find((ref) => !matched.includes(ref) && hasPath(ref, field));
       const guess = suggest(field, all);
       problems.push(
         problemAt(

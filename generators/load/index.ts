@@ -15,7 +15,7 @@ export {
   TEAMS_FILE,
   versionsByType,
 } from './consumers.js';
-export { fieldPathsOf, hasFieldPath, relatePaths } from './field-paths.js';
+export { fieldPathsOf, hasFieldPath, type PathRelation, relatePaths } from './field-paths.js';
 export { MODEL_SNAPSHOT_FILE, ModelSnapshot } from './model-snapshot.js';
 export { PARSE_CACHE_FILE, ParseCache } from './parse-cache.js';
 export type { CatalogueProblem } from './problem.js';

@@ -1,4 +1,5 @@
 import type { SourceLocation } from '../../model.js';
+import { impactJson } from '../impact-report.js';
 import type { DiffReport } from './report.js';
 
 /**
@@ -28,7 +29,8 @@ export function formatJson(report: DiffReport): string {
     to: pkg.to,
     bump: pkg.bump,
   }));
-  return `${JSON.stringify({ changes, packages }, null, 2)}\n`;
+  const consumers = report.impact ? { consumers: impactJson(report.impact) } : {};
+  return `${JSON.stringify({ changes, packages, ...consumers }, null, 2)}\n`;
 }
 
 function located(root: string, location: SourceLocation | undefined): SourceLocation | null {
