@@ -145,7 +145,12 @@ function checkConsumers(
   process.stdout.write(
     format === 'github' ? formatImpactGithub(impact, current.root) : formatImpactText(impact),
   );
-  return impact.impacts.filter((entry) => entry.status === 'broken').length;
+  const broken = impact.impacts.filter((entry) => entry.status === 'broken');
+  if (broken.length > 0)
+    process.stdout.write(
+      `eventry check: ${broken.length} consumer(s) broken: ${broken.map((entry) => `${entry.team} (${entry.event})`).join(', ')}.\n`,
+    );
+  return broken.length;
 }
 
 /**
