@@ -37,7 +37,7 @@ type Layer =
  * The folders beside the pipeline: they read the model, never the emitters, the build or the CLI.
  * (`registry/` is the schema registry's model of the release history; `serve/` its HTTP server; `docs/` the static portal.)
  */
-const BESIDE = ['diff', 'release', 'publish', 'sources', 'serve', 'registry', 'docs'];
+const BESIDE = ['diff', 'release', 'publish', 'sources', 'serve', 'registry', 'docs', 'usage'];
 
 /** What each layer may import. Everything not listed is an arrow running back. */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
