@@ -116,6 +116,8 @@ export interface CatalogueConfig {
   description?: string;
   /** Schema registry compatibility settings (`compatibility:`), as written; see generators/registry/. */
   compatibility?: CompatibilityConfig;
+  /** How `eventry check` weighs consumer declarations (`consumers:`), as written. */
+  consumers?: { unread_breaking?: 'block' | 'warn' };
 }
 
 /** A Confluent compatibility level. */

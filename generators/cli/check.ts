@@ -2,7 +2,7 @@ import { posix, relative, resolve, sep } from 'node:path';
 import { readOnlyParseCache } from '../build/emit-cache.js';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
-import { checkDeclarationsAcross, consumerImpact } from '../diff/impact.js';
+import { checkDeclarationsAcross, consumerImpact, unreadPassing } from '../diff/impact.js';
 import { formatImpactText } from '../diff/impact-report.js';
 import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
@@ -120,10 +120,10 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const diagnostics = gateDiagnostics(outcome, base.source.label);
   const print = options.format === 'github' ? githubLine : textLine;
   for (const diagnostic of diagnostics) process.stdout.write(`${print(diagnostic, after.root)}\n`);
-  const consumers = checkConsumers(base.source, after, options.format ?? 'text');
+  const consumers = checkConsumers(base.source, after, outcome, options.format ?? 'text');
   if (consumers === undefined) return 1;
   const stale = outcome.stale.length + outcome.expired.length;
-  const errors = outcome.blocked.length + stale + consumers;
+  const errors = outcome.blocked.length - consumers.unreadPassing + stale + consumers.broken;
   process.stdout.write(
     `eventry check: ${outcome.blocked.length} breaking change(s) to existing event versions blocked, ` +
       `${outcome.allowed.length} allowed by ${ALLOW_LIST_FILE}, ${stale} stale allow-list entr${stale === 1 ? 'y' : 'ies'} ` +
@@ -132,12 +132,16 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   return errors > 0 ? 1 : 0;
 }
 
-/** Prints whom the change breaks; the number of broken consumers, or undefined when a declaration is wrong. */
+/**
+ * Prints whom the change breaks: the number of broken consumers and of blocked changes no consumer
+ * reads that the config lets pass, or undefined when a declaration is wrong.
+ */
 function checkConsumers(
   base: ResolvedSource,
   current: ResolvedSource,
+  outcome: GateOutcome,
   format: 'text' | 'github',
-): number | undefined {
+): { broken: number; unreadPassing: number } | undefined {
   const problems = checkDeclarationsAcross(base.catalogue, current.catalogue);
   for (const problem of problems) process.stdout.write(`${formatProblem(problem, current.root)}\n`);
   if (problems.length > 0) return undefined;
@@ -150,7 +154,16 @@ function checkConsumers(
     process.stdout.write(
       `eventry check: ${broken.length} consumer(s) broken: ${broken.map((entry) => `${entry.team} (${entry.event})`).join(', ')}.\n`,
     );
-  return broken.length;
+  const passing = unreadPassing(
+    outcome.blocked.map((entry) => entry.finding),
+    impact,
+    current.catalogue,
+  );
+  if (passing.length > 0)
+    process.stdout.write(
+      `eventry check: ${passing.length} breaking change(s) no declared consumer reads pass (consumers.unread_breaking: warn).\n`,
+    );
+  return { broken: broken.length, unreadPassing: passing.length };
 }
 
 /**

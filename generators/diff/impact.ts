@@ -258,3 +258,19 @@ export function checkDeclarationsAcross(before: Catalogue, after: Catalogue): Ca
 export function consumerImpact(before: Catalogue, after: Catalogue): ImpactReport {
   return computeImpact(compareCatalogues(before, after), before, after, after.ownership);
 }
+
+/**
+ * The blocked findings `consumers: {unread_breaking: warn}` lets through: breaking for the schema, yet
+ * read by no declared consumer. Without that setting (or without declarations) none: nothing passes by default.
+ */
+export function unreadPassing(
+  blocked: readonly Finding[],
+  impact: ImpactReport,
+  after: Catalogue,
+): Finding[] {
+  if (after.config.consumers?.unread_breaking !== 'warn' || !after.ownership) return [];
+  // The gate's findings and the impact's may come from two runs of the diff: matched by what they say.
+  const id = (finding: Finding) => `${finding.event}\u0000${finding.rule}\u0000${finding.attr ?? ''}`;
+  const unread = new Set(impact.unread.map(id));
+  return blocked.filter((finding) => unread.has(id(finding)));
+}

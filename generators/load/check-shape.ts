@@ -90,6 +90,7 @@ export function modelConfig(config: RawConfig): CatalogueConfig {
     scope: config.scope,
     ...(config.description ? { description: config.description } : {}),
     ...(config.compatibility ? { compatibility: config.compatibility } : {}),
+    ...(config.consumers ? { consumers: config.consumers } : {}),
   };
 }
 

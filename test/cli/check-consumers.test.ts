@@ -1,5 +1,8 @@
+import { appendFileSync, cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/consumers/', import.meta.url));
@@ -20,5 +23,26 @@ describe('eventry check names the consumers a change breaks', () => {
     expect(run.stdout).toContain(
       'consumer(s) broken: ledger (invoice.issued-v1), ledger (invoice.issued-v2)',
     );
+  });
+
+  it('a breaking change no declared consumer reads: blocked by default, passes with unread_breaking: warn', async () => {
+    const base = `${FIXTURES}unread-change/before`;
+    const blocked = await runCliInProcess([
+      'check',
+      '--base',
+      base,
+      '--catalogue',
+      `${FIXTURES}unread-change/after`,
+    ]);
+    expect(blocked.status).toBe(1);
+    expect(blocked.stdout).toContain(
+      'unread invoice.voided-v2 reason: field-removed: no declared consumer reads it.',
+    );
+    const after = join(tempDir('eventry-unread-'), 'catalogue');
+    cpSync(`${FIXTURES}unread-change/after`, after, { recursive: true });
+    appendFileSync(join(after, 'eventry.config.yaml'), 'consumers:\n  unread_breaking: warn\n');
+    const warned = await runCliInProcess(['check', '--base', base, '--catalogue', after]);
+    expect(warned.stdout).toContain('1 breaking change(s) no declared consumer reads pass');
+    expect(warned.status).toBe(0);
   });
 });

@@ -127,4 +127,13 @@ export interface EventryCatalogueConfiguration {
       [k: string]: Level;
     };
   };
+  /**
+   * How `eventry check` weighs consumer declarations (consumers/<team>.yaml).
+   */
+  consumers?: {
+    /**
+     * A breaking change no declared consumer reads: block it (default), or only warn.
+     */
+    unread_breaking?: 'block' | 'warn';
+  };
 }
