@@ -94,6 +94,9 @@ export function computeImpact(
     else byEvent.set(finding.event, [finding]);
   }
   const types = versionsByType([before, after]);
+  const owners = new Map<string, string>();
+  for (const group of [...before.groups, ...after.groups])
+    if (group.owner) owners.set(group.slug, group.owner);
   const read = new Set<Finding>();
   for (const declaration of ownership.consumers) {
     for (const version of types.get(declaration.event) ?? []) {
@@ -105,7 +108,7 @@ export function computeImpact(
         (worst, cause) => (RANK[cause.status] < RANK[worst] ? cause.status : worst),
         'unaffected',
       );
-      const owner = ownerOf(version.key, before, after);
+      const owner = owners.get((after.events[version.key] ?? before.events[version.key])?.group ?? '');
       const reviewers = status === 'unaffected' ? [] : reviewersOf([declaration.team, owner], ownership);
       report.impacts.push({
         team: declaration.team,
@@ -171,11 +174,6 @@ function statusOf(relation: PathRelation): ImpactStatus {
   if (relation === 'same' || relation === 'inside-changed') return 'broken';
   if (relation === 'covers-changed' || relation === 'wildcard') return 'potentially-affected';
   return 'unaffected';
-}
-
-function ownerOf(event: string, before: Catalogue, after: Catalogue): string | undefined {
-  const group = (after.events[event] ?? before.events[event])?.group;
-  return [...after.groups, ...before.groups].find((candidate) => candidate.slug === group)?.owner;
 }
 
 function reviewersOf(teams: (string | undefined)[], ownership: Ownership): string[] {

@@ -198,7 +198,7 @@ function checkTeams(
     const guess = suggest(team, teams);
     if (guess) return `Did you mean \`${guess}\`?`;
     return teamsRead
-      ? `Define it in \`${TEAMS_FILE}\` (name, contact, code_owner), or name one of: ${teams.join(', ') || 'none yet'}.`
+      ? `Define it in \`${TEAMS_FILE}\` (name, contact, code_owner), or name one of: ${teams.slice(0, 12).join(', ') || 'none yet'}${teams.length > 12 ? ', …' : ''}.`
       : `Define the team in \`${TEAMS_FILE}\` at the catalogue root (name, contact, code_owner).`;
   };
   const message = (team: string) => `Team \`${team}\` is not defined in \`${TEAMS_FILE}\`.`;
@@ -265,6 +265,7 @@ function at(
 /** An event version found by its key alone (the model's event is made only when read). */
 export interface VersionRef {
   key: string;
+  type: string;
   version: string;
   /** The last catalogue that has it. */
   catalogue: Catalogue;
@@ -279,20 +280,37 @@ export interface VersionRef {
 export function versionsByType(catalogues: readonly Catalogue[]): Map<string, VersionRef[]> {
   const byKey = new Map<string, VersionRef>();
   for (const catalogue of catalogues)
+    for (const [type, versions] of typesOf(catalogue))
+      for (const { key, version } of versions) {
+        const seen = byKey.get(key);
+        byKey.set(key, { key, type, version, catalogue, all: [...(seen?.all ?? []), catalogue] });
+      }
+  const byType = new Map<string, VersionRef[]>();
+  for (const ref of byKey.values()) {
+    const list = byType.get(ref.type);
+    if (list) list.push(ref);
+    else byType.set(ref.type, [ref]);
+  }
+  return byType;
+}
+
+/** Each catalogue's versions by type, once per events record (the load, the gate and the impact share it). */
+const typeIndexes = new WeakMap<object, Map<string, { key: string; version: string }[]>>();
+
+function typesOf(catalogue: Catalogue): Map<string, { key: string; version: string }[]> {
+  let index = typeIndexes.get(catalogue.events);
+  if (!index) {
+    index = new Map();
     for (const key of Object.keys(catalogue.events)) {
       const parsed = parseEventKey(key);
       if (!parsed) continue;
-      const seen = byKey.get(key);
-      byKey.set(key, { key, version: parsed.version, catalogue, all: [...(seen?.all ?? []), catalogue] });
+      const list = index.get(parsed.type);
+      if (list) list.push({ key, version: parsed.version });
+      else index.set(parsed.type, [{ key, version: parsed.version }]);
     }
-  const byType = new Map<string, VersionRef[]>();
-  for (const ref of byKey.values()) {
-    const type = ref.key.slice(0, ref.key.length - ref.version.length - 1);
-    const list = byType.get(type);
-    if (list) list.push(ref);
-    else byType.set(type, [ref]);
+    typeIndexes.set(catalogue.events, index);
   }
-  return byType;
+  return index;
 }
 
 /** Whether a declared field is in a version, on any side that has it. */
