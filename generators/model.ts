@@ -100,6 +100,13 @@ export interface Group {
   description?: string;
   /** Event keys, in source order. */
   events: string[];
+  /** The id of the team that owns the group (`owner:`), a team of `teams.yaml`. */
+  owner?: string;
+  /**
+   * The services that emit each event of the group (its `producers:`), by event key. Kept on the group,
+   * which every load makes, so checking them never makes an event an incremental load left unmade.
+   */
+  producers?: Record<string, Producer[]>;
   source: SourceLocation;
 }
 
@@ -115,6 +122,8 @@ export interface CatalogueConfig {
   compatibility?: CompatibilityConfig;
   /** `lint:` settings (preset, rules, ignores, baseline), as written; see generators/lint/. */
   lint?: LintConfig;
+  /** How `eventry check` weighs consumer declarations (`consumers:`), as written. */
+  consumers?: { unread_breaking?: 'block' | 'warn' };
 }
 
 /** How much a lint finding matters; `off` turns a rule off. */
@@ -157,6 +166,11 @@ export interface Catalogue {
   events: Record<string, EventVersion>;
   /** sha256 of the catalogue source (all files, sorted by path), hex. */
   hash: string;
+  /**
+   * Teams and consumer declarations (`teams.yaml`, `consumers/`), when the catalogue has any. Not part
+   * of `hash` and emitted nowhere: who reads an event is no part of its contract.
+   */
+  ownership?: Ownership;
 }
 
 /** The notation of a type as catalogue authors write it: `string`, `[Ledger]`, `[[integer]]`. */
@@ -265,4 +279,65 @@ export function isOpenEvent(event: Pick<EventVersion, 'partial'>): boolean {
 /** The npm package a group is published as: `<scope>/<slug>`. */
 export function groupPackageName(model: Pick<Catalogue, 'config'>, group: Pick<Group, 'slug'>): string {
   return `${model.config.scope}/${group.slug}`;
+}
+
+// --- Ownership and consumers (teams.yaml, consumers/<team>.yaml; generators/load/consumers.ts) ---
+
+/** A service that emits an event version, and the team that runs it. */
+export interface Producer {
+  service: string;
+  team: string;
+}
+
+/** A team, defined once in `teams.yaml`. */
+export interface Team {
+  /** Kebab-case id other files refer to. */
+  id: string;
+  name: string;
+  /** How to reach the team: an e-mail address, a chat channel. */
+  contact: string;
+  /** The code-owner handle reviews are requested from (`@org/team`). */
+  codeOwner?: string;
+  source: SourceLocation;
+}
+
+/** How a consumer reads a payload: ignoring what it does not know, or rejecting it. */
+export type ReaderMode = 'tolerant' | 'strict';
+
+/** One team's declaration that it reads an event type. */
+export interface ConsumerDeclaration {
+  team: string;
+  /** The event type (`account.created`). */
+  event: string;
+  /** A semver range over the event's versions (`>=1`; `v2` counts as `2.0.0`). */
+  versions: string;
+  /** Field paths read (`lines[].amount`, `meta.*`, `*`); undefined: no field detail. */
+  fields?: string[];
+  reader: ReaderMode;
+  /** The services of the team that read it, when declared. */
+  services?: string[];
+  /** Where the event type is written (its key), its `versions` and each of its `fields`. */
+  source: SourceLocation;
+  versionsSource: SourceLocation;
+  fieldSources?: SourceLocation[];
+}
+
+/** A break the consuming team reviewed and accepted (`accepts:` of its declaration file). */
+export interface ConsumerAcceptance {
+  team: string;
+  /** The event key (`account.created-v1`). */
+  event: string;
+  rule: string;
+  attr?: string;
+  reason: string;
+  source: SourceLocation;
+}
+
+/** Who owns, produces and reads what: the teams and every consumer declaration. */
+export interface Ownership {
+  /** Teams by id. */
+  teams: Record<string, Team>;
+  /** Declarations by team, then event type order of the file. */
+  consumers: ConsumerDeclaration[];
+  acceptances: ConsumerAcceptance[];
 }

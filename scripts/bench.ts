@@ -16,6 +16,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   scale: async () => (await import(`./bench/${'scale'}.js`)).runScaleBench,
   docs: async () => (await import(`./bench/${'docs'}.js`)).runDocsBench,
   lint: async () => (await import(`./bench/${'lint'}.js`)).runLintBench,
+  consumers: async () => (await import(`./bench/${'consumers'}.js`)).runConsumersBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));

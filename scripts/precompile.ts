@@ -17,6 +17,7 @@ import {
   LOAD_SCHEMAS,
   PRECOMPILED_LOAD_VALIDATORS,
 } from '../generators/load/check-shape.js';
+import { OWNERSHIP_SCHEMAS, PRECOMPILED_OWNERSHIP_VALIDATORS } from '../generators/load/consumers.js';
 
 // `npm run build:tool` runs this after tsc. It writes, beside the compiled modules in dist/, what the
 // toolkit would otherwise compile in every process (each module falls back to compiling it when the
@@ -34,6 +35,13 @@ function write(path: string, code: string): void {
 const loadAjv = new Ajv2020({ ...LOAD_AJV_OPTIONS, code: { source: true } });
 for (const [name, schema] of Object.entries(LOAD_SCHEMAS)) loadAjv.addSchema(schema, name);
 write(PRECOMPILED_LOAD_VALIDATORS, standaloneCode.default(loadAjv, { file: 'file', config: 'config' }));
+
+const ownershipAjv = new Ajv2020({ ...LOAD_AJV_OPTIONS, code: { source: true } });
+for (const [name, schema] of Object.entries(OWNERSHIP_SCHEMAS)) ownershipAjv.addSchema(schema, name);
+write(
+  PRECOMPILED_OWNERSHIP_VALIDATORS,
+  standaloneCode.default(ownershipAjv, { teams: 'teams', consumers: 'consumers' }),
+);
 
 const templates = templateNames().map((name) => {
   const text = templateSource(name);

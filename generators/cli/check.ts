@@ -2,8 +2,10 @@ import { posix, relative, resolve, sep } from 'node:path';
 import { readOnlyParseCache } from '../build/emit-cache.js';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
+import { checkDeclarationsAcross, consumerImpact, unreadPassing } from '../diff/impact.js';
+import { formatImpactText } from '../diff/impact-report.js';
 import { compareCatalogues } from '../diff/index.js';
-import { escapeData, escapeProperty } from '../diff/report/github.js';
+import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
 import { lintForGate } from '../lint/gate.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
@@ -56,7 +58,7 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const sourceOptions: SourceOptions = {
     cwd,
     catalogue: catalogueDir,
-    load: { memo: new Map(), ...(cache ? { cache } : {}) },
+    load: { memo: new Map(), ...(cache ? { cache } : {}), ownership: 'defer' },
   };
   if (!directorySource.claims(catalogueDir, sourceOptions)) {
     process.stderr.write(`eventry check: no catalogue directory \`${catalogueDir}\`.\n`);
@@ -133,6 +135,8 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const diagnostics = gateDiagnostics(outcome, base.source.label);
   const print = options.format === 'github' ? githubLine : textLine;
   for (const diagnostic of diagnostics) process.stdout.write(`${print(diagnostic, after.root)}\n`);
+  const consumers = checkConsumers(base.source, after, outcome, options.format ?? 'text');
+  if (consumers === undefined) return 1;
   const stale = outcome.stale.length + outcome.expired.length;
   // The lint pack: new findings are printed, new errors fail the gate (generators/lint/gate.ts).
   const lint = lintForGate(
@@ -142,13 +146,48 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
     options.format ?? 'text',
   );
   process.stdout.write(lint.output);
-  const errors = outcome.blocked.length + stale + (lint.failed ? 1 : 0);
+  const errors =
+    outcome.blocked.length - consumers.unreadPassing + stale + consumers.broken + (lint.failed ? 1 : 0);
   process.stdout.write(
     `eventry check: ${outcome.blocked.length} breaking change(s) to existing event versions blocked, ` +
       `${outcome.allowed.length} allowed by ${ALLOW_LIST_FILE}, ${stale} stale allow-list entr${stale === 1 ? 'y' : 'ies'} ` +
       `(base ${base.source.label}): ${errors > 0 ? 'failed' : 'passed'}.\n`,
   );
   return errors > 0 ? 1 : 0;
+}
+
+/**
+ * Prints whom the change breaks: the number of broken consumers and of blocked changes no consumer
+ * reads that the config lets pass, or undefined when a declaration is wrong.
+ */
+function checkConsumers(
+  base: ResolvedSource,
+  current: ResolvedSource,
+  outcome: GateOutcome,
+  format: 'text' | 'github',
+): { broken: number; unreadPassing: number } | undefined {
+  const problems = checkDeclarationsAcross(base.catalogue, current.catalogue);
+  for (const problem of problems) process.stdout.write(`${formatProblem(problem, current.root)}\n`);
+  if (problems.length > 0) return undefined;
+  const impact = consumerImpact(base.catalogue, current.catalogue);
+  process.stdout.write(
+    format === 'github' ? formatImpactGithub(impact, current.root) : formatImpactText(impact),
+  );
+  const broken = impact.impacts.filter((entry) => entry.status === 'broken');
+  if (broken.length > 0)
+    process.stdout.write(
+      `eventry check: ${broken.length} consumer(s) broken: ${broken.map((entry) => `${entry.team} (${entry.event})`).join(', ')}.\n`,
+    );
+  const passing = unreadPassing(
+    outcome.blocked.map((entry) => entry.finding),
+    impact,
+    current.catalogue,
+  );
+  if (passing.length > 0)
+    process.stdout.write(
+      `eventry check: ${passing.length} breaking change(s) no declared consumer reads pass (consumers.unread_breaking: warn).\n`,
+    );
+  return { broken: broken.length, unreadPassing: passing.length };
 }
 
 /**

@@ -211,6 +211,27 @@ export function registerCommands(program: Command): void {
     });
 
   program
+    .command('usage')
+    .description('consumer declarations from code')
+    .command('scan')
+    .description(
+      "write a team's consumer declaration (consumers/<team>.yaml) from the event fields a TypeScript project reads",
+    )
+    .argument('<dir>', 'the consumer project (a folder with tsconfig.json that imports the group packages)')
+    .requiredOption('--team <team>', 'the consuming team, as teams.yaml names it')
+    .option('--catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option('--out <file>', 'where the declaration goes (default: <catalogue>/consumers/<team>.yaml)')
+    .option('--check', 'verify the declaration instead of writing it')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 written or up to date, 1 out of date or a catalogue problem, 2 usage error.',
+    )
+    .action(async (dir: string, options) => {
+      const { runUsageScan } = await import('./usage.js');
+      process.exitCode = await runUsageScan(dir, options);
+    });
+
+  program
     .command('validate')
     .description(
       'validate payloads with the built group packages: JSON files against one event, or an NDJSON stream',

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { readOnlyParseCache } from '../build/emit-cache.js';
+import { checkDeclarationsAcross } from '../diff/impact.js';
 import { formatGithub } from '../diff/report/github.js';
 import { formatJson } from '../diff/report/json.js';
 import { formatMarkdown } from '../diff/report/markdown.js';
@@ -73,7 +74,8 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
     return EXIT_USAGE;
   }
   const cache = parseCacheOf([old, now], sourceOptions);
-  if (cache) sourceOptions.load = { cache };
+  // Consumer declarations are checked against both sides together (below), not against NEW alone.
+  sourceOptions.load = { ...(cache ? { cache } : {}), ownership: 'defer' };
   // Both sides load at once; what is printed when one cannot be used is as when OLD was read first.
   const [oldResult, newResult] = resolveSourcePair(old, now, sourceOptions);
   const oldSource = usableSource('OLD', old, oldResult);
@@ -84,6 +86,12 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
     process.stderr.write(`eventry diff: note: ${note}\n`);
   // A published package covers one group: compare the other side on that group only.
   const [before, after] = alignSources(oldSource, newSource);
+  const declarations = checkDeclarationsAcross(before.catalogue, after.catalogue);
+  if (declarations.length > 0) {
+    process.stderr.write(`eventry: NEW \`${now}\` does not load:\n`);
+    for (const problem of declarations) process.stderr.write(`${formatProblem(problem, after.root)}\n`);
+    return EXIT_USAGE;
+  }
   const report = buildReport(
     {
       label: before.label,

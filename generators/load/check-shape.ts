@@ -91,10 +91,12 @@ export function modelConfig(config: RawConfig): CatalogueConfig {
     ...(config.description ? { description: config.description } : {}),
     ...(config.compatibility ? { compatibility: config.compatibility } : {}),
     ...(config.lint ? { lint: config.lint } : {}),
+    ...(config.consumers ? { consumers: config.consumers } : {}),
   };
 }
 
-function problemsOf(source: YamlSource, validate: ValidateFunction): CatalogueProblem[] {
+/** Each ajv error of a failed check as a located problem (one per place and code). */
+export function problemsOf(source: YamlSource, validate: ValidateFunction): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {

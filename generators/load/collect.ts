@@ -1,4 +1,4 @@
-import type { Group } from '../model.js';
+import type { Group, Producer } from '../model.js';
 import {
   type EventDefinition,
   optionalString,
@@ -6,6 +6,7 @@ import {
   type RawCatalogueFile,
   type RawDefinition,
   type RawGroup,
+  type RawProducer,
   readMap,
   type ShapeDefinition,
 } from './definition.js';
@@ -100,6 +101,7 @@ export function collectFile(
     title: groupRaw.title,
     ...optionalString('description', groupRaw.description),
     events: [],
+    ...optionalString('owner', groupRaw.owner),
     source: source.at(['group']),
   };
   groups.set(slug, group);
@@ -145,6 +147,11 @@ export function collectFile(
       problems.push(duplicate(source, path, 'duplicate-event', `Event \`${key}\``, previous));
       continue;
     }
+    const producers = readProducers(raw);
+    if (producers) {
+      group.producers ??= {};
+      group.producers[key] = producers;
+    }
     eventDefs.set(key, {
       kind: 'event',
       name: key,
@@ -175,4 +182,17 @@ function duplicate(
     true,
   );
   return { ...problem, related: [{ file: at.file, line: at.line, column: at.column }] };
+}
+
+/** An event's `producers:` that have the schema's shape (the shape check reports the others). */
+function readProducers(raw: unknown): Producer[] | undefined {
+  const list = readMap<RawDefinition>(raw)?.producers;
+  if (!Array.isArray(list)) return undefined;
+  const producers: Producer[] = [];
+  for (const item of list) {
+    const producer = readMap<RawProducer>(item);
+    if (producer && typeof producer.service === 'string' && typeof producer.team === 'string')
+      producers.push({ service: producer.service, team: producer.team });
+  }
+  return producers.length > 0 ? producers : undefined;
 }

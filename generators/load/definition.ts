@@ -8,6 +8,7 @@ export type {
   EventryCatalogueFile as RawCatalogueFile,
   Field as RawField,
   Group as RawGroup,
+  Producer as RawProducer,
 } from './schema/types.js';
 
 /** A JSON path inside one YAML file, as `YamlSource` locates it. */

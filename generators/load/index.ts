@@ -1,11 +1,21 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
 import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
+import { isOwnershipFile, loadOwnership, parseOwnershipFiles } from './consumers.js';
 import { loadBeside, loadFromSnapshot, snapshotOf } from './incremental.js';
 import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
 import { type YamlParseOptions, YamlSource } from './yaml-source.js';
 
+export {
+  CONSUMERS_FOLDER,
+  checkDeclarations,
+  isOwnershipFile,
+  rangeMatches,
+  TEAMS_FILE,
+  versionsByType,
+} from './consumers.js';
+export { fieldPathsOf, hasFieldPath, type PathRelation, relatePaths } from './field-paths.js';
 export { MODEL_SNAPSHOT_FILE, ModelSnapshot } from './model-snapshot.js';
 export { PARSE_CACHE_FILE, ParseCache } from './parse-cache.js';
 export type { CatalogueProblem } from './problem.js';
@@ -28,6 +38,11 @@ export interface LoadOptions extends YamlParseOptions {
    * shares every other definition's object with it (`loadBeside`).
    */
   previous?: { loaded?: { files: readonly CatalogueSourceFile[]; catalogue: Catalogue } };
+  /**
+   * `defer`: leave consumer declarations' version ranges and field paths to the caller, which checks
+   * them against more than this catalogue (`eventry check`: the base and the change together).
+   */
+  ownership?: 'check' | 'defer';
 }
 
 /** The catalogue-wide settings file, at the catalogue root. */
@@ -51,6 +66,29 @@ export function loadCatalogueFromSources(
   files: CatalogueSourceFile[],
   options: LoadOptions = {},
 ): LoadResult {
+  const ownershipFiles = files.filter((file) => isOwnershipFile(file.path));
+  const definitionFiles =
+    ownershipFiles.length > 0 ? files.filter((file) => !isOwnershipFile(file.path)) : files;
+  const sortedOwnership = [...ownershipFiles].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+  // Parsed first: the definitions' load saves the parse cache once, with every file it was asked for.
+  const parsed = ownershipFiles.length > 0 ? parseOwnershipFiles(sortedOwnership, options) : undefined;
+  const result = loadDefinitions(definitionFiles, options);
+  if (!parsed) return result;
+  // Who owns and reads events is checked against the model, and kept beside it (not in its hash).
+  const { ownership, problems } = loadOwnership(parsed, result.ok ? result.catalogue : undefined, {
+    ...options,
+    definitionFiles,
+    ...(options.ownership === 'defer' ? { deferVersions: true } : {}),
+  });
+  if (!result.ok) return { ok: false, problems: sortProblems([...result.problems, ...problems]) };
+  if (problems.length > 0) return { ok: false, problems: sortProblems(problems) };
+  return { ok: true, catalogue: { ...result.catalogue, ownership } };
+}
+
+/** Loads the definitions (groups, shapes, events) alone: every file but the ownership files. */
+function loadDefinitions(files: CatalogueSourceFile[], options: LoadOptions): LoadResult {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const catalogueFiles = sorted.filter((file) => file.path !== ALLOW_LIST_FILE);
   if (options.previous?.loaded) {

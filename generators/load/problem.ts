@@ -49,6 +49,10 @@ export const PROBLEM_CODES = {
   'type-name-collision': 'Two definitions that would become the same TypeScript name.',
   'array-too-deep': 'An array type nested deeper than the generated code supports.',
   'duplicate-enum-value': 'The same value listed twice in one `enum`.',
+  'unknown-team': 'A reference to a team that `teams.yaml` does not define.',
+  'invalid-version-range': 'A consumer declaration whose `versions` is not a semver range.',
+  'no-matching-version': 'A consumer declaration whose version range matches no version of the event.',
+  'unknown-field': 'A field path a consumer reads that exists in none of the versions it declares.',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -48,6 +48,7 @@ const BESIDE = [
   'validate',
   'mcp',
   'lint',
+  'usage',
 ];
 
 /** What each layer may import. Everything not listed is an arrow running back. */

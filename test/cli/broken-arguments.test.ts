@@ -87,6 +87,14 @@ const cases: Record<string, Case[]> = {
     ],
     ['an unknown event', () => ['validate', 'constructor', aFile, '--out', built.out], USAGE],
   ],
+  usage: [
+    ['no subcommand', () => ['usage'], USAGE],
+    ['no directory', () => ['usage', 'scan', '--team', 'ledger'], USAGE],
+    ['no --team', () => ['usage', 'scan', scratch], USAGE],
+    ['a --team that is no team id', () => ['usage', 'scan', scratch, '--team', 'Not A Team'], USAGE],
+    ['a folder without tsconfig.json', () => ['usage', 'scan', scratch, '--team', 'ledger'], USAGE],
+    ['an unknown flag', () => ['usage', 'scan', scratch, '--team', 'ledger', '--bogus'], USAGE],
+  ],
   serve: [
     ['an unknown flag', () => ['serve', '--bogus'], USAGE],
     ['a port that is not one', () => ['serve', '--port', 'http'], USAGE],

@@ -1,4 +1,6 @@
 import type { SourceLocation } from '../../model.js';
+import type { ImpactReport } from '../impact.js';
+import { causeText, teamLabel } from '../impact-report.js';
 import type { Severity } from '../rule.js';
 import { breaksSentence, type DiffReport, reachList, shapeChanges } from './report.js';
 
@@ -27,7 +29,8 @@ export function formatGithub(report: DiffReport): string {
     const text = `${change.detail}${breaksSentence(change.breaks)} Reaches ${reachList(change.reaches)}.${fix ? `\n${fix}` : ''}`;
     lines.push(annotation(report.root, change.severity, change.first.location, title, text));
   }
-  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+  const consumers = report.impact ? formatImpactGithub(report.impact, report.root) : '';
+  return (lines.length > 0 ? `${lines.join('\n')}\n` : '') + consumers;
 }
 
 function annotation(
@@ -54,4 +57,25 @@ export function escapeData(text: string): string {
 /** Escaping of a workflow command's property value. */
 export function escapeProperty(text: string): string {
   return escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
+}
+
+/** GitHub workflow commands: an error per broken consumer, a warning per potentially affected one. */
+export function formatImpactGithub(report: ImpactReport, root: string): string {
+  const lines: string[] = [];
+  for (const impact of report.impacts) {
+    if (impact.status !== 'broken' && impact.status !== 'potentially-affected') continue;
+    const level = impact.status === 'broken' ? 'error' : 'warning';
+    const at = impact.declaration;
+    const file = root && root !== '.' ? `${root.replace(/\/$/, '')}/${at.file}` : at.file;
+    const text = [
+      `${impact.event}: ${impact.status} for ${teamLabel(impact)}`,
+      ...impact.causes.map(causeText),
+      `fix: ${impact.fix}`,
+      ...(impact.reviewers.length > 0 ? [`ask: ${impact.reviewers.join(', ')}`] : []),
+    ].join('\n');
+    lines.push(
+      `::${level} file=${escapeProperty(file)},line=${at.line},col=${at.column},title=${escapeProperty(`consumer-${impact.status}`)}::${escapeData(text)}`,
+    );
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

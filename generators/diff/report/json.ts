@@ -1,4 +1,5 @@
 import type { SourceLocation } from '../../model.js';
+import { impactJson } from '../impact-report.js';
 import { countBySeverity, type DiffReport } from './report.js';
 
 /**
@@ -35,7 +36,8 @@ export function formatJson(report: DiffReport): string {
     new: { label: report.after.label, version: report.after.version },
   };
   const summary = { changes: report.findings.length, ...countBySeverity(report.findings) };
-  return `${JSON.stringify({ compared, summary, changes, packages }, null, 2)}\n`;
+  const consumers = report.impact ? { consumers: impactJson(report.impact) } : {};
+  return `${JSON.stringify({ compared, summary, changes, packages, ...consumers }, null, 2)}\n`;
 }
 
 function located(root: string, location: SourceLocation | undefined): SourceLocation | null {

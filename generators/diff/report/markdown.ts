@@ -1,3 +1,4 @@
+import { formatImpactMarkdown } from '../impact-report.js';
 import type { Finding, Severity } from '../rule.js';
 import { RULES_BY_ID } from '../rules/index.js';
 import {
@@ -37,7 +38,7 @@ export function formatMarkdown(report: DiffReport): string {
       `${counts.breaking} breaking, ${counts['non-breaking']} non-breaking, ${counts.docs} docs.`,
   );
   const packages = changedPackages(report);
-  if (packages.length === 0) return `${out.join('\n')}\n`;
+  if (packages.length === 0) return `${out.join('\n')}\n${consumersSection(report)}`;
   out.push(
     '',
     '| Group | Package | Version | Bump | Breaking | Non-breaking | Docs |',
@@ -66,7 +67,12 @@ export function formatMarkdown(report: DiffReport): string {
       out.push(`  <sub>Reaches ${escapeHtml(reachList(change.reaches))}.</sub>`);
     }
   }
-  return `${out.join('\n')}\n`;
+  return `${out.join('\n')}\n${consumersSection(report)}`;
+}
+
+function consumersSection(report: DiffReport): string {
+  const section = report.impact ? formatImpactMarkdown(report.impact) : '';
+  return section ? `\n${section}` : '';
 }
 
 function item(finding: Pick<Finding, 'rule' | 'severity' | 'breaks' | 'detail'>, fix?: string): string[] {

@@ -1,6 +1,7 @@
 import type { Catalogue } from '../../model.js';
 import { type PackageBump, packageBumps } from '../../release/semver.js';
 import { fixFor, fixForShape, isGated } from '../gate.js';
+import { computeImpact, type ImpactReport } from '../impact.js';
 import { compareCatalogues } from '../index.js';
 import { type Breaks, type Finding, SEVERITIES, type Severity } from '../rule.js';
 
@@ -22,6 +23,8 @@ export interface DiffReport {
   fixes: Map<Finding, string>;
   /** The same for a blocked change made in a shape, by `shapeKey`. */
   shapeFixes: Map<string, string>;
+  /** Whom the changes break, when the new side declares its consumers (`consumers/`). */
+  impact?: ImpactReport;
 }
 
 /** One side of a comparison. */
@@ -58,6 +61,9 @@ export function buildReport(before: ReportSide, after: ReportSide): DiffReport {
     beforeRoot: before.root ?? '',
     fixes,
     shapeFixes,
+    ...(after.catalogue.ownership
+      ? { impact: computeImpact(findings, before.catalogue, after.catalogue, after.catalogue.ownership) }
+      : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { formatImpactText } from '../impact-report.js';
 import { capitalize, type Severity } from '../rule.js';
 import {
   breaksSentence,
@@ -45,5 +46,6 @@ export function formatText(report: DiffReport): string {
     }
   }
   lines.push('', `${capitalize(summaryLine(report.findings))}.`);
-  return `${lines.join('\n')}\n`;
+  const consumers = report.impact ? formatImpactText(report.impact) : '';
+  return `${lines.join('\n')}\n${consumers ? `\n${consumers}` : ''}`;
 }

@@ -14,6 +14,10 @@ export type Reference = string;
  * <event_type>-<version>; version is vN or semver, e.g. account.created-v1, lifecycle.support-site.sale-1.0.0
  */
 export type EventKey = string;
+/**
+ * A team defined in teams.yaml (kebab-case).
+ */
+export type TeamId = string;
 export type ShapeName = string;
 
 /**
@@ -41,6 +45,10 @@ export interface Group {
   slug: string;
   title: string;
   description?: string;
+  /**
+   * The team that owns the group: a team of teams.yaml.
+   */
+  owner?: string;
 }
 export interface Event {
   title?: string;
@@ -50,6 +58,10 @@ export interface Event {
   extends?: Reference;
   partial?: string;
   deprecated?: Deprecated;
+  /**
+   * The services that emit this event version, and their teams.
+   */
+  producers?: Producer[];
 }
 export interface Fields {
   [k: string]: Field;
@@ -75,6 +87,13 @@ export interface Deprecated {
   since: string;
   replaced_by?: EventKey;
   note?: string;
+}
+export interface Producer {
+  /**
+   * The service that emits the event.
+   */
+  service: string;
+  team: TeamId;
 }
 export interface Shape {
   description?: string;
@@ -141,5 +160,14 @@ export interface EventryCatalogueConfiguration {
      * Baseline file, relative to the catalogue (default lint-baseline.json).
      */
     baseline?: string;
+  };
+  /**
+   * How `eventry check` weighs consumer declarations (consumers/<team>.yaml).
+   */
+  consumers?: {
+    /**
+     * A breaking change no declared consumer reads: block it (default), or only warn.
+     */
+    unread_breaking?: 'block' | 'warn';
   };
 }

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import {
   type CatalogueProblem,
   CONFIG_FILE,
+  CONSUMERS_FOLDER,
   formatProblem,
   loadCatalogue,
   PROBLEM_CODES,
   readCatalogueSources,
+  TEAMS_FILE,
 } from '../../../generators/load/index.js';
 import { BAD, badCases, prepareBadCase } from './bad-fixture.js';
 
@@ -104,7 +106,14 @@ describe('the bad-catalogue corpus', () => {
         const schema = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1];
         expect(schema, path).toBeDefined();
         const target = resolve(dirname(join(root, path)), schema!);
-        const wanted = path === CONFIG_FILE ? 'config.schema.json' : 'catalogue-file.schema.json';
+        const wanted =
+          path === CONFIG_FILE
+            ? 'config.schema.json'
+            : path === TEAMS_FILE
+              ? 'teams.schema.json'
+              : path.startsWith(CONSUMERS_FOLDER)
+                ? 'consumers.schema.json'
+                : 'catalogue-file.schema.json';
         expect(target, path).toBe(join(SCHEMAS, wanted));
         expect(existsSync(target), path).toBe(true);
       }
