@@ -118,11 +118,16 @@ export async function planRegister(
       set: registryLevel !== level,
     });
   }
+  const lookUp = (version: SubjectVersion, schema: string) =>
+    call(target, 'POST', `/subjects/${encodeURIComponent(version.subject)}`, { schemaType: 'JSON', schema });
   const lookups = await inPool(versions, 8, async (version) => {
-    const answer = await call(target, 'POST', `/subjects/${encodeURIComponent(version.subject)}`, {
-      schemaType: 'JSON',
-      schema: version.schema,
-    });
+    let answer = await lookUp(version, version.schema);
+    // Pushed by an eventry before the `$id` change: the registry has that version under its first text,
+    // and registering the current text again would add a duplicate version after the subject's latest.
+    if (answer.status === 404 && version.firstGeneration) {
+      const earlier = await lookUp(version, version.firstGeneration.schema);
+      if (earlier.status === 200) answer = earlier;
+    }
     return { version, answer };
   });
   const plans: VersionPlan[] = [];

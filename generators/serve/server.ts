@@ -318,8 +318,11 @@ function lookUp(body: string, res: ServerResponse, state: SchemaRegistryState, n
   const text = request.schemaType === JSON_TYPE ? canonicalCandidate(request.schema) : undefined;
   const versions = state.subjects.get(subject)!;
   const found = text === undefined ? undefined : [...versions].reverse().find((v) => v.schema === text);
-  if (!found) throw schemaNotFound(`in subject '${subject}'`);
-  return sendJson(res, 200, versionBody(found));
+  if (found) return sendJson(res, 200, versionBody(found));
+  // A text an earlier eventry served (with `$id`) is still that version, under the id it had then.
+  const earlier = [...versions].reverse().find((v) => v.firstGeneration?.schema === text);
+  if (!earlier?.firstGeneration) throw schemaNotFound(`in subject '${subject}'`);
+  return sendJson(res, 200, { ...versionBody(earlier), ...earlier.firstGeneration });
 }
 
 function compatibility(

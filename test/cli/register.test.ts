@@ -96,6 +96,30 @@ describe('eventry register', { timeout: 60_000 }, () => {
     expect(target.subjects.get('account.created-v1')).toHaveLength(2);
   });
 
+  it('versions pushed by an eventry before the `$id` change count as present: no duplicate versions', async () => {
+    // The texts and ids `serve` (and so `register`) used before served schemas lost their `$id`.
+    const recorded = JSON.parse(
+      readFileSync(new URL('../serve/fixtures/ids-served-before-1.json', import.meta.url), 'utf8'),
+    ) as { versions: Record<string, number>; ids: Record<string, string> };
+    const textOf = (label: string) =>
+      (JSON.parse(recorded.ids[String(recorded.versions[label])]!) as { schema: string }).schema;
+    target.subjects.set('account.created-v1', [
+      { version: 1, id: 1, schema: textOf('account.created-v1@1') },
+      { version: 2, id: 2, schema: textOf('account.created-v1@2') },
+    ]);
+    const result = await register('--json');
+    expect(result.status, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as {
+      plan: { versions: { subject: string; action: string; registryId?: number }[] };
+    };
+    expect(json.plan.versions.filter((version) => version.subject === 'account.created-v1')).toMatchObject([
+      { action: 'present', registryId: 1 },
+      { action: 'present', registryId: 2 },
+    ]);
+    expect(target.subjects.get('account.created-v1')).toHaveLength(2);
+    expect(target.subjects.get('account.removed-v2')?.[0]?.schema).not.toContain('"$id"');
+  });
+
   it('pushes released versions only: a change of the working catalogue waits for its release', async () => {
     const path = join(repo.dir, 'catalogue/groups/billing.yaml');
     writeFileSync(
