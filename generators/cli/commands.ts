@@ -128,6 +128,7 @@ export function registerCommands(program: Command): void {
     .option('--access-log', 'print one JSON line per request on stdout')
     .option('--docs <dir>', 'docs portal folder served at /docs/ (written by eventry docs)', '.eventry/site')
     .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .option('--poll <seconds>', 'how often to look for a new release or catalogue edit (0: never)', '2')
     .action(async (options) => {
       const { runServe } = await import('./serve.js');
       process.exitCode = await runServe(options);

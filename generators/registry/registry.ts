@@ -66,7 +66,7 @@ export class SchemaRegistryState {
   readonly compatibility: CompatibilitySettings;
   private readonly created: SubjectVersion[] = [];
 
-  constructor(history: History) {
+  constructor(readonly history: History) {
     for (const point of history.points) {
       for (const [subject, schema] of [...point.schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const versions = this.subjects.get(subject) ?? [];
@@ -150,6 +150,11 @@ export class SchemaRegistryState {
       (group !== undefined ? this.compatibility.groups.get(group) : undefined) ??
       this.compatibility.level
     );
+  }
+
+  /** How many subject versions there are (every subject's versions together). */
+  subjectVersionCount(): number {
+    return this.created.length;
   }
 
   /** Every subject version in history order (releases oldest first, events by key): how `register` pushes. */
