@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../registry/config-check.js';
@@ -112,17 +112,31 @@ export function followRepository(
 
 /** The commit checked out and every catalogue file's path, size and modification time, as one string. */
 function fingerprint(source: ServedSource): string {
-  const folder = resolve(source.cwd, source.catalogue);
   const lines = [resolveCommit(source.cwd, 'HEAD') ?? 'no commit'];
-  let entries: string[];
-  try {
-    entries = readdirSync(folder, { recursive: true, encoding: 'utf8' }).sort();
-  } catch {
-    return `${lines[0]}\nno catalogue folder`;
-  }
-  for (const entry of entries) {
-    const stat = statSync(join(folder, entry), { throwIfNoEntry: false });
-    if (stat?.isFile()) lines.push(`${entry}\0${stat.size}\0${stat.mtimeMs}`);
-  }
+  walk(resolve(source.cwd, source.catalogue), '', lines);
   return lines.join('\n');
+}
+
+/**
+ * Lists the files under a folder, skipping hidden folders and `node_modules` (a catalogue at the
+ * repository root would otherwise walk `.git`, the `.eventry` cache a reload writes, and dependencies).
+ */
+function walk(folder: string, prefix: string, lines: string[]): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    lines.push(`${prefix}\0unreadable`);
+    return;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.') && entry.name !== 'node_modules')
+        walk(path, `${prefix}${entry.name}/`, lines);
+    } else if (entry.isFile()) {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat) lines.push(`${prefix}${entry.name}\0${stat.size}\0${stat.mtimeMs}`);
+    }
+  }
 }
