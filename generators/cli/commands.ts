@@ -163,6 +163,7 @@ export function registerCommands(program: Command): void {
     .option('--docs <dir>', 'docs portal folder served at /docs/ (written by eventry docs)', '.eventry/site')
     .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
     .option('--packages <dir>', 'built group packages the MCP endpoint (/mcp) validates with', 'packages')
+    .option('--poll <seconds>', 'how often to look for a new release or catalogue edit (0: never)', '2')
     .action(async (options) => {
       const { runServe } = await import('./serve.js');
       process.exitCode = await runServe(options);

@@ -65,7 +65,12 @@ export async function runRegister(options: RegisterCommandOptions): Promise<numb
   try {
     const plan = await planRegister(state, target, versions);
     if ('status' in plan) {
-      report(print, options, shown, undefined, { levelsSet: [], registered: [], refused: plan });
+      report(print, options, shown, undefined, {
+        levelsSet: [],
+        policyIgnored: [],
+        registered: [],
+        refused: plan,
+      });
       return 1;
     }
     if (options.dryRun) {
@@ -114,7 +119,8 @@ function report(
     );
     for (const level of levels) {
       lines.push(
-        `  ${level.subject}: compatibility ${level.registryLevel ?? '(registry default)'} → ${level.level}`,
+        `  ${level.subject}: compatibility ${level.registryLevel ?? '(registry default)'} → ${level.level}, ` +
+          `policy ${level.registryPolicy ?? '(registry default)'} → ${level.policy}`,
       );
     }
     for (const version of toRegister)
@@ -125,6 +131,13 @@ function report(
     if (plan && !options.dryRun) {
       lines.push(
         `Registered ${outcome.registered.length} version(s), set ${outcome.levelsSet.length} level(s).`,
+      );
+    }
+    if (outcome.policyIgnored.length > 0) {
+      lines.push(
+        `Warning: the registry stored the level but not \`compatibilityPolicy\` for ${outcome.policyIgnored.length} subject(s) ` +
+          `(${outcome.policyIgnored.slice(0, 3).join(', ')}${outcome.policyIgnored.length > 3 ? ', ...' : ''}): ` +
+          'it predates JSON Schema policies and judges their changes as STRICT.',
       );
     }
     if (outcome.refused) lines.push(...refusalLines(outcome.refused, outcome));

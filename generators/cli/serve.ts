@@ -1,8 +1,10 @@
 import { join, resolve } from 'node:path';
 import { CatalogueView } from '../mcp/catalogue-view.js';
 import { createMcpHttpHandler } from '../mcp/http.js';
-import { SchemaRegistryState } from '../registry/registry.js';
+import { followRepository } from '../serve/follow.js';
+import { buildServedState, type ServedState, ServedStateHolder } from '../serve/served-state.js';
 import { createRegistryServer } from '../serve/server.js';
+import { repoRoot, resolveCommit } from '../sources/git.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { openHistory } from './history.js';
 
@@ -19,6 +21,8 @@ export interface ServeCommandOptions {
   docs?: string;
   /** The built group packages the MCP endpoint validates with. */
   packages?: string;
+  /** `--poll <seconds>`: how often to look for a new release or catalogue edit; 0 never. */
+  poll?: string;
   cwd?: string;
 }
 
@@ -36,20 +40,63 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
     );
     return EXIT_USAGE;
   }
+  const poll = Number(options.poll ?? '2');
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(options.poll ?? '2') || poll > 86_400) {
+    process.stderr.write(
+      `eventry serve: --poll ${options.poll} is not a number of seconds (0-86400; 0 never looks again).\n`,
+    );
+    return EXIT_USAGE;
+  }
   const host = options.host ?? '127.0.0.1';
-  const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
+  const catalogue = options.catalogue ?? 'catalogue';
+  const history = openHistory(cwd, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
-  const state = new SchemaRegistryState(history);
-  const view = new CatalogueView({
-    catalogue: history.current,
-    packagesDir: resolve(cwd, options.packages ?? 'packages'),
-    registry: state,
-    catalogueDir: resolve(cwd, options.catalogue ?? 'catalogue'),
-  });
-  const server = createRegistryServer(state, {
+  const holder = new ServedStateHolder(buildServedState(history, resolveCommit(cwd, 'HEAD')));
+  const follower =
+    poll > 0
+      ? followRepository(
+          holder,
+          {
+            cwd,
+            catalogue,
+            ...(options.cache !== false
+              ? { cacheDir: join(repoRoot(cwd) ?? cwd, '.eventry', 'registry') }
+              : {}),
+          },
+          poll * 1000,
+          {
+            reloaded: ({ release }) =>
+              process.stderr.write(
+                `eventry serve: reloaded: ${release.release ? `release ${release.release.version} (${release.release.commit.slice(0, 7)})` : 'no release yet'}, catalogue version ${release.catalogueVersion}, ${release.unreleased} unreleased version(s).\n`,
+              ),
+            failed: (message) =>
+              process.stderr.write(
+                `eventry serve: the changed catalogue does not load; still serving the previous state:\n${message}\n`,
+              ),
+          },
+        )
+      : undefined;
+  // The MCP endpoint answers from the state being served: a view per state, made on first use.
+  const packagesDir = resolve(cwd, options.packages ?? 'packages');
+  const views = new WeakMap<ServedState, CatalogueView>();
+  const viewOf = (): CatalogueView => {
+    const served = holder.current;
+    let view = views.get(served);
+    if (!view) {
+      view = new CatalogueView({
+        catalogue: served.catalogue,
+        packagesDir,
+        registry: served.state,
+        catalogueDir: resolve(cwd, catalogue),
+      });
+      views.set(served, view);
+    }
+    return view;
+  };
+  const server = createRegistryServer(holder, {
     title: history.current.config.title,
     docsDir: resolve(cwd, options.docs ?? join('.eventry', 'site')),
-    mcp: createMcpHttpHandler(() => view),
+    mcp: createMcpHttpHandler(viewOf),
     ...(options.accessLog ? { accessLog: (line: string) => process.stdout.write(`${line}\n`) } : {}),
   });
   const listening = await new Promise<Error | undefined>((done) => {
@@ -57,6 +104,7 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
     server.listen(port, host, () => done(undefined));
   });
   if (listening) {
+    follower?.stop();
     process.stderr.write(`eventry serve: cannot listen on ${host}:${port}: ${listening.message}\n`);
     return 1;
   }
@@ -66,6 +114,7 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
   process.stdout.write(`eventry: serving http://${hostShown}:${shown}\n`);
   await new Promise<void>((done) => {
     const stop = () => {
+      follower?.stop();
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
       server.close(() => done());

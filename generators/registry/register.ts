@@ -19,12 +19,16 @@ export interface RegistryTarget {
   timeoutMs?: number;
 }
 
-/** What to do for one subject's compatibility level. */
+/** What to do for one subject's compatibility level and JSON Schema policy. */
 export interface LevelPlan {
   subject: string;
   level: CompatibilityLevel;
+  /** Confluent's `compatibilityPolicy` (JSON Schema: how strictly object changes are judged). */
+  policy: 'STRICT' | 'LENIENT';
   /** The subject's own level in the registry; undefined when it has none (the global one applies). */
   registryLevel?: string;
+  /** The policy in effect in the registry: the subject's, else the global one; undefined when neither says. */
+  registryPolicy?: string;
   set: boolean;
 }
 
@@ -58,6 +62,8 @@ export interface RegistryRefusal {
 /** What a run did. */
 export interface RegisterOutcome {
   levelsSet: string[];
+  /** Subjects whose config the registry took without the policy sent (one that predates policies). */
+  policyIgnored: string[];
   registered: { subject: string; version: number; registryId: number }[];
   /** Set when the registry refused something: the run stopped there. */
   refused?: RegistryRefusal;
@@ -102,27 +108,43 @@ export async function planRegister(
 ): Promise<RegisterPlan | RegistryRefusal> {
   const subjects = [...new Set(versions.map((version) => version.subject))];
   const levels: LevelPlan[] = [];
+  // A subject without a policy of its own follows the global one, which may not be STRICT.
+  const global = await call(target, 'GET', '/config');
+  if (global.status !== 200) return refusal('(global config)', undefined, global);
+  const globalPolicy = stringField(global.body, 'compatibilityPolicy');
   const levelAnswers = await inPool(subjects, 8, async (subject) => {
     const answer = await call(target, 'GET', `/config/${encodeURIComponent(subject)}`);
     return { subject, answer };
   });
   for (const { subject, answer } of levelAnswers) {
     const level = state.levelOf(subject);
+    const policy = state.compatibility.policy;
     let registryLevel: string | undefined;
-    if (answer.status === 200) registryLevel = stringField(answer.body, 'compatibilityLevel');
-    else if (answer.status !== 404) return refusal(subject, undefined, answer);
+    let registryPolicy = globalPolicy;
+    if (answer.status === 200) {
+      registryLevel = stringField(answer.body, 'compatibilityLevel');
+      registryPolicy = stringField(answer.body, 'compatibilityPolicy') ?? globalPolicy;
+    } else if (answer.status !== 404) return refusal(subject, undefined, answer);
     levels.push({
       subject,
       level,
+      policy,
       ...(registryLevel ? { registryLevel } : {}),
-      set: registryLevel !== level,
+      ...(registryPolicy ? { registryPolicy } : {}),
+      // No policy anywhere means STRICT, Confluent's default.
+      set: registryLevel !== level || (registryPolicy ?? 'STRICT') !== policy,
     });
   }
+  const lookUp = (version: SubjectVersion, schema: string) =>
+    call(target, 'POST', `/subjects/${encodeURIComponent(version.subject)}`, { schemaType: 'JSON', schema });
   const lookups = await inPool(versions, 8, async (version) => {
-    const answer = await call(target, 'POST', `/subjects/${encodeURIComponent(version.subject)}`, {
-      schemaType: 'JSON',
-      schema: version.schema,
-    });
+    let answer = await lookUp(version, version.schema);
+    // Pushed by an eventry before the `$id` change: the registry has that version under its first text,
+    // and registering the current text again would add a duplicate version after the subject's latest.
+    if (answer.status === 404 && version.firstGeneration) {
+      const earlier = await lookUp(version, version.firstGeneration.schema);
+      if (earlier.status === 200) answer = earlier;
+    }
     return { version, answer };
   });
   const plans: VersionPlan[] = [];
@@ -154,7 +176,7 @@ export async function executeRegister(
   plan: RegisterPlan,
   schemaOf: (subject: string, version: number) => string,
 ): Promise<RegisterOutcome> {
-  const outcome: RegisterOutcome = { levelsSet: [], registered: [] };
+  const outcome: RegisterOutcome = { levelsSet: [], policyIgnored: [], registered: [] };
   const pendingLevels = new Map(
     plan.levels.filter((level) => level.set).map((level) => [level.subject, level]),
   );
@@ -164,9 +186,14 @@ export async function executeRegister(
     pendingLevels.delete(subject);
     const answer = await call(target, 'PUT', `/config/${encodeURIComponent(subject)}`, {
       compatibility: level.level,
+      compatibilityPolicy: level.policy,
     });
     if (answer.status !== 200) return refusal(subject, undefined, answer);
     outcome.levelsSet.push(subject);
+    // Confluent answers with the config it stored; one without policies drops the field unread.
+    // (STRICT is what such a registry does anyway.)
+    if (level.policy !== 'STRICT' && stringField(answer.body, 'compatibilityPolicy') !== level.policy)
+      outcome.policyIgnored.push(subject);
     return undefined;
   };
   for (const version of plan.versions) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CompatibilityLevel } from '../model.js';
 import type { History } from './history.js';
+import { firstGenerationText } from './schema-text.js';
 
 /**
  * The registry's state: subjects, versions and ids, computed from the release history alone (no
@@ -16,6 +17,9 @@ import type { History } from './history.js';
  *   `\n<n>` appended until the id is free. Ids depend on the schema texts and their order only, so they
  *   are the same after a restart, on every clone, and an old id resolves as long as its release stays
  *   in the first-parent history.
+ * - Served texts changed once (they lost `$id`, see servedSchemaText). The ids of the first texts are
+ *   computed first, exactly as before, and kept: they resolve to their first text forever (Kafka
+ *   topics carry them). The current texts' ids are assigned after them, so they never take one.
  */
 
 /** One version of one subject. */
@@ -27,6 +31,8 @@ export interface SubjectVersion {
   schema: string;
   /** Whether it first appeared in a release (false: only in the working catalogue, not released yet). */
   released: boolean;
+  /** The id and text an eventry before the `$id` change served for it: they still resolve. */
+  firstGeneration?: { id: number; schema: string };
 }
 
 /** A schema by id, and every subject version that has it. */
@@ -34,6 +40,8 @@ export interface SchemaEntry {
   id: number;
   schema: string;
   uses: SubjectVersion[];
+  /** A first-generation text (see SubjectVersion.firstGeneration): resolves by id, listed nowhere. */
+  retired?: true;
 }
 
 /** Compatibility settings, resolved from the working catalogue's `compatibility:`. */
@@ -58,31 +66,38 @@ export class SchemaRegistryState {
   readonly compatibility: CompatibilitySettings;
   private readonly created: SubjectVersion[] = [];
 
-  constructor(history: History) {
-    const idOf = new Map<string, number>();
+  constructor(readonly history: History) {
     for (const point of history.points) {
       for (const [subject, schema] of [...point.schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const versions = this.subjects.get(subject) ?? [];
         if (versions.at(-1)?.schema === schema) continue;
-        let id = idOf.get(schema);
-        if (id === undefined) {
-          id = freeId(schema, this.schemas);
-          idOf.set(schema, id);
-          this.schemas.set(id, { id, schema, uses: [] });
-        }
         const entry: SubjectVersion = {
           subject,
           version: versions.length + 1,
-          id,
+          id: 0,
           schema,
           released: point.commit !== undefined,
         };
         versions.push(entry);
         this.created.push(entry);
         this.subjects.set(subject, versions);
-        this.schemas.get(id)!.uses.push(entry);
       }
     }
+    // First-generation ids first, in the same order as before: they are exactly the ids handed out then.
+    this.assignIds(
+      (entry) => firstGenerationText(entry.subject, entry.schema),
+      (entry, id, schema) => {
+        entry.firstGeneration = { id, schema };
+      },
+      true,
+    );
+    this.assignIds(
+      (entry) => entry.schema,
+      (entry, id) => {
+        entry.id = id;
+      },
+      false,
+    );
     for (const [subject, versions] of this.subjects) {
       const group = groupOf(versions.at(-1)!.schema);
       if (group !== undefined) this.groups.set(subject, group);
@@ -94,6 +109,27 @@ export class SchemaRegistryState {
       groups: new Map(Object.entries(config.groups ?? {})),
       events: new Map(Object.entries(config.events ?? {})),
     };
+  }
+
+  /** Gives every version an id for the text `textOf` makes, in history order, avoiding ids taken. */
+  private assignIds(
+    textOf: (entry: SubjectVersion) => string | undefined,
+    assign: (entry: SubjectVersion, id: number, schema: string) => void,
+    retired: boolean,
+  ): void {
+    const idOf = new Map<string, number>();
+    for (const entry of this.created) {
+      const schema = textOf(entry);
+      if (schema === undefined) continue;
+      let id = idOf.get(schema);
+      if (id === undefined) {
+        id = freeId(schema, this.schemas);
+        idOf.set(schema, id);
+        this.schemas.set(id, { id, schema, uses: [], ...(retired ? { retired } : {}) });
+      }
+      assign(entry, id, schema);
+      this.schemas.get(id)!.uses.push(entry);
+    }
   }
 
   /** The subject a name means (`account.created-v1` or `account.created-v1-value`), if there is one. */
@@ -114,6 +150,11 @@ export class SchemaRegistryState {
       (group !== undefined ? this.compatibility.groups.get(group) : undefined) ??
       this.compatibility.level
     );
+  }
+
+  /** How many subject versions there are (every subject's versions together). */
+  subjectVersionCount(): number {
+    return this.created.length;
   }
 
   /** Every subject version in history order (releases oldest first, events by key): how `register` pushes. */

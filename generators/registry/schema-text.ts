@@ -8,11 +8,29 @@ import { standaloneEventSchema } from '../schema/json-schema.js';
 /**
  * The schema text a registry holds for an event: its self-contained JSON Schema (the producers' closed
  * contract, as `packages/catalogue/schemas/<key>.json`), without the `$comment` that names the source
- * file (moving an event to another file is not a new schema), in canonical form.
+ * file (moving an event to another file is not a new schema) and without `$id`: every version of an
+ * event would carry the same `$id`, and a client that compiles two versions with one ajv is refused the
+ * second ("schema with key or id ... already exists"). In canonical form.
  */
 export function servedSchemaText(catalogue: Catalogue, key: string): string {
-  const { $comment: _note, ...schema } = standaloneEventSchema(catalogue, key);
+  const { $comment: _note, $id: _id, ...schema } = standaloneEventSchema(catalogue, key);
   return canonicalJson(schema);
+}
+
+/**
+ * The text `serve` gave the same schema before it dropped `$id` (eventry up to the `$id` change): the
+ * served text with `"$id": "<key>.json"`. Ids handed out for it stay in Kafka topics, so they keep
+ * resolving to it. Undefined when the text is not a JSON object.
+ */
+export function firstGenerationText(key: string, text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  return canonicalJson({ ...parsed, $id: `${key}.json` });
 }
 
 /**

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { checkCandidate } from '../registry/compatibility.js';
-import type { SchemaRegistryState, SubjectVersion } from '../registry/registry.js';
+import { SchemaRegistryState, type SubjectVersion } from '../registry/registry.js';
 import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
+import { logAccess } from './access-log.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
 import {
   ERROR_CODES,
@@ -13,6 +14,14 @@ import {
   subjectNotFound,
   versionNotFound,
 } from './errors.js';
+import {
+  buildServedState,
+  JSON_TYPE,
+  json,
+  type ServedState,
+  ServedStateHolder,
+  versionBody,
+} from './served-state.js';
 
 /** The media type of every Confluent Schema Registry answer. */
 export const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
@@ -37,19 +46,22 @@ export interface RegistryServerOptions {
 const HEADERS_TIMEOUT_MS = 10_000;
 
 const MAX_VERSION = 2 ** 31 - 1;
-const JSON_TYPE = 'JSON';
 
 /**
  * A Confluent Schema Registry compatible HTTP server over a registry state (see
  * generators/registry/registry.ts), read-only. Every answer is JSON of the registry media type; every
  * failure is a Confluent error body, never a stack trace. The hot read routes (schema by id, latest
- * version) answer from bodies serialised once at start.
+ * version) answer from bodies serialised once per state. Given a holder, it serves whatever state the
+ * holder has when a request arrives (a reload swaps it): each request reads one state throughout.
  */
 export function createRegistryServer(
-  state: SchemaRegistryState,
+  source: SchemaRegistryState | ServedStateHolder,
   options: RegistryServerOptions = {},
 ): Server {
-  const fast = precomputedBodies(state);
+  const holder =
+    source instanceof SchemaRegistryState
+      ? new ServedStateHolder(buildServedState(source.history, undefined, source))
+      : source;
   const maxBody = options.maxBodyBytes ?? 1 << 20;
   const bodyTimeout = options.bodyTimeoutMs ?? 30_000;
   // Node's own request timeout is only a backstop behind the body timer of `readBody` (which answers
@@ -62,22 +74,9 @@ export function createRegistryServer(
   };
   const server = createServer(timeouts, (req, res) => {
     const arrived = Date.now();
-    const started = options.accessLog ? process.hrtime.bigint() : 0n;
-    if (options.accessLog) {
-      const log = options.accessLog;
-      res.once('finish', () => {
-        log(
-          JSON.stringify({
-            time: new Date().toISOString(),
-            method: req.method,
-            path: req.url,
-            status: res.statusCode,
-            ms: Number(process.hrtime.bigint() - started) / 1e6,
-            bytes: Number(res.getHeader('content-length') ?? 0),
-          }),
-        );
-      });
-    }
+    // One state per request, taken once: a reload swapping the holder meanwhile changes nothing here.
+    const served = holder.current;
+    if (options.accessLog) logAccess(req, res, options.accessLog);
     if (options.mcp && (req.url === '/mcp' || req.url?.startsWith('/mcp?'))) {
       options.mcp(req, res).catch((error: unknown) => {
         process.stderr.write(`eventry serve: internal error on ${req.method} /mcp: ${error}\n`);
@@ -86,6 +85,7 @@ export function createRegistryServer(
       });
       return;
     }
+    const fast = served.bodies;
     if (isDocsPath(req.url) && !hasBody(req)) {
       answerDocs(req, res, options.docsDir);
       return;
@@ -98,7 +98,7 @@ export function createRegistryServer(
       return;
     }
     const limits = { maxBody, bodyDeadline: arrived + bodyTimeout, docsDir: options.docsDir };
-    handle(state, req, res, limits, options.title ?? 'eventry').catch((error: unknown) => {
+    handle(served, req, res, limits, options.title ?? 'eventry').catch((error: unknown) => {
       const known = error instanceof RegistryError;
       if (!known)
         process.stderr.write(`eventry serve: internal error on ${req.method} ${req.url}: ${error}\n`);
@@ -156,37 +156,6 @@ function answerDocs(req: IncomingMessage, res: ServerResponse, docsDir: string |
   }
 }
 
-/** Bodies of `GET /schemas/ids/{id}` and `GET /subjects/{s}/versions/latest`, serialised once. */
-function precomputedBodies(state: SchemaRegistryState): Map<string, Buffer> {
-  const bodies = new Map<string, Buffer>();
-  for (const entry of state.schemas.values()) {
-    bodies.set(`/schemas/ids/${entry.id}`, json({ schema: entry.schema, schemaType: JSON_TYPE }));
-  }
-  for (const [subject, versions] of state.subjects) {
-    const latest = json(versionBody(versions.at(-1)!));
-    bodies.set(`/subjects/${encodeURIComponent(subject)}/versions/latest`, latest);
-    for (const version of versions) {
-      bodies.set(
-        `/subjects/${encodeURIComponent(subject)}/versions/${version.version}`,
-        json(versionBody(version)),
-      );
-    }
-  }
-  return bodies;
-}
-
-function versionBody(version: SubjectVersion): Record<string, unknown> {
-  return {
-    subject: version.subject,
-    version: version.version,
-    id: version.id,
-    schemaType: JSON_TYPE,
-    schema: version.schema,
-  };
-}
-
-const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
-
 function send(res: ServerResponse, status: number, body: Buffer, type = CONTENT_TYPE): void {
   res.writeHead(status, { 'content-type': type, 'content-length': body.length });
   res.end(body);
@@ -205,12 +174,13 @@ interface RequestLimits {
 }
 
 async function handle(
-  state: SchemaRegistryState,
+  served: ServedState,
   req: IncomingMessage,
   res: ServerResponse,
   limits: RequestLimits,
   title: string,
 ): Promise<void> {
+  const state = served.state;
   const method = req.method ?? 'GET';
   let url: URL;
   let parts: string[];
@@ -245,21 +215,25 @@ async function handle(
         return index(req, res, state, title);
       case 'healthz':
       case 'readyz':
-        return sendJson(res, 200, {
-          status: 'ok',
-          subjects: state.subjects.size,
-          schemas: state.schemas.size,
-        });
+        return sendJson(res, 200, health(served));
       case 'subjects':
         return getSubjects(res, state, rest, query);
       case 'schemas':
         return getSchemas(res, state, rest, query);
       case 'config':
-        if (rest.length === 0) return sendJson(res, 200, { compatibilityLevel: state.compatibility.level });
+        if (rest.length === 0) {
+          return sendJson(res, 200, {
+            compatibilityLevel: state.compatibility.level,
+            compatibilityPolicy: state.compatibility.policy,
+          });
+        }
         if (rest.length === 1) {
           const subject = state.resolveSubject(rest[0]!);
           if (!subject) throw subjectNotFound(rest[0]!);
-          return sendJson(res, 200, { compatibilityLevel: state.levelOf(subject) });
+          return sendJson(res, 200, {
+            compatibilityLevel: state.levelOf(subject),
+            compatibilityPolicy: state.compatibility.policy,
+          });
         }
         throw notFound();
       case 'mode':
@@ -280,6 +254,16 @@ async function handle(
   if (method === 'POST' && head === 'subjects') return lookUp(body, res, state, rest[0]!);
   if (method === 'POST' && head === 'compatibility') return compatibility(body, res, state, rest, query);
   throw new RegistryError(405, 405, `HTTP 405 Method Not Allowed: ${method}`);
+}
+
+/** `GET /healthz`: up, and which release it serves (a reload changes it). */
+function health(served: ServedState): Record<string, unknown> {
+  return {
+    status: 'ok',
+    ...served.release,
+    subjects: served.state.subjects.size,
+    schemas: [...served.state.schemas.values()].filter((entry) => !entry.retired).length,
+  };
 }
 
 const notFound = (): RegistryError => new RegistryError(404, 404, 'HTTP 404 Not Found');
@@ -310,11 +294,11 @@ function getSubjects(
     if ([...query.keys()].some((name) => name === 'key' || name === 'value')) {
       throw schemaNotFound(`with the requested metadata in subject '${subject}'`);
     }
-    return sendJson(res, 200, versionBody(versions.at(-1)!));
+    return sendJson(res, 200, versionBody(versions.at(-1)!, rest[0]));
   }
   if ((rest.length === 3 || rest.length === 4) && rest[1] === 'versions') {
     const version = pickVersion(subject, versions, rest[2]!);
-    if (rest.length === 3) return sendJson(res, 200, versionBody(version));
+    if (rest.length === 3) return sendJson(res, 200, versionBody(version, rest[0]));
     if (rest[3] === 'schema') return send(res, 200, Buffer.from(version.schema));
     if (rest[3] === 'referencedby') return sendJson(res, 200, []);
   }
@@ -329,7 +313,11 @@ function getSchemas(res: ServerResponse, state: SchemaRegistryState, rest: strin
       .filter(([subject]) => subject.startsWith(prefix))
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .flatMap(([, versions]) => (latestOnly ? [versions.at(-1)!] : versions));
-    return sendJson(res, 200, all.map(versionBody));
+    return sendJson(
+      res,
+      200,
+      all.map((version) => versionBody(version)),
+    );
   }
   if (rest.length === 1 && rest[0] === 'types') return sendJson(res, 200, [JSON_TYPE]);
   if (rest[0] === 'ids' && (rest.length === 2 || rest.length === 3)) {
@@ -373,8 +361,11 @@ function lookUp(body: string, res: ServerResponse, state: SchemaRegistryState, n
   const text = request.schemaType === JSON_TYPE ? canonicalCandidate(request.schema) : undefined;
   const versions = state.subjects.get(subject)!;
   const found = text === undefined ? undefined : [...versions].reverse().find((v) => v.schema === text);
-  if (!found) throw schemaNotFound(`in subject '${subject}'`);
-  return sendJson(res, 200, versionBody(found));
+  if (found) return sendJson(res, 200, versionBody(found, name));
+  // A text an earlier eventry served (with `$id`) is still that version, under the id it had then.
+  const earlier = [...versions].reverse().find((v) => v.firstGeneration?.schema === text);
+  if (!earlier?.firstGeneration) throw schemaNotFound(`in subject '${subject}'`);
+  return sendJson(res, 200, { ...versionBody(earlier, name), ...earlier.firstGeneration });
 }
 
 function compatibility(
@@ -495,7 +486,7 @@ function index(req: IncomingMessage, res: ServerResponse, state: SchemaRegistryS
   const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}: schema registry</title></head>
 <body><h1>${escapeHtml(title)}</h1>
-<p>A read-only Confluent Schema Registry API over the eventry catalogue: ${state.subjects.size} subjects, ${state.schemas.size} schemas.</p>
+<p>A read-only Confluent Schema Registry API over the eventry catalogue: ${state.subjects.size} subjects, ${state.subjectVersionCount()} subject versions.</p>
 <ul><li><a href="/subjects">/subjects</a></li><li><a href="/schemas?latestOnly=true">/schemas?latestOnly=true</a></li><li><a href="/config">/config</a></li><li><a href="/healthz">/healthz</a></li></ul>
 <p>The documentation portal: <a href="/docs/">/docs/</a>.</p>
 </body></html>

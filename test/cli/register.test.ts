@@ -37,7 +37,9 @@ describe('eventry register', { timeout: 60_000 }, () => {
       `eventry register → ${target.url}: 8 subject(s), 11 version(s); 0 present, 11 to register, 8 level(s) to set.`,
     );
     expect(result.stdout).toContain('  account.created-v1: register version 2 (id ');
-    expect(result.stdout).toContain('  account.created-v1: compatibility (registry default) → BACKWARD');
+    expect(result.stdout).toContain(
+      '  account.created-v1: compatibility (registry default) → BACKWARD, policy (registry default) → STRICT',
+    );
     expect(result.stdout).toContain('Dry run: nothing was changed.');
     expect(writes()).toEqual([]);
     expect(target.subjects.size).toBe(0);
@@ -94,6 +96,61 @@ describe('eventry register', { timeout: 60_000 }, () => {
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('8 present, 3 to register');
     expect(target.subjects.get('account.created-v1')).toHaveLength(2);
+  });
+
+  it('pushes the compatibility policy with the level: set when the registry has another, warned when it cannot keep it', async () => {
+    const config = join(repo.dir, 'catalogue/eventry.config.yaml');
+    writeFileSync(config, `${readFileSync(config, 'utf8')}compatibility:\n  policy: LENIENT\n`);
+    repo.commit('policy LENIENT');
+    const first = await register('--subjects', 'account.created-v1');
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(target.config.get('account.created-v1')).toBe('BACKWARD');
+    expect(target.policies.get('account.created-v1')).toBe('LENIENT');
+    expect(first.stdout).not.toContain('Warning');
+
+    // Level unchanged, policy changed in the registry: the policy alone is a reason to set the config.
+    target.policies.set('account.created-v1', 'STRICT');
+    const plan = await register('--subjects', 'account.created-v1', '--dry-run');
+    expect(plan.stdout).toContain(
+      '  account.created-v1: compatibility BACKWARD → BACKWARD, policy STRICT → LENIENT',
+    );
+    target.policies.delete('account.created-v1');
+    target.globalPolicy = 'LENIENT';
+    expect((await register('--subjects', 'account.created-v1')).stdout).toContain('0 level(s) to set');
+
+    // A registry from before policies drops the field: said, not silently passed.
+    target.globalPolicy = undefined;
+    target.ignoresPolicy = true;
+    const old = await register('--subjects', 'account.removed-v1');
+    expect(old.status).toBe(0);
+    expect(old.stdout).toContain(
+      'Warning: the registry stored the level but not `compatibilityPolicy` for 1 subject(s) (account.removed-v1)',
+    );
+  });
+
+  it('versions pushed by an eventry before the `$id` change count as present: no duplicate versions', async () => {
+    // The texts and ids `serve` (and so `register`) used before served schemas lost their `$id`.
+    const recorded = JSON.parse(
+      readFileSync(new URL('../serve/fixtures/ids-served-before-1.json', import.meta.url), 'utf8'),
+    ) as { versions: Record<string, number>; ids: Record<string, string> };
+    const textOf = (label: string) =>
+      (JSON.parse(recorded.ids[String(recorded.versions[label])]!) as { schema: string }).schema;
+    target.subjects.set('account.created-v1', [
+      { version: 1, id: 1, schema: textOf('account.created-v1@1') },
+      { version: 2, id: 2, schema: textOf('account.created-v1@2') },
+    ]);
+    const result = await register('--json');
+    expect(result.status, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as {
+      plan: { versions: { subject: string; action: string; registryId?: number }[] };
+    };
+    expect(json.plan.versions.filter((version) => version.subject === 'account.created-v1')).toMatchObject([
+      { action: 'present', registryId: 1 },
+      { action: 'present', registryId: 2 },
+    ]);
+    expect(target.subjects.get('account.created-v1')).toHaveLength(2);
+    expect(target.subjects.get('account.removed-v2')?.[0]?.schema).not.toContain('"$id"');
   });
 
   it('pushes released versions only: a change of the working catalogue waits for its release', async () => {

@@ -3,8 +3,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { REPO, tempDir } from '../helpers.js';
-import { releasedTwice, runCliAsync } from '../registry/released-repo.js';
+import { makeRepo } from '../generators/sources/git-repo.js';
+import { fixturePath, REPO, tempDir } from '../helpers.js';
+import { releasedTwice, releaseNickname, runCliAsync } from '../registry/released-repo.js';
 
 /** A `serve` process of the compiled CLI, once it printed its address. */
 interface Served {
@@ -112,6 +113,33 @@ describe('eventry serve (compiled CLI)', () => {
       ['GET', '/schemas/ids/notanumber', 404],
     ]);
   }, 30_000);
+
+  it('--poll: a release committed while it runs is served without a restart; /healthz names the release', async () => {
+    const repo = makeRepo();
+    repo.copy(fixturePath('small'), 'catalogue');
+    const first = repo.commit('release 1.0.0');
+    const served = await serve(repo.dir, ['--poll', '0.1']);
+    try {
+      expect((await getJson(`${served.url}/healthz`)).body).toMatchObject({
+        release: { commit: first, version: '1.0.0' },
+        head: first,
+        catalogueVersion: '1.0.0',
+      });
+      releaseNickname(repo);
+      const second = repo.git('rev-parse', 'HEAD');
+      // A hang guard, not a timing: the next polls pick it up.
+      let health: Record<string, unknown> = {};
+      for (let tries = 0; tries < 300; tries += 1) {
+        health = (await getJson(`${served.url}/healthz`)).body;
+        if (health.head === second) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(health).toMatchObject({ release: { commit: second, version: '1.1.0' }, head: second });
+      expect((await getJson(`${served.url}/subjects/account.created-v1/versions`)).body).toEqual([1, 2]);
+    } finally {
+      expect(await served.stop()).toBe(0);
+    }
+  }, 60_000);
 
   it('a catalogue with problems is not served: located problems, exit 1', async () => {
     const repo = releasedTwice();

@@ -12,6 +12,11 @@ import type { AddressInfo } from 'node:net';
 export class FakeConfluentRegistry {
   readonly subjects = new Map<string, { version: number; id: number; schema: string }[]>();
   readonly config = new Map<string, string>();
+  /** Subject-level `compatibilityPolicy` (Confluent 8.x); `globalPolicy` for subjects without one. */
+  readonly policies = new Map<string, string>();
+  globalPolicy: string | undefined;
+  /** Simulates a registry that predates policies: it drops `compatibilityPolicy` unread. */
+  ignoresPolicy = false;
   /** Every request as `METHOD /path`, in order. */
   readonly requests: string[] = [];
   /** Answers 409 with this message to a registration this returns a message for. */
@@ -53,6 +58,12 @@ export class FakeConfluentRegistry {
       return answer(res, 401, { error_code: 401, message: 'Unauthorized' });
     }
     const parts = path.split('/').slice(1).map(decodeURIComponent);
+    if (parts[0] === 'config' && parts.length === 1 && req.method === 'GET') {
+      return answer(res, 200, {
+        compatibilityLevel: 'BACKWARD',
+        ...(this.globalPolicy ? { compatibilityPolicy: this.globalPolicy } : {}),
+      });
+    }
     if (parts[0] === 'config' && parts.length === 2) {
       const subject = parts[1]!;
       if (req.method === 'GET') {
@@ -62,11 +73,20 @@ export class FakeConfluentRegistry {
             error_code: 40408,
             message: `Subject '${subject}' does not have subject-level compatibility configured`,
           });
-        return answer(res, 200, { compatibilityLevel: level });
+        const policy = this.policies.get(subject);
+        return answer(res, 200, {
+          compatibilityLevel: level,
+          ...(policy ? { compatibilityPolicy: policy } : {}),
+        });
       }
       if (req.method === 'PUT') {
         this.config.set(subject, String(body.compatibility));
-        return answer(res, 200, { compatibility: body.compatibility });
+        const policy = this.ignoresPolicy ? undefined : body.compatibilityPolicy;
+        if (typeof policy === 'string') this.policies.set(subject, policy);
+        return answer(res, 200, {
+          compatibility: body.compatibility,
+          ...(typeof policy === 'string' ? { compatibilityPolicy: policy } : {}),
+        });
       }
     }
     if (parts[0] === 'subjects' && parts.length >= 2) {

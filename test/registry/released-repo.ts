@@ -9,6 +9,12 @@ export function releasedTwice(): TestRepo {
   const repo = makeRepo();
   repo.copy(fixturePath('small'), 'catalogue');
   repo.commit('release 1.0.0');
+  releaseNickname(repo);
+  return repo;
+}
+
+/** Commits release 1.1.0 on a repository at 1.0.0 of the small fixture: `nickname` added to `account.created-v1`. */
+export function releaseNickname(repo: TestRepo): void {
   const groupFile = join(repo.dir, 'catalogue/groups/account.yaml');
   repo.write(
     'catalogue/groups/account.yaml',
@@ -23,7 +29,6 @@ export function releasedTwice(): TestRepo {
     readFileSync(config, 'utf8').replace('version: 1.0.0', 'version: 1.1.0'),
   );
   repo.commit('release 1.1.0');
-  return repo;
 }
 
 /**

@@ -44,8 +44,14 @@ describe('eventry serve: read routes', () => {
 
   it('types, config, mode: JSON only, the catalogue level, read-only', async () => {
     expect((await get('/schemas/types')).json()).toEqual(['JSON']);
-    expect((await get('/config')).json()).toEqual({ compatibilityLevel: 'BACKWARD' });
-    expect((await get(`/config/${SUBJECT}-value`)).json()).toEqual({ compatibilityLevel: 'BACKWARD' });
+    expect((await get('/config')).json()).toEqual({
+      compatibilityLevel: 'BACKWARD',
+      compatibilityPolicy: 'STRICT',
+    });
+    expect((await get(`/config/${SUBJECT}-value`)).json()).toEqual({
+      compatibilityLevel: 'BACKWARD',
+      compatibilityPolicy: 'STRICT',
+    });
     expect((await get('/mode')).json()).toEqual({ mode: 'READONLY' });
   });
 

@@ -1,0 +1,142 @@
+import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CONFIG_FILE, formatProblem } from '../load/index.js';
+import { checkCompatibilityOverrides } from '../registry/config-check.js';
+import { loadHistory } from '../registry/history.js';
+import { resolveCommit } from '../sources/git.js';
+import { buildServedState, type ServedState, type ServedStateHolder } from './served-state.js';
+
+/**
+ * `serve` follows the repository: it polls the checked-out commit and the working catalogue's files,
+ * and when either changed it loads the history again and swaps the served state whole. A reload that
+ * fails (a catalogue half-edited, a broken release) keeps the state being served and says why.
+ */
+
+/** Where the served history comes from. */
+export interface ServedSource {
+  cwd: string;
+  /** The catalogue folder, relative to `cwd`. */
+  catalogue: string;
+  /** Release schema cache folder (`.eventry/registry`); none when undefined. */
+  cacheDir?: string;
+}
+
+/** A loaded state, or why the history does not load (problems already formatted, one per line). */
+export type LoadedState = { ok: true; served: ServedState } | { ok: false; message: string };
+
+/** Loads the history and builds the state to serve; the commit checked out is recorded with it. */
+export function loadServedState(source: ServedSource): LoadedState {
+  const head = resolveCommit(source.cwd, 'HEAD');
+  const result = loadHistory(source);
+  if (!result.ok) {
+    return {
+      ok: false,
+      message:
+        'problems' in result
+          ? result.problems.map((problem) => formatProblem(problem, result.root)).join('\n')
+          : result.message,
+    };
+  }
+  const folder = resolve(source.cwd, source.catalogue);
+  const subjects = new Set(result.history.points.flatMap((point) => [...point.schemas.keys()]));
+  const configText = readFileSync(join(folder, CONFIG_FILE), 'utf8');
+  const problems = checkCompatibilityOverrides(result.history.current, configText, subjects);
+  if (problems.length > 0) {
+    return {
+      ok: false,
+      message: problems.map((problem) => formatProblem(problem, source.catalogue)).join('\n'),
+    };
+  }
+  return { ok: true, served: buildServedState(result.history, head) };
+}
+
+/** What a reload tells the caller. */
+export interface FollowEvents {
+  /** A new state is being served. */
+  reloaded(served: ServedState): void;
+  /** What changed does not load: the previous state is still served. */
+  failed(message: string): void;
+}
+
+/** A running follower. */
+export interface Follower {
+  /** Checks for a change now and reloads if there is one; true when it swapped the state. */
+  check(): boolean;
+  /** Stops polling. */
+  stop(): void;
+}
+
+/**
+ * Polls every `intervalMs` (a timer that does not keep the process alive) and reloads on a change of
+ * the commit checked out or of any file under the catalogue folder (name, size or modification time).
+ */
+export function followRepository(
+  holder: ServedStateHolder,
+  source: ServedSource,
+  intervalMs: number,
+  events: FollowEvents,
+): Follower {
+  let seen = fingerprint(source);
+  let timer: NodeJS.Timeout | undefined;
+  const check = (): boolean => {
+    const now = fingerprint(source);
+    if (now === seen) return false;
+    // Remembered before loading: a change that does not load is reported once, not every poll.
+    seen = now;
+    const loaded = loadServedState(source);
+    if (!loaded.ok) {
+      events.failed(loaded.message);
+      return false;
+    }
+    holder.swap(loaded.served);
+    events.reloaded(loaded.served);
+    return true;
+  };
+  const schedule = () => {
+    timer = setTimeout(() => {
+      try {
+        check();
+      } catch (error) {
+        events.failed(`reload failed: ${(error as Error).message}`);
+      }
+      schedule();
+    }, intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    check,
+    stop: () => clearTimeout(timer),
+  };
+}
+
+/** The commit checked out and every catalogue file's path, size and modification time, as one string. */
+function fingerprint(source: ServedSource): string {
+  const lines = [resolveCommit(source.cwd, 'HEAD') ?? 'no commit'];
+  walk(resolve(source.cwd, source.catalogue), '', lines);
+  return lines.join('\n');
+}
+
+/**
+ * Lists the files under a folder, skipping hidden folders and `node_modules` (a catalogue at the
+ * repository root would otherwise walk `.git`, the `.eventry` cache a reload writes, and dependencies).
+ */
+function walk(folder: string, prefix: string, lines: string[]): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    lines.push(`${prefix}\0unreadable`);
+    return;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.') && entry.name !== 'node_modules')
+        walk(path, `${prefix}${entry.name}/`, lines);
+    } else if (entry.isFile()) {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat) lines.push(`${prefix}${entry.name}\0${stat.size}\0${stat.mtimeMs}`);
+    }
+  }
+}
