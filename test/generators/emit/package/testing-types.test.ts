@@ -72,7 +72,7 @@ void created, number, arb, code;
     [
       'a fake read as another event',
       `const p: AccountRemovedV2 = fake('account.created-v1');`,
-      'TS2741 (line 4)',
+      'TS2739 (line 4)',
     ],
     ['a field the event does not have', `fake('account.created-v1').reason;`, 'TS2339 (line 4)'],
     ['an unknown variant', `fake('account.created-v1', { variant: 'huge' });`, 'TS2322 (line 4)'],

@@ -139,13 +139,13 @@ process.stdout.write(JSON.stringify([1, 'x', 7].map((s) => t.fake(${JSON.stringi
   it('minimal has the required fields only, full every field', () => {
     for (const key of billing().eventKeys) {
       const fields = event(key).fields;
-      expect(Object.keys(billing().fake(key, { variant: 'minimal' })).sort(), key).toEqual(
+      expect(Object.keys(billing().fake(key, { variant: 'minimal' }) as object).sort(), key).toEqual(
         fields
           .filter((field) => field.required)
           .map((field) => field.name)
           .sort(),
       );
-      expect(Object.keys(billing().fake(key, { variant: 'full' })).sort(), key).toEqual(
+      expect(Object.keys(billing().fake(key, { variant: 'full' }) as object).sort(), key).toEqual(
         fields.map((field) => field.name).sort(),
       );
     }
@@ -196,7 +196,7 @@ describe('arbitrary', () => {
       );
       const counterexample = run.counterexample![0] as Record<string, unknown>;
       expect(Object.keys(counterexample).sort(), key).toEqual(
-        Object.keys(testing.fake(key, { variant: 'minimal' })).sort(),
+        Object.keys(testing.fake(key, { variant: 'minimal' }) as object).sort(),
       );
     }
   });
