@@ -37,5 +37,28 @@ if (section) {
   });
   for (const radio of modes) radio.addEventListener('change', check);
   run.addEventListener('click', check);
+
+  // "Random payload": the group package's own test data (`fake`, random variant), loaded on first use;
+  // each click draws the next seed, so a page shows the same sequence every time.
+  const random = section.querySelector('[data-playground-random]');
+  if (random) {
+    let testing;
+    let seed = 0;
+    random.addEventListener('click', async () => {
+      try {
+        testing ??= Promise.all([
+          import(new URL(section.dataset.testing, document.baseURI).href),
+          import(new URL(section.dataset.testingData, document.baseURI).href),
+        ]).then(([{ defineTesting }, { data }]) => defineTesting(section.dataset.package, data));
+        const payload = (await testing).fake(section.dataset.key, { seed: seed++, variant: 'random' });
+        input.value = JSON.stringify(payload, null, 2);
+        // No verdict is shown for the new payload until its check is done.
+        result.dataset.state = 'checking';
+        await check();
+      } catch (error) {
+        show('invalid', `The test data could not be loaded: ${error.message}`);
+      }
+    });
+  }
   check().catch((error) => show('invalid', `The validator could not be loaded: ${error.message}`));
 }
