@@ -15,6 +15,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   serve: async () => (await import(`./bench/${'serve'}.js`)).runServeBench,
   scale: async () => (await import(`./bench/${'scale'}.js`)).runScaleBench,
   docs: async () => (await import(`./bench/${'docs'}.js`)).runDocsBench,
+  fake: async () => (await import(`./bench/${'fake'}.js`)).runFakeBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));
