@@ -17,6 +17,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   docs: async () => (await import(`./bench/${'docs'}.js`)).runDocsBench,
   lint: async () => (await import(`./bench/${'lint'}.js`)).runLintBench,
   consumers: async () => (await import(`./bench/${'consumers'}.js`)).runConsumersBench,
+  fake: async () => (await import(`./bench/${'fake'}.js`)).runFakeBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));

@@ -262,6 +262,38 @@ export function registerCommands(program: Command): void {
       const { runValidate } = await import('./validate.js');
       process.exitCode = await runValidate(key, files, options);
     });
+
+  program
+    .command('fake')
+    .description(
+      "write test payloads of one event as NDJSON, from its built group package's testing entry point",
+    )
+    .argument('<key>', 'event key, e.g. account.created-v1')
+    .option('-n, --count <n>', 'how many payloads (default 1; with --invalid: all of them)', payloadCount)
+    .option('--seed <seed>', 'seed: the same seed gives the same payloads (default 0)')
+    .addOption(
+      new Option('--variant <variant>', 'minimal (required fields), full (every field) or random')
+        .choices(['minimal', 'full', 'random'])
+        .default('random'),
+    )
+    .option('--invalid', 'payloads with one known problem each, with the error item the validator returns')
+    .option('-o, --out <dir>', 'packages directory, as built by `eventry build`', 'packages')
+    .addHelpText(
+      'after',
+      '\nEach line is {"event": KEY, "payload": {...}}, as `eventry validate --ndjson` reads it.\nExit status: 0 written, 2 usage error.',
+    )
+    .action(async (key: string, options) => {
+      const { runFake } = await import('./fake.js');
+      process.exitCode = await runFake(key, options);
+    });
+}
+
+/** Commander parser for `--count`: a usage error (exit 2) on anything but a whole number up to 10 million. */
+function payloadCount(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value > 10_000_000)
+    throw new InvalidArgumentError('give a whole number from 0 to 10000000.');
+  return value;
 }
 
 /** Commander parser for a count option: a usage error (exit 2) on anything but a whole number from 0. */

@@ -28,6 +28,11 @@ export interface BuiltPackage {
   runtimeName: string;
   runtime: string;
   types: string;
+  /**
+   * The playground's random payloads: the run time's test data modules and the group's compiled data
+   * (`testing-data.js`), each as the packages ship it; absent for packages built without them.
+   */
+  testing?: { runtime: string; values: string; data: string };
 }
 
 /** The examples file of an event, as the package ships it. */
@@ -62,6 +67,7 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
       // The run time package beside the groups (`packages/runtime/`), shared by every group.
       runtime: readFileSync(join(packagesDir, 'runtime', 'runtime.js'), 'utf8'),
       types: readFileSync(join(dir, 'types.d.ts'), 'utf8'),
+      ...readTesting(packagesDir, dir),
     };
   } catch (error) {
     return {
@@ -69,6 +75,21 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
       file: dir,
       message: `the package of group \`${group.slug}\` is incomplete (${(error as Error).message}); run \`eventry build\`.`,
     };
+  }
+}
+
+/** The test data modules of a built group package, when it has them (see `BuiltPackage.testing`). */
+function readTesting(packagesDir: string, dir: string): Pick<BuiltPackage, 'testing'> {
+  try {
+    return {
+      testing: {
+        runtime: readFileSync(join(packagesDir, 'runtime', 'testing.js'), 'utf8'),
+        values: readFileSync(join(packagesDir, 'runtime', 'testing-values.js'), 'utf8'),
+        data: readFileSync(join(dir, 'testing-data.js'), 'utf8'),
+      },
+    };
+  } catch {
+    return {};
   }
 }
 

@@ -118,7 +118,16 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     await file(`assets/${name}`, readFileSync(join(browserAssetsDir(), name)));
   await file('assets/minisearch.js', readFileSync(minisearchBrowserBuild()));
   await file('assets/search-index.json', searchIndexJson(catalogue));
-  for (const [slug, pkg] of packages) await file(`pkg/${slug}/runtime.js`, pkg.runtime);
+  for (const [slug, pkg] of packages) {
+    await file(`pkg/${slug}/runtime.js`, pkg.runtime);
+    // The playground's random payloads: the run time's `testing.js` imports `./runtime.js` and
+    // `./testing-values.js`, which sit beside it here as in the run time package.
+    if (pkg.testing) {
+      await file(`pkg/${slug}/runtime-testing.js`, pkg.testing.runtime);
+      await file(`pkg/${slug}/testing-values.js`, pkg.testing.values);
+      await file(`pkg/${slug}/testing-data.js`, pkg.testing.data);
+    }
+  }
   // Streamed one by one (10,000 validators would not fit in memory at once). A problem found here
   // still writes nothing: the caller discards the staging folder of a result that is not ok.
   const vendored = new Set<string>();
@@ -364,6 +373,7 @@ function eventPageData(
     partial: event.partial,
     group: { slug: group.slug, title: group.title },
     packageName: pkg.name,
+    hasTesting: pkg.testing !== undefined,
     interfaceName: interfaceName(event.key),
     importLine: importLine(catalogue, event),
     siblings:

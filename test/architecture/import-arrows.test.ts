@@ -236,9 +236,11 @@ function importGraph(): Edge[] {
     for (const { specifier, dynamic } of importsOf(code, file)) {
       if (!specifier.startsWith('.')) continue;
       const target = resolve(REPO, dirname(file), specifier);
-      // The compiled `.js` a specifier names is the `.ts` beside it in the source tree.
+      // The compiled `.js` a specifier names is the `.ts` beside it in the source tree, or, for a module
+      // the site ships as it is (the portal's `minisearch.js`), the declaration beside it.
       const ts = target.replace(/\.js$/, '.ts');
-      const found = existsSync(ts) ? ts : target;
+      const dts = target.replace(/\.js$/, '.d.ts');
+      const found = existsSync(ts) ? ts : existsSync(dts) ? dts : target;
       edges.push({ from: file, to: relative(REPO, found).split(sep).join('/'), dynamic });
     }
   }

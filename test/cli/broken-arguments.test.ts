@@ -95,6 +95,20 @@ const cases: Record<string, Case[]> = {
     ['a folder without tsconfig.json', () => ['usage', 'scan', scratch, '--team', 'ledger'], USAGE],
     ['an unknown flag', () => ['usage', 'scan', scratch, '--team', 'ledger', '--bogus'], USAGE],
   ],
+  fake: [
+    ['no arguments', () => ['fake'], USAGE],
+    ['an unknown flag', () => ['fake', 'account.created-v1', '--bogus'], USAGE],
+    ['a garbage --count', () => ['fake', 'account.created-v1', '--count', '1e3', '--out', built.out], USAGE],
+    [
+      'an unknown variant',
+      () => ['fake', 'account.created-v1', '--variant', 'huge', '--out', built.out],
+      USAGE,
+    ],
+    ['nonexistent packages', () => ['fake', 'account.created-v1', '--out', join(scratch, 'no')], USAGE],
+    ['a file as --out', () => ['fake', 'account.created-v1', '--out', aFile], USAGE],
+    ['an unknown event', () => ['fake', 'constructor', '--out', built.out], USAGE],
+    ['a prototype name as the event', () => ['fake', '__proto__', '--out', built.out], USAGE],
+  ],
   serve: [
     ['an unknown flag', () => ['serve', '--bogus'], USAGE],
     ['a port that is not one', () => ['serve', '--port', 'http'], USAGE],

@@ -5,7 +5,7 @@
  * consumer pinned to ^1 never receives. Nothing of the repository is modified: the catalogue is copied
  * into a temporary git repository (`eventry version` finds releases through git).
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIME_VERSION } from '../../generators/emit/package/runtime-package.js';
@@ -168,6 +168,36 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
     );
   });
 
+  it('property-tests a handler with `arbitrary`, tests its error path with `invalid`, and type-checks that', () => {
+    // fast-check is the consumer's own dev dependency (an optional peer of the run time): linked, as the
+    // test has no other registry than the local one.
+    symlinkSync(
+      join(REPO, 'node_modules', 'fast-check'),
+      join(consumer, 'node_modules', 'fast-check'),
+      'dir',
+    );
+    writeFileSync(join(consumer, 'handler.ts'), TESTING_TS);
+    writeFileSync(join(consumer, 'tsconfig.testing.json'), consumerTsconfig('handler.ts'));
+    const typed = world.tsc('tsconfig.testing.json', consumer);
+    expect(typed.stdout + typed.stderr).toBe('');
+    expect(typed.status).toBe(0);
+    writeFileSync(join(consumer, 'handler.mjs'), TESTING_ESM);
+    const result = ok(world.node('handler.mjs', consumer), 'node handler.mjs');
+    expect(result.stderr).toBe('');
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      propertyRuns: 200,
+      invalidAllRejectedAsPromised: true,
+      sameFakeTwice: true,
+    });
+    expect(report.invalidCount).toBeGreaterThan(5);
+    // The bug a property test exists for: a handler that assumes an optional field is there.
+    expect(report.brokenHandlerCounterexample).toEqual({
+      account_number: expect.any(String),
+      account_user_emails: [],
+    });
+  });
+
   it('runs the installed validator from ESM: a valid payload passes, an invalid one gets the platform error body', () => {
     writeFileSync(join(consumer, 'validate.mjs'), VALIDATE_ESM);
     const result = ok(world.node('validate.mjs', consumer), 'node validate.mjs');
@@ -326,26 +356,85 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
   });
 });
 
+/** A strict consumer tsconfig for one file. */
+const consumerTsconfig = (file: string) =>
+  `${JSON.stringify({
+    compilerOptions: {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      strict: true,
+      noEmit: true,
+      types: [],
+    },
+    files: [file],
+  })}\n`;
+
 /** A consumer's TypeScript: correct use, and one wrong field type. */
 function writeConsumerTypeChecks(consumer: string): void {
-  const tsconfig = (file: string) =>
-    `${JSON.stringify({
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'es2022',
-        strict: true,
-        noEmit: true,
-        types: [],
-      },
-      files: [file],
-    })}\n`;
+  const tsconfig = consumerTsconfig;
   writeFileSync(join(consumer, 'tsconfig.good.json'), tsconfig('good.ts'));
   writeFileSync(join(consumer, 'tsconfig.bad.json'), tsconfig('bad.ts'));
   writeFileSync(join(consumer, 'good.ts'), TYPES_GOOD);
   writeFileSync(join(consumer, 'bad.ts'), TYPES_BAD);
 }
 
+/** A consumer's handler and its tests with the package's test data, typed (checked with tsc). */
+const TESTING_TS = `import * as fc from 'fast-check';
+import { type AccountCreatedV1, validate } from '${PACKAGE}';
+import { arbitrary, fake, invalid, type InvalidPayload } from '${PACKAGE}/testing';
+
+export function handle(payload: AccountCreatedV1): string {
+  return payload.account_number.toUpperCase();
+}
+const sample: AccountCreatedV1 = fake('account.created-v1', { seed: 1, variant: 'full' });
+fc.assert(fc.property(arbitrary('account.created-v1'), (payload) => typeof handle(payload) === 'string'));
+const bad: InvalidPayload[] = invalid('account.created-v1');
+for (const one of bad) {
+  const result = validate('account.created-v1', one.payload);
+  if (result.valid || result.error.errors[0]?.code !== one.error.code) throw new Error(one.description);
+}
+export default sample;
+`;
+/** The same, run: a property test, the error path, and a handler with a bug the property test finds. */
+const TESTING_ESM = `import * as fc from 'fast-check';
+import { validate } from '${PACKAGE}';
+import { arbitrary, fake, invalid } from '${PACKAGE}/testing';
+
+// The handler under test: validates first, answers 400 with the platform's body.
+function handle(payload) {
+  const result = validate('account.created-v1', payload);
+  if (!result.valid) return { status: 400, body: result.error };
+  return { status: 200, body: { account: payload.account_number } };
+}
+let propertyRuns = 0;
+fc.assert(
+  fc.property(arbitrary('account.created-v1'), (payload) => {
+    propertyRuns++;
+    return handle(payload).status === 200;
+  }),
+  { numRuns: 200 },
+);
+const bad = invalid('account.created-v1');
+const invalidAllRejectedAsPromised = bad.every(({ payload, error }) => {
+  const answer = handle(payload);
+  return answer.status === 400 && answer.body.errors.length === 1 &&
+    answer.body.errors[0].code === error.code && answer.body.errors[0].attr === error.attr;
+});
+// A handler that reads an optional field as if it were always there: the shrunk counterexample is the
+// minimal payload.
+const broken = fc.check(
+  fc.property(arbitrary('account.created-v1'), (payload) => payload.is_imported !== undefined),
+  { seed: 7 },
+);
+console.log(JSON.stringify({
+  propertyRuns,
+  invalidCount: bad.length,
+  invalidAllRejectedAsPromised,
+  sameFakeTwice: JSON.stringify(fake('account.created-v1', { seed: 3 })) === JSON.stringify(fake('account.created-v1', { seed: 3 })),
+  brokenHandlerCounterexample: broken.counterexample[0],
+}));
+`;
 // What a consumer writes against the group package's API: interfaces per event version, `validate`.
 const TYPES_GOOD = `import { type AccountCreatedV1, validate } from '${PACKAGE}';
 const event: AccountCreatedV1 = { account_number: 'A-1', account_user_emails: ['a@example.com'], is_imported: true };

@@ -67,9 +67,15 @@ describe('generated group packages and the run time package', { timeout: 120_000
     expect(packed.filter((pkg) => pkg.name === '@platform-events/runtime')).toHaveLength(1);
     expect(packed.find((pkg) => pkg.name === '@platform-events/runtime')!.files.sort()).toEqual([
       'README.md',
+      'fast-check.d.ts',
+      'fast-check.js',
       'package.json',
       'runtime.d.ts',
       'runtime.js',
+      'testing-values.d.ts',
+      'testing-values.js',
+      'testing.d.ts',
+      'testing.js',
     ]);
   });
 

@@ -6,8 +6,7 @@ import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@cod
 import { type Diagnostic, forceLinting, linter, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
-import type { TextRange } from './json-path.js';
-import type { PlaygroundHost } from './playground.js';
+import type { MountEditor } from './playground-host.js';
 
 /**
  * The editor's look, from the page's colour variables (they inherit into the shadow root), so it follows
@@ -59,10 +58,7 @@ const theme = EditorView.theme({
  * The editor lives in a shadow root: CodeMirror then adopts its styles as constructed style sheets,
  * which a strict `style-src 'self'` allows, where the `<style>` element it adds to a document is refused.
  */
-export function mountEditor(
-  source: HTMLTextAreaElement,
-  host: PlaygroundHost,
-): { recheck: () => void; select: (range: TextRange) => void } {
+export const mountEditor: MountEditor = (source, host) => {
   /** Validates `text` (the textarea follows the editor) and returns each error as a diagnostic. */
   const diagnose = (text: string): Diagnostic[] => {
     source.value = text;
@@ -124,4 +120,4 @@ export function mountEditor(
       view.focus();
     },
   };
-}
+};

@@ -4,25 +4,7 @@
 // The editor (CodeMirror, assets/editor.js) loads when the reader first turns to the playground, so an
 // event page stays light for those who only read it.
 import { rangeOfAttr, type TextRange } from './json-path.js';
-
-/** One error of the platform's 400 body. */
-export interface ErrorItem {
-  detail: string;
-  code: string;
-  attr: string;
-}
-type Verdict =
-  | { valid: true }
-  | { valid: false; error: { detail: string; code: string; errors: ErrorItem[] } };
-type Validate = (payload: unknown, options: { mode: string }) => Verdict;
-
-/** What the editor needs from the playground. */
-export interface PlaygroundHost {
-  /** Validates `text`; shows the verdict and returns each error with where it is. */
-  check(text: string): { item: ErrorItem; range: TextRange }[] | undefined;
-  /** Whether the validator module is loaded (the editor checks again once it is). */
-  readonly ready: Promise<void>;
-}
+import type { ErrorItem, MountEditor, PlaygroundHost, Testing, Validate } from './playground-host.js';
 
 const section = document.querySelector<HTMLElement>('[data-playground]');
 if (section) startPlayground(section);
@@ -95,7 +77,7 @@ function startPlayground(section: HTMLElement): void {
     editing = true;
     section.dataset.editor = 'loading';
     import(new URL('./editor.js', import.meta.url).href)
-      .then((editor: typeof import('./editor.js')) => {
+      .then((editor: { mountEditor: MountEditor }) => {
         const mounted = editor.mountEditor(input, host);
         recheck = mounted.recheck;
         select = mounted.select;
@@ -107,6 +89,33 @@ function startPlayground(section: HTMLElement): void {
   };
   section.addEventListener('focusin', openEditor);
   section.addEventListener('pointerdown', openEditor);
+
+  // "Random payload": the group package's own test data (`fake`, random variant), loaded on first use;
+  // each click draws the next seed, so a page shows the same sequence every time.
+  const random = section.querySelector<HTMLButtonElement>('[data-playground-random]');
+  if (random) {
+    let testing: Promise<Testing> | undefined;
+    let seed = 0;
+    const url = (path: string | undefined) => new URL(path ?? '', document.baseURI).href;
+    random.addEventListener('click', async () => {
+      try {
+        testing ??= Promise.all([
+          import(url(section.dataset.testing)) as Promise<{
+            defineTesting(name: string, data: unknown): Testing;
+          }>,
+          import(url(section.dataset.testingData)) as Promise<{ data: unknown }>,
+        ]).then(([{ defineTesting }, { data }]) => defineTesting(section.dataset.package ?? '', data));
+        const payload = (await testing).fake(section.dataset.key ?? '', { seed: seed++, variant: 'random' });
+        input.value = JSON.stringify(payload, null, 2);
+        // No verdict is shown for the new payload until its check is done; the editor follows the textarea.
+        result.dataset.state = 'checking';
+        input.dispatchEvent(new Event('input'));
+        recheck();
+      } catch (error) {
+        show('invalid', `The test data could not be loaded: ${(error as Error).message}`);
+      }
+    });
+  }
 
   function show(kind: 'valid' | 'invalid', text: string): void {
     result.textContent = text;

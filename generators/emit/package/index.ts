@@ -8,6 +8,7 @@ import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-js
 import { emitReadme } from './readme.js';
 import { RUNTIME_SLUG, RUNTIME_VERSION, runtimePackageName } from './runtime-package.js';
 import { render } from './templates.js';
+import { emitTestingFiles } from './testing.js';
 import { emitGroupTypes, interfaceName } from './types.js';
 
 /**
@@ -327,6 +328,7 @@ async function emitGroupPackage(
     { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName, runtimeName }) },
     { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName, runtimeName }) },
     { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note, runtimeName }) },
+    ...emitTestingFiles(model, group, { note, packageName, runtimeName }),
   ];
   const validators: ValidatorPlace[] = [];
   chunks.forEach((chunk, n) => {

@@ -23,13 +23,25 @@ export const RUNTIME_VERSION = '1.4.0';
  */
 export const RUNTIME_RANGE = `^${RUNTIME_VERSION}`;
 
+/** The fast-check versions the run time's `arbitrary` is written for (their common API). */
+const FAST_CHECK_RANGE = '^3.23.0 || ^4.0.0';
+
 /** The npm name of the run time package: `<scope>/runtime`. */
 export function runtimePackageName(model: Catalogue): string {
   return `${model.config.scope}/${RUNTIME_SLUG}`;
 }
 
 /** What the toolkit's tsc compiled from `generators/runtime/runtime.ts` (`npm run build:tool`). */
-const COMPILED = ['runtime.js', 'runtime.d.ts'] as const;
+const COMPILED = [
+  'runtime.js',
+  'runtime.d.ts',
+  'testing.js',
+  'testing.d.ts',
+  'testing-values.js',
+  'testing-values.d.ts',
+  'fast-check.js',
+  'fast-check.d.ts',
+] as const;
 
 /**
  * What every published package of a catalogue (each group and the run time) declares alike: one place,
@@ -50,7 +62,10 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
   const note = generatedNote('generators/runtime/runtime.ts');
   const files = COMPILED.map((name) => ({
     path: `${RUNTIME_SLUG}/${name}`,
-    contents: render('copied', { note, text: readCompiledRuntime(name) }),
+    contents: render('copied', {
+      note: generatedNote(`generators/runtime/${sourceOf(name)}`),
+      text: readCompiledRuntime(name),
+    }),
   }));
   const hash = createHash('sha256');
   for (const file of files) hash.update(`${file.path}\0${file.contents}\0`);
@@ -63,10 +78,15 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
       ...SHARED_MANIFEST_FIELDS,
       exports: {
         '.': { types: './runtime.d.ts', default: './runtime.js' },
+        './testing': { types: './testing.d.ts', default: './testing.js' },
+        './fast-check': { types: './fast-check.d.ts', default: './fast-check.js' },
         './package.json': './package.json',
       },
       types: './runtime.d.ts',
       files: [...COMPILED],
+      // Only `arbitrary` of the groups' `testing` entry points needs it (see fast-check.ts).
+      peerDependencies: { 'fast-check': FAST_CHECK_RANGE },
+      peerDependenciesMeta: { 'fast-check': { optional: true } },
       eventry: { runtime: true, sourceHash: hash.digest('hex') },
     }),
     ...files,
@@ -82,19 +102,36 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
  */
 function inPlaceLink(name: string, note: string): OutputFile[] {
   const dir = `node_modules/${name}`;
-  const target = `${'../'.repeat(dir.split('/').length)}${RUNTIME_SLUG}/runtime.js`;
-  const text = `// ${note}\nexport * from ${JSON.stringify(target)};\n`;
+  const modules = ['runtime', 'testing', 'fast-check'];
+  const exports: Record<string, { types: string; default: string }> = {};
+  const files: OutputFile[] = [];
+  for (const module of modules) {
+    const target = `${'../'.repeat(dir.split('/').length)}${RUNTIME_SLUG}/${module}.js`;
+    const text = `// ${note}\nexport * from ${JSON.stringify(target)};\n`;
+    exports[module === 'runtime' ? '.' : `./${module}`] = {
+      types: `./${module}.d.ts`,
+      default: `./${module}.js`,
+    };
+    files.push(
+      { path: `${dir}/${module}.js`, contents: text },
+      { path: `${dir}/${module}.d.ts`, contents: text },
+    );
+  }
   return [
     jsonFile(`${dir}/package.json`, {
       name,
       private: true,
       description: `Points at ../../../${RUNTIME_SLUG}/ for packages used where they were built. ${note}`,
       type: 'module',
-      exports: { '.': { types: './runtime.d.ts', default: './runtime.js' } },
+      exports,
     }),
-    { path: `${dir}/runtime.js`, contents: text },
-    { path: `${dir}/runtime.d.ts`, contents: text },
+    ...files,
   ];
+}
+
+/** The source file in generators/runtime/ a compiled file comes from. */
+function sourceOf(name: (typeof COMPILED)[number]): string {
+  return name.replace(/\.d\.ts$|\.js$/, '.ts');
 }
 
 /**
@@ -102,11 +139,11 @@ function inPlaceLink(name: string, note: string): OutputFile[] {
  * source, so a build never ships a run time that is not the one in the source tree.
  */
 function readCompiledRuntime(name: (typeof COMPILED)[number]): string {
-  const source = toolkitFilePath('runtime/runtime.ts');
+  const source = toolkitFilePath(`runtime/${sourceOf(name)}`);
   const compiled = toolkitFilePath(`../dist/generators/runtime/${name}`);
   if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
     throw new Error(
-      `eventry: dist/generators/runtime/${name} is missing or older than generators/runtime/runtime.ts: run \`npm run build:tool\``,
+      `eventry: dist/generators/runtime/${name} is missing or older than generators/runtime/${sourceOf(name)}: run \`npm run build:tool\``,
     );
   }
   return readFileSync(compiled, 'utf8');

@@ -34,8 +34,22 @@ describe('the run time package', () => {
       name: '@fixture-events/runtime',
       version: RUNTIME_VERSION,
       type: 'module',
-      exports: { '.': { types: './runtime.d.ts', default: './runtime.js' } },
-      files: ['runtime.js', 'runtime.d.ts'],
+      exports: {
+        '.': { types: './runtime.d.ts', default: './runtime.js' },
+        './testing': { types: './testing.d.ts', default: './testing.js' },
+        './fast-check': { types: './fast-check.d.ts', default: './fast-check.js' },
+      },
+      files: [
+        'runtime.js',
+        'runtime.d.ts',
+        'testing.js',
+        'testing.d.ts',
+        'testing-values.js',
+        'testing-values.d.ts',
+        'fast-check.js',
+        'fast-check.d.ts',
+      ],
+      peerDependenciesMeta: { 'fast-check': { optional: true } },
       eventry: { runtime: true },
     });
     expect(Object.keys((pkg.exports as Record<string, object>)['.']!)[0]).toBe('types');
@@ -59,10 +73,10 @@ describe('group packages and the run time', async () => {
     expect(groups.map((file) => file.path).filter((path) => /(^|\/)runtime\./.test(path))).toEqual([]);
     for (const file of groups.filter((f) => /\.(js|d\.ts)$/.test(f.path) && !f.path.endsWith('types.d.ts'))) {
       expect(file.contents, file.path).not.toContain('runtime.js');
-      // The entry points import the run time; the chunks they import name no package.
-      if (/\/chunks\//.test(file.path))
+      // The entry points import the run time; the chunks and the test data they import name no package.
+      if (/\/chunks\/|\/testing-data\.js$/.test(file.path))
         expect(file.contents, file.path).not.toContain('@fixture-events/runtime');
-      else expect(file.contents, file.path).toContain('"@fixture-events/runtime"');
+      else expect(file.contents, file.path).toMatch(/"@fixture-events\/runtime(\/testing)?"/);
     }
   });
 

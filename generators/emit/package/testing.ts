@@ -1,0 +1,116 @@
+import type { Catalogue, Field, FieldType, Group } from '../../model.js';
+import { isOpenEvent } from '../../model.js';
+import type { FieldSpec, TestingData, TypeSpec } from '../../runtime/testing.js';
+import { shapesUsedBy } from '../../schema/json-schema.js';
+import type { OutputFile } from '../context.js';
+import { render } from './templates.js';
+
+/**
+ * A group's `testing` entry point (`testing.js`, `testing.d.ts`) and its compiled data
+ * (`testing-data.js`); the package's main entry never imports them, so production code pays nothing.
+ */
+export function emitTestingFiles(
+  model: Catalogue,
+  group: Group,
+  names: { note: string; packageName: string; runtimeName: string },
+): OutputFile[] {
+  const { note, packageName, runtimeName } = names;
+  const slug = group.slug;
+  const testingName = `${runtimeName}/testing`;
+  const fastCheckName = `${runtimeName}/fast-check`;
+  return [
+    {
+      path: `${slug}/testing.js`,
+      contents: render('testing.js', { note, packageName, testingName, fastCheckName }),
+    },
+    { path: `${slug}/testing.d.ts`, contents: render('testing.d.ts', { note, packageName, testingName }) },
+    {
+      path: `${slug}/testing-data.js`,
+      contents: render('testing-data.js', { note, data: testingData(model, group) }),
+    },
+  ];
+}
+
+/**
+ * Field-name hints for strings without a format or enum: the first rule whose pattern matches the field
+ * name gives the kind of value the run time's test data draws (`HINTS` in generators/runtime/testing.ts).
+ */
+const HINT_RULES: readonly [RegExp, string][] = [
+  [/(^|_)e?mails?$|(^|_)email_/, 'email'],
+  [/_at$|(^|_)timestamp$/, 'date-time'],
+  [/_date$|^date$|_on$/, 'date'],
+  [/(^|_)(uuid|guid|id)$|_identifier$/, 'uuid'],
+  [/(^|_)(url|uri|link|href)$/, 'url'],
+  [/(^|_)(phone|mobile|telephone)(_number)?$/, 'phone'],
+  [/(^|_)post_?code$/, 'postcode'],
+  [/(^|_)currency(_code)?$/, 'currency'],
+  [/(^|_)country(_code)?$/, 'country'],
+  [/(^|_)first_name$|^given_name$/, 'first-name'],
+  [/(^|_)(last_name|surname|family_name)$/, 'last-name'],
+  [/(^|_)name$/, 'name'],
+  [/^account_number$/, 'account-number'],
+  [/(^|_)mprn$/, 'mprn'],
+  [/(^|_)mpan$/, 'mpan'],
+  [/(^|_)code$/, 'code'],
+  [/(^|_)(number|reference|ref)$/, 'reference'],
+  [/(^|_)(reason|message|description|note|notes|comment|detail|summary)$/, 'sentence'],
+];
+
+/** The hint of a string field, by its name (lower-cased), or undefined. */
+export function hintFor(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return HINT_RULES.find(([pattern]) => pattern.test(lower))?.[1];
+}
+
+/**
+ * The data of a group's `testing-data.js`: each event's fields and every shape they reach, in the
+ * compact form the run time's `defineTesting` reads. Keys of `events` in group order.
+ */
+export function testingData(model: Catalogue, group: Group): TestingData {
+  const events: TestingData['events'] = {};
+  const reached = new Set<string>();
+  const reach = (fields: Field[]) => {
+    for (const name of shapesUsedBy(model, fields)) {
+      if (reached.has(name)) continue;
+      reached.add(name);
+      reach(model.shapes[name]!.fields);
+    }
+  };
+  for (const key of group.events) {
+    const event = model.events[key]!;
+    events[key] = { f: fieldSpecs(event.fields), ...(isOpenEvent(event) ? { o: 1 as const } : {}) };
+    reach(event.fields);
+  }
+  const shapes: TestingData['shapes'] = {};
+  for (const name of [...reached].sort()) shapes[name] = fieldSpecs(model.shapes[name]!.fields);
+  return { events, shapes };
+}
+
+function fieldSpecs(fields: Field[]): FieldSpec[] {
+  return fields.map((field) => [field.name, field.required ? 1 : 0, typeSpec(field.type, field.name)]);
+}
+
+function typeSpec(type: FieldType, name: string): TypeSpec {
+  switch (type.kind) {
+    case 'shape':
+      return { t: 'r', n: type.name };
+    case 'array':
+      return { t: 'a', i: typeSpec(type.items, name) };
+    case 'object':
+      return { t: 'o' };
+    case 'boolean':
+      return { t: 'b' };
+    case 'integer':
+    case 'number':
+      return { t: type.kind === 'integer' ? 'i' : 'n', ...(type.enum ? { e: [...type.enum] } : {}) };
+    default: {
+      const hint = type.enum || type.format ? undefined : hintFor(name);
+      return {
+        t: 's',
+        ...(type.format ? { f: type.format } : {}),
+        ...(type.enum ? { e: [...type.enum] } : {}),
+        ...(hint ? { h: hint } : {}),
+      };
+    }
+  }
+}

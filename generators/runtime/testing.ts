@@ -1,0 +1,387 @@
+/**
+ * Test data of the group packages (`<package>/testing`): seeded fake payloads, fast-check arbitraries and
+ * payloads with one known problem each, interpreted from the per-event data the build compiles into each
+ * group (`testing-data.js`). Shipped once, in the run time package; loads nothing but the run time, so
+ * it also runs in browsers (the docs playground). fast-check is given by the caller (see `fast-check.ts`).
+ */
+import type { Arbitrary } from 'fast-check';
+import { type ErrorItemCode, joinPath, type KeyOf, suggest } from './runtime.js';
+import {
+  EDGE_TEXTS,
+  formatted,
+  hash,
+  hinted,
+  INTEGER_EDGES,
+  NUMBER_EDGES,
+  pick,
+  Random,
+  text,
+  WORDS,
+} from './testing-values.js';
+
+/** A field's type, as the build compiles it: `s`tring, `i`nteger, `n`umber, `b`oolean, free `o`bject, `a`rray, shape `r`eference. */
+export type TypeSpec =
+  | { t: 's'; f?: 'date' | 'date-time'; e?: readonly (string | number)[]; h?: string }
+  | { t: 'i' | 'n'; e?: readonly (string | number)[] }
+  | { t: 'b' | 'o' }
+  | { t: 'a'; i: TypeSpec }
+  | { t: 'r'; n: string };
+/** A field: name, required (1) or not (0), type. */
+export type FieldSpec = readonly [name: string, required: 0 | 1, type: TypeSpec];
+/** The data of a group's `testing-data.js`: each event's fields (`o`: a partial event, open) and the shapes. */
+export interface TestingData {
+  events: Record<string, { f: readonly FieldSpec[]; o?: 1 }>;
+  shapes: Record<string, readonly FieldSpec[]>;
+}
+
+/** `minimal`: required fields only; `full`: every field; `random`: each optional field present or not. */
+export type FakeVariant = 'minimal' | 'full' | 'random';
+/** Options of `fake`. */
+export interface FakeOptions {
+  /** The same seed (a number or a string) gives the same payload for a given package version. */
+  seed?: number | string;
+  /** Default `random`. */
+  variant?: FakeVariant;
+  /** The most items an array gets (default 3); `minimal` gives none, `full` at least one. */
+  maxItems?: number;
+}
+/** Options of `arbitrary`. */
+export interface ArbitraryOptions {
+  /** The most items an array gets (default 5). */
+  maxItems?: number;
+  /** The fast-check module to build with (default: the one the project has installed). */
+  fc?: FastCheck;
+}
+/** Options of `invalid`: the seed of the `full` payload each problem is made in. */
+export interface InvalidOptions {
+  seed?: number | string;
+}
+/** The one problem an `invalid` payload carries. */
+export type InvalidProblem =
+  | 'missing_required'
+  | 'wrong_type'
+  | 'outside_enum'
+  | 'bad_date'
+  | 'undocumented_field'
+  | 'null';
+/** A payload with exactly one known problem, and the error item the validator returns for it (strict mode). */
+export interface InvalidPayload {
+  problem: InvalidProblem;
+  description: string;
+  payload: unknown;
+  error: { code: ErrorItemCode; attr: string };
+}
+/** The fast-check module (`import * as fc from 'fast-check'`). */
+export type FastCheck = typeof import('fast-check');
+
+/** The testing API of a group package, over its map of event key to payload type. */
+export interface TestingApi<M> {
+  readonly eventKeys: readonly KeyOf<M>[];
+  fake<K extends KeyOf<M>>(key: K, options?: FakeOptions): M[K];
+  arbitrary<K extends KeyOf<M>>(key: K, options?: ArbitraryOptions): Arbitrary<M[K]>;
+  invalid<K extends KeyOf<M>>(key: K, options?: InvalidOptions): InvalidPayload[];
+}
+
+/** A group's testing API over its compiled data; `fastCheck`, the module `arbitrary` uses by default. */
+export function defineTesting<M>(
+  packageName: string,
+  data: TestingData,
+  fastCheck?: FastCheck,
+): TestingApi<M> {
+  const eventKeys = Object.freeze(Object.keys(data.events)) as readonly KeyOf<M>[];
+  const eventOf = (key: unknown) => {
+    if (typeof key === 'string' && Object.hasOwn(data.events, key)) return data.events[key]!;
+    const guess = typeof key === 'string' ? suggest(key, eventKeys) : undefined;
+    throw new TypeError(
+      `eventry: \`${typeof key === 'string' ? key : `(a ${typeof key})`}\` is not an event of ${packageName}.${guess === undefined ? '' : ` Did you mean \`${guess}\`?`}`,
+    );
+  };
+  let calls = 0;
+  const fake = (key: string, options: FakeOptions = {}): unknown => {
+    const event = eventOf(key);
+    const variant = options.variant ?? 'random';
+    if (variant !== 'minimal' && variant !== 'full' && variant !== 'random')
+      throw new TypeError(
+        `eventry: unknown variant ${JSON.stringify(variant)}; use minimal, full or random.`,
+      );
+    // Without a seed, each call draws another payload, in the same sequence in every process.
+    const seed = options.seed ?? `call ${calls++}`;
+    const random = new Random(hash(`${String(seed)}\0${key}\0${variant}`));
+    const draw: Draw = { random, variant, maxItems: readCount(options.maxItems, 3), shapes: data.shapes };
+    return drawObject(event.f, draw, []);
+  };
+  return {
+    eventKeys,
+    fake: fake as TestingApi<M>['fake'],
+    arbitrary: ((key: string, options: ArbitraryOptions = {}) => {
+      const event = eventOf(key);
+      const fc = options.fc ?? fastCheck;
+      if (fc === undefined)
+        throw new Error(
+          'eventry: arbitrary() needs fast-check, an optional peer dependency: `npm install --save-dev fast-check` (or pass `{ fc }`).',
+        );
+      return arbitraryObject(fc, event.f, data.shapes, readCount(options.maxItems, 5), []);
+    }) as TestingApi<M>['arbitrary'],
+    invalid: ((key: string, options: InvalidOptions = {}) => {
+      const event = eventOf(key);
+      const base = fake(key, { seed: options.seed ?? 0, variant: 'full', maxItems: 1 });
+      return invalidPayloads(event.f, event.o === 1, base, data.shapes);
+    }) as TestingApi<M>['invalid'],
+  };
+}
+
+function readCount(value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
+  throw new TypeError(`eventry: maxItems must be a non-negative integer, not ${String(value)}.`);
+}
+
+interface Draw {
+  random: Random;
+  variant: FakeVariant;
+  maxItems: number;
+  shapes: TestingData['shapes'];
+}
+
+/** Whether a value of `type` would contain a shape already being drawn (a shape that contains itself). */
+function recurses(type: TypeSpec, stack: readonly string[]): boolean {
+  if (type.t === 'a') return recurses(type.i, stack);
+  return type.t === 'r' && stack.includes(type.n);
+}
+
+/** Sets a key as an own property: a field called `__proto__` is a key, not the prototype. */
+function put(object: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+  else object[name] = value;
+}
+
+function drawObject(fields: readonly FieldSpec[], draw: Draw, stack: readonly string[]) {
+  const object: Record<string, unknown> = {};
+  for (const [name, required, type] of fields) {
+    if (required === 0) {
+      if (draw.variant === 'minimal' || recurses(type, stack)) continue;
+      if (draw.variant === 'random' && draw.random.below(2) === 0) continue;
+    }
+    put(object, name, drawValue(type, name, draw, stack));
+  }
+  return object;
+}
+
+function drawValue(type: TypeSpec, name: string, draw: Draw, stack: readonly string[]): unknown {
+  const { random, variant } = draw;
+  const edgy = variant === 'random' && random.below(8) === 0;
+  switch (type.t) {
+    case 'r':
+      return drawObject(draw.shapes[type.n]!, draw, [...stack, type.n]);
+    case 'a': {
+      const most = recurses(type, stack) ? 0 : draw.maxItems;
+      const count =
+        variant === 'minimal'
+          ? 0
+          : variant === 'full'
+            ? Math.min(most, 1 + random.below(most))
+            : random.below(most + 1);
+      return Array.from({ length: count }, () => drawValue(type.i, name, draw, stack));
+    }
+    case 'o':
+      return variant === 'minimal' ? {} : { [pick(random, WORDS)]: pick(random, WORDS) };
+    case 'b':
+      return random.below(2) === 1;
+    case 'i':
+      if (type.e) return random.pick(type.e);
+      return edgy ? random.pick(INTEGER_EDGES) : random.below(100_000);
+    case 'n':
+      if (type.e) return random.pick(type.e);
+      return edgy ? random.pick(NUMBER_EDGES) : random.below(10_000_000) / 100;
+    default:
+      if (type.e) return random.pick(type.e);
+      if (type.f !== undefined) return formatted(type.f, random, variant === 'random');
+      if (type.h !== undefined) return hinted(type.h, random);
+      return text(random, edgy);
+  }
+}
+
+/** A value that is absent: an optional field fast-check left out. */
+const ABSENT = Symbol('absent');
+
+/** fast-check arbitraries of the same values: optional fields shrink towards absent, arrays towards empty. */
+function arbitraryObject(
+  fc: FastCheck,
+  fields: readonly FieldSpec[],
+  shapes: TestingData['shapes'],
+  maxItems: number,
+  stack: readonly string[],
+): Arbitrary<Record<string, unknown>> {
+  const kept = fields.filter(([, required, type]) => required === 1 || !recurses(type, stack));
+  const parts = kept.map(([name, required, type]) => {
+    const value = arbitraryValue(fc, type, name, shapes, maxItems, stack);
+    return required === 1 ? value : fc.option(value, { nil: ABSENT as unknown as undefined, freq: 2 });
+  });
+  return fc.tuple(...parts).map((values) => {
+    const object: Record<string, unknown> = {};
+    values.forEach((value, i) => {
+      if (value !== ABSENT) put(object, kept[i]![0], value);
+    });
+    return object;
+  });
+}
+
+function arbitraryValue(
+  fc: FastCheck,
+  type: TypeSpec,
+  name: string,
+  shapes: TestingData['shapes'],
+  maxItems: number,
+  stack: readonly string[],
+): Arbitrary<unknown> {
+  const seeded = (make: (random: Random) => unknown) =>
+    fc.integer({ min: 0, max: 0x7fffffff }).map((seed) => make(new Random(seed)));
+  switch (type.t) {
+    case 'r':
+      return arbitraryObject(fc, shapes[type.n]!, shapes, maxItems, [...stack, type.n]);
+    case 'a':
+      return recurses(type, stack)
+        ? fc.constant([])
+        : fc.array(arbitraryValue(fc, type.i, name, shapes, maxItems, stack), { maxLength: maxItems });
+    case 'o':
+      return fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string(), fc.integer(), fc.boolean()), {
+        maxKeys: 3,
+      });
+    case 'b':
+      return fc.boolean();
+    case 'i':
+      return type.e ? fc.constantFrom(...type.e) : fc.oneof(fc.integer(), fc.maxSafeInteger());
+    case 'n':
+      return type.e ? fc.constantFrom(...type.e) : fc.double({ noNaN: true, noDefaultInfinity: true });
+    default: {
+      if (type.e) return fc.constantFrom(...type.e);
+      const f = type.f;
+      if (f !== undefined) return seeded((random) => formatted(f, random, true));
+      const h = type.h;
+      if (h !== undefined) return seeded((random) => hinted(h, random));
+      return fc.oneof(
+        seeded((random) => text(random, false)),
+        fc.string({ maxLength: 300 }),
+        fc.constantFrom(...EDGE_TEXTS),
+      );
+    }
+  }
+}
+
+/** The key an `undocumented_field` problem adds, unless the object documents it. */
+const UNDOCUMENTED = 'undocumented_field';
+
+/** Payloads each with one problem, made in the `full` payload `base`, with the item the validator returns. */
+function invalidPayloads(
+  fields: readonly FieldSpec[],
+  open: boolean,
+  base: unknown,
+  shapes: TestingData['shapes'],
+): InvalidPayload[] {
+  const out: InvalidPayload[] = [];
+  const text = JSON.stringify(base);
+  const add = (
+    problem: InvalidProblem,
+    attr: string,
+    code: ErrorItemCode,
+    description: string,
+    change: (copy: unknown) => void,
+  ) => {
+    const payload: unknown = JSON.parse(text);
+    change(payload);
+    out.push({ problem, description, payload, error: { code, attr } });
+  };
+  // Where each object is in the payload: the keys to reach it, and its attr.
+  const walk = (
+    objectFields: readonly FieldSpec[],
+    closed: boolean,
+    value: unknown,
+    keys: (string | number)[],
+    attr: string,
+  ) => {
+    const at = (payload: unknown): Record<string, unknown> =>
+      keys.reduce<unknown>(
+        (object, key) => (object as Record<string | number, unknown>)[key],
+        payload,
+      ) as Record<string, unknown>;
+    const object = value as Record<string, unknown>;
+    for (const [name, required, type] of objectFields) {
+      const fieldAttr = joinPath(attr, name);
+      if (required === 1)
+        add('missing_required', fieldAttr, 'required', `required \`${fieldAttr}\` left out`, (p) => {
+          delete at(p)[name];
+        });
+      if (!Object.hasOwn(object, name)) continue;
+      slot(type, object[name], (p) => at(p), name, [...keys, name], fieldAttr);
+    }
+    if (closed) {
+      let extra = UNDOCUMENTED;
+      while (objectFields.some(([name]) => name === extra)) extra += '_';
+      const extraAttr = joinPath(attr, extra);
+      add('undocumented_field', extraAttr, 'unknown_field', `undocumented \`${extraAttr}\` added`, (p) => {
+        at(p)[extra] = 'not in the catalogue';
+      });
+    }
+  };
+  // One value at `key` of its container: each problem its type allows, then the objects inside it.
+  const slot = (
+    type: TypeSpec,
+    value: unknown,
+    container: (payload: unknown) => Record<string | number, unknown>,
+    key: string | number,
+    keys: (string | number)[],
+    attr: string,
+  ) => {
+    const set = (replacement: unknown) => (p: unknown) => {
+      container(p)[key] = replacement;
+    };
+    add('null', attr, 'invalid_type', `\`${attr}\` set to null`, set(null));
+    add(
+      'wrong_type',
+      attr,
+      'invalid_type',
+      `\`${attr}\` given a value of another type`,
+      set(WRONG_TYPE[type.t]),
+    );
+    if (type.t === 's' || type.t === 'i' || type.t === 'n') {
+      if (type.e)
+        add(
+          'outside_enum',
+          attr,
+          'invalid_value',
+          `\`${attr}\` outside its allowed values`,
+          set(outside(type)),
+        );
+      else if (type.t === 's' && type.f !== undefined)
+        add('bad_date', attr, 'invalid_format', `\`${attr}\` not a valid ${type.f}`, set(BAD_DATES[type.f]));
+    }
+    if (type.t === 'r') walk(shapes[type.n]!, true, value, keys, attr);
+    if (type.t === 'a' && Array.isArray(value) && value.length > 0) {
+      const items = (p: unknown) => container(p)[key] as unknown as Record<number, unknown>;
+      slot(type.i, value[0], items, 0, [...keys, 0], `${attr}.0`);
+    }
+  };
+  walk(fields, !open, base, [], '');
+  return out;
+}
+
+/** A value of another JSON type than each kind wants (a fraction for an integer). */
+const WRONG_TYPE: Record<TypeSpec['t'], unknown> = {
+  s: 42,
+  i: 1.5,
+  n: '12.5',
+  b: 'true',
+  o: [],
+  a: {},
+  r: 'text',
+};
+const BAD_DATES = { date: '2024-02-30', 'date-time': '2024-13-01T00:00:00Z' };
+
+function outside(type: { t: 's' | 'i' | 'n'; e?: readonly (string | number)[] }): string | number {
+  const values = type.e ?? [];
+  if (type.t !== 's') return Math.max(0, ...values.map(Number)) + 1;
+  let value = 'not_allowed';
+  while (values.includes(value)) value += '_';
+  return value;
+}
