@@ -212,11 +212,12 @@ function designTests(chromiumPath: string): void {
     const paints: number[] = [];
     for (let i = 0; i < 5; i++) {
       const fresh = await context.newPage();
+      await fresh.bringToFront();
       await fresh.goto(`${server.base}/events/${NESTED}/index.html`, { waitUntil: 'load' });
+      // The entry is recorded once the page has painted, which can be just after `load`.
+      await fresh.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
       paints.push(
-        await fresh.evaluate(
-          () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
-        ),
+        await fresh.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]!.startTime),
       );
       await fresh.close();
     }
