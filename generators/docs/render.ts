@@ -82,12 +82,14 @@ export interface Navigation {
   key?: string;
   /** How many groups there are, when too many to list on every page. */
   more?: number;
+  /** The catalogue defines teams: the top navigation links their index. */
+  teams?: boolean;
 }
 
 /** Renders `templates/<name>.hbs` with `data` inside the layout. */
 export function renderPage(name: string, frame: PageFrame, data: object): string {
   if (!partialsLoaded) {
-    for (const partial of ['fields-table', 'findings']) {
+    for (const partial of ['fields-table', 'findings', 'graph']) {
       handlebars.registerPartial(
         partial,
         readFileSync(join(docsSourceDir(), 'templates', `${partial}.hbs`), 'utf8'),

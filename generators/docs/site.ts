@@ -23,6 +23,7 @@ import {
 } from './package-files.js';
 import { docsSourceDir, type Navigation, renderPage } from './render.js';
 import { SEARCH_OPTIONS, SEARCH_QUERY, searchIndexJson, TOKEN_SEPARATOR } from './search.js';
+import { eventGraph, eventOwnership, fieldReaders, teamPages } from './teams.js';
 import { compareVersions, versionsByType } from './versions.js';
 
 /**
@@ -73,6 +74,7 @@ function navigation(catalogue: Catalogue, group?: Group, key?: string): Navigati
     events: group?.events ?? [],
     ...(key ? { key } : {}),
     ...(all ? {} : { more: catalogue.groups.length }),
+    ...(catalogue.ownership ? { teams: true } : {}),
   };
 }
 
@@ -334,6 +336,19 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     );
   }
 
+  if (catalogue.ownership) {
+    const teams = teamPages(catalogue);
+    const frame = (root: string, title: string) => ({
+      root,
+      title,
+      siteTitle: site,
+      nav: navigation(catalogue),
+    });
+    await page('teams/index.html', renderPage('teams', frame('../', 'Teams'), { teams }));
+    for (const team of teams)
+      await page(`teams/${team.id}/index.html`, renderPage('team', frame('../../', team.name), team));
+  }
+
   await file('llms.txt', llmsTxt(catalogue));
   await page(
     'search/index.html',
@@ -363,6 +378,8 @@ function eventPageData(
   const group = catalogue.groups.find((g) => g.slug === event.group)!;
   const fieldHistory = history.fields.get(event.key) ?? new Map<string, FieldEvent[]>();
   const added = (fieldHistory.get('') ?? []).filter((entry) => entry.what === 'event added').slice(0, 1);
+  const ownership = eventOwnership(catalogue, event);
+  const graph = eventGraph(event.key, ownership);
   return {
     key: event.key,
     type: event.type,
@@ -388,7 +405,14 @@ function eventPageData(
     typescript: interfaceText(pkg, event.key),
     examples,
     // A field without entries of its own has been there since the event was added.
-    rows: rows.map((row) => ({ ...row, history: fieldHistory.get(row.path) ?? added })),
+    rows: rows.map((row) => ({
+      ...row,
+      history: fieldHistory.get(row.path) ?? added,
+      readers: fieldReaders(ownership.readers, row.path),
+    })),
+    ownership,
+    hasReaders: ownership.readers.some((reader) => reader.fields),
+    ...(graph ? { graph } : {}),
     // Always told from the older version to the newer, whichever page it is on.
     versions: siblings
       .filter((other) => other.key !== event.key)

@@ -316,6 +316,93 @@ describe('notices and history on the pages', () => {
   }, 60_000);
 });
 
+describe('owners, producers and consumers on the pages', () => {
+  const { files } = seedSite;
+  /** The `data-readers` of each row of a page's fields table, by field path. */
+  const readersByField = (page: string) =>
+    Object.fromEntries(
+      [...page.matchAll(/<tr data-field="([^"]+)"[^>]*?(?: data-readers="([^"]*)")?>/g)].map((m) => [
+        m[1],
+        m[2] ?? '',
+      ]),
+    );
+
+  it("lists an event version's producer and the teams whose declarations read it, with reader mode and range", () => {
+    const page = files.get('events/account.created-v1/index.html')!;
+    const aside = page.slice(page.indexOf('<aside class="event-aside"'));
+    expect(aside).toContain(
+      'data-producer="account-service"><code>account-service</code> (<a href="../../teams/customer-accounts/index.html">Customer accounts</a>)',
+    );
+    expect(
+      [...aside.matchAll(/data-consumer="([^"]+)" data-reader="([^"]+)"/g)].map((m) => `${m[1]}:${m[2]}`),
+    ).toEqual(['billing-platform:tolerant', 'customer-comms:tolerant']);
+    expect(aside).toMatch(
+      /Customer communications<\/a> <small>tolerant reader, versions <code>&gt;&#x3D;1<\/code>, no field detail/,
+    );
+  });
+
+  it('marks each field row with the teams that declare reading it, a wildcard reaching every row', () => {
+    expect(readersByField(files.get('events/account.created-v1/index.html')!)).toEqual({
+      account_number: 'billing-platform',
+      account_user_emails: 'billing-platform',
+      is_imported: '',
+    });
+    // collections reads v2 only ("2"); data-platform reads every field ("*") of every version.
+    const v2 = readersByField(files.get('events/billing.billing_document.issued-v2/index.html')!);
+    expect(v2.account_number).toBe('collections data-platform');
+    expect(Object.values(v2).every((teams) => teams.includes('data-platform'))).toBe(true);
+    const v1 = readersByField(files.get('events/billing.billing_document.issued-v1/index.html')!);
+    expect(Object.values(v1).every((teams) => teams === 'data-platform')).toBe(true);
+  });
+
+  it('reaches nested fields from a declared dot path, and names the group owner', () => {
+    const rows = readersByField(files.get('events/billing.ledger.entry_posted-v2/index.html')!);
+    expect(rows['ledger.account.number']).toBe('collections');
+    expect(rows['entry.id']).toBe('collections');
+    expect(Object.entries(rows).filter(([, teams]) => teams).length).toBeGreaterThan(3);
+    const owned = seed.groups.find((group) => group.owner === 'sales')!;
+    const page = files.get(`events/${owned.events[0]}/index.html`)!;
+    expect(page).toContain('data-owner="sales"><a href="../../teams/sales/index.html">Sales</a>');
+  });
+
+  it('writes a page per team (owns, produces, consumes) and a teams index linked from the top navigation', () => {
+    const teams = Object.keys(seed.ownership!.teams);
+    for (const id of teams) expect(files.has(`teams/${id}/index.html`)).toBe(true);
+    expect(files.get('teams/index.html')!.match(/<tr data-team=/g)).toHaveLength(teams.length);
+    expect(files.get('index.html')).toContain('<a href="./teams/index.html">Teams</a>');
+    const collections = files.get('teams/collections/index.html')!;
+    expect(collections).toContain('<code data-code-owner>@platform/collections</code>');
+    expect(collections).toMatch(
+      /data-consumes-event="billing.billing_document.issued">.*<code>2<\/code>: <a href="..\/..\/events\/billing.billing_document.issued-v2\/index.html">/,
+    );
+    expect(files.get('teams/sales/index.html')).toMatch(/<ul data-owns><li><a href="..\/..\/groups\//);
+    expect(files.get('teams/customer-accounts/index.html')).toContain(
+      'account.created-v1</a> <small>from <code>account-service</code>',
+    );
+  });
+
+  it('draws producer -> event -> consumer as inline SVG with links, and none where nobody is declared', () => {
+    const page = files.get('events/account.created-v1/index.html')!;
+    const svg = page.slice(page.indexOf('<svg'), page.indexOf('</svg>'));
+    expect(svg).toContain('role="img"');
+    expect(svg.match(/<line class="graph-edge"/g)).toHaveLength(3);
+    expect(svg).toContain('<a href="../../teams/billing-platform/index.html">');
+    const lonely = Object.keys(seed.events).find(
+      (key) => !files.get(`events/${key}/index.html`)!.includes('data-consumer='),
+    )!;
+    expect(files.get(`events/${lonely}/index.html`)).not.toContain('data-consumer=');
+  });
+
+  it('a catalogue without teams gets no team pages and no Teams link', async () => {
+    const bare: Catalogue = structuredClone(seed);
+    delete bare.ownership;
+    const { files: plain } = await render(bare);
+    expect([...plain.keys()].some((path) => path.startsWith('teams/'))).toBe(false);
+    expect(plain.get('index.html')).not.toContain('Teams</a>');
+    expect(plain.get('events/account.created-v1/index.html')).not.toContain('data-readers=');
+  });
+});
+
 describe('search index', () => {
   it('a field name is one term: searching it finds exactly the events with that field', () => {
     const index = MiniSearch.loadJSON(seedSite.files.get('assets/search-index.json')!, searchOptions());
