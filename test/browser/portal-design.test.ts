@@ -162,6 +162,24 @@ function designTests(chromiumPath: string): void {
     }
   }, 120_000);
 
+  it('an event page with a declared consumer shows it and its read fields; a team page has no serious axe violation', async () => {
+    const { page, context } = await open('/events/account.created-v1/index.html');
+    const consumer = page.locator('.event-aside [data-consumer="billing-platform"]');
+    expect(await consumer.isVisible()).toBe(true);
+    expect(await page.locator('tr[data-field="account_number"]').getAttribute('data-readers')).toBe(
+      'billing-platform',
+    );
+    expect(await page.locator('figure[data-graph] svg').isVisible()).toBe(true);
+    await consumer.locator('a').click();
+    expect(page.url()).toBe(`${server.base}/teams/billing-platform/index.html`);
+    await page.addScriptTag({ url: AXE });
+    const { violations } = await page.evaluate(() => window.axe.run({ resultTypes: ['violations'] }));
+    expect(
+      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([]);
+    await context.close();
+  });
+
   it('the shapes index lists every shape with where it is used, and the breadcrumb leads to it', async () => {
     const { page, context } = await open('/shapes/index.html');
     const names = await page

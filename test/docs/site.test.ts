@@ -384,7 +384,7 @@ describe('owners, producers and consumers on the pages', () => {
   it('draws producer -> event -> consumer as inline SVG with links, and none where nobody is declared', () => {
     const page = files.get('events/account.created-v1/index.html')!;
     const svg = page.slice(page.indexOf('<svg'), page.indexOf('</svg>'));
-    expect(svg).toContain('role="img"');
+    expect(svg).toContain('role="group" aria-labelledby="graph-title"');
     expect(svg.match(/<line class="graph-edge"/g)).toHaveLength(3);
     expect(svg).toContain('<a href="../../teams/billing-platform/index.html">');
     const lonely = Object.keys(seed.events).find(
