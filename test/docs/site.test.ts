@@ -319,7 +319,7 @@ describe('notices and history on the pages', () => {
 describe('owners, producers and consumers on the pages', () => {
   const { files } = seedSite;
   /** The `data-readers` of each row of a page's fields table, by field path. */
-  const readersByField = (page: string) =>
+  const readersByField = (page: string): Record<string, string> =>
     Object.fromEntries(
       [...page.matchAll(/<tr data-field="([^"]+)"[^>]*?(?: data-readers="([^"]*)")?>/g)].map((m) => [
         m[1],
