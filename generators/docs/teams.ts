@@ -43,6 +43,25 @@ function declares(declaration: ConsumerDeclaration, event: EventVersion): boolea
   }
 }
 
+const byTypeMemo = new WeakMap<object, Map<string, ConsumerDeclaration[]>>();
+
+/** The declarations by event type, indexed once per catalogue (10,000 pages each look theirs up). */
+function declarationsOf(catalogue: Catalogue, type: string): ConsumerDeclaration[] {
+  const ownership = catalogue.ownership;
+  if (!ownership) return [];
+  let byType = byTypeMemo.get(ownership);
+  if (!byType) {
+    byType = new Map();
+    for (const declaration of ownership.consumers) {
+      const list = byType.get(declaration.event);
+      if (list) list.push(declaration);
+      else byType.set(declaration.event, [declaration]);
+    }
+    byTypeMemo.set(ownership, byType);
+  }
+  return byType.get(type) ?? [];
+}
+
 /** The owner, producers and declared consumers of one event version. */
 export function eventOwnership(catalogue: Catalogue, event: EventVersion): EventOwnership {
   const group = catalogue.groups.find((g) => g.slug === event.group);
@@ -50,7 +69,7 @@ export function eventOwnership(catalogue: Catalogue, event: EventVersion): Event
     ...producer,
     teamName: teamRef(catalogue, producer.team).name,
   }));
-  const readers = (catalogue.ownership?.consumers ?? [])
+  const readers = declarationsOf(catalogue, event.type)
     .filter((declaration) => declares(declaration, event))
     .map((declaration) => ({
       ...teamRef(catalogue, declaration.team),
@@ -90,7 +109,12 @@ export interface TeamPage {
 export function teamPages(catalogue: Catalogue): TeamPage[] {
   const ownership = catalogue.ownership;
   if (!ownership) return [];
-  const events = Object.values(catalogue.events);
+  const byType = new Map<string, EventVersion[]>();
+  for (const event of Object.values(catalogue.events)) {
+    const list = byType.get(event.type);
+    if (list) list.push(event);
+    else byType.set(event.type, [event]);
+  }
   return Object.values(ownership.teams)
     .sort((a, b) => a.id.localeCompare(b.id))
     .map((team: Team) => {
@@ -108,7 +132,7 @@ export function teamPages(catalogue: Catalogue): TeamPage[] {
           versions: declaration.versions,
           reader: declaration.reader,
           services: declaration.services ?? [],
-          keys: events
+          keys: (byType.get(declaration.event) ?? [])
             .filter((event) => declares(declaration, event))
             .map((event) => event.key)
             .sort(),
