@@ -158,6 +158,8 @@ export interface GraphNode {
   x: number;
   y: number;
   label: string;
+  /** The whole label, when `label` is cut to fit its box. */
+  full?: string;
   href?: string;
 }
 
@@ -171,13 +173,16 @@ export interface Graph {
   edges: { x1: number; y1: number; x2: number; y2: number }[];
 }
 
-/** Box size and spacing; labels longer than fit are cut with an ellipsis (the full text is the title). */
-const BOX = { width: 190, height: 28, gap: 10, column: 250, chars: 26 };
+/** Box size and spacing; labels longer than fit are cut with an ellipsis (the whole text is the title). */
+const BOX = { width: 190, height: 28, gap: 10, column: 250, chars: 22 };
 /** At most this many boxes per column, so a busy team's page stays small. */
 const GRAPH_CAP = 12;
 
 function clip(text: string): string {
-  return text.length > BOX.chars ? `${text.slice(0, BOX.chars - 1)}…` : text;
+  // Cut in the middle: an event key's version, at its end, tells two long keys apart.
+  if (text.length <= BOX.chars) return text;
+  const head = Math.ceil((BOX.chars - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (BOX.chars - 1 - head))}`;
 }
 
 /** Three columns (left -> middle -> right), each edge from a left box to a middle one or on to a right one. */
@@ -193,6 +198,7 @@ function layout(
     return column.map((node, r) => ({
       ...node,
       label: clip(node.label),
+      ...(clip(node.label) === node.label ? {} : { full: node.label }),
       x: c * BOX.column + 5,
       y: Math.round(top + r * (BOX.height + BOX.gap)),
     }));

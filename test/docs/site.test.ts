@@ -387,6 +387,11 @@ describe('owners, producers and consumers on the pages', () => {
     expect(svg).toContain('role="group" aria-labelledby="graph-title"');
     expect(svg.match(/<line class="graph-edge"/g)).toHaveLength(3);
     expect(svg).toContain('<a href="../../teams/billing-platform/index.html">');
+    // A key too long for its box is cut in the middle, keeping the version, whole in its title.
+    const team = files.get('teams/billing-platform/index.html')!;
+    expect(team).toMatch(
+      /<title>billing\.billing_document\.issued-v2<\/title><rect [^>]+\/><text [^>]+>[^<]*…[^<]*issued-v2<\/text>/,
+    );
     const lonely = Object.keys(seed.events).find(
       (key) => !files.get(`events/${key}/index.html`)!.includes('data-consumer='),
     )!;
