@@ -174,8 +174,14 @@ export function findFirefox(env: NodeJS.ProcessEnv = process.env): OptionalResou
   );
 }
 
-/** Launches the Firefox at `executablePath` headless over WebDriver BiDi, with a throwaway profile. */
-export async function launchFirefox(executablePath: string): Promise<import('puppeteer-core').Browser> {
+/**
+ * Launches the Firefox at `executablePath` headless over WebDriver BiDi, with a throwaway profile and
+ * `prefs` on top of the quiet defaults.
+ */
+export async function launchFirefox(
+  executablePath: string,
+  prefs: Record<string, unknown> = {},
+): Promise<import('puppeteer-core').Browser> {
   const { default: puppeteer } = await import('puppeteer-core');
   return puppeteer.launch({
     browser: 'firefox',
@@ -189,6 +195,7 @@ export async function launchFirefox(executablePath: string): Promise<import('pup
       'services.settings.server': 'http://127.0.0.1:9/',
       'network.captive-portal-service.enabled': false,
       'network.connectivity-service.enabled': false,
+      ...prefs,
     },
   });
 }

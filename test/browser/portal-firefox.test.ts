@@ -5,7 +5,17 @@ import { generateSite } from '../../generators/docs/site.js';
 import { writeSiteAtomically } from '../../generators/docs/write-site.js';
 import type { Catalogue } from '../../generators/model.js';
 import { loadHistory } from '../../generators/registry/history.js';
-import { describeWithResource, findFirefox, launchFirefox, REPO, seedPackages, tempDir } from '../helpers.js';
+import {
+  describeWithResource,
+  findFirefox,
+  fixturePath,
+  launchFirefox,
+  loadValid,
+  REPO,
+  runCli,
+  seedPackages,
+  tempDir,
+} from '../helpers.js';
 import { expectedRows, type PortalServer, servePortal } from './portal-helpers.js';
 
 // The page functions below run in Firefox; this file is type-checked with Node's globals only.
@@ -17,7 +27,19 @@ interface BrowserElement {
 declare const document: {
   querySelectorAll(selector: string): ArrayLike<BrowserElement>;
   querySelector(selector: string): BrowserElement | null;
+  documentElement: { scrollWidth: number };
+  body: unknown;
+  activeElement: BrowserElement | null;
 };
+declare const window: {
+  axe: { run(options: object): Promise<{ violations: { id: string; impact: string }[] }> };
+  getComputedStyle(element: unknown): { backgroundColor: string };
+};
+
+const AXE = '/__axe.js';
+const NESTED = 'agreement.rollover.completed-v1';
+/** Firefox's own switch for `prefers-color-scheme` (0 = dark): BiDi has no media emulation. */
+const DARK = { 'layout.css.prefers-color-scheme.content-override': 0 };
 
 /**
  * The docs portal in a current Firefox (the issue asks for Chromium and Firefox), under the same strict
@@ -29,8 +51,10 @@ declare const document: {
 describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
   let server: PortalServer;
   let browser: Browser;
+  let dark: Browser | undefined;
   let catalogue: Catalogue;
   const site = join(tempDir('eventry-portal-firefox-'), 'site');
+  const smallSite = join(tempDir('eventry-portal-firefox-'), 'small');
 
   beforeAll(async () => {
     const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
@@ -40,18 +64,34 @@ describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
       generateSite({ catalogue, history: loaded.history, packagesDir: seedPackages() }, emit),
     );
     if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
-    server = await servePortal({ '/': site });
+    // The small fixture has descriptions (the seed has none): its search shows snippets.
+    const packages = join(tempDir(), 'packages');
+    const built = runCli(['build', '--catalogue', fixturePath('small'), '--out', packages]);
+    if (built.status !== 0) throw new Error(`the small fixture does not build: ${built.stderr}`);
+    const small = await writeSiteAtomically(smallSite, (emit) =>
+      generateSite({ catalogue: loadValid(fixturePath('small')), packagesDir: packages }, emit),
+    );
+    if (!('ok' in small) || !small.ok) throw new Error(`small site not written: ${JSON.stringify(small)}`);
+    server = await servePortal(
+      { '/': site, '/small/': smallSite },
+      { [AXE]: join(REPO, 'node_modules/axe-core/axe.min.js') },
+    );
     browser = await launchFirefox(firefoxPath);
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
+    await dark?.close();
     server?.close();
   });
 
   /** A page that records console errors, page errors and every request it makes. */
-  async function open(path: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {
-    const page = await browser.newPage();
+  async function open(
+    path: string,
+    options: { in?: Browser; width?: number } = {},
+  ): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+    const page = await (options.in ?? browser).newPage();
+    if (options.width) await page.setViewport({ width: options.width, height: 844 });
     const errors: string[] = [];
     const requests: string[] = [];
     page.on('console', (message) => {
@@ -144,7 +184,7 @@ describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
   });
 
   it('the editor marks an error at the nested field its attr names, under the strict policy', async () => {
-    const { page, errors } = await open('/events/agreement.rollover.completed-v1/index.html');
+    const { page, errors } = await open(`/events/${NESTED}/index.html`);
     expect(await verdict(page, 'valid')).toBe('valid');
     const payload = JSON.parse((await text(page, 'textarea#payload')) ?? '') as Record<string, unknown>;
     const inner = payload.new_product as Record<string, unknown>;
@@ -188,7 +228,7 @@ describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
   });
 
   it('collapses and expands nested shape fields from the keyboard', async () => {
-    const { page } = await open('/events/agreement.rollover.completed-v1/index.html');
+    const { page } = await open(`/events/${NESTED}/index.html`);
     const nestedShown = () =>
       page.$eval(
         'tr[data-parent="new_product"]',
@@ -203,6 +243,91 @@ describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
     expect(await nestedShown()).toBe(false);
     await page.keyboard.press('Enter');
     expect(await nestedShown()).toBe(true);
+    await page.close();
+  });
+
+  it('no page is wider than a 390 px phone', async () => {
+    const shape = Object.keys(catalogue.shapes).sort()[0]!;
+    const wide: string[] = [];
+    for (const path of [
+      '/index.html',
+      '/groups/billing/index.html',
+      `/events/${NESTED}/index.html`,
+      '/events/billing.ledger.entry_posted-v2/index.html',
+      `/shapes/${shape}/index.html`,
+      '/shapes/index.html',
+      '/search/index.html?q=account',
+      '/changelog/index.html',
+    ]) {
+      const { page } = await open(path, { width: 390 });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 390) wide.push(`${path}: ${width}px`);
+      await page.close();
+    }
+    expect(wide).toEqual([]);
+  }, 120_000);
+
+  it('dark mode follows prefers-color-scheme, with no serious or critical axe-core violation', async () => {
+    dark = await launchFirefox(firefoxPath, DARK);
+    for (const path of [
+      '/index.html',
+      `/events/${NESTED}/index.html`,
+      '/shapes/index.html',
+      '/search/index.html?q=agreement',
+    ]) {
+      const { page, errors } = await open(path, { in: dark });
+      const background = await page.evaluate(() => window.getComputedStyle(document.body).backgroundColor);
+      const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
+      expect(r! + g! + b!, `${path} background ${background}`).toBeLessThan(120);
+      await page.addScriptTag({ url: AXE });
+      const { violations } = await page.evaluate(() => window.axe.run({ resultTypes: ['violations'] }));
+      expect(
+        violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${path}: ${v.id}`),
+      ).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  }, 120_000);
+
+  it('the shapes index lists every shape, and the breadcrumb leads back to it', async () => {
+    const { page } = await open('/shapes/index.html');
+    const names = await page.$$eval('tr[data-shape]', (rows) =>
+      rows.map((row) => row.getAttribute('data-shape')),
+    );
+    expect(names).toEqual(Object.keys(catalogue.shapes).sort());
+    const shape = names[0]!;
+    await Promise.all([page.waitForNavigation(), page.click(`tr[data-shape="${shape}"] a`)]);
+    expect(page.url()).toBe(`${server.base}/shapes/${shape}/index.html`);
+    await Promise.all([page.waitForNavigation(), page.click('.crumbs a[href$="shapes/index.html"]')]);
+    expect(page.url()).toBe(`${server.base}/shapes/index.html`);
+    await page.close();
+  });
+
+  it('search shows the matched field and a snippet, and the arrow keys move through the results', async () => {
+    const { page, errors } = await open('/search/index.html?q=account_number');
+    await page.waitForSelector('ol[data-search-results] li');
+    expect(
+      await page.$eval('ol[data-search-results] li [data-search-fields]', (fields) =>
+        fields.getAttribute('data-search-fields'),
+      ),
+    ).toContain('account_number');
+    expect(
+      await page.$eval('ol[data-search-results] li .hit-fields a', (link) => link.getAttribute('href')),
+    ).toMatch(/#field-account_number$/);
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-search-hit'))).toBeTruthy();
+    // A word of a description: the snippet shows it marked.
+    await page.goto(`${server.base}/small/search/index.html?q=created`);
+    await page.waitForSelector('[data-search-snippet]');
+    expect(await text(page, '[data-search-snippet]')).toContain('An account was created.');
+    expect(
+      await page.$eval('[data-search-snippet]', (snippet) =>
+        Array.from((snippet as unknown as typeof document).querySelectorAll('mark'), (m) => m.textContent),
+      ),
+    ).toEqual(['created.']);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });
