@@ -1,7 +1,7 @@
 import { interfaceName } from '../load/event-key.js';
 import { type Catalogue, type EventVersion, eventDescription, groupPackageName } from '../model.js';
-import { fieldRows } from './fields.js';
-import { compareVersions, versionsByType } from './versions.js';
+import { type FieldRow, fieldRows } from './fields.js';
+import { type VersionComparison, versionComparisons, versionsByType } from './versions.js';
 
 /**
  * Plain-text views of the catalogue for agents and tools that read sites (`llms.txt`, an event page's
@@ -14,6 +14,10 @@ export interface EventPageExtras {
   typescript?: string;
   /** The package's examples of the event. */
   examples?: { minimal: unknown; full: unknown };
+  /** The fields table's rows, when the caller has them (else computed). */
+  rows?: readonly FieldRow[];
+  /** The comparisons with the other versions, when the caller has them (else computed). */
+  comparisons?: readonly VersionComparison[];
 }
 
 /** The import lines a consumer writes for an event: the group API with the event's interface. */
@@ -35,7 +39,7 @@ export function eventMarkdown(
   lines.push(`- Package: \`${groupPackageName(catalogue, { slug: event.group })}\``);
   lines.push(`- Status: ${event.deprecated ? 'deprecated' : 'current'}${event.partial ? ', partial' : ''}`);
   lines.push('', eventDescription(event), '', '## Fields', '');
-  const rows = fieldRows(catalogue, event.fields);
+  const rows = extras.rows ?? fieldRows(catalogue, event.fields);
   if (rows.length === 0) lines.push('No fields.');
   else {
     lines.push('| path | type | required | description |', '|---|---|---|---|');
@@ -64,14 +68,13 @@ export function eventMarkdown(
       '```',
     );
   }
-  const siblings = versionsByType(catalogue).get(event.type) ?? [];
-  const others = siblings.filter((other) => other.key !== event.key);
-  if (others.length > 0) {
+  const comparisons =
+    extras.comparisons ??
+    versionComparisons(catalogue, event, versionsByType(catalogue).get(event.type) ?? [event]);
+  if (comparisons.length > 0) {
     lines.push('', '## Other versions', '');
-    for (const other of others) {
-      const [from, to] = siblings.indexOf(other) < siblings.indexOf(event) ? [other, event] : [event, other];
-      const findings = compareVersions(catalogue, from, to);
-      lines.push(`- \`${other.key}\`: from \`${from.key}\` to \`${to.key}\`, ${findings.length} change(s)`);
+    for (const { key, from, to, findings } of comparisons) {
+      lines.push(`- \`${key}\`: from \`${from}\` to \`${to}\`, ${findings.length} change(s)`);
       for (const finding of findings) {
         lines.push(
           `  - ${finding.severity} \`${finding.rule}\` at \`${finding.attr || '(event)'}\`: ${inline(finding.detail)}`,

@@ -24,7 +24,7 @@ import {
 import { docsSourceDir, type Navigation, renderPage } from './render.js';
 import { SEARCH_OPTIONS, SEARCH_QUERY, searchIndexJson, TOKEN_SEPARATOR } from './search.js';
 import { eventGraph, eventOwnership, fieldReaders, teamPages } from './teams.js';
-import { compareVersions, versionsByType } from './versions.js';
+import { type VersionComparison, versionComparisons, versionsByType } from './versions.js';
 
 /**
  * The docs portal: a static site generated from the model, the release history and the built group
@@ -238,6 +238,8 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
       problems.push(examples);
       continue;
     }
+    const siblings = byType.get(event.type) ?? [event];
+    const comparisons = versionComparisons(catalogue, event, siblings);
     await page(
       `events/${key}/index.html`,
       renderPage(
@@ -249,7 +251,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
           scripts: ['playground.js'],
           nav: navigation(catalogue, groupsBySlug.get(event.group), key),
         },
-        eventPageData(catalogue, event, rows, pkg, examples, byType.get(event.type) ?? [], history),
+        eventPageData(catalogue, event, rows, pkg, examples, comparisons, siblings, history),
       ),
     );
     // The JSON Schema the package ships, for the page's download link.
@@ -258,7 +260,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     const typescript = interfaceText(pkg, key);
     await file(
       `events/${key}/index.md`,
-      eventMarkdown(catalogue, event, { examples, ...(typescript ? { typescript } : {}) }),
+      eventMarkdown(catalogue, event, { examples, rows, comparisons, ...(typescript ? { typescript } : {}) }),
     );
   }
 
@@ -372,6 +374,7 @@ function eventPageData(
   rows: FieldRow[],
   pkg: BuiltPackage,
   examples: { minimal: unknown; full: unknown },
+  comparisons: readonly VersionComparison[],
   siblings: EventVersion[],
   history: SiteHistory,
 ): object {
@@ -414,18 +417,10 @@ function eventPageData(
     hasReaders: ownership.readers.some((reader) => reader.fields),
     ...(graph ? { graph } : {}),
     // Always told from the older version to the newer, whichever page it is on.
-    versions: siblings
-      .filter((other) => other.key !== event.key)
-      .map((other) => {
-        const [from, to] =
-          siblings.indexOf(other) < siblings.indexOf(event) ? [other, event] : [event, other];
-        return {
-          key: other.key,
-          from: from.key,
-          to: to.key,
-          findings: findingsData(compareVersions(catalogue, from, to)),
-        };
-      }),
+    versions: comparisons.map((comparison) => ({
+      ...comparison,
+      findings: findingsData(comparison.findings),
+    })),
     history: [...fieldHistory.values()].flat(),
   };
 }

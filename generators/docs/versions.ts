@@ -31,3 +31,29 @@ export function versionsByType(catalogue: Catalogue): Map<string, EventVersion[]
   }
   return byType;
 }
+
+/** What one event version's page says of one other version of its type: the findings, older to newer. */
+export interface VersionComparison {
+  key: string;
+  from: string;
+  to: string;
+  findings: Finding[];
+}
+
+/**
+ * The comparisons an event page shows, one per other version of its type (`siblings`, in key order),
+ * always told from the older version to the newer. Computed once per page, for its HTML and Markdown.
+ */
+export function versionComparisons(
+  catalogue: Catalogue,
+  event: EventVersion,
+  siblings: readonly EventVersion[],
+): VersionComparison[] {
+  const at = siblings.indexOf(event);
+  return siblings
+    .filter((other) => other.key !== event.key)
+    .map((other) => {
+      const [from, to] = siblings.indexOf(other) < at ? [other, event] : [event, other];
+      return { key: other.key, from: from.key, to: to.key, findings: compareVersions(catalogue, from, to) };
+    });
+}
