@@ -1,9 +1,7 @@
 import { once } from 'node:events';
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { suggest } from '../load/suggest.js';
-import type { FakeVariant, TestingApi } from '../runtime/testing.js';
+import { resolve } from 'node:path';
+import type { FakeVariant } from '../runtime/testing.js';
+import { loadTestingEntry } from '../validate/testing-entry.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry fake`. */
@@ -27,27 +25,14 @@ export async function runFake(key: string, options: FakeCommandOptions): Promise
     return EXIT_USAGE;
   };
   const outDir = resolve(options.out ?? 'packages');
-  const slugs = eventSlugs(outDir);
-  if (slugs.size === 0)
-    return usage(`no group packages in \`${outDir}\`: run \`npm run build\` first (or pass --out).`);
-  const slug = slugs.get(key);
-  if (slug === undefined) {
-    const guess = suggest(key, slugs.keys());
+  const entry = await loadTestingEntry(outDir, key);
+  if ('problem' in entry)
     return usage(
-      `no event \`${key}\` in the group packages.${guess === undefined ? '' : ` Did you mean \`${guess}\`?`}`,
+      entry.problem.code === 'no-packages'
+        ? `${entry.problem.message}: run \`npm run build\` first (or pass --out).`
+        : entry.problem.message,
     );
-  }
-  const path = join(outDir, slug, 'testing.js');
-  if (!existsSync(path))
-    return usage(
-      `the group package \`${slug}\` has no testing entry point: rebuild it with \`npm run build\`.`,
-    );
-  let testing: TestingApi<Record<string, unknown>>;
-  try {
-    testing = await import(pathToFileURL(path).href);
-  } catch (error) {
-    return usage(`cannot load \`${path}\`: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const { testing } = entry;
   const seed = options.seed ?? '0';
   const lines: string[] = [];
   if (options.invalid) {
@@ -65,28 +50,6 @@ export async function runFake(key: string, options: FakeCommandOptions): Promise
   }
   await write(lines);
   return 0;
-}
-
-/** Each event key of the built group packages, with its group's folder. */
-function eventSlugs(outDir: string): Map<string, string> {
-  const slugs = new Map<string, string>();
-  let folders: string[];
-  try {
-    folders = readdirSync(outDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort();
-  } catch {
-    return slugs;
-  }
-  for (const slug of folders) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(join(outDir, slug, 'events'));
-    } catch {}
-    for (const name of names) if (name.endsWith('.js')) slugs.set(name.slice(0, -'.js'.length), slug);
-  }
-  return slugs;
 }
 
 /** Writes the lines to stdout in blocks, waiting whenever it is full (a million lines in constant memory). */

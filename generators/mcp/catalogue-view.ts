@@ -21,8 +21,11 @@ import { suggest } from '../load/suggest.js';
 import { type Catalogue, type EventVersion, eventDescription, groupPackageName } from '../model.js';
 import type { SchemaRegistryState } from '../registry/registry.js';
 import type { ErrorBody } from '../runtime/runtime.js';
+import type { FakeVariant, InvalidPayload } from '../runtime/testing.js';
 import { shippedEventSchema } from '../schema/json-schema.js';
 import { GroupPackages } from '../validate/group-packages.js';
+import { loadTestingEntry } from '../validate/testing-entry.js';
+import { type ConsumersInfo, consumersOf } from './consumers.js';
 import { McpToolError } from './errors.js';
 
 /**
@@ -240,6 +243,38 @@ export class CatalogueView {
     }
     const result = validate(key, payload, { mode });
     return result.valid ? { valid: true } : { valid: false, body: result.error };
+  }
+
+  /**
+   * Who reads an event type (or one version, given its key), and `field` of it when given; the owning
+   * team and the producers of each version.
+   */
+  consumers(typeOrKey: string, field: string | undefined): ConsumersInfo {
+    const versions = Object.hasOwn(this.catalogue.events, typeOrKey)
+      ? [this.catalogue.events[typeOrKey]!]
+      : this.versions(typeOrKey);
+    return consumersOf(this.catalogue, versions, field);
+  }
+
+  /**
+   * Test payloads of an event version from its group package's own `testing` entry point: one payload
+   * of `variant`, or with `invalid` every payload with one known problem and the error item it gets.
+   */
+  async fake(
+    key: string,
+    options: { seed: string; variant: FakeVariant; invalid: boolean },
+  ): Promise<{ payload: unknown } | { invalid: InvalidPayload[] }> {
+    this.event(key);
+    const entry = await loadTestingEntry(this.sources.packagesDir, key);
+    if ('problem' in entry) {
+      throw new McpToolError(
+        'package-missing',
+        `The group package of \`${key}\` cannot give test payloads (${entry.problem.message.replace(/\.$/, '')}): run \`eventry build\`.`,
+      );
+    }
+    const { testing } = entry;
+    if (options.invalid) return { invalid: testing.invalid(key, { seed: options.seed }) };
+    return { payload: testing.fake(key, { seed: options.seed, variant: options.variant }) };
   }
 
   /** The lint findings about one event version (its fields and its versions), baselined ones marked. */

@@ -5,6 +5,7 @@
 export type McpErrorCode =
   | 'unknown-event'
   | 'unknown-event-type'
+  | 'unknown-field'
   | 'different-event-types'
   | 'package-missing'
   | 'input-too-large'

@@ -1,11 +1,12 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { CompatibilityLevel } from '../model.js';
 import { checkCandidate } from '../registry/compatibility.js';
 import type { SchemaRegistryState } from '../registry/registry.js';
 import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
+import { answer } from './answer.js';
 import { type CatalogueView, MAX_INPUT_BYTES } from './catalogue-view.js';
+import { registerConsumerTools } from './consumer-tools.js';
 import { McpToolError } from './errors.js';
 
 /** The server's name and version as MCP clients see them. */
@@ -46,7 +47,8 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
     instructions:
       'eventry: the event catalogue. Search event versions, read one (fields, JSON Schema, TypeScript interface, examples), ' +
-      'compare two versions of an event type, validate a payload as the platform would (its 400 body), and check a schema against the registry.',
+      'compare two versions of an event type, validate a payload as the platform would (its 400 body), check a schema against the registry, ' +
+      'lint an event, find the teams that read an event or a field, and draw test payloads.',
   });
 
   server.registerTool(
@@ -344,6 +346,8 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
       }),
   );
 
+  registerConsumerTools(server, view);
+
   server.registerResource(
     'event-schema',
     new ResourceTemplate('eventry://schemas/{key}.json', {
@@ -388,29 +392,6 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
   );
 
   return server;
-}
-
-/** A tool's answer: its structured result and a short text for chat, or a coded error. */
-async function answer(
-  work: () =>
-    | { structured: Record<string, unknown>; text: string }
-    | Promise<{ structured: Record<string, unknown>; text: string }>,
-): Promise<CallToolResult> {
-  try {
-    const { structured, text } = await work();
-    return { structuredContent: structured, content: [{ type: 'text', text }] };
-  } catch (error) {
-    const known = error instanceof McpToolError;
-    const code = known ? error.code : 'internal';
-    const message = known ? error.message : 'Internal error: the tool could not answer.';
-    if (!known) process.stderr.write(`eventry mcp: internal error: ${String(error)}\n`);
-    // No structured content: clients check it against the tool's output schema even on an error.
-    return {
-      isError: true,
-      content: [{ type: 'text', text: `${code}: ${message}` }],
-      _meta: { 'eventry/error': { code, message } },
-    };
-  }
 }
 
 /** Refuses a value whose JSON is over the size `eventry serve` accepts. */

@@ -22,7 +22,9 @@ const seed = (() => {
 
 const TOOLS = [
   'check_compatibility',
+  'consumers_of',
   'diff_versions',
+  'fake_payload',
   'get_event',
   'lint_event',
   'list_versions',
@@ -237,6 +239,93 @@ function describeServer(transport: string, connect: () => Promise<Client>): void
       expect(
         toolError(await call(client, tools, 'lint_event', { key: 'collection_process.raisd-v1' })).code,
       ).toBe('unknown-event');
+    });
+
+    it('consumers_of names the teams reading an event type, a version or a field, with owners and producers', async () => {
+      const type = structured(
+        await call(client, tools, 'consumers_of', { event: 'billing.billing_document.issued' }),
+      );
+      expect(type.consumers.map((c: { team: string }) => c.team)).toEqual(['collections', 'data-platform']);
+      expect(type.versions.map((v: { key: string }) => v.key)).toEqual([
+        'billing.billing_document.issued-v1',
+        'billing.billing_document.issued-v2',
+      ]);
+      expect(type.versions[0]).toMatchObject({
+        group: 'billing',
+        owner: { team: 'billing-platform', codeOwner: '@platform/billing' },
+        producers: [{ service: 'billing-documents', team: 'billing-platform' }],
+      });
+      // collections declares `versions: "2"`: it does not read v1.
+      const v1 = structured(
+        await call(client, tools, 'consumers_of', { event: 'billing.billing_document.issued-v1' }),
+      );
+      expect(v1.consumers).toEqual([
+        expect.objectContaining({ team: 'data-platform', reader: 'tolerant', codeOwner: '@platform/data' }),
+      ]);
+      // A field: the declared paths inside it are matched; a field collections does not list is not.
+      const entry = structured(
+        await call(client, tools, 'consumers_of', { event: 'billing.ledger.entry_posted', field: 'entry' }),
+      );
+      expect(entry.consumers).toEqual([
+        expect.objectContaining({
+          team: 'collections',
+          reader: 'strict',
+          match: 'field',
+          fields: ['entry.id', 'entry.is_payment'],
+          reads: ['billing.ledger.entry_posted-v1', 'billing.ledger.entry_posted-v2'],
+        }),
+      ]);
+      expect(entry.consumers[0].declaration).toMatch(/^consumers\/collections\.yaml:\d+:\d+$/);
+      const unread = structured(
+        await call(client, tools, 'consumers_of', {
+          event: 'billing.ledger.entry_posted',
+          field: 'entry.is_charge',
+        }),
+      );
+      expect(unread.consumers).toEqual([]);
+      const typo = toolError(
+        await call(client, tools, 'consumers_of', {
+          event: 'billing.ledger.entry_posted',
+          field: 'entry.idd',
+        }),
+      );
+      expect(typo).toMatchObject({ code: 'unknown-field' });
+      expect(typo.message).toContain('Did you mean `entry.id`?');
+      expect(
+        toolError(await call(client, tools, 'consumers_of', { event: 'billing.ledger.entry_postd' })).code,
+      ).toBe('unknown-event-type');
+    });
+
+    it("fake_payload draws repeatable payloads from the package's testing entry that the validator accepts, and invalid ones it rejects as promised", async () => {
+      const key = 'account.created-v1';
+      const full = structured(
+        await call(client, tools, 'fake_payload', { key, variant: 'full', seed: 'mcp' }),
+      );
+      expect(full).toMatchObject({ key, seed: 'mcp', variant: 'full' });
+      expect(full.payloads).toHaveLength(1);
+      const again = structured(
+        await call(client, tools, 'fake_payload', { key, variant: 'full', seed: 'mcp' }),
+      );
+      expect(again.payloads).toEqual(full.payloads);
+      const valid = structured(
+        await call(client, tools, 'validate_payload', { key, payload: full.payloads[0].payload }),
+      );
+      expect(valid.valid).toBe(true);
+      const minimal = structured(await call(client, tools, 'fake_payload', { key, variant: 'minimal' }));
+      const required = seed.events[key]!.fields.filter((f) => f.required).map((f) => f.name);
+      expect(Object.keys(minimal.payloads[0].payload).sort()).toEqual(required.sort());
+      const invalid = structured(await call(client, tools, 'fake_payload', { key, invalid: true }));
+      expect(invalid.payloads.length).toBeGreaterThan(0);
+      for (const one of invalid.payloads as { payload: unknown; error: { code: string; attr: string } }[]) {
+        const verdict = structured(
+          await call(client, tools, 'validate_payload', { key, payload: one.payload }),
+        );
+        expect(verdict.valid).toBe(false);
+        expect(verdict.body.errors).toContainEqual(expect.objectContaining(one.error));
+      }
+      expect(
+        toolError(await call(client, tools, 'fake_payload', { key: 'account.creatd-v1' })).message,
+      ).toContain('Did you mean `account.created-v1`?');
     });
 
     it('unknown keys and oversized input are coded tool errors with a did-you-mean, and the server keeps answering', async () => {
