@@ -188,7 +188,13 @@ describe('a registry that does not answer ends the run within its timeouts', () 
       },
     });
     const { port } = server.address() as AddressInfo;
-    const result = await publish(`http://127.0.0.1:${port}/`, { npm_config_userconfig: npmrc(port) });
+    // The default timeouts: the first upload must succeed however busy the machine is; the dead
+    // registry then refuses at once, and the run must still end within the test's minute.
+    const result = await publish(`http://127.0.0.1:${port}/`, {
+      npm_config_userconfig: npmrc(port),
+      EVENTRY_REGISTRY_TIMEOUT: '10',
+      EVENTRY_REGISTRY_DEADLINE: '40',
+    });
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/published {3}@fixture-events\/runtime@/);
     expect(result.stderr).toMatch(/@fixture-events\/account@[^:]+: not published: /);
