@@ -138,14 +138,18 @@ export interface LintConfig {
 }
 
 /** A Confluent compatibility level. */
-export type CompatibilityLevel =
-  | 'NONE'
-  | 'BACKWARD'
-  | 'BACKWARD_TRANSITIVE'
-  | 'FORWARD'
-  | 'FORWARD_TRANSITIVE'
-  | 'FULL'
-  | 'FULL_TRANSITIVE';
+export type CompatibilityLevel = (typeof COMPATIBILITY_LEVELS)[number];
+
+/** Every Confluent compatibility level, in Confluent's order (the CLI's and the MCP server's choices). */
+export const COMPATIBILITY_LEVELS = [
+  'NONE',
+  'BACKWARD',
+  'BACKWARD_TRANSITIVE',
+  'FORWARD',
+  'FORWARD_TRANSITIVE',
+  'FULL',
+  'FULL_TRANSITIVE',
+] as const;
 
 /** `compatibility:` of eventry.config.yaml: a catalogue-wide level, overridden per group slug or event key. */
 export interface CompatibilityConfig {

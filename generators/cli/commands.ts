@@ -1,3 +1,4 @@
+import { COMPATIBILITY_LEVELS } from '../model.js';
 import { type Command, InvalidArgumentError, Option } from './commander.js';
 import { parseByteSize } from './lines.js';
 
@@ -68,15 +69,7 @@ export function registerCommands(program: Command): void {
       new Option(
         '--level <level>',
         'also give the verdict of a Confluent schema registry at this level (NONE: the registry checks nothing and accepts every new version)',
-      ).choices([
-        'NONE',
-        'BACKWARD',
-        'BACKWARD_TRANSITIVE',
-        'FORWARD',
-        'FORWARD_TRANSITIVE',
-        'FULL',
-        'FULL_TRANSITIVE',
-      ]),
+      ).choices(COMPATIBILITY_LEVELS),
     )
     .addOption(
       new Option(

@@ -1,6 +1,6 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import type { CompatibilityLevel } from '../model.js';
+import { COMPATIBILITY_LEVELS, type CompatibilityLevel } from '../model.js';
 import { checkCandidate } from '../registry/compatibility.js';
 import type { SchemaRegistryState } from '../registry/registry.js';
 import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
@@ -11,16 +11,6 @@ import { McpToolError } from './errors.js';
 
 /** The server's name and version as MCP clients see them. */
 export const MCP_SERVER_INFO = { name: 'eventry', version: '1.0.0' } as const;
-
-const LEVELS = [
-  'NONE',
-  'BACKWARD',
-  'BACKWARD_TRANSITIVE',
-  'FORWARD',
-  'FORWARD_TRANSITIVE',
-  'FULL',
-  'FULL_TRANSITIVE',
-] as const;
 
 const field = z.object({
   path: z.string(),
@@ -256,12 +246,12 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
         schema: z
           .union([z.string(), z.record(z.string(), z.unknown())])
           .describe('the candidate JSON Schema, as text or object'),
-        level: z.enum(LEVELS).optional(),
+        level: z.enum(COMPATIBILITY_LEVELS).optional(),
         policy: z.enum(['STRICT', 'LENIENT']).optional(),
       },
       outputSchema: {
         subject: z.string(),
-        level: z.enum(LEVELS),
+        level: z.enum(COMPATIBILITY_LEVELS),
         policy: z.enum(['STRICT', 'LENIENT']),
         compatible: z.boolean(),
         messages: z.array(z.string()),
