@@ -5,7 +5,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * every group): slow, so they are their own project, `npx vitest run --project unit` skips them while
  * working. `npm test` and CI run both projects.
  */
-const E2E = ['test/e2e/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/publish/package-quality.test.ts'];
+const E2E = [
+  'test/publish/e2e/**/*.test.ts',
+  'test/docs/browser/**/*.test.ts',
+  'test/publish/package-quality.test.ts',
+];
 
 /** Timeouts are hang guards, not timed assertions: generous enough for a loaded 2-core CI machine. */
 const UNIT_TIMEOUT_MS = 60_000;

@@ -118,7 +118,7 @@ export interface CatalogueConfig {
   /** npm scope of the group packages, with its `@`. */
   scope: string;
   description?: string;
-  /** Schema registry compatibility settings (`compatibility:`), as written; see generators/registry/. */
+  /** Schema registry compatibility settings (`compatibility:`), as written; see generators/schema-registry/. */
   compatibility?: CompatibilityConfig;
   /** `lint:` settings (preset, rules, ignores, baseline), as written; see generators/lint/. */
   lint?: LintConfig;

@@ -1,5 +1,5 @@
 /**
- * `npm run gen:schema-types`: regenerates generators/load/schema/types.ts from the catalogue's JSON
+ * `npm run gen:schema-types`: regenerates generators/schema/source/types.ts from the catalogue's JSON
  * Schemas (run it after editing a schema; the schema-types test fails until you do).
  */
 import { writeFileSync } from 'node:fs';

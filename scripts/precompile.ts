@@ -22,7 +22,7 @@ import { OWNERSHIP_SCHEMAS, PRECOMPILED_OWNERSHIP_VALIDATORS } from '../generato
 // `npm run build:tool` runs this after tsc. It writes, beside the compiled modules in dist/, what the
 // toolkit would otherwise compile in every process (each module falls back to compiling it when the
 // file is absent or not current, see `loadPrecompiled`):
-// - the loader's validators of the catalogue format (dist/generators/load/schema/validators.cjs);
+// - the loader's validators of the catalogue format (dist/generators/schema/source/validators.cjs);
 // - the group package templates, each with the digest of the text it was compiled from
 //   (dist/generators/emit/package/templates.compiled.cjs), so a build loads Handlebars' run time only;
 // - ajv's check of schemas against the 2020-12 meta-schema

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { emitAll } from '../generators/build/build.js';
 import type { OutputFile } from '../generators/emit/context.js';
+import { emitAll } from '../generators/execute/build.js';
 import { loadValid, REPO } from './helpers.js';
 
 const OUT = join(REPO, 'packages');

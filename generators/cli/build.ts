@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { lockOutput, type OutputLock } from '../build/lock.js';
-import { checkBuildOutput, markBuildOutput } from '../build/output-folder.js';
-import { planBuild, stampFolders } from '../build/state.js';
-import { type BuildState, isRecorded, sealState, stateFile } from '../build/state-file.js';
-import { recoverOutput } from '../build/write.js';
+import { lockOutput, type OutputLock } from '../execute/lock.js';
+import { checkBuildOutput, markBuildOutput } from '../execute/output-folder.js';
+import { planBuild, stampFolders } from '../execute/state.js';
+import { type BuildState, isRecorded, sealState, stateFile } from '../execute/state-file.js';
+import { recoverOutput } from '../execute/write.js';
 
 /** Where a command prints (`publish --json` sends the build's lines to stderr, keeping stdout JSON). */
 export interface Printer {
@@ -88,9 +88,9 @@ async function buildLocked(
     return 0;
   }
 
-  const { buildCatalogue } = await import('../build/build.js');
+  const { buildCatalogue } = await import('../execute/build.js');
   const { formatProblem, ModelSnapshot, ParseCache } = await import('../load/index.js');
-  const { createDiskCache, projectCacheDir } = await import('../build/emit-cache.js');
+  const { createDiskCache, projectCacheDir } = await import('../execute/emit-cache.js');
   const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
   const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
   // The state this build commits, kept for the folder record (`stampFolders`) rather than read back.

@@ -1,5 +1,4 @@
 import { posix, relative, resolve, sep } from 'node:path';
-import { readOnlyParseCache } from '../build/emit-cache.js';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
 import { checkDeclarationsAcross, consumerImpact, unreadPassing } from '../diff/impact.js';
@@ -7,6 +6,7 @@ import { formatImpactText } from '../diff/impact-report.js';
 import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
+import { readOnlyParseCache } from '../execute/emit-cache.js';
 import { lintForGate } from '../lint/gate.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';

@@ -12,7 +12,7 @@ export function registerCommands(program: Command): void {
   program.hook('preAction', async (_program, command) => {
     const out: unknown = command.opts().out;
     if (command.name() === 'build' || command.name() === 'docs' || typeof out !== 'string') return;
-    const { recoverOutput } = await import('../build/write.js');
+    const { recoverOutput } = await import('../execute/write.js');
     recoverOutput(out);
   });
   program

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { readOnlyParseCache } from '../build/emit-cache.js';
 import { checkDeclarationsAcross } from '../diff/impact.js';
 import { formatGithub } from '../diff/report/github.js';
 import { formatJson } from '../diff/report/json.js';
@@ -7,10 +6,11 @@ import { formatMarkdown } from '../diff/report/markdown.js';
 import { buildReport, type DiffReport } from '../diff/report/report.js';
 import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
+import { readOnlyParseCache } from '../execute/emit-cache.js';
 import { formatProblem, type ParseCache } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
-import { judgeCatalogues, type Policy } from '../registry/compatibility.js';
-import { formatVerdicts, verdictsJson } from '../registry/verdict-report.js';
+import { judgeCatalogues, type Policy } from '../schema-registry/compatibility.js';
+import { formatVerdicts, verdictsJson } from '../schema-registry/verdict-report.js';
 
 import { catalogueFolder, directorySource } from '../sources/folder.js';
 import {

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { lockOutput } from '../build/lock.js';
-import { whileReadingOutput } from '../build/write.js';
 import { generateSite } from '../docs/site.js';
 import { checkSiteFolder, writeSiteAtomically } from '../docs/write-site.js';
+import { lockOutput } from '../execute/lock.js';
+import { whileReadingOutput } from '../execute/write.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { openHistory } from './history.js';
 

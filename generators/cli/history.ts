@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
-import { checkCompatibilityOverrides } from '../registry/config-check.js';
-import { type History, loadHistory } from '../registry/history.js';
+import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
+import { type History, loadHistory } from '../schema-registry/history.js';
 import { repoRoot } from '../sources/git.js';
 import { EXIT_USAGE } from './exit-codes.js';
 

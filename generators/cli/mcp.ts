@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CatalogueView } from '../mcp/catalogue-view.js';
 import { createMcpServer } from '../mcp/server.js';
-import { SchemaRegistryState } from '../registry/registry.js';
+import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { openHistory } from './history.js';
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { whileReadingOutput } from '../build/write.js';
+import { whileReadingOutput } from '../execute/write.js';
 import { maskCredentials, NOT_A_URL, normaliseRegistry, registryTimeouts } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';

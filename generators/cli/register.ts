@@ -1,4 +1,4 @@
-import { displayUrl, registryAuthorization } from '../registry/credentials.js';
+import { displayUrl, registryAuthorization } from '../schema-registry/credentials.js';
 import {
   executeRegister,
   planRegister,
@@ -7,8 +7,8 @@ import {
   type RegistryRefusal,
   RegistryUnreachable,
   selectVersions,
-} from '../registry/register.js';
-import { SchemaRegistryState } from '../registry/registry.js';
+} from '../schema-registry/register.js';
+import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { EXIT_USAGE } from './exit-codes.js';
 import { openHistory } from './history.js';
 

@@ -20,8 +20,8 @@ export interface UsageScanOptions {
 
 // The schema in the toolkit's source tree when there is one (a checkout), else the compiled copy.
 const SCHEMA = [
-  fileURLToPath(new URL('../../../generators/load/schema/consumers.schema.json', import.meta.url)),
-  fileURLToPath(new URL('../load/schema/consumers.schema.json', import.meta.url)),
+  fileURLToPath(new URL('../../../generators/schema/source/consumers.schema.json', import.meta.url)),
+  fileURLToPath(new URL('../schema/source/consumers.schema.json', import.meta.url)),
 ].find((path) => existsSync(path))!;
 
 /** `eventry usage scan DIR --team T`: writes (or with `--check` verifies) a team's consumer declaration. */

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { whileReadingOutput } from '../build/write.js';
+import { whileReadingOutput } from '../execute/write.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
 import { describeJsonError } from '../shared/parse-error.js';
 import { GroupPackages, type GroupValidate, PackageLoadError } from '../validate/group-packages.js';

@@ -1,9 +1,9 @@
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import type { CatalogueProblem, CatalogueSourceFile } from '../load/index.js';
-import allowListSchema from '../load/schema/allow-list.schema.json' with { type: 'json' };
 import { suggest } from '../load/suggest.js';
 import { fromPointer, YamlSource } from '../load/yaml-source.js';
 import type { SourceLocation } from '../model.js';
+import allowListSchema from '../schema/source/allow-list.schema.json' with { type: 'json' };
 import { requireAjv2020 } from '../shared/toolkit-files.js';
 import type { Finding, RetiredRule } from './rule.js';
 import { RETIRED_RULE_IDS } from './rules/index.js';

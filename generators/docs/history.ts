@@ -1,11 +1,11 @@
 import { compareCatalogues, type Finding } from '../diff/index.js';
 import type { Catalogue } from '../model.js';
-import type { History } from '../registry/history.js';
-import { catalogueFromJsonSchema } from '../registry/json-schema-model.js';
+import type { History } from '../schema-registry/history.js';
+import { catalogueFromJsonSchema } from '../schema-registry/json-schema-model.js';
 
 /**
  * Per-field history and per-release changelogs from the registry's release history: the schema text
- * of every event at every release (generators/registry/history.ts). Consecutive texts that differ are
+ * of every event at every release (generators/schema-registry/history.ts). Consecutive texts that differ are
  * read back into the model and compared with eventry's diff, so each entry is a finding, not a text
  * diff; identical texts cost nothing, which keeps a catalogue without history (or a 10k one) cheap.
  */

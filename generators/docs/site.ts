@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Finding } from '../diff/index.js';
 import { interfaceName } from '../load/event-key.js';
 import type { Catalogue, EventVersion, Group } from '../model.js';
-import type { History } from '../registry/history.js';
+import type { History } from '../schema-registry/history.js';
 import { BROWSER_CLASSIC, BROWSER_MODULES, browserAssetsDir } from './browser-assets.js';
 import { type FieldRow, fieldRows } from './fields.js';
 import { type FieldEvent, type SiteHistory, siteHistory } from './history.js';

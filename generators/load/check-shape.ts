@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import type { CatalogueConfig } from '../model.js';
+import catalogueFileSchema from '../schema/source/catalogue-file.schema.json' with { type: 'json' };
+import configSchema from '../schema/source/config.schema.json' with { type: 'json' };
 import { loadPrecompiled, requireAjv2020 } from '../shared/toolkit-files.js';
 import type { RawConfig } from './definition.js';
 import type { CatalogueProblem } from './problem.js';
-import catalogueFileSchema from './schema/catalogue-file.schema.json' with { type: 'json' };
-import configSchema from './schema/config.schema.json' with { type: 'json' };
 import { suggest } from './suggest.js';
 import { fromPointer, type YamlSource } from './yaml-source.js';
 
@@ -36,7 +36,9 @@ export const LOAD_SCHEMAS = { file: catalogueFileSchema, config: configSchema } 
  * each run cost about 100 ms of every command that loads a catalogue. Absent when the toolkit runs from
  * its TypeScript source, which compiles them on first use instead.
  */
-export const PRECOMPILED_LOAD_VALIDATORS = fileURLToPath(new URL('./schema/validators.cjs', import.meta.url));
+export const PRECOMPILED_LOAD_VALIDATORS = fileURLToPath(
+  new URL('../schema/source/validators.cjs', import.meta.url),
+);
 
 /** What to write instead, by the JSON type ajv expected. */
 const TYPE_HINTS: Record<string, string> = {
@@ -58,7 +60,7 @@ function getValidators() {
 export function compileLoadValidators(): { file: ValidateFunction; config: ValidateFunction<RawConfig> } {
   const Ajv2020 = requireAjv2020();
   const ajv = new Ajv2020(LOAD_AJV_OPTIONS);
-  // The config validator narrows to the schema's generated type (test/generators/load/schema-types.test.ts
+  // The config validator narrows to the schema's generated type (test/schema/source-types.test.ts
   // keeps the two in step), so a config that passes is read without a cast.
   return { file: ajv.compile(LOAD_SCHEMAS.file), config: ajv.compile<RawConfig>(LOAD_SCHEMAS.config) };
 }

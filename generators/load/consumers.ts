@@ -2,14 +2,14 @@ import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import semver from 'semver';
 import type { Catalogue, Ownership, SourceLocation, Team } from '../model.js';
+import allowListSchema from '../schema/source/allow-list.schema.json' with { type: 'json' };
+import consumersSchema from '../schema/source/consumers.schema.json' with { type: 'json' };
+import teamsSchema from '../schema/source/teams.schema.json' with { type: 'json' };
 import { loadPrecompiled, requireAjv2020 } from '../shared/toolkit-files.js';
 import { LOAD_AJV_OPTIONS, problemsOf } from './check-shape.js';
 import { parseEventKey } from './event-key.js';
 import { type FieldPaths, fieldPathsOf, hasFieldPath } from './field-paths.js';
 import type { CatalogueProblem } from './problem.js';
-import allowListSchema from './schema/allow-list.schema.json' with { type: 'json' };
-import consumersSchema from './schema/consumers.schema.json' with { type: 'json' };
-import teamsSchema from './schema/teams.schema.json' with { type: 'json' };
 import type { CatalogueSourceFile } from './sources.js';
 import { suggest } from './suggest.js';
 import { type YamlParseOptions, YamlSource } from './yaml-source.js';
@@ -34,7 +34,7 @@ export const OWNERSHIP_SCHEMAS = { teams: teamsSchema, consumers: consumersSchem
 
 /** Where `npm run build:tool` writes the ownership validators (ajv standalone code), beside the loader's. */
 export const PRECOMPILED_OWNERSHIP_VALIDATORS = fileURLToPath(
-  new URL('./schema/ownership-validators.cjs', import.meta.url),
+  new URL('../schema/source/ownership-validators.cjs', import.meta.url),
 );
 
 function getValidators(): NonNullable<typeof validators> {

@@ -1,5 +1,5 @@
+import type { Event, Shape } from '../schema/source/types.js';
 import type { CatalogueProblem } from './problem.js';
-import type { Event, Shape } from './schema/types.js';
 import type { YamlSource } from './yaml-source.js';
 
 export type {
@@ -9,7 +9,7 @@ export type {
   Field as RawField,
   Group as RawGroup,
   Producer as RawProducer,
-} from './schema/types.js';
+} from '../schema/source/types.js';
 
 /** A JSON path inside one YAML file, as `YamlSource` locates it. */
 export type Path = (string | number)[];

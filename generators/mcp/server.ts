@@ -1,9 +1,9 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { COMPATIBILITY_LEVELS, type CompatibilityLevel } from '../model.js';
-import { checkCandidate } from '../registry/compatibility.js';
-import type { SchemaRegistryState } from '../registry/registry.js';
-import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
+import { checkCandidate } from '../schema-registry/compatibility.js';
+import type { SchemaRegistryState } from '../schema-registry/registry.js';
+import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../schema-registry/schema-text.js';
 import { answer } from './answer.js';
 import { type CatalogueView, MAX_INPUT_BYTES } from './catalogue-view.js';
 import { registerConsumerTools } from './consumer-tools.js';

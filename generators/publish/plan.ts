@@ -1,11 +1,11 @@
 import semver from 'semver';
+import type { NpmRegistryPackage, PublishedVersion } from './npm-registry-client.js';
 import type { PackedPackage } from './pack.js';
-import type { PublishedVersion, RegistryPackage } from './registry-client.js';
 
 /** What the registry says about one local package's name and version. */
 export interface RegistryState {
   /** The package on the registry; undefined when the name has never been published there. */
-  package?: RegistryPackage;
+  package?: NpmRegistryPackage;
   /** The registry's record of the local version, when that version is published. */
   published?: PublishedVersion;
   /**
@@ -22,7 +22,7 @@ export type PlanEntry =
   | { action: 'conflict'; local: PackedPackage; published: PublishedVersion; differingFiles?: string[] };
 
 /** The dist-tag npm 11 needs: `latest` unless a higher version is already latest (then `latest-<major>`). */
-export function distTagFor(version: string, registryPackage: RegistryPackage | undefined): string {
+export function distTagFor(version: string, registryPackage: NpmRegistryPackage | undefined): string {
   const latest = registryPackage?.distTags.latest;
   if (semver.prerelease(version)) return 'next';
   if (!latest || !semver.valid(latest) || semver.gt(version, latest)) return 'latest';

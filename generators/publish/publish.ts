@@ -13,9 +13,9 @@ import {
   runNpm,
   scopeOf,
 } from './npm.js';
+import { NpmRegistryClient } from './npm-registry-client.js';
 import { compareContents, type PackedPackage, packLocal, readTarball } from './pack.js';
 import { needsContentCheck, type PlanEntry, planPublish, type RegistryState } from './plan.js';
-import { RegistryClient } from './registry-client.js';
 
 /** Options of a publish run. */
 export interface PublishOptions {
@@ -79,7 +79,7 @@ export async function publishPackages(options: PublishOptions): Promise<PublishO
       }
     : (options.npmOptions ?? {});
   const limit = options.concurrency ?? 6;
-  const client = new RegistryClient(options.registry, {
+  const client = new NpmRegistryClient(options.registry, {
     npm,
     npmOptions,
     fetch: options.fetch ?? globalThis.fetch,
@@ -212,7 +212,7 @@ export function findGroupPackages(out: string): string[] {
 }
 
 /** What the registry has of a local package; fetches the published tarball only if the bytes differ. */
-async function readRegistryState(client: RegistryClient, local: PackedPackage): Promise<RegistryState> {
+async function readRegistryState(client: NpmRegistryClient, local: PackedPackage): Promise<RegistryState> {
   const state: RegistryState = await client.getState(local.name, local.version);
   if (!needsContentCheck(local, state)) return state;
   const dir = mkdtempSync(join(tmpdir(), 'eventry-published-'));

@@ -16,7 +16,7 @@ export const ERROR_CODES = {
 } as const;
 
 /** An answer the server gives as a Confluent error body `{error_code, message}`. */
-export class RegistryError extends Error {
+export class SchemaRegistryError extends Error {
   constructor(
     readonly status: number,
     readonly code: number,
@@ -27,24 +27,24 @@ export class RegistryError extends Error {
 }
 
 /** 404 40401. */
-export const subjectNotFound = (subject: string): RegistryError =>
-  new RegistryError(404, ERROR_CODES.subjectNotFound, `Subject '${subject}' not found.`);
+export const subjectNotFound = (subject: string): SchemaRegistryError =>
+  new SchemaRegistryError(404, ERROR_CODES.subjectNotFound, `Subject '${subject}' not found.`);
 
 /** 404 40402. */
-export const versionNotFound = (subject: string, version: string | number): RegistryError =>
-  new RegistryError(
+export const versionNotFound = (subject: string, version: string | number): SchemaRegistryError =>
+  new SchemaRegistryError(
     404,
     ERROR_CODES.versionNotFound,
     `Version ${version} not found for subject '${subject}'.`,
   );
 
 /** 404 40403. */
-export const schemaNotFound = (what: string): RegistryError =>
-  new RegistryError(404, ERROR_CODES.schemaNotFound, `Schema ${what} not found.`);
+export const schemaNotFound = (what: string): SchemaRegistryError =>
+  new SchemaRegistryError(404, ERROR_CODES.schemaNotFound, `Schema ${what} not found.`);
 
 /** 422 42201. */
-export const invalidSchema = (why: string): RegistryError =>
-  new RegistryError(422, ERROR_CODES.invalidSchema, `Invalid schema: ${why}`);
+export const invalidSchema = (why: string): SchemaRegistryError =>
+  new SchemaRegistryError(422, ERROR_CODES.invalidSchema, `Invalid schema: ${why}`);
 
 /** What every write answers: schemas change through the catalogue, not through this API. */
 export const READ_ONLY_MESSAGE =
@@ -53,5 +53,5 @@ export const READ_ONLY_MESSAGE =
   'and release (`eventry version`, then merge); the registry serves the new version from then on.';
 
 /** 422 42205. */
-export const readOnly = (): RegistryError =>
-  new RegistryError(422, ERROR_CODES.operationNotPermitted, READ_ONLY_MESSAGE);
+export const readOnly = (): SchemaRegistryError =>
+  new SchemaRegistryError(422, ERROR_CODES.operationNotPermitted, READ_ONLY_MESSAGE);

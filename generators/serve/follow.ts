@@ -1,8 +1,8 @@
 import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
-import { checkCompatibilityOverrides } from '../registry/config-check.js';
-import { loadHistory } from '../registry/history.js';
+import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
+import { loadHistory } from '../schema-registry/history.js';
 import { resolveCommit } from '../sources/git.js';
 import { buildServedState, type ServedState, type ServedStateHolder } from './served-state.js';
 

@@ -1,6 +1,6 @@
 import type { Catalogue } from '../model.js';
-import type { History } from '../registry/history.js';
-import { SchemaRegistryState, type SubjectVersion } from '../registry/registry.js';
+import type { History } from '../schema-registry/history.js';
+import { SchemaRegistryState, type SubjectVersion } from '../schema-registry/registry.js';
 
 /** Which release a registry serves: what its health endpoint reports. */
 export interface ServedRelease {

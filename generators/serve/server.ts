@@ -1,15 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { checkCandidate } from '../registry/compatibility.js';
-import { SchemaRegistryState, type SubjectVersion } from '../registry/registry.js';
-import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../registry/schema-text.js';
+import { checkCandidate } from '../schema-registry/compatibility.js';
+import { SchemaRegistryState, type SubjectVersion } from '../schema-registry/registry.js';
+import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../schema-registry/schema-text.js';
 import { logAccess } from './access-log.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
 import {
   ERROR_CODES,
   invalidSchema,
-  RegistryError,
   readOnly,
+  SchemaRegistryError,
   schemaNotFound,
   subjectNotFound,
   versionNotFound,
@@ -49,7 +49,7 @@ const MAX_VERSION = 2 ** 31 - 1;
 
 /**
  * A Confluent Schema Registry compatible HTTP server over a registry state (see
- * generators/registry/registry.ts), read-only. Every answer is JSON of the registry media type; every
+ * generators/schema-registry/registry.ts), read-only. Every answer is JSON of the registry media type; every
  * failure is a Confluent error body, never a stack trace. The hot read routes (schema by id, latest
  * version) answer from bodies serialised once per state. Given a holder, it serves whatever state the
  * holder has when a request arrives (a reload swaps it): each request reads one state throughout.
@@ -99,12 +99,16 @@ export function createRegistryServer(
     }
     const limits = { maxBody, bodyDeadline: arrived + bodyTimeout, docsDir: options.docsDir };
     handle(served, req, res, limits, options.title ?? 'eventry').catch((error: unknown) => {
-      const known = error instanceof RegistryError;
+      const known = error instanceof SchemaRegistryError;
       if (!known)
         process.stderr.write(`eventry serve: internal error on ${req.method} ${req.url}: ${error}\n`);
       const answer = known
         ? error
-        : new RegistryError(500, ERROR_CODES.internal, 'Internal error; the server log has the details.');
+        : new SchemaRegistryError(
+            500,
+            ERROR_CODES.internal,
+            'Internal error; the server log has the details.',
+          );
       if (res.headersSent || !res.socket?.writable) {
         res.destroy();
         return;
@@ -191,7 +195,7 @@ async function handle(
       .slice(1)
       .map((part) => decodeURIComponent(part));
   } catch {
-    throw new RegistryError(400, 400, 'The request path is not a valid URL (bad percent-encoding).');
+    throw new SchemaRegistryError(400, 400, 'The request path is not a valid URL (bad percent-encoding).');
   }
   if (parts.at(-1) === '' && parts.length > 1) parts.pop();
   const query = url.searchParams;
@@ -253,7 +257,7 @@ async function handle(
 
   if (method === 'POST' && head === 'subjects') return lookUp(body, res, state, rest[0]!);
   if (method === 'POST' && head === 'compatibility') return compatibility(body, res, state, rest, query);
-  throw new RegistryError(405, 405, `HTTP 405 Method Not Allowed: ${method}`);
+  throw new SchemaRegistryError(405, 405, `HTTP 405 Method Not Allowed: ${method}`);
 }
 
 /** `GET /healthz`: up, and which release it serves (a reload changes it). */
@@ -266,7 +270,7 @@ function health(served: ServedState): Record<string, unknown> {
   };
 }
 
-const notFound = (): RegistryError => new RegistryError(404, 404, 'HTTP 404 Not Found');
+const notFound = (): SchemaRegistryError => new SchemaRegistryError(404, 404, 'HTTP 404 Not Found');
 
 function getSubjects(
   res: ServerResponse,
@@ -342,7 +346,7 @@ function getSchemas(res: ServerResponse, state: SchemaRegistryState, rest: strin
 function pickVersion(subject: string, versions: readonly SubjectVersion[], spec: string): SubjectVersion {
   if (spec === 'latest' || spec === '-1') return versions.at(-1)!;
   if (!/^[0-9]{1,10}$/.test(spec) || Number(spec) < 1 || Number(spec) > MAX_VERSION) {
-    throw new RegistryError(
+    throw new SchemaRegistryError(
       422,
       ERROR_CODES.invalidVersion,
       `The specified version '${spec}' is not a valid version id. Allowed values are between [1, 2^31-1] and the string "latest".`,
@@ -409,7 +413,7 @@ function readSchemaRequest(text: string): SchemaRequest {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new RegistryError(400, 400, 'The request body is not JSON.');
+    throw new SchemaRegistryError(400, 400, 'The request body is not JSON.');
   }
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   if (typeof record.schema !== 'string') {
@@ -443,7 +447,7 @@ function readBody(req: IncomingMessage, max: number, deadline: number): Promise<
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
-    const fail = (error: RegistryError) => {
+    const fail = (error: SchemaRegistryError) => {
       if (failed) return;
       failed = true;
       clearTimeout(timer);
@@ -452,7 +456,7 @@ function readBody(req: IncomingMessage, max: number, deadline: number): Promise<
     const timer = setTimeout(
       () =>
         fail(
-          new RegistryError(
+          new SchemaRegistryError(
             408,
             408,
             'The request body took too long to arrive; send it whole, then wait for the answer.',
@@ -463,7 +467,8 @@ function readBody(req: IncomingMessage, max: number, deadline: number): Promise<
     req.on('data', (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
-      if (size > max) fail(new RegistryError(413, 413, `The request body is larger than ${max} bytes.`));
+      if (size > max)
+        fail(new SchemaRegistryError(413, 413, `The request body is larger than ${max} bytes.`));
       else chunks.push(chunk);
     });
     req.on('end', () => {
@@ -472,7 +477,7 @@ function readBody(req: IncomingMessage, max: number, deadline: number): Promise<
       resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', (error) => {
-      fail(new RegistryError(400, 400, `The request body could not be read: ${error.message}`));
+      fail(new SchemaRegistryError(400, 400, `The request body could not be read: ${error.message}`));
     });
     req.on('close', () => clearTimeout(timer));
   });

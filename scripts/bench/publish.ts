@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type PublishOutcome, publishPackages } from '../../generators/publish/publish.js';
-import { spawnRegistryProcess } from '../registry/registry-process.js';
+import { spawnRegistryProcess } from '../npm-registry/registry-process.js';
 import { formatMs, machineLine, median } from './measure.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -30,7 +30,7 @@ export async function runPublishBench(): Promise<string> {
     );
     if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
     const registry = await spawnRegistryProcess(
-      join(REPO, 'dist/scripts/registry.js'),
+      join(REPO, 'dist/scripts/npm-registry.js'),
       join(work, 'storage'),
     );
     stop = registry.stop;

@@ -6,10 +6,10 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 const SCHEMAS = ['catalogue-file', 'config'] as const;
 
 /** Where the generated types are committed, relative to the repository root. */
-export const SCHEMA_TYPES_FILE = 'generators/load/schema/types.ts';
+export const SCHEMA_TYPES_FILE = 'generators/schema/source/types.ts';
 
-const BANNER = `// Generated from generators/load/schema/{${SCHEMAS.join(',')}}.schema.json by \`npm run gen:schema-types\`.
-// Do not edit: change the schema and regenerate (test/generators/load/schema-types.test.ts fails when stale).
+const BANNER = `// Generated from generators/schema/source/{${SCHEMAS.join(',')}}.schema.json by \`npm run gen:schema-types\`.
+// Do not edit: change the schema and regenerate (test/schema/source-types.test.ts fails when stale).
 // biome-ignore-all format: formatted by json-schema-to-typescript (prettier), which the freshness test compares.`;
 
 /**
@@ -19,7 +19,7 @@ const BANNER = `// Generated from generators/load/schema/{${SCHEMAS.join(',')}}.
 export async function generateSchemaTypes(repo: string): Promise<string> {
   const parts: string[] = [];
   for (const name of SCHEMAS) {
-    const path = join(repo, 'generators/load/schema', `${name}.schema.json`);
+    const path = join(repo, 'generators/schema/source', `${name}.schema.json`);
     const schema: JSONSchema = JSON.parse(readFileSync(path, 'utf8'));
     // The schema files are closed; `additionalProperties: false` keeps json-schema-to-typescript from
     // adding index signatures to the objects the schema leaves open by omission (none here).

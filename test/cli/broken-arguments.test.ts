@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../generators/cli/main.js';
-import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
+import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
 import { fixturePath, REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 
@@ -189,7 +189,7 @@ describe('every command with broken arguments: a message and the documented exit
   });
 });
 
-describe('eventry --version and npm run registry -- --help', () => {
+describe('eventry --version and npm run npm-registry -- --help', () => {
   it('eventry --version prints the toolkit version', async () => {
     const result = await runCliInProcess(['--version']);
     expect(result.stdout).toBe('0.1.0\n');
@@ -197,11 +197,11 @@ describe('eventry --version and npm run registry -- --help', () => {
   });
 
   const registry = (args: string[]) =>
-    spawnSync(process.execPath, [join(REPO, 'dist/scripts/registry.js'), ...args], { encoding: 'utf8' });
+    spawnSync(process.execPath, [join(REPO, 'dist/scripts/npm-registry.js'), ...args], { encoding: 'utf8' });
 
   it('registry --help prints the options and starts nothing', () => {
     const result = registry(['--help']);
-    expect(result.stdout).toContain('Usage: npm run registry -- [options]');
+    expect(result.stdout).toContain('Usage: npm run npm-registry -- [options]');
     expect(result.stdout).toContain('--port <n>');
     expect(result.status).toBe(0);
   });

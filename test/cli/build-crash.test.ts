@@ -1,8 +1,8 @@
 import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE } from '../../generators/build/lock.js';
-import { JOURNAL_FILE, STAGING_DIR } from '../../generators/build/write.js';
+import { LOCK_FILE } from '../../generators/execute/lock.js';
+import { JOURNAL_FILE, STAGING_DIR } from '../../generators/execute/write.js';
 import { fixturePath, REPO, tempDir } from '../helpers.js';
 import { comparable, emptyFolders, eventryAsync, readTree } from './output-tree.js';
 

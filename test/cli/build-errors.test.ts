@@ -2,10 +2,10 @@ import { execFile, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE } from '../../generators/build/lock.js';
+import { LOCK_FILE } from '../../generators/execute/lock.js';
 import { printablePath } from '../../generators/load/problem.js';
-import { prepareBadCase } from '../generators/load/bad-fixture.js';
 import { REPO, tempDir } from '../helpers.js';
+import { prepareBadCase } from '../load/bad-fixture.js';
 
 interface WantedProblem {
   code: string;

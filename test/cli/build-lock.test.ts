@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOCK_FILE, lockOutput } from '../../generators/build/lock.js';
+import { LOCK_FILE, lockOutput } from '../../generators/execute/lock.js';
 import { fixturePath, REPO, tempDir } from '../helpers.js';
 import { eventryAsync } from './output-tree.js';
 

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { STAGING_DIR } from '../../generators/build/write.js';
+import { STAGING_DIR } from '../../generators/execute/write.js';
 import { describeGroup, fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, emptyFolders, readTree } from './output-tree.js';

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectCacheDir } from '../../generators/build/emit-cache.js';
-import { toolFingerprint } from '../../generators/build/fingerprint.js';
+import { projectCacheDir } from '../../generators/execute/emit-cache.js';
+import { toolFingerprint } from '../../generators/execute/fingerprint.js';
 import { PARSE_CACHE_FILE, ParseCache } from '../../generators/load/parse-cache.js';
 import { readPlainYaml } from '../../generators/load/yaml-fast.js';
-import { makeRepo } from '../generators/sources/git-repo.js';
 import { REPO } from '../helpers.js';
+import { makeRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';
 
 // `eventry check` reads the catalogue and its base through the parse cache `eventry build` leaves, and

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CI_CHECK_COMMAND } from '../../generators/cli/check.js';
-import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
 import { REPO } from '../helpers.js';
+import { makeRepo, type TestRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';
 
 const BEFORE = join(REPO, 'test', 'fixtures', 'diff', 'field-removed', 'before');
 const ORDERS = readFileSync(join(BEFORE, 'orders.yaml'), 'utf8');
-const MODELINE = '# yaml-language-server: $schema=../generators/load/schema/allow-list.schema.json\n';
+const MODELINE = '# yaml-language-server: $schema=../generators/schema/source/allow-list.schema.json\n';
 
 /** A repository whose HEAD holds the fixture catalogue. */
 function released(): TestRepo {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from '../generators/sources/git-repo.js';
 import { REPO } from '../helpers.js';
+import { makeRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report', 'before');

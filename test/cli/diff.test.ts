@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../generators/emit/openapi.js';
-import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
 import { loadValid, REPO } from '../helpers.js';
+import { makeRepo, type TestRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');

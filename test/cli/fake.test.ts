@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
+import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
 import { fixturePath, runCli } from '../helpers.js';
 
 /**

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_INTERNAL, EXIT_USAGE } from '../../generators/cli/exit-codes.js';
-import { makeRepo } from '../generators/sources/git-repo.js';
 import { REPO } from '../helpers.js';
+import { makeRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';
 
 describe('eventry --help', () => {

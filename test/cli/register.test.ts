@@ -1,13 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TestRepo } from '../generators/sources/git-repo.js';
-import { FakeConfluentRegistry } from '../registry/fake-confluent.js';
-import { releasedTwice, runCliAsync } from '../registry/released-repo.js';
+import { FakeConfluentRegistry } from '../schema-registry/fake-confluent.js';
+import { releasedTwice, runCliAsync } from '../schema-registry/released-repo.js';
+import type { TestRepo } from '../sources/git-repo.js';
 
 /**
  * `eventry register` (compiled CLI) against a writable Confluent-compatible TEST DOUBLE
- * (test/registry/fake-confluent.ts); it has not yet been run against a live Confluent, Apicurio or
+ * (test/schema-registry/fake-confluent.ts); it has not yet been run against a live Confluent, Apicurio or
  * Karapace. The repository's history: release 1.0.0, then 1.1.0 adding an optional field to
  * `account.created-v1` (and to the two events composed from it), so 8 subjects and 11 versions.
  */

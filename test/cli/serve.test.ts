@@ -3,9 +3,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { makeRepo } from '../generators/sources/git-repo.js';
 import { fixturePath, REPO, tempDir } from '../helpers.js';
-import { releasedTwice, releaseNickname, runCliAsync } from '../registry/released-repo.js';
+import { releasedTwice, releaseNickname, runCliAsync } from '../schema-registry/released-repo.js';
+import { makeRepo } from '../sources/git-repo.js';
 
 /** A `serve` process of the compiled CLI, once it printed its address. */
 interface Served {

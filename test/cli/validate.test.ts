@@ -4,7 +4,7 @@ import { closeSync, cpSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
+import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
 import { fixturePath, REPO, runCli, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runVersion } from '../../generators/cli/version.js';
 import * as diff from '../../generators/diff/index.js';
-import { makeRepo } from '../generators/sources/git-repo.js';
 import { REPO } from '../helpers.js';
+import { makeRepo } from '../sources/git-repo.js';
 
 // Counts the whole-catalogue diffs `version` runs, without changing what they return.
 vi.mock('../../generators/diff/index.js', async (importOriginal) => {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
 import { REPO } from '../helpers.js';
+import { makeRepo, type TestRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');

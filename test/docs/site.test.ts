@@ -10,9 +10,9 @@ import { compareVersions } from '../../generators/docs/versions.js';
 import { SITE_MARKER, writeSiteAtomically } from '../../generators/docs/write-site.js';
 import { interfaceName } from '../../generators/load/event-key.js';
 import type { Catalogue, Field } from '../../generators/model.js';
-import { loadHistory } from '../../generators/registry/history.js';
+import { loadHistory } from '../../generators/schema-registry/history.js';
 import { loadValid, REPO, runCli, seedPackages, tempDir } from '../helpers.js';
-import { releasedTwice } from '../registry/released-repo.js';
+import { releasedTwice } from '../schema-registry/released-repo.js';
 
 const seed = loadValid(join(REPO, 'catalogue'));
 const PACKAGES = seedPackages();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSite } from '../../generators/docs/site.js';
 import { interfaceName } from '../../generators/load/event-key.js';
-import { type BuiltPackages, buildPackages } from '../generators/emit/package/build-packages.js';
+import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
 import { REPO } from '../helpers.js';
 
 // Every snippet the portal offers a reader to copy must compile against the packages it names: the

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { NpmRegistryPackage, PublishedVersion } from '../../generators/publish/npm-registry-client.js';
 import type { PackedPackage } from '../../generators/publish/pack.js';
 import {
   describeConflict,
@@ -8,7 +9,6 @@ import {
   planPackage,
   type RegistryState,
 } from '../../generators/publish/plan.js';
-import type { PublishedVersion, RegistryPackage } from '../../generators/publish/registry-client.js';
 
 const local: PackedPackage = {
   dir: '/tmp/packages/account',
@@ -22,7 +22,7 @@ const local: PackedPackage = {
   sourceHash: 'aaaaaaaaaaaaaaaa',
 };
 
-const registryPackage = (versions: string[], latest?: string): RegistryPackage => ({
+const registryPackage = (versions: string[], latest?: string): NpmRegistryPackage => ({
   name: local.name,
   versions,
   distTags: latest ? { latest } : {},

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeConflict, type PlanEntry } from '../../generators/publish/plan.js';
 import { publishPackages } from '../../generators/publish/publish.js';
 import { tempDir } from '../helpers.js';
-import { FakeRegistry, writePackage } from './fake-registry.js';
+import { FakeRegistry, writePackage } from './fake-npm-registry.js';
 
 const folders: string[] = [];
 afterAll(() => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalogue } from '../../generators/model.js';
-import { describeIncompatibility, judgeCatalogues } from '../../generators/registry/compatibility.js';
 import { standaloneEventSchema } from '../../generators/schema/json-schema.js';
+import { describeIncompatibility, judgeCatalogues } from '../../generators/schema-registry/compatibility.js';
 import { type RunningRegistry, seedHistory, startRegistry } from './serve-helpers.js';
 
 let registry: RunningRegistry;

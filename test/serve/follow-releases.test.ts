@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Follower, followRepository, loadServedState } from '../../generators/serve/follow.js';
 import { ServedStateHolder } from '../../generators/serve/served-state.js';
 import { createRegistryServer } from '../../generators/serve/server.js';
-import { makeRepo, type TestRepo } from '../generators/sources/git-repo.js';
 import { fixturePath } from '../helpers.js';
-import { releaseNickname } from '../registry/released-repo.js';
+import { releaseNickname } from '../schema-registry/released-repo.js';
+import { makeRepo, type TestRepo } from '../sources/git-repo.js';
 
 /**
  * A registry that follows the catalogue: a new release committed while `serve` runs is served without

@@ -11,9 +11,9 @@ import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleFor } from '../../generators/emit/package/examples.js';
-import { type History, loadHistory } from '../../generators/registry/history.js';
-import type { SubjectVersion } from '../../generators/registry/registry.js';
-import { releasedTwice } from '../registry/released-repo.js';
+import { type History, loadHistory } from '../../generators/schema-registry/history.js';
+import type { SubjectVersion } from '../../generators/schema-registry/registry.js';
+import { releasedTwice } from '../schema-registry/released-repo.js';
 import { type RunningRegistry, startRegistry } from './serve-helpers.js';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCandidate } from '../../generators/registry/compatibility.js';
-import type { History } from '../../generators/registry/history.js';
-import { SchemaRegistryState } from '../../generators/registry/registry.js';
-import { servedSchemaText } from '../../generators/registry/schema-text.js';
+import { checkCandidate } from '../../generators/schema-registry/compatibility.js';
+import type { History } from '../../generators/schema-registry/history.js';
+import { SchemaRegistryState } from '../../generators/schema-registry/registry.js';
+import { servedSchemaText } from '../../generators/schema-registry/schema-text.js';
 import { type RunningRegistry, seedHistory, startRegistry } from './serve-helpers.js';
 
 let registry: RunningRegistry;

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadHistory } from '../../generators/registry/history.js';
+import { loadHistory } from '../../generators/schema-registry/history.js';
 import { REPO, tempDir } from '../helpers.js';
-import { releasedTwice } from '../registry/released-repo.js';
+import { releasedTwice } from '../schema-registry/released-repo.js';
 import { type RunningRegistry, startRegistry } from './serve-helpers.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { type History, loadHistory } from '../../generators/registry/history.js';
-import { SchemaRegistryState } from '../../generators/registry/registry.js';
+import { type History, loadHistory } from '../../generators/schema-registry/history.js';
+import { SchemaRegistryState } from '../../generators/schema-registry/registry.js';
 import { createRegistryServer, type RegistryServerOptions } from '../../generators/serve/server.js';
 import { REPO } from '../helpers.js';
 

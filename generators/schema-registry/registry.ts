@@ -1,0 +1,188 @@
+import { createHash } from 'node:crypto';
+import type { CompatibilityLevel } from '../model.js';
+import type { History } from './history.js';
+import { firstGenerationText } from './schema-text.js';
+
+/**
+ * The registry's state: subjects, versions and ids, computed from the release history alone (no
+ * database). The rules, which generators/schema-registry/README.md states for users:
+ *
+ * - A subject is an event key (`account.created-v1`); `<key>-value` names the same subject (Confluent's
+ *   TopicNameStrategy for a topic named by the event key, as the AsyncAPI document's channels are).
+ * - Version N of a subject is the N-th schema of that event along the history (releases oldest first,
+ *   then the working catalogue), counting a new version each time the schema differs from the one before.
+ * - The id of a schema text is its sha256 read as an unsigned 32-bit integer, shifted right by one (a
+ *   positive 31-bit int, as Confluent ids are). On the rare collision with an earlier, different text
+ *   (walking the history in the same order, events by key), the text is hashed again with a counter
+ *   `\n<n>` appended until the id is free. Ids depend on the schema texts and their order only, so they
+ *   are the same after a restart, on every clone, and an old id resolves as long as its release stays
+ *   in the first-parent history.
+ * - Served texts changed once (they lost `$id`, see servedSchemaText). The ids of the first texts are
+ *   computed first, exactly as before, and kept: they resolve to their first text forever (Kafka
+ *   topics carry them). The current texts' ids are assigned after them, so they never take one.
+ */
+
+/** One version of one subject. */
+export interface SubjectVersion {
+  subject: string;
+  version: number;
+  id: number;
+  /** Canonical schema text. */
+  schema: string;
+  /** Whether it first appeared in a release (false: only in the working catalogue, not released yet). */
+  released: boolean;
+  /** The id and text an eventry before the `$id` change served for it: they still resolve. */
+  firstGeneration?: { id: number; schema: string };
+}
+
+/** A schema by id, and every subject version that has it. */
+export interface SchemaEntry {
+  id: number;
+  schema: string;
+  uses: SubjectVersion[];
+  /** A first-generation text (see SubjectVersion.firstGeneration): resolves by id, listed nowhere. */
+  retired?: true;
+}
+
+/** Compatibility settings, resolved from the working catalogue's `compatibility:`. */
+export interface CompatibilitySettings {
+  level: CompatibilityLevel;
+  policy: 'STRICT' | 'LENIENT';
+  groups: Map<string, CompatibilityLevel>;
+  events: Map<string, CompatibilityLevel>;
+}
+
+/** The suffix of Confluent's TopicNameStrategy for record values. */
+export const VALUE_SUFFIX = '-value';
+
+/** Subjects, versions and ids of a history; read-only once built. */
+export class SchemaRegistryState {
+  /** Versions by subject (event key), oldest first. */
+  readonly subjects = new Map<string, SubjectVersion[]>();
+  /** Schemas by id. */
+  readonly schemas = new Map<number, SchemaEntry>();
+  /** Group slug of each subject (from its latest schema's `x-group`). */
+  readonly groups = new Map<string, string>();
+  readonly compatibility: CompatibilitySettings;
+  private readonly created: SubjectVersion[] = [];
+
+  constructor(readonly history: History) {
+    for (const point of history.points) {
+      for (const [subject, schema] of [...point.schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const versions = this.subjects.get(subject) ?? [];
+        if (versions.at(-1)?.schema === schema) continue;
+        const entry: SubjectVersion = {
+          subject,
+          version: versions.length + 1,
+          id: 0,
+          schema,
+          released: point.commit !== undefined,
+        };
+        versions.push(entry);
+        this.created.push(entry);
+        this.subjects.set(subject, versions);
+      }
+    }
+    // First-generation ids first, in the same order as before: they are exactly the ids handed out then.
+    this.assignIds(
+      (entry) => firstGenerationText(entry.subject, entry.schema),
+      (entry, id, schema) => {
+        entry.firstGeneration = { id, schema };
+      },
+      true,
+    );
+    this.assignIds(
+      (entry) => entry.schema,
+      (entry, id) => {
+        entry.id = id;
+      },
+      false,
+    );
+    for (const [subject, versions] of this.subjects) {
+      const group = groupOf(versions.at(-1)!.schema);
+      if (group !== undefined) this.groups.set(subject, group);
+    }
+    const config = history.current.config.compatibility ?? {};
+    this.compatibility = {
+      level: config.level ?? 'BACKWARD',
+      policy: config.policy ?? 'STRICT',
+      groups: new Map(Object.entries(config.groups ?? {})),
+      events: new Map(Object.entries(config.events ?? {})),
+    };
+  }
+
+  /** Gives every version an id for the text `textOf` makes, in history order, avoiding ids taken. */
+  private assignIds(
+    textOf: (entry: SubjectVersion) => string | undefined,
+    assign: (entry: SubjectVersion, id: number, schema: string) => void,
+    retired: boolean,
+  ): void {
+    const idOf = new Map<string, number>();
+    for (const entry of this.created) {
+      const schema = textOf(entry);
+      if (schema === undefined) continue;
+      let id = idOf.get(schema);
+      if (id === undefined) {
+        id = freeId(schema, this.schemas);
+        idOf.set(schema, id);
+        this.schemas.set(id, { id, schema, uses: [], ...(retired ? { retired } : {}) });
+      }
+      assign(entry, id, schema);
+      this.schemas.get(id)!.uses.push(entry);
+    }
+  }
+
+  /** The subject a name means (`account.created-v1` or `account.created-v1-value`), if there is one. */
+  resolveSubject(name: string): string | undefined {
+    if (this.subjects.has(name)) return name;
+    if (name.endsWith(VALUE_SUFFIX)) {
+      const key = name.slice(0, -VALUE_SUFFIX.length);
+      if (this.subjects.has(key)) return key;
+    }
+    return undefined;
+  }
+
+  /** The compatibility level of a subject: its event's override, its group's, else the catalogue's. */
+  levelOf(subject: string): CompatibilityLevel {
+    const group = this.groups.get(subject);
+    return (
+      this.compatibility.events.get(subject) ??
+      (group !== undefined ? this.compatibility.groups.get(group) : undefined) ??
+      this.compatibility.level
+    );
+  }
+
+  /** How many subject versions there are (every subject's versions together). */
+  subjectVersionCount(): number {
+    return this.created.length;
+  }
+
+  /** Every subject version in history order (releases oldest first, events by key): how `register` pushes. */
+  historyOrder(): readonly SubjectVersion[] {
+    return this.created;
+  }
+}
+
+/** sha256 of the text (with the collision counter), as a positive 31-bit int. */
+export function schemaId(schema: string, attempt = 0): number {
+  const digest = createHash('sha256')
+    .update(attempt === 0 ? schema : `${schema}\n${attempt}`)
+    .digest();
+  return digest.readUInt32BE(0) >>> 1;
+}
+
+function freeId(schema: string, taken: ReadonlyMap<number, SchemaEntry>): number {
+  for (let attempt = 0; ; attempt += 1) {
+    const id = schemaId(schema, attempt);
+    if (id !== 0 && !taken.has(id)) return id;
+  }
+}
+
+function groupOf(schema: string): string | undefined {
+  try {
+    const group = (JSON.parse(schema) as { 'x-group'?: unknown })['x-group'];
+    return typeof group === 'string' ? group : undefined;
+  } catch {
+    return undefined;
+  }
+}

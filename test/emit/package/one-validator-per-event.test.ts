@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileEventValidators } from '../../../generators/emit/package/validators.js';
+import type { GroupApi } from '../../../generators/runtime/runtime.js';
+import { standaloneEventSchema } from '../../../generators/schema/json-schema.js';
+import { fixturePath, loadValid } from '../../helpers.js';
+import { writeModelPackages } from './build-packages.js';
+
+/**
+ * Each event ships one validator, for both modes and for valid and invalid payloads: ajv's all-errors
+ * code, whose run (its last argument) says the mode (`tolerant` switches off the walk over undocumented
+ * keys) and takes each error as found (`missing`, `undocumented`, `mistyped`, or `report` for any other). A build compiles each event once, and a package holds its code once.
+ * The mode and the errors belong to each call: a payload getter that validates another payload does
+ * not change the run that reads it.
+ */
+const KEY = 'account.created-v1';
+const model = loadValid(fixturePath('small'));
+const valid = { account_number: 'A1', account_user_emails: ['a@example.com'] };
+const undocumented = { ...valid, added_later: true };
+
+type Validator = (
+  payload: unknown,
+  instancePath: string,
+  parentData: unknown,
+  run: { tolerant: boolean } & Record<Sink, () => void>,
+) => boolean;
+/** Where the generated code hands an error: see `ValidatorContext` in generators/runtime/runtime.ts. */
+type Sink = 'missing' | 'undocumented' | 'mistyped' | 'report';
+
+describe('one validator per event', () => {
+  it('is one exported function: `run.tolerant` allows undocumented fields, the run gets each error', () => {
+    const { code } = compileEventValidators(KEY, standaloneEventSchema(model, KEY, 'closed'));
+    const exports: { validate?: Validator } = {};
+    new Function('exports', 'fullFormats', code)(exports, fullFormats);
+    expect(Object.keys(exports)).toEqual(['validate']);
+    const check = (tolerant: boolean, payload: unknown) => {
+      let reported = 0;
+      const count = () => {
+        reported += 1;
+      };
+      const run = { tolerant, missing: count, undocumented: count, mistyped: count, report: count };
+      const valid = exports.validate!(payload, '', undefined, run);
+      return { valid, reported };
+    };
+    expect(check(false, valid)).toEqual({ valid: true, reported: 0 });
+    expect(check(false, undocumented)).toEqual({ valid: false, reported: 1 });
+    expect(check(true, undocumented)).toEqual({ valid: true, reported: 0 });
+    expect(check(true, { ...undocumented, account_number: 1, account_user_emails: [2, 3] })).toEqual({
+      valid: false,
+      reported: 3,
+    });
+  });
+
+  describe('in a package', () => {
+    let account: GroupApi<Record<string, unknown>>;
+    beforeAll(async () => {
+      const root = await writeModelPackages(structuredClone(model));
+      account = await import(pathToFileURL(join(root, 'account', 'index.js')).href);
+    }, 60_000);
+
+    it('a getter validating another payload in tolerant mode leaves a strict run strict', () => {
+      const inner: boolean[] = [];
+      const payload = Object.defineProperty({ ...undocumented }, 'account_number', {
+        enumerable: true,
+        get() {
+          inner.push(account.isEvent(KEY, { ...undocumented, nested: 1 }, { mode: 'tolerant' }));
+          return 'A1';
+        },
+      });
+      const result = account.validate(KEY, payload);
+      expect(inner.length).toBeGreaterThan(0);
+      expect(inner.every(Boolean)).toBe(true);
+      expect(result.valid ? [] : result.error.errors.map((item) => [item.code, item.attr])).toEqual([
+        ['unknown_field', 'added_later'],
+      ]);
+    });
+
+    it('a call after one that threw (bad maxErrors) or failed lists only its own problems', () => {
+      const problems = (payload: unknown, options?: { maxErrors?: number }) => {
+        const result = account.validate(KEY, payload, options);
+        return result.valid ? [] : result.error.errors.map((item) => [item.code, item.attr]);
+      };
+      expect(() => account.validate(KEY, { ...valid, extra: 1 }, { maxErrors: 0 })).toThrow(/maxErrors/);
+      expect(problems({ ...valid, account_number: 1 }, { maxErrors: 5 })).toEqual([
+        ['invalid_type', 'account_number'],
+      ]);
+      expect(problems({ account_number: 'A1' })).toEqual([['required', 'account_user_emails']]);
+      expect(account.validate(KEY, valid)).toEqual({ valid: true });
+    });
+
+    it('a getter validating another payload in strict mode leaves a tolerant run tolerant', () => {
+      const payload = Object.defineProperty({ ...undocumented }, 'account_number', {
+        enumerable: true,
+        get() {
+          account.validate(KEY, { ...undocumented, nested: 1 });
+          return 'A1';
+        },
+      });
+      expect(account.validate(KEY, payload, { mode: 'tolerant' })).toEqual({ valid: true });
+    });
+  });
+});

@@ -1,0 +1,55 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { compileLoadValidators } from '../../generators/load/check-shape.js';
+import { REPO } from '../helpers.js';
+import { BAD } from './bad-fixture.js';
+
+// `npm run build:tool` compiles the catalogue format's schemas ahead of time (ajv standalone code in
+// dist/), which the compiled loader requires instead of compiling them on every run. Its errors must be
+// exactly the ones the run-time compiled validators give, on good files and on every bad-corpus file.
+
+const PRECOMPILED = join(REPO, 'dist/generators/schema/source/validators.cjs');
+
+/** Every YAML file under `dir`, parsed (files yaml cannot read are left to the loader's own tests). */
+function yamlFiles(dir: string): { path: string; value: unknown }[] {
+  const found: { path: string; value: unknown }[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) found.push(...yamlFiles(path));
+    else if (/\.ya?ml$/.test(name)) {
+      try {
+        found.push({ path, value: parse(readFileSync(path, 'utf8')) });
+      } catch {
+        // Not YAML: the parser's problem, not the schema's.
+      }
+    }
+  }
+  return found;
+}
+
+describe('the precompiled catalogue-format validators', () => {
+  it('exist in the compiled toolkit', () => {
+    expect(existsSync(PRECOMPILED)).toBe(true);
+  });
+
+  it('report exactly what the run-time compiled ones report, on good and bad files', () => {
+    const precompiled = createRequire(import.meta.url)(PRECOMPILED) as ReturnType<
+      typeof compileLoadValidators
+    >;
+    const compiled = compileLoadValidators();
+    const files = [...yamlFiles(join(REPO, 'catalogue')), ...yamlFiles(BAD)];
+    let failing = 0;
+    for (const { path, value } of files) {
+      const kind = path.endsWith('eventry.config.yaml') ? 'config' : 'file';
+      const expected = compiled[kind](value);
+      expect(precompiled[kind](value), path).toBe(expected);
+      expect(JSON.stringify(precompiled[kind].errors), path).toBe(JSON.stringify(compiled[kind].errors));
+      if (!expected) failing++;
+    }
+    // The corpus does reach the error paths.
+    expect(failing).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { diffCatalogues } from '../../generators/diff/diff.js';
+import { buildOpenApi } from '../../generators/emit/openapi.js';
+import type { Catalogue, Field } from '../../generators/model.js';
+import { catalogueDigest } from '../../generators/model-digest.js';
+import { readOpenApiCatalogue } from '../../generators/sources/openapi.js';
+import { fixturePath, loadValid, REPO } from '../helpers.js';
+
+/** What the OpenAPI document keeps of a field: everything but where it was written and composed. */
+const payload = (fields: Field[]) =>
+  fields.map(({ name, type, required, description }) => ({ name, type, required, description }));
+
+function readBack(model: Catalogue, path = 'packages/catalogue/openapi.json'): Catalogue {
+  const document = buildOpenApi(model);
+  const text = path.endsWith('.json') ? JSON.stringify(document, null, 2) : stringify(document);
+  const result = readOpenApiCatalogue(text, path);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems, null, 2));
+  return result.catalogue;
+}
+
+describe('readOpenApiCatalogue inverts buildOpenApi', () => {
+  it.each([
+    ['the seed catalogue', `${REPO}/catalogue`],
+    ['the small fixture (same_as, extends, partial, deprecated, semver keys)', fixturePath('small')],
+  ])('%s: same config, groups, shapes and payloads; the diff sees no change', (_name, dir) => {
+    const model = loadValid(dir);
+    const back = readBack(model);
+    expect(back.config).toEqual(model.config);
+    // The document carries what the catalogue says, not its source text's hash (comments do not count).
+    expect(back.hash).toBe(catalogueDigest(model));
+    expect(
+      back.groups.map(({ slug, title, events }) => ({ slug, title, events: [...events].sort() })),
+    ).toEqual(model.groups.map(({ slug, title, events }) => ({ slug, title, events: [...events].sort() })));
+    expect(Object.keys(back.shapes).sort()).toEqual(Object.keys(model.shapes).sort());
+    for (const [key, event] of Object.entries(model.events)) {
+      const read = back.events[key]!;
+      expect({ ...read, fields: payload(read.fields), source: undefined, composition: undefined }).toEqual({
+        ...event,
+        fields: payload(event.fields),
+        source: undefined,
+        composition: undefined,
+      });
+    }
+    expect(diffCatalogues(model, back)).toEqual([]);
+    expect(diffCatalogues(back, model)).toEqual([]);
+  });
+
+  it('reads the YAML copy too', () => {
+    const model = loadValid(fixturePath('small'));
+    expect(diffCatalogues(model, readBack(model, 'packages/catalogue/openapi.yaml'))).toEqual([]);
+  });
+
+  it('points events at their line in the document', () => {
+    const model = loadValid(fixturePath('small'));
+    const text = JSON.stringify(buildOpenApi(model), null, 2);
+    const result = readOpenApiCatalogue(text, 'openapi.json');
+    if (!result.ok) throw new Error('did not read');
+    const line = text.split('\n').findIndex((l) => l.includes('"account.removed-v2": {')) + 1;
+    expect(result.catalogue.events['account.removed-v2']!.source).toEqual({
+      file: 'openapi.json',
+      line,
+      column: 7,
+    });
+  });
+
+  it.each([
+    ['not JSON', '{"openapi": ', /^Not valid JSON/],
+    [
+      'another kind of document',
+      '{"asyncapi": "3.0.0", "info": {}}',
+      /not an OpenAPI document built by eventry/,
+    ],
+    [
+      'a schema eventry never emits',
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'x', version: '1.0.0' },
+        tags: [{ name: 'g', description: 'G', 'x-npm-package': '@s/g' }],
+        components: {
+          schemas: {
+            'a.b-v1': {
+              'x-event-type': 'a.b',
+              'x-event-version': 'v1',
+              'x-group': 'g',
+              type: 'object',
+              properties: { n: { type: ['string', 'null'] } },
+            },
+          },
+        },
+      }),
+      /a\.b-v1\.n: a schema eventry does not emit/,
+    ],
+  ])('reports %s as a problem, not an exception', (_name, text, message) => {
+    const result = readOpenApiCatalogue(text, 'openapi.json');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems[0]!.message).toMatch(message);
+  });
+});
