@@ -12,11 +12,11 @@ import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
 import { describeBase, missingBaseHint, resolveGateBase } from '../release/base.js';
 import { lastRelease } from '../release/last-release.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { directorySource } from '../sources/folder.js';
 import { readFiles, repoRoot, resolveCommit } from '../sources/git.js';
 import { type ResolvedSource, resolveSource } from '../sources/index.js';
 import type { SourceOptions } from '../sources/source.js';
-import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry check`. */
 export interface CheckCommandOptions {

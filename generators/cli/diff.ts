@@ -11,7 +11,7 @@ import { formatProblem, type ParseCache } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../schema-registry/compatibility.js';
 import { formatVerdicts, verdictsJson } from '../schema-registry/verdict-report.js';
-
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { catalogueFolder, directorySource } from '../sources/folder.js';
 import {
   alignSources,
@@ -20,7 +20,6 @@ import {
   type SourceOptions,
   type SourceResult,
 } from '../sources/index.js';
-import { EXIT_USAGE } from './exit-codes.js';
 
 /** The report formats of `eventry diff`. */
 export const DIFF_FORMATS = {

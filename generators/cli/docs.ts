@@ -4,7 +4,7 @@ import { generateSite } from '../docs/site.js';
 import { checkSiteFolder, writeSiteAtomically } from '../docs/write-site.js';
 import { lockOutput } from '../execute/lock.js';
 import { whileReadingOutput } from '../execute/write.js';
-import { EXIT_USAGE } from './exit-codes.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { openHistory } from './history.js';
 
 /** Options of `eventry docs`. */

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { FakeVariant } from '../runtime/testing.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { loadTestingEntry } from '../validate/testing-entry.js';
-import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry fake`. */
 export interface FakeCommandOptions {

@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { type History, loadHistory } from '../schema-registry/history.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { repoRoot } from '../sources/git.js';
-import { EXIT_USAGE } from './exit-codes.js';
 
 /**
  * The release history of the catalogue, or the exit code after printing why not: 2 when there is no

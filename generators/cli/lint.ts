@@ -10,7 +10,7 @@ import { formatSarif } from '../lint/report/sarif.js';
 import { countsText, formatText, sourcePath } from '../lint/report/text.js';
 import { LINT_RULES } from '../lint/rules/index.js';
 import { formatProblem, loadCatalogueFromSources, readCatalogueSources } from '../load/index.js';
-import { EXIT_USAGE } from './exit-codes.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 
 /** Options of `eventry lint`. */
 export interface LintCommandOptions {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXIT_INTERNAL, EXIT_USAGE } from '../shared/exit-codes.js';
 import { Command, CommanderError } from './commander.js';
 import { registerCommands } from './commands.js';
-import { EXIT_INTERNAL, EXIT_USAGE } from './exit-codes.js';
 
 /** Builds the `eventry` program; each command module is imported only when that command runs. */
 export function createProgram(): Command {

@@ -4,7 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CatalogueView } from '../mcp/catalogue-view.js';
 import { createMcpServer } from '../mcp/server.js';
 import { SchemaRegistryState } from '../schema-registry/registry.js';
-import { EXIT_USAGE } from './exit-codes.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { openHistory } from './history.js';
 
 /** Options of `eventry mcp`. */

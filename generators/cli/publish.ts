@@ -4,8 +4,8 @@ import { whileReadingOutput } from '../execute/write.js';
 import { maskCredentials, NOT_A_URL, normaliseRegistry, registryTimeouts } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { runBuild } from './build.js';
-import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry publish`. */
 export interface PublishCommandOptions {

@@ -9,7 +9,7 @@ import {
   selectVersions,
 } from '../schema-registry/register.js';
 import { SchemaRegistryState } from '../schema-registry/registry.js';
-import { EXIT_USAGE } from './exit-codes.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { openHistory } from './history.js';
 
 /** Options of `eventry register`. */

@@ -4,8 +4,8 @@ import { createMcpHttpHandler } from '../mcp/http.js';
 import { followRepository } from '../serve/follow.js';
 import { buildServedState, type ServedState, ServedStateHolder } from '../serve/served-state.js';
 import { createRegistryServer } from '../serve/server.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { repoRoot, resolveCommit } from '../sources/git.js';
-import { EXIT_USAGE } from './exit-codes.js';
 import { openHistory } from './history.js';
 
 /** Options of `eventry serve`. */

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONSUMERS_FOLDER, formatProblem, loadCatalogue } from '../load/index.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { readIfExists, writeAtomically } from '../shared/fs.js';
 import { declarationText, GENERATED_DECLARATION_NOTE } from '../usage/declaration.js';
 import { scanProject, UsageError } from '../usage/scan.js';
-import { EXIT_USAGE } from './exit-codes.js';
 
 /** Options of `eventry usage scan`. */
 export interface UsageScanOptions {

@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { whileReadingOutput } from '../execute/write.js';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { describeJsonError } from '../shared/parse-error.js';
 import { GroupPackages, type GroupValidate, PackageLoadError } from '../validate/group-packages.js';
-import { EXIT_USAGE } from './exit-codes.js';
 import {
   DEFAULT_MAX_BYTES,
   decodeUtf8,

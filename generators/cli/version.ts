@@ -14,11 +14,11 @@ import { changelogEntry, prependChangelog } from '../release/changelog.js';
 import { setConfigVersion } from '../release/config-version.js';
 import type { Release } from '../release/last-release.js';
 import { applyBump, type Bump, bumpFor, maxBump } from '../release/semver.js';
+import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { readIfExists } from '../shared/fs.js';
 import { directorySource } from '../sources/folder.js';
 import { gitSource, repoRoot } from '../sources/git.js';
 import { packageVersion } from '../sources/source.js';
-import { EXIT_USAGE } from './exit-codes.js';
 
 /** Where `eventry docs` writes the portal by default (relative to the working folder). */
 const DOCS_SITE = join('.eventry', 'site');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_INTERNAL, EXIT_USAGE } from '../../generators/cli/exit-codes.js';
+import { EXIT_INTERNAL, EXIT_USAGE } from '../../generators/shared/exit-codes.js';
 import { REPO } from '../helpers.js';
 import { makeRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';
