@@ -188,7 +188,7 @@ const COLUMNS = ['BACKWARD', 'FORWARD', 'FULL'].flatMap((level) =>
 
 /** The documented table: row name -> [Confluent differences, cells as booleans]. */
 function documentedTable(): Map<string, { differences: string[]; cells: boolean[] }> {
-  const doc = readFileSync(join(REPO, 'generators', 'registry', 'README.md'), 'utf8');
+  const doc = readFileSync(join(REPO, 'generators', 'schema-registry', 'README.md'), 'utf8');
   const table = /<!-- compatibility-table -->\n([\s\S]*?)<!-- \/compatibility-table -->/.exec(doc)![1]!;
   const rows = new Map<string, { differences: string[]; cells: boolean[] }>();
   for (const line of table.trim().split('\n').slice(2)) {
