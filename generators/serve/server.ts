@@ -80,7 +80,8 @@ export function createRegistryServer(
     if (options.mcp && (req.url === '/mcp' || req.url?.startsWith('/mcp?'))) {
       options.mcp(req, res).catch((error: unknown) => {
         process.stderr.write(`eventry serve: internal error on ${req.method} /mcp: ${error}\n`);
-        if (!res.headersSent) sendJson(res, 500, { error_code: 50001, message: 'Internal error.' });
+        if (!res.headersSent)
+          sendJson(res, 500, { error_code: ERROR_CODES.internal, message: 'Internal error.' });
         else res.destroy();
       });
       return;

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suggest } from '../load/suggest.js';
 import type { TestingApi } from '../runtime/testing.js';
+import type { ErrorCode } from '../shared/error-codes.js';
 
 /** Why an event's testing entry point cannot be loaded, with a stable code. */
 export interface TestingEntryProblem {
-  code: 'no-packages' | 'unknown-event' | 'no-testing-entry' | 'cannot-load';
+  code: ErrorCode<'fake'>;
   message: string;
 }
 
