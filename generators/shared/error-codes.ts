@@ -87,7 +87,7 @@ export const ERROR_CODE_REGISTRY = {
     codes: {
       'out-unsafe': {
         meaning:
-          'The output folder is a place no output may go (unset, the catalogue or above it, the project root, a system folder).',
+          "A place no output may go: `''` (an unset variable), the catalogue, a folder inside or above it, inside `node_modules/`, the file-system root, a kernel pseudo file system.",
       },
       'out-not-owned': { meaning: 'The output folder holds files eventry did not write (no marker).' },
       'docs-out-not-site': { meaning: 'The docs `--out` folder exists and is not a site eventry wrote.' },
@@ -103,13 +103,14 @@ export const ERROR_CODE_REGISTRY = {
     exit: EXIT.problems,
     codes: {
       'docs-package-missing': {
-        meaning: 'A group package the site needs is not built: run `eventry build`.',
+        meaning: 'A group package the site needs is not built, or is incomplete: run `eventry build`.',
       },
       'docs-package-stale': {
-        meaning: 'A built group package is older than the catalogue: run `eventry build`.',
+        meaning:
+          'A built group package lacks a validator or examples the catalogue has (it is older): run `eventry build`.',
       },
       'docs-validator-import': {
-        meaning: "A built validator imports something other than the package's run time.",
+        meaning: 'A built validator imports a module the site cannot ship to the browser.',
       },
     },
   },
@@ -119,7 +120,7 @@ export const ERROR_CODE_REGISTRY = {
       '`eventry check: error <code>: message` / `eventry version: error <code>: message`; allow-list entries as `file:line:column: error <code>: message`',
     exit: EXIT.usage,
     codes: {
-      'not-a-repository': { meaning: 'The gate runs outside a git repository, so it has no base.' },
+      'not-a-repository': { meaning: 'Not inside a git repository, where releases are found.' },
       'shallow-history': {
         meaning: 'The clone is shallow and the base commit is not in it: fetch the history.',
       },
@@ -149,7 +150,7 @@ export const ERROR_CODE_REGISTRY = {
     codes: {
       'unknown-lint-rule': { meaning: '`lint.rules` names a rule that does not exist (or was retired).' },
       'invalid-lint-pattern': {
-        meaning: 'A pattern in the lint settings that is not a valid regular expression or glob.',
+        meaning: 'The `pattern` of a rule in `lint.rules` is not a regular expression.',
       },
       'invalid-lint-baseline': { meaning: 'The lint baseline file cannot be read: write it again.' },
     },
@@ -161,10 +162,11 @@ export const ERROR_CODE_REGISTRY = {
     codes: {
       'registry-url': {
         meaning:
-          'The `--registry` URL is refused (credentials, a query, a fragment or a control character in it).',
+          'The `--registry` URL is not `http:` or `https:` with a host, or holds white space or a control character.',
       },
       'registry-timeout': {
-        meaning: 'A registry time limit in the environment that is not a positive number of seconds.',
+        meaning:
+          '`EVENTRY_REGISTRY_TIMEOUT` or `EVENTRY_REGISTRY_DEADLINE` is not a positive number of seconds.',
       },
     },
   },
@@ -214,9 +216,11 @@ export const ERROR_CODE_REGISTRY = {
       invalid_format: {
         meaning: 'Item: a string that does not have the field’s format (date-time, uuid, ...).',
       },
-      invalid_value: { meaning: 'Item: a value outside the field’s enum, range, length or pattern.' },
+      invalid_value: {
+        meaning: 'Item: a value the field does not allow (not in its `enum`, or another constraint failed).',
+      },
       unreadable_payload: {
-        meaning: 'Item: the payload cannot be read as JSON data (a cycle, a non-JSON value).',
+        meaning: 'Item: reading the payload threw (a getter or proxy that fails); the reason follows.',
       },
       too_many_problems: { meaning: 'Item: the last item when `maxErrors` is reached; it counts the rest.' },
     },
@@ -301,3 +305,12 @@ export function httpStatusOf(area: ErrorAreaName, code: string | number): readon
   const http = areaEntry.codes[String(code)]?.http ?? areaEntry.http;
   return http === undefined ? [] : typeof http === 'number' ? [http] : http;
 }
+
+/** What each exit status means, for the table (`EXIT` names them; every status has a line here). */
+export const EXIT_MEANINGS = {
+  [EXIT.ok]: 'Done; nothing to report (warnings may have been printed).',
+  [EXIT.problems]: 'The input has problems: a bad catalogue, an invalid payload, gate findings, lint errors.',
+  [EXIT.usage]:
+    'The command line, a file named on it, or the environment is wrong (a usage error); nothing was done.',
+  [EXIT.internal]: 'A bug in eventry itself (sysexits EX_SOFTWARE); `EVENTRY_DEBUG=1` shows where.',
+} as const satisfies Record<ExitStatus, string>;
