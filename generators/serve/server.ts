@@ -395,7 +395,7 @@ function compatibility(
     throw invalidSchema(`this registry holds JSON Schema only; the candidate is ${request.schemaType}.`);
   }
   const verdict = checkCandidate(state, subject, request.schema, against);
-  if ('error' in verdict) throw invalidSchema(verdict.error);
+  if (!verdict.ok) throw invalidSchema(verdict.error);
   const verbose = query.get('verbose') === 'true';
   return sendJson(res, 200, {
     is_compatible: verdict.compatible,
