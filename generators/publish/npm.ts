@@ -54,9 +54,8 @@ export function registryTimeouts(
 }
 
 /**
- * npm's own network settings for `timeouts`: one request's timeout, and one quick retry. npm's defaults
- * (two retries 10 to 60 s apart, five minutes a request) made a closed port cost 72 s and a registry
- * that died mid-publish up to ten minutes.
+ * npm's own network settings for `timeouts`: one request's timeout, and one quick retry instead of
+ * npm's slow ones, so a dead registry is reported in seconds (docs/decisions/0041).
  */
 export function npmTimeoutEnv(timeouts: RegistryTimeouts): Record<string, string> {
   return {
