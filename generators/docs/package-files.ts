@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { interfaceName } from '../load/event-key.js';
 import type { Group } from '../model.js';
+import type { ErrorCode } from '../shared/error-codes.js';
 
 /**
  * What the site takes from the BUILT group packages (`eventry build` output): the precompiled validator
@@ -12,7 +13,7 @@ import type { Group } from '../model.js';
 
 /** A problem that stops the site from being written, with a stable code. */
 export interface DocsProblem {
-  code: 'docs-package-missing' | 'docs-package-stale' | 'docs-validator-import';
+  code: ErrorCode<'docs'>;
   /** The file concerned. */
   file: string;
   message: string;

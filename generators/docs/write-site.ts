@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'n
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { ErrorCode } from '../shared/error-codes.js';
 import { checkOutputFolder } from '../shared/output-folder.js';
 import type { SiteContent, SiteSink } from './site.js';
 
@@ -10,7 +11,7 @@ export const SITE_MARKER = '.eventry-site';
 
 /** Why a site folder cannot be written: someone else's folder, or a place no output may go. */
 export interface SiteFolderProblem {
-  code: 'docs-out-not-site' | 'out-unsafe';
+  code: Extract<ErrorCode<'output'>, 'docs-out-not-site' | 'out-unsafe'>;
   message: string;
 }
 

@@ -1,12 +1,13 @@
 import picomatch from 'picomatch';
 import { suggest } from '../load/suggest.js';
 import type { LintConfig, LintSeverity, SourceLocation } from '../model.js';
+import type { ErrorCode } from '../shared/error-codes.js';
 import type { FindingSeverity, LintRule } from './rule.js';
 import { LINT_RULES, LINT_RULES_BY_ID, RETIRED_LINT_RULE_IDS } from './rules/index.js';
 
 /** A problem with the `lint:` settings: a usage error of the lint, reported where it was written. */
 export interface LintConfigProblem {
-  code: 'unknown-lint-rule' | 'invalid-lint-pattern';
+  code: Extract<ErrorCode<'lint'>, 'unknown-lint-rule' | 'invalid-lint-pattern'>;
   message: string;
   hint: string;
   location: SourceLocation;

@@ -1,3 +1,5 @@
+import { type ErrorCode, meaningsOf } from '../shared/error-codes.js';
+
 /** A problem found in the catalogue source: data, not an exception, so all of them can be reported at once. */
 export interface CatalogueProblem {
   /** Stable machine-readable code, kebab-case (`unknown-shape`, `composition-cycle`, ...). */
@@ -18,44 +20,11 @@ export interface CatalogueProblem {
   related?: { file: string; line: number; column: number }[];
 }
 
-/** Every code the loader can report; stable, never reused. */
-export const PROBLEM_CODES = {
-  'yaml-syntax': 'The file is not valid YAML.',
-  'duplicate-key': 'The same key appears twice in one YAML mapping.',
-  'unknown-key': 'A key the catalogue format does not define.',
-  'invalid-value':
-    'A value of the wrong kind (a number where text is expected, a missing required key, ...).',
-  'unknown-type': 'A field type that is neither a built-in type nor a named shape.',
-  'unknown-shape': 'A reference to a named shape that is not defined.',
-  'unknown-event': 'A reference to an event key that is not defined.',
-  'composition-cycle': '`same_as` / `extends` references that loop back on themselves.',
-  'field-type-conflict': 'A field inherited through `extends` redefined with another type.',
-  'duplicate-event': 'The same event key defined twice (in one file or in two).',
-  'duplicate-shape': 'The same named shape defined twice.',
-  'duplicate-group': 'Two files declare the same group slug.',
-  'invalid-event-key': 'An event key that is not `<event_type>-<version>` with version vN or semver.',
-  'empty-group': 'A group with no events.',
-  'invalid-format': '`format` or `enum` on a field whose type cannot carry it.',
-  'missing-config': 'The catalogue has no readable `eventry.config.yaml`.',
-  'yaml-tab': 'A tab used as indentation (YAML indents with spaces only).',
-  'unresolved-alias': 'A YAML alias (`*name`) with no anchor (`&name`) before it.',
-  'too-many-aliases': 'YAML aliases that would expand too many times (an alias bomb).',
-  'too-deep': 'YAML nested deeper than any catalogue file needs.',
-  'unreadable-file': 'An entry of the catalogue folder that cannot be read as a file.',
-  'symlink-outside-catalogue': 'A symbolic link in the catalogue folder to a file outside it (never read).',
-  'invalid-file-name': 'A catalogue file name with a control character in it.',
-  'reserved-name': 'A name the generated code cannot use (`__proto__`, a group called `catalogue`, ...).',
-  'name-too-long': 'An event key or group slug too long to become a file name.',
-  'type-name-collision': 'Two definitions that would become the same TypeScript name.',
-  'array-too-deep': 'An array type nested deeper than the generated code supports.',
-  'duplicate-enum-value': 'The same value listed twice in one `enum`.',
-  'unknown-team': 'A reference to a team that `teams.yaml` does not define.',
-  'invalid-version-range': 'A consumer declaration whose `versions` is not a semver range.',
-  'no-matching-version': 'A consumer declaration whose version range matches no version of the event.',
-  'unknown-field': 'A field path a consumer reads that exists in none of the versions it declares.',
-} as const;
+/** Every code the loader can report, with its meaning: the `load` area of the error-code registry. */
+export const PROBLEM_CODES = meaningsOf('load');
 
-export type ProblemCode = keyof typeof PROBLEM_CODES;
+/** A code the loader can report; stable, never reused. */
+export type ProblemCode = ErrorCode<'load'>;
 
 /** Formats a problem the way compilers do: `file:line:column: code: message (hint)`. */
 export function formatProblem(problem: CatalogueProblem, root = ''): string {

@@ -263,18 +263,18 @@ export class CatalogueView {
   async fake(
     key: string,
     options: { seed: string; variant: FakeVariant; invalid: boolean },
-  ): Promise<{ payload: unknown } | { invalid: InvalidPayload[] }> {
+  ): Promise<{ kind: 'payload'; payload: unknown } | { kind: 'invalid'; invalid: InvalidPayload[] }> {
     this.event(key);
     const entry = await loadTestingEntry(this.sources.packagesDir, key);
-    if ('problem' in entry) {
+    if (!entry.ok) {
       throw new McpToolError(
         'package-missing',
         `The group package of \`${key}\` cannot give test payloads (${entry.problem.message.replace(/\.$/, '')}): run \`eventry build\`.`,
       );
     }
     const { testing } = entry;
-    if (options.invalid) return { invalid: testing.invalid(key, { seed: options.seed }) };
-    return { payload: testing.fake(key, { seed: options.seed, variant: options.variant }) };
+    if (options.invalid) return { kind: 'invalid', invalid: testing.invalid(key, { seed: options.seed }) };
+    return { kind: 'payload', payload: testing.fake(key, { seed: options.seed, variant: options.variant }) };
   }
 
   /** The lint findings about one event version (its fields and its versions), baselined ones marked. */

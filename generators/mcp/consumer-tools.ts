@@ -103,7 +103,7 @@ export function registerConsumerTools(server: McpServer, view: () => CatalogueVi
       answer(async () => {
         const chosen = { seed: String(seed ?? '0'), variant: variant ?? ('random' as const) };
         const made = await view().fake(key, { ...chosen, invalid: invalid === true });
-        if ('invalid' in made) {
+        if (made.kind === 'invalid') {
           const text = [
             `${made.invalid.length} invalid payload(s) of ${key}:`,
             ...made.invalid.map((one) => `- ${one.problem} at ${one.error.attr}: ${one.error.code}`),

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ErrorCode } from '../shared/error-codes.js';
 import type { CatalogueView } from './catalogue-view.js';
 import { MAX_INPUT_BYTES } from './catalogue-view.js';
 import { createMcpServer } from './server.js';
@@ -71,6 +72,6 @@ function readLimited(req: IncomingMessage, max: number): Promise<string> {
   });
 }
 
-function rpcError(code: number, message: string): string {
+function rpcError(code: ErrorCode<'mcp-http'>, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 }

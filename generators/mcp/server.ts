@@ -289,7 +289,7 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
         }
         const settings = withSettings(registry, level, policy);
         const verdict = checkCandidate(settings, subject, canonical);
-        if ('error' in verdict) throw new McpToolError('invalid-schema', verdict.error);
+        if (!verdict.ok) throw new McpToolError('invalid-schema', verdict.error);
         const used = { level: settings.levelOf(subject), policy: settings.compatibility.policy };
         const summary = verdict.compatible
           ? `compatible at ${used.level} (${used.policy})`
@@ -297,7 +297,8 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
               `incompatible at ${used.level} (${used.policy}):`,
               ...verdict.messages.map((m) => `- ${m}`),
             ].join('\n');
-        return { structured: { subject, ...used, ...verdict }, text: summary };
+        const { compatible, messages } = verdict;
+        return { structured: { subject, ...used, compatible, messages }, text: summary };
       }),
   );
 

@@ -35,7 +35,9 @@ export const DEFAULT_DEADLINE_SECONDS = 40;
  * `EVENTRY_REGISTRY_DEADLINE` (seconds per npm run), else the defaults; a message for a value that is
  * not a positive number of seconds.
  */
-export function registryTimeouts(env: NodeJS.ProcessEnv = process.env): RegistryTimeouts | { error: string } {
+export function registryTimeouts(
+  env: NodeJS.ProcessEnv = process.env,
+): (RegistryTimeouts & { ok: true }) | { ok: false; error: string } {
   const read = (name: string, fallback: number): number | string => {
     const text = env[name];
     if (text === undefined || text === '') return fallback * 1000;
@@ -46,15 +48,14 @@ export function registryTimeouts(env: NodeJS.ProcessEnv = process.env): Registry
   };
   const requestMs = read('EVENTRY_REGISTRY_TIMEOUT', DEFAULT_REQUEST_SECONDS);
   const deadlineMs = read('EVENTRY_REGISTRY_DEADLINE', DEFAULT_DEADLINE_SECONDS);
-  if (typeof requestMs === 'string') return { error: requestMs };
-  if (typeof deadlineMs === 'string') return { error: deadlineMs };
-  return { requestMs, deadlineMs: Math.max(deadlineMs, requestMs) };
+  if (typeof requestMs === 'string') return { ok: false, error: requestMs };
+  if (typeof deadlineMs === 'string') return { ok: false, error: deadlineMs };
+  return { ok: true, requestMs, deadlineMs: Math.max(deadlineMs, requestMs) };
 }
 
 /**
- * npm's own network settings for `timeouts`: one request's timeout, and one quick retry. npm's defaults
- * (two retries 10 to 60 s apart, five minutes a request) made a closed port cost 72 s and a registry
- * that died mid-publish up to ten minutes.
+ * npm's own network settings for `timeouts`: one request's timeout, and one quick retry instead of
+ * npm's slow ones, so a dead registry is reported in seconds (docs/decisions/0041).
  */
 export function npmTimeoutEnv(timeouts: RegistryTimeouts): Record<string, string> {
   return {

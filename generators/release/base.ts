@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../shared/error-codes.js';
 import {
   isShallow,
   repoRoot,
@@ -21,7 +22,7 @@ export type ReleaseSubject =
 
 /** Why no base could be chosen; `code` is stable, `message` says what to do. */
 export interface BaseProblem {
-  code: 'shallow-history' | 'base-not-found' | 'not-a-repository';
+  code: Extract<ErrorCode<'gate'>, 'shallow-history' | 'base-not-found' | 'not-a-repository'>;
   message: string;
 }
 

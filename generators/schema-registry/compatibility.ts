@@ -181,7 +181,9 @@ export function describeIncompatibility(incompatibility: Incompatibility, agains
 }
 
 /** The verdict on a candidate, or why the candidate cannot be read. */
-export type CandidateVerdict = { compatible: boolean; messages: string[] } | { error: string };
+export type CandidateVerdict =
+  | { ok: true; compatible: boolean; messages: string[] }
+  | { ok: false; error: string };
 
 const loadedVersions = new Map<string, SchemaNode | string>();
 
@@ -197,7 +199,7 @@ export function checkCandidate(
 ): CandidateVerdict {
   const versions = state.subjects.get(subject)!;
   const candidate = loadSchemaText(candidateText);
-  if (!candidate.ok) return { error: candidate.error };
+  if (!candidate.ok) return { ok: false, error: candidate.error };
   const level = state.levelOf(subject);
   const targets = against ?? (isTransitive(level) ? versions : [versions.at(-1)!]);
   const messages: string[] = [];
@@ -218,5 +220,5 @@ export function checkCandidate(
         messages.push(describeIncompatibility(incompatibility, target.version));
     }
   }
-  return { compatible: messages.length === 0, messages };
+  return { ok: true, compatible: messages.length === 0, messages };
 }

@@ -47,8 +47,8 @@ export interface HistoryOptions {
 /** The history, or why there is none (the working catalogue does not load). */
 export type HistoryResult =
   | { ok: true; history: History }
-  | { ok: false; problems: CatalogueProblem[]; root: string }
-  | { ok: false; message: string };
+  | { ok: false; reason: 'problems'; problems: CatalogueProblem[]; root: string }
+  | { ok: false; reason: 'message'; message: string };
 
 /**
  * Loads every release of the catalogue from git objects, plus the working catalogue. Each release's
@@ -62,7 +62,8 @@ export function loadHistory(options: HistoryOptions): HistoryResult {
   // hold alike is parsed once.
   const load: LoadOptions = { memo: new Map() };
   const working = loadCatalogue(folder, undefined, load);
-  if (!working.ok) return { ok: false, problems: working.problems, root: options.catalogue };
+  if (!working.ok)
+    return { ok: false, reason: 'problems', problems: working.problems, root: options.catalogue };
   const points: HistoryPoint[] = [];
   const warnings: string[] = [];
   const top = repoRoot(options.cwd);

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../shared/error-codes.js';
+
 /**
  * Confluent Schema Registry error codes (the `error_code` of an error body), as its REST API documents
  * them. Clients branch on these numbers (40401 = no such subject), so they are part of the contract.
@@ -6,20 +8,20 @@ export const ERROR_CODES = {
   subjectNotFound: 40401,
   versionNotFound: 40402,
   schemaNotFound: 40403,
-  subjectCompatibilityNotConfigured: 40408,
-  incompatibleSchema: 409,
   invalidSchema: 42201,
   invalidVersion: 42202,
-  invalidCompatibilityLevel: 42203,
   operationNotPermitted: 42205,
   internal: 50001,
-} as const;
+} as const satisfies Record<string, SchemaRegistryErrorCode>;
+
+/** An `error_code` the server answers with: the `serve` area of the error-code registry. */
+export type SchemaRegistryErrorCode = ErrorCode<'serve'>;
 
 /** An answer the server gives as a Confluent error body `{error_code, message}`. */
 export class SchemaRegistryError extends Error {
   constructor(
     readonly status: number,
-    readonly code: number,
+    readonly code: SchemaRegistryErrorCode,
     message: string,
   ) {
     super(message);

@@ -32,7 +32,7 @@ export function loadServedState(source: ServedSource): LoadedState {
     return {
       ok: false,
       message:
-        'problems' in result
+        result.reason === 'problems'
           ? result.problems.map((problem) => formatProblem(problem, result.root)).join('\n')
           : result.message,
     };

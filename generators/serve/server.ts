@@ -80,7 +80,8 @@ export function createRegistryServer(
     if (options.mcp && (req.url === '/mcp' || req.url?.startsWith('/mcp?'))) {
       options.mcp(req, res).catch((error: unknown) => {
         process.stderr.write(`eventry serve: internal error on ${req.method} /mcp: ${error}\n`);
-        if (!res.headersSent) sendJson(res, 500, { error_code: 50001, message: 'Internal error.' });
+        if (!res.headersSent)
+          sendJson(res, 500, { error_code: ERROR_CODES.internal, message: 'Internal error.' });
         else res.destroy();
       });
       return;
@@ -394,7 +395,7 @@ function compatibility(
     throw invalidSchema(`this registry holds JSON Schema only; the candidate is ${request.schemaType}.`);
   }
   const verdict = checkCandidate(state, subject, request.schema, against);
-  if ('error' in verdict) throw invalidSchema(verdict.error);
+  if (!verdict.ok) throw invalidSchema(verdict.error);
   const verbose = query.get('verbose') === 'true';
   return sendJson(res, 200, {
     is_compatible: verdict.compatible,

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, realpathSync, statfsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ErrorCode } from './error-codes.js';
 import { writeAtomically } from './fs.js';
 
 // One rule for every command that writes a folder of its own (`build`, `docs`, and `version` and
@@ -8,7 +9,7 @@ import { writeAtomically } from './fs.js';
 
 /** Why an output folder is refused: a place no output may go, or a folder that is someone else's. */
 export interface OutputFolderProblem {
-  code: 'out-unsafe' | 'out-not-owned';
+  code: Extract<ErrorCode<'output'>, 'out-unsafe' | 'out-not-owned'>;
   message: string;
 }
 

@@ -58,7 +58,7 @@ export const npmSource: SourceKind = {
       }
     }
     const timeouts = registryTimeouts();
-    if ('error' in timeouts) return { ok: false, reason: 'usage', message: timeouts.error };
+    if (!timeouts.ok) return { ok: false, reason: 'usage', message: timeouts.error };
     const fetched = fetchPackageFiles(packageSpec, cwd, flags, timeouts);
     // Without --registry npm picks one from its configuration: a scope it names no registry for goes
     // to the public one, which is said, never left silent (a private scope's name was sent there).
@@ -66,7 +66,7 @@ export const npmSource: SourceKind = {
       registry === undefined && fetched.registry === PUBLIC_REGISTRY && scopeOf(name) !== undefined
         ? ` It was asked of the public registry ${PUBLIC_REGISTRY}: npm's configuration names no registry for ${scopeOf(name)} (set \`${scopeOf(name)}:registry=URL\` in an .npmrc, or pass --registry URL).`
         : '';
-    if ('error' in fetched) {
+    if (!fetched.ok) {
       const asked = fetched.registry && !publicNote ? ` (asked ${fetched.registry})` : '';
       return {
         ok: false,
@@ -109,7 +109,7 @@ export function fetchPackageFiles(
   /** Extra npm flags (`--registry=…`) on top of the user's configuration. */
   flags: readonly string[] = [],
   timeouts?: RegistryTimeouts,
-): FetchedPackage | { error: string; registry?: string } {
+): ({ ok: true } & FetchedPackage) | { ok: false; error: string; registry?: string } {
   const dir = mkdtempSync(join(tmpdir(), 'eventry-npm-source-'));
   try {
     const started = performance.now();
@@ -139,11 +139,15 @@ export function fetchPackageFiles(
     const registry = askedRegistry(child.stderr ?? '', spec);
     const packed = packedTarball(result);
     if (result.code !== 0 || !packed?.filename)
-      return { error: npmErrorText(result) || `npm pack ${spec} failed`, ...(registry ? { registry } : {}) };
+      return {
+        ok: false,
+        error: npmErrorText(result) || `npm pack ${spec} failed`,
+        ...(registry ? { registry } : {}),
+      };
     const files = new Map<string, string>();
     for (const [path, contents] of readTarball(join(dir, packed.filename)))
       files.set(path, contents.toString('utf8'));
-    return { id: packed.id ?? spec, files, ...(registry ? { registry } : {}) };
+    return { ok: true, id: packed.id ?? spec, files, ...(registry ? { registry } : {}) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

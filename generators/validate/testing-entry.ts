@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suggest } from '../load/suggest.js';
 import type { TestingApi } from '../runtime/testing.js';
+import type { ErrorCode } from '../shared/error-codes.js';
 
 /** Why an event's testing entry point cannot be loaded, with a stable code. */
 export interface TestingEntryProblem {
-  code: 'no-packages' | 'unknown-event' | 'no-testing-entry' | 'cannot-load';
+  code: ErrorCode<'fake'>;
   message: string;
 }
 
@@ -21,31 +22,33 @@ export type TestingEntry = TestingApi<Record<string, unknown>>;
 export async function loadTestingEntry(
   outDir: string,
   key: string,
-): Promise<{ testing: TestingEntry } | { problem: TestingEntryProblem }> {
+): Promise<{ ok: true; testing: TestingEntry } | { ok: false; problem: TestingEntryProblem }> {
   const slugs = eventSlugs(outDir);
   if (slugs.size === 0)
-    return { problem: { code: 'no-packages', message: `no group packages in \`${outDir}\`` } };
+    return { ok: false, problem: { code: 'no-packages', message: `no group packages in \`${outDir}\`` } };
   const slug = slugs.get(key);
   if (slug === undefined) {
     const guess = suggest(key, slugs.keys());
     const hint = guess === undefined ? '' : ` Did you mean \`${guess}\`?`;
     return {
+      ok: false,
       problem: { code: 'unknown-event', message: `no event \`${key}\` in the group packages.${hint}` },
     };
   }
   const path = join(outDir, slug, 'testing.js');
   if (!existsSync(path))
     return {
+      ok: false,
       problem: {
         code: 'no-testing-entry',
         message: `the group package \`${slug}\` has no testing entry point: rebuild it with \`npm run build\`.`,
       },
     };
   try {
-    return { testing: (await import(pathToFileURL(path).href)) as TestingEntry };
+    return { ok: true, testing: (await import(pathToFileURL(path).href)) as TestingEntry };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { problem: { code: 'cannot-load', message: `cannot load \`${path}\`: ${reason}` } };
+    return { ok: false, problem: { code: 'cannot-load', message: `cannot load \`${path}\`: ${reason}` } };
   }
 }
 

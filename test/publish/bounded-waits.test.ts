@@ -99,6 +99,7 @@ describe('registry URLs eventry will not use are refused at once (exit 2, regist
 
   it('bad timeout settings are a usage error, not a default', async () => {
     expect(registryTimeouts({ EVENTRY_REGISTRY_TIMEOUT: 'soon' })).toEqual({
+      ok: false,
       error: 'EVENTRY_REGISTRY_TIMEOUT=soon is not a number of seconds (e.g. 10).',
     });
     const result = await publish('http://127.0.0.1:4873/', { EVENTRY_REGISTRY_DEADLINE: '-1' });

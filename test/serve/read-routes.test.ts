@@ -104,6 +104,7 @@ describe('/compatibility with a transitive level', () => {
       warnings: [],
     });
     expect(checkCandidate(new SchemaRegistryState(history('BACKWARD')), SUBJECT, v2)).toEqual({
+      ok: true,
       compatible: true,
       messages: [],
     });
