@@ -39,6 +39,24 @@ export function toolkitFilePath(path: string): string {
   return join(sourceRoot, path);
 }
 
+/**
+ * The compiled toolkit's file at `path` below `generators/` (a module as `.js`, or what
+ * `scripts/precompile.ts` wrote): in `dist/`, also when this process runs from the TypeScript source
+ * (vitest), which `npm test` builds first. One way to run: source and `dist/` load the same compiled files.
+ */
+export function compiledToolkitFile(path: string): string {
+  const fromDist = import.meta.url.endsWith('.js');
+  return fileURLToPath(new URL(fromDist ? `../${path}` : `../../dist/generators/${path}`, import.meta.url));
+}
+
+/** Thrown when a part of the compiled toolkit is missing or older than its source: the fix is to build it. */
+export class ToolkitNotBuilt extends Error {
+  readonly code = 'toolkit-not-built';
+  constructor(what: string, state: 'missing' | 'out of date' = 'missing') {
+    super(`eventry: ${what} is ${state}; run \`npm run build:tool\`. [toolkit-not-built]`);
+  }
+}
+
 const require = createRequire(import.meta.url);
 
 /**
