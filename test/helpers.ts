@@ -27,6 +27,14 @@ export function fixturePath(name: string): string {
   return join(REPO, 'test', 'fixtures', name, 'catalogue');
 }
 
+/**
+ * The compiled toolkit (`npm run build:tool`, which `npm test` runs first; `test/global-setup.ts` refuses
+ * a stale one): the one place tests know it is `dist/`. Give a path below it (`'scripts/eventry.js'`).
+ */
+export function compiledToolkitPath(...path: string[]): string {
+  return join(REPO, 'dist', ...path);
+}
+
 /** Loads a catalogue that must be valid; fails the test with its problems otherwise. */
 export function loadValid(dir: string): Catalogue {
   const result = loadCatalogue(dir);
@@ -60,7 +68,7 @@ export function removeTempDirs(): void {
 
 /** Runs the compiled CLI (`npm run build:tool` first) and returns its exit code and output. */
 export function runCli(args: string[], options: { cwd?: string; input?: string } = {}) {
-  const result = spawnSync(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), ...args], {
+  const result = spawnSync(process.execPath, [compiledToolkitPath('scripts/eventry.js'), ...args], {
     cwd: options.cwd ?? REPO,
     input: options.input,
     encoding: 'utf8',

@@ -1,12 +1,11 @@
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compiledModule, startWorker, WorkerModuleMissing } from '../../generators/shared/worker.js';
-import { REPO } from '../helpers.js';
+import { compiledToolkitPath } from '../helpers.js';
 
 describe('startWorker: the one way to start a thread', () => {
   it('runs the compiled module in dist/ from a vitest run on the TypeScript source', async () => {
-    expect(compiledModule('shared/exit-codes')).toBe(join(REPO, 'dist/generators/shared/exit-codes.js'));
+    expect(compiledModule('shared/exit-codes')).toBe(compiledToolkitPath('generators/shared/exit-codes.js'));
     // A .ts module would fail to load in a thread (no loader there): exit 0 means the compiled one ran.
     const worker = startWorker('shared/exit-codes');
     const errors: Error[] = [];
