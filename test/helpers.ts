@@ -77,6 +77,47 @@ export function runCli(args: string[], options: { cwd?: string; input?: string }
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** What a type-check of a consumer project gave: tsc's exit status, its output, and the errors in its files. */
+export interface TypeCheck {
+  status: number | null;
+  output: string;
+  /** The errors tsc reports in the project's own `files`, as `TSxxxx (line N)`, in order. */
+  errors: string[];
+}
+
+/**
+ * Type-checks a consumer project at `root` (its `node_modules` holding what it imports) with the
+ * repository's `tsc` and a strict consumer's options (NodeNext, no ambient types, declaration files
+ * checked: `skipLibCheck: false`), `options` on top; writes its `tsconfig.json` listing `files`.
+ */
+export function typeCheckProject(
+  root: string,
+  files: readonly string[],
+  options: Record<string, unknown> = {},
+): TypeCheck {
+  const compilerOptions = {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2022'],
+    types: [],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    ...options,
+  };
+  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+  const result = spawnSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  const errors = [...output.matchAll(/^(\S+\.ts)\((\d+),\d+\): error (TS\d+)/gm)]
+    .filter((m) => files.includes(m[1]!))
+    .map((m) => `${m[3]} (line ${m[2]})`);
+  return { status: result.status, output, errors };
+}
+
 /** An optional resource some tests need: its path, or why it is absent and how to provide it. */
 export type OptionalResource = { found: true; path: string } | { found: false; notice: string };
 
