@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildCatalogue } from '../generators/execute/build.js';
 import { readCatalogueSources } from '../generators/load/index.js';
+import { BUILT_FROM_FILE, digestToolkitSources } from '../scripts/toolkit-sources.js';
 import { REPO } from './helpers.js';
 
 declare module 'vitest' {
@@ -20,9 +21,23 @@ declare module 'vitest' {
  * generated code from there: a fresh clone passes `npm test` without `npm run build`.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  checkCompiledToolkit();
   const out = mkdtempSync(join(tmpdir(), 'eventry-seed-packages-'));
   const result = await buildCatalogue(readCatalogueSources(join(REPO, 'catalogue')), out);
   if (!result.ok) throw new Error(`the repository's catalogue does not build: ${JSON.stringify(result)}`);
   project.provide('seedPackages', out);
   return () => rmSync(out, { recursive: true, force: true });
+}
+
+/**
+ * Tests run the compiled toolkit (workers, precompiled validators and templates, the CLI), also when they
+ * import the TypeScript source: refuse to start against a `dist/` built from other sources than these.
+ */
+function checkCompiledToolkit(): void {
+  const recorded = join(REPO, BUILT_FROM_FILE);
+  const builtFrom = existsSync(recorded) ? readFileSync(recorded, 'utf8').trim() : undefined;
+  if (builtFrom === digestToolkitSources(REPO)) return;
+  throw new Error(
+    `dist/ is ${builtFrom ? 'older than the sources' : 'missing'}: run \`npm run build:tool\` before vitest (npm test does).`,
+  );
 }

@@ -27,6 +27,14 @@ export function fixturePath(name: string): string {
   return join(REPO, 'test', 'fixtures', name, 'catalogue');
 }
 
+/**
+ * The compiled toolkit (`npm run build:tool`, which `npm test` runs first; `test/global-setup.ts` refuses
+ * a stale one): the one place tests know it is `dist/`. Give a path below it (`'scripts/eventry.js'`).
+ */
+export function compiledToolkitPath(...path: string[]): string {
+  return join(REPO, 'dist', ...path);
+}
+
 /** Loads a catalogue that must be valid; fails the test with its problems otherwise. */
 export function loadValid(dir: string): Catalogue {
   const result = loadCatalogue(dir);
@@ -60,13 +68,54 @@ export function removeTempDirs(): void {
 
 /** Runs the compiled CLI (`npm run build:tool` first) and returns its exit code and output. */
 export function runCli(args: string[], options: { cwd?: string; input?: string } = {}) {
-  const result = spawnSync(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), ...args], {
+  const result = spawnSync(process.execPath, [compiledToolkitPath('scripts/eventry.js'), ...args], {
     cwd: options.cwd ?? REPO,
     input: options.input,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** What a type-check of a consumer project gave: tsc's exit status, its output, and the errors in its files. */
+export interface TypeCheck {
+  status: number | null;
+  output: string;
+  /** The errors tsc reports in the project's own `files`, as `TSxxxx (line N)`, in order. */
+  errors: string[];
+}
+
+/**
+ * Type-checks a consumer project at `root` (its `node_modules` holding what it imports) with the
+ * repository's `tsc` and a strict consumer's options (NodeNext, no ambient types, declaration files
+ * checked: `skipLibCheck: false`), `options` on top; writes its `tsconfig.json` listing `files`.
+ */
+export function typeCheckProject(
+  root: string,
+  files: readonly string[],
+  options: Record<string, unknown> = {},
+): TypeCheck {
+  const compilerOptions = {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2022'],
+    types: [],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    ...options,
+  };
+  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+  const result = spawnSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  const errors = [...output.matchAll(/^(\S+\.ts)\((\d+),\d+\): error (TS\d+)/gm)]
+    .filter((m) => files.includes(m[1]!))
+    .map((m) => `${m[3]} (line ${m[2]})`);
+  return { status: result.status, output, errors };
 }
 
 /** An optional resource some tests need: its path, or why it is absent and how to provide it. */

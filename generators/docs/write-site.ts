@@ -1,10 +1,17 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { ErrorCode } from '../shared/error-codes.js';
 import { checkOutputFolder } from '../shared/output-folder.js';
+import { startWorker } from '../shared/worker.js';
 import type { SiteContent, SiteSink } from './site.js';
+import type {
+  SiteWriteFailure,
+  SiteWriterBatch,
+  SiteWriterData,
+  SiteWriterFile,
+  SiteWriterReply,
+} from './site-writer-worker.js';
 
 /** The file that marks a folder as a site eventry wrote, so replacing it never deletes anything else. */
 export const SITE_MARKER = '.eventry-site';
@@ -22,86 +29,56 @@ export interface SiteClaim {
   roots?: readonly string[];
 }
 
-/**
- * The writer thread: it creates folders and writes files (on libuv's thread pool, several at once), batch
- * by batch, and acknowledges each batch. Writing from the main thread (one open/write/close round trip
- * per file through fs/promises, 21,000 files for 10,000 events) cost the main thread as much as
- * rendering the pages; now it costs one message per batch. Plain CommonJS run with `eval`: the toolkit
- * runs from TypeScript sources under vitest, and a worker cannot load a .ts file.
- */
-const WRITER_SOURCE = `
-const { copyFile, link, mkdir, writeFile } = require('node:fs/promises');
-const { dirname, join } = require('node:path');
-const { parentPort, workerData } = require('node:worker_threads');
-const folders = new Map();
-let failed = false;
-const write = async (path, content) => {
-  const file = join(workerData.staging, path);
-  const folder = dirname(file);
-  let ready = folders.get(folder);
-  if (!ready) {
-    ready = mkdir(folder, { recursive: true });
-    folders.set(folder, ready);
-  }
-  await ready;
-  if (typeof content !== 'string') return writeFile(file, content);
-  // A hard link costs one call and no data; a file system without them (or another device) gets a copy.
-  await link(content, file).catch(() => copyFile(content, file));
-};
-parentPort.on('message', async ({ files, data }) => {
-  // After a failure the rest is only acknowledged: the staging folder is dropped anyway.
-  if (!failed) {
-    const bytes = Buffer.from(data);
-    const results = await Promise.allSettled(
-      files.map(([path, start, end, copyOf]) => write(path, copyOf ?? bytes.subarray(start, end))),
-    );
-    const rejected = results.find((result) => result.status === 'rejected');
-    if (rejected && !failed) {
-      failed = true;
-      const error = rejected.reason;
-      parentPort.postMessage({ error: { message: error.message, code: error.code, path: error.path, syscall: error.syscall } });
-    }
-  }
-  parentPort.postMessage({ done: files.length });
-});
-`;
-
 /** Files per message to the writer thread. */
 const BATCH_FILES = 128;
 /** Batches sent and not yet written: the generator waits beyond this (bounded memory). */
 const BATCHES_IN_FLIGHT = 3;
 
+/** Why a site could not be written: a file the file system refused (the previous site is kept). */
+export interface SiteWriteProblem {
+  code: 'write-failed';
+  message: string;
+}
+
+/** Thrown when the writer thread stops before the site is written: a bug, not the user's input. */
+export class SiteWriterStopped extends Error {
+  readonly code = 'site-writer-stopped';
+}
+
 /** A writer thread over a staging folder, and the sink that feeds it. */
 interface Writer {
   emit: SiteSink;
-  /** Resolves when everything emitted is written; rejects with the first write error. */
-  finish(): Promise<void>;
+  /** Resolves when everything emitted is written, with the first file the file system refused if any. */
+  finish(): Promise<SiteWriteFailure | undefined>;
   /** Stops the thread (after finish, or to give up). */
   close(): Promise<void>;
 }
 
 function startWriter(staging: string): Writer {
-  const worker = new Worker(WRITER_SOURCE, { eval: true, workerData: { staging } });
+  const worker = startWorker('docs/site-writer-worker', { workerData: { staging } satisfies SiteWriterData });
   let batch: [string, SiteContent][] = [];
   let inFlight = 0;
-  let failure: Error | undefined;
+  let refused: SiteWriteFailure | undefined;
+  let stopped: SiteWriterStopped | undefined;
   const waiting: (() => void)[] = [];
   const wake = () => {
     for (const resolve of waiting.splice(0)) resolve();
   };
-  worker.on('message', (message: { done?: number; error?: { message: string } }) => {
-    if (message.error) failure ??= Object.assign(new Error(message.error.message), message.error);
-    if (message.done !== undefined) inFlight--;
+  worker.on('message', (message: SiteWriterReply) => {
+    if ('failed' in message) refused ??= message.failed;
+    else inFlight--;
     wake();
   });
   let closing = false;
-  const lost = (error: Error) => {
-    failure ??= error;
+  const lost = (why: string) => {
+    stopped ??= new SiteWriterStopped(
+      `eventry docs: the site writer thread stopped before the site was written (${why}) [site-writer-stopped]`,
+    );
     wake();
   };
-  worker.on('error', lost);
-  worker.on('exit', () => {
-    if (!closing) lost(new Error('eventry docs: the site writer thread stopped before the site was written'));
+  worker.on('error', (error) => lost(error.message));
+  worker.on('exit', (code) => {
+    if (!closing) lost(`exit code ${code}`);
   });
   // A batch travels as one transferred buffer of UTF-8 bytes and the files' offsets into it: copying
   // thousands of page strings through postMessage's structured clone cost the main thread more than
@@ -116,7 +93,7 @@ function startWriter(staging: string): Writer {
     }
     const data = Buffer.from(new ArrayBuffer(room));
     let at = 0;
-    const files = batch.map(([path, content]) => {
+    const files = batch.map(([path, content]): SiteWriterFile => {
       const start = at;
       if (typeof content === 'string') at += data.write(content, at);
       else if (content instanceof Uint8Array) {
@@ -125,12 +102,12 @@ function startWriter(staging: string): Writer {
       } else return [path, 0, 0, content.copyOf];
       return [path, start, at];
     });
-    worker.postMessage({ files, data: data.buffer }, [data.buffer]);
+    worker.postMessage({ files, data: data.buffer } satisfies SiteWriterBatch, [data.buffer]);
     batch = [];
     inFlight++;
   };
   const until = async (ready: () => boolean) => {
-    while (!ready() && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
+    while (!ready() && !refused && !stopped) await new Promise<void>((resolve) => waiting.push(resolve));
   };
   return {
     emit: (path, content) => {
@@ -142,7 +119,8 @@ function startWriter(staging: string): Writer {
     finish: async () => {
       send();
       await until(() => inFlight === 0);
-      if (failure) throw failure;
+      if (stopped) throw stopped;
+      return refused;
     },
     close: async () => {
       closing = true;
@@ -172,13 +150,14 @@ export function checkSiteFolder(outDir: string, claim: SiteClaim): SiteFolderPro
 /**
  * Writes a site atomically: into a staging folder beside `outDir`, then swapped in, so a reader never
  * sees half a site and a failed run leaves the previous one. An existing `outDir` is replaced only when
- * it is empty or eventry wrote it (it holds SITE_MARKER).
+ * it is empty or eventry wrote it (it holds SITE_MARKER). A file the file system refuses is a
+ * `write-failed` problem; a writer thread that stops mid-way throws `SiteWriterStopped` (a bug).
  */
 export async function writeSiteAtomically<T extends { ok: boolean }>(
   outDir: string,
   generate: (emit: SiteSink) => Promise<T> | T,
   claim: SiteClaim = { given: outDir, sources: [] },
-): Promise<T | SiteFolderProblem> {
+): Promise<T | SiteFolderProblem | SiteWriteProblem> {
   const target = resolve(outDir);
   const refused = checkSiteFolder(outDir, claim);
   if (refused) return refused;
@@ -187,19 +166,24 @@ export async function writeSiteAtomically<T extends { ok: boolean }>(
   await rm(staging, { recursive: true, force: true });
   const writer = startWriter(staging);
   let result: T;
+  let failure: SiteWriteFailure | undefined;
   try {
     result = await generate(writer.emit);
-    await writer.finish();
+    failure = await writer.finish();
   } catch (error) {
     await writer.close();
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
   await writer.close();
-  if (!result.ok) {
-    await rm(staging, { recursive: true, force: true });
-    return result;
+  if (failure || !result.ok) await rm(staging, { recursive: true, force: true });
+  if (failure) {
+    return {
+      code: 'write-failed',
+      message: `cannot write ${failure.path} into ${claim.given} (${failure.code}); the previous site is left as it was.`,
+    };
   }
+  if (!result.ok) return result;
   mkdirSync(staging, { recursive: true });
   writeFileSync(
     join(staging, SITE_MARKER),
@@ -208,8 +192,7 @@ export async function writeSiteAtomically<T extends { ok: boolean }>(
   const old = `${staging}.old`;
   if (existsSync(target)) renameSync(target, old);
   renameSync(staging, target);
-  // Asynchronous, so the 31,000 unlinks of a replaced 10k site run on libuv's pool side by side: the
-  // synchronous walk took 4× as long (27 s against 6 s on the shared machine).
+  // Asynchronous, so the unlinks of a replaced site run on libuv's pool side by side (decision 0050).
   await rm(old, { recursive: true, force: true });
   return result;
 }

@@ -1,9 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import type { CatalogueConfig } from '../model.js';
 import catalogueFileSchema from '../schema/source/catalogue-file.schema.json' with { type: 'json' };
 import configSchema from '../schema/source/config.schema.json' with { type: 'json' };
-import { loadPrecompiled, requireAjv2020 } from '../shared/toolkit-files.js';
+import { requirePrecompiled } from '../shared/toolkit-files.js';
 import type { RawConfig } from './definition.js';
 import type { CatalogueProblem } from './problem.js';
 import { suggest } from './suggest.js';
@@ -32,13 +31,10 @@ export const LOAD_AJV_OPTIONS: Options = {
 export const LOAD_SCHEMAS = { file: catalogueFileSchema, config: configSchema } as const;
 
 /**
- * The validators `npm run build:tool` compiles ahead of time (ajv standalone code): compiling them on
- * each run cost about 100 ms of every command that loads a catalogue. Absent when the toolkit runs from
- * its TypeScript source, which compiles them on first use instead.
+ * Where `npm run build:tool` writes the loader's validators (ajv standalone code) below `generators/` in
+ * the compiled toolkit: compiling them in each run cost every command that loads a catalogue.
  */
-export const PRECOMPILED_LOAD_VALIDATORS = fileURLToPath(
-  new URL('../schema/source/validators.cjs', import.meta.url),
-);
+export const PRECOMPILED_LOAD_VALIDATORS = 'schema/source/validators.cjs';
 
 /** What to write instead, by the JSON type ajv expected. */
 const TYPE_HINTS: Record<string, string> = {
@@ -51,18 +47,11 @@ const TYPE_HINTS: Record<string, string> = {
 };
 
 function getValidators() {
-  validators ??=
-    loadPrecompiled<NonNullable<typeof validators>>(PRECOMPILED_LOAD_VALIDATORS) ?? compileLoadValidators();
+  validators ??= requirePrecompiled<NonNullable<typeof validators>>(
+    PRECOMPILED_LOAD_VALIDATORS,
+    "the catalogue format's precompiled validators",
+  );
   return validators;
-}
-
-/** The loader's validators compiled now (what the precompiled module holds). */
-export function compileLoadValidators(): { file: ValidateFunction; config: ValidateFunction<RawConfig> } {
-  const Ajv2020 = requireAjv2020();
-  const ajv = new Ajv2020(LOAD_AJV_OPTIONS);
-  // The config validator narrows to the schema's generated type (test/schema/source-types.test.ts
-  // keeps the two in step), so a config that passes is read without a cast.
-  return { file: ajv.compile(LOAD_SCHEMAS.file), config: ajv.compile<RawConfig>(LOAD_SCHEMAS.config) };
 }
 
 /**

@@ -1,12 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import semver from 'semver';
 import type { Catalogue, Ownership, SourceLocation, Team } from '../model.js';
 import allowListSchema from '../schema/source/allow-list.schema.json' with { type: 'json' };
 import consumersSchema from '../schema/source/consumers.schema.json' with { type: 'json' };
 import teamsSchema from '../schema/source/teams.schema.json' with { type: 'json' };
-import { loadPrecompiled, requireAjv2020 } from '../shared/toolkit-files.js';
-import { LOAD_AJV_OPTIONS, problemsOf } from './check-shape.js';
+import { requirePrecompiled } from '../shared/toolkit-files.js';
+import { problemsOf } from './check-shape.js';
 import { parseEventKey } from './event-key.js';
 import { type FieldPaths, fieldPathsOf, hasFieldPath } from './field-paths.js';
 import type { CatalogueProblem } from './problem.js';
@@ -33,16 +32,13 @@ let validators: { teams: ValidateFunction; consumers: ValidateFunction } | undef
 export const OWNERSHIP_SCHEMAS = { teams: teamsSchema, consumers: consumersSchema } as const;
 
 /** Where `npm run build:tool` writes the ownership validators (ajv standalone code), beside the loader's. */
-export const PRECOMPILED_OWNERSHIP_VALIDATORS = fileURLToPath(
-  new URL('../schema/source/ownership-validators.cjs', import.meta.url),
-);
+export const PRECOMPILED_OWNERSHIP_VALIDATORS = 'schema/source/ownership-validators.cjs';
 
 function getValidators(): NonNullable<typeof validators> {
-  validators ??= loadPrecompiled<NonNullable<typeof validators>>(PRECOMPILED_OWNERSHIP_VALIDATORS);
-  if (!validators) {
-    const ajv = new (requireAjv2020())(LOAD_AJV_OPTIONS);
-    validators = { teams: ajv.compile(teamsSchema), consumers: ajv.compile(consumersSchema) };
-  }
+  validators ??= requirePrecompiled<NonNullable<typeof validators>>(
+    PRECOMPILED_OWNERSHIP_VALIDATORS,
+    "the ownership files' precompiled validators",
+  );
   return validators;
 }
 

@@ -39,26 +39,46 @@ export function toolkitFilePath(path: string): string {
   return join(sourceRoot, path);
 }
 
+/**
+ * The compiled toolkit's file at `path` below `generators/` (a module as `.js`, or what
+ * `scripts/precompile.ts` wrote): in `dist/`, also when this process runs from the TypeScript source
+ * (vitest), which `npm test` builds first. One way to run: source and `dist/` load the same compiled files.
+ */
+export function compiledToolkitFile(path: string): string {
+  const fromDist = import.meta.url.endsWith('.js');
+  return fileURLToPath(new URL(fromDist ? `../${path}` : `../../dist/generators/${path}`, import.meta.url));
+}
+
+/** Thrown when a part of the compiled toolkit is missing or older than its source: the fix is to build it. */
+export class ToolkitNotBuilt extends Error {
+  readonly code = 'toolkit-not-built';
+  constructor(what: string, state: 'missing' | 'out of date' = 'missing') {
+    super(`eventry: ${what} is ${state}; run \`npm run build:tool\`. [toolkit-not-built]`);
+  }
+}
+
 const require = createRequire(import.meta.url);
 
 /**
- * A module `scripts/precompile.ts` wrote into `dist/` (at `path`), or undefined when it is not there
- * (the toolkit runs from its TypeScript source) or `current` says it no longer matches what it was
- * compiled from: the caller then compiles the same thing itself.
+ * A module `scripts/precompile.ts` wrote into the compiled toolkit (`path` below `generators/`, see
+ * `compiledToolkitFile`), required. Missing, or not `current` (compiled from other sources than the ones
+ * here now), it is `ToolkitNotBuilt`: nothing compiles it on use, so source and `dist/` run the same code.
  */
-export function loadPrecompiled<T>(
+export function requirePrecompiled<T>(
   path: string,
+  what: string,
   current: (module: T) => boolean = () => true,
-): T | undefined {
-  if (!existsSync(path)) return undefined;
-  const module = require(path) as T;
-  return current(module) ? module : undefined;
+): T {
+  const file = compiledToolkitFile(path);
+  if (!existsSync(file)) throw new ToolkitNotBuilt(what);
+  const module = require(file) as T;
+  if (!current(module)) throw new ToolkitNotBuilt(what, 'out of date');
+  return module;
 }
 
 /**
- * ajv's JSON Schema 2020-12 class, loaded when first asked for rather than imported: its 80 modules took
- * 40-80 ms of every command that loads a catalogue or reads an allow list, and those compile a schema
- * only when their precompiled validators are missing or the allow list is there.
+ * ajv's JSON Schema 2020-12 class, loaded when first asked for rather than imported: its 80 modules
+ * cost every command that loads a catalogue, and only one with an allow list compiles a schema.
  */
 export function requireAjv2020(): typeof import('ajv/dist/2020.js').Ajv2020 {
   return (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020;

@@ -1,31 +1,33 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { compiledToolkitFile, ToolkitNotBuilt } from './toolkit-files.js';
+
+/** What names a worker module: its path under `generators/`, kebab-case segments, no extension. */
+const MODULE_NAME = /^[a-z0-9-]+(\/[a-z0-9-]+)*$/;
 
 /**
- * The one way the toolkit starts a thread: on one of its own compiled modules, named by its path under
- * `generators/` without extension (`'execute/fast/emit-worker'`). Run from `dist/` the module is a
- * sibling of this file; run from the TypeScript source (vitest), it is the same module in `dist/`,
- * which `npm test` builds first. No code strings, no `eval`: the thread runs the compiled, type-checked
- * module that production runs.
+ * The compiled file of the toolkit module `name` (its path under `generators/` without extension,
+ * `'docs/site-writer-worker'`): in `dist/`, whether this process runs from `dist/` or from the
+ * TypeScript source under vitest, so a thread always runs the module production runs.
  */
 export function compiledModule(name: string): string {
-  const here = fileURLToPath(import.meta.url);
-  const compiled = here.endsWith('.js')
-    ? fileURLToPath(new URL(`../${name}.js`, import.meta.url))
-    : fileURLToPath(new URL(`../../dist/generators/${name}.js`, import.meta.url));
-  return compiled;
+  // A programming error, not input: only the toolkit's own modules may run in a thread.
+  if (!MODULE_NAME.test(name)) throw new TypeError(`not a toolkit module name: ${JSON.stringify(name)}`);
+  return compiledToolkitFile(`${name}.js`);
 }
 
 /** Thrown when a worker's compiled module is missing (the toolkit was not built). */
-export class WorkerModuleMissing extends Error {
-  readonly code = 'worker-module-missing';
+export class WorkerModuleMissing extends ToolkitNotBuilt {
   constructor(readonly module: string) {
-    super(`eventry: the compiled module \`${module}\` is missing; run \`npm run build:tool\`.`);
+    super(`the compiled module \`${module}\``);
   }
 }
 
-/** Starts a thread on the compiled module `name` (see `compiledModule`). */
+/**
+ * The one way the toolkit starts a thread: on one of its own compiled modules (see `compiledModule`).
+ * No code strings, no `eval`. Throws `WorkerModuleMissing` (code `toolkit-not-built`) at once when the
+ * module is not built, instead of the thread failing later with a module-resolution error.
+ */
 export function startWorker(name: string, options: WorkerOptions = {}): Worker {
   const path = compiledModule(name);
   if (!existsSync(path)) throw new WorkerModuleMissing(name);

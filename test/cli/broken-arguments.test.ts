@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../generators/cli/main.js';
 import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
-import { fixturePath, REPO, tempDir } from '../helpers.js';
+import { compiledToolkitPath, fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 
 /**
@@ -197,7 +197,9 @@ describe('eventry --version and npm run npm-registry -- --help', () => {
   });
 
   const registry = (args: string[]) =>
-    spawnSync(process.execPath, [join(REPO, 'dist/scripts/npm-registry.js'), ...args], { encoding: 'utf8' });
+    spawnSync(process.execPath, [compiledToolkitPath('scripts/npm-registry.js'), ...args], {
+      encoding: 'utf8',
+    });
 
   it('registry --help prints the options and starts nothing', () => {
     const result = registry(['--help']);

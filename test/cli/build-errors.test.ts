@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../generators/execute/lock.js';
 import { printablePath } from '../../generators/load/problem.js';
-import { REPO, tempDir } from '../helpers.js';
+import { compiledToolkitPath, REPO, tempDir } from '../helpers.js';
 import { prepareBadCase } from '../load/bad-fixture.js';
 
 interface WantedProblem {
@@ -14,7 +14,7 @@ interface WantedProblem {
   column: number;
 }
 
-const CLI = join(REPO, 'dist/scripts/eventry.js');
+const CLI = compiledToolkitPath('scripts/eventry.js');
 const BAD = 'test/fixtures/bad';
 const cases = readdirSync(join(REPO, BAD), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packCatalogue } from '../../generators/execute/transfer.js';
 import { STAGING_DIR } from '../../generators/execute/write.js';
-import { describeGroup, fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
+import { compiledToolkitPath, describeGroup, fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, eventryAsync, readTree } from './output-tree.js';
 
@@ -94,7 +94,7 @@ describe('eventry build on worker threads', () => {
 describe('the build thread pool', () => {
   it('a group that fails on a worker thread rejects with the error one thread gives', async () => {
     const { startEmitPool } = (await import(
-      join(REPO, 'dist/generators/execute/emit-pool.js')
+      compiledToolkitPath('generators/execute/emit-pool.js')
     )) as typeof import('../../generators/execute/emit-pool.js');
     const { groupPackageUnits } = await import('../../generators/emit/package/index.js');
     const model = loadValid(fixturePath('small'));
@@ -125,7 +125,7 @@ describe('the build thread pool', () => {
 
   it('threads started before the model run what they were sent once they are given it', async () => {
     const { openEmitPool } = (await import(
-      join(REPO, 'dist/generators/execute/emit-pool.js')
+      compiledToolkitPath('generators/execute/emit-pool.js')
     )) as typeof import('../../generators/execute/emit-pool.js');
     const model = loadValid(fixturePath('small'));
     // Sized for a 1-byte model: the thread is replaced by one sized for the real one before it runs.

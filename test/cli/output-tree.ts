@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from '../helpers.js';
+import { compiledToolkitPath, REPO } from '../helpers.js';
 
 /** Every file below `dir` (dot-files included), `/`-separated path to contents. */
 export function readTree(dir: string): Map<string, string> {
@@ -53,7 +53,7 @@ export function eventryAsync(
   } = {},
 ): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), ...args], {
+    const child = spawn(process.execPath, [compiledToolkitPath('scripts/eventry.js'), ...args], {
       cwd: REPO,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
     });

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { fixturePath, REPO, tempDir } from '../helpers.js';
+import { compiledToolkitPath, fixturePath, REPO, tempDir } from '../helpers.js';
 import { releasedTwice, releaseNickname, runCliAsync } from '../schema-registry/released-repo.js';
 import { makeRepo } from '../sources/git-repo.js';
 
@@ -20,7 +20,7 @@ interface Served {
 function serve(cwd: string, args: string[] = []): Promise<Served> {
   const child = spawn(
     process.execPath,
-    [join(REPO, 'dist/scripts/eventry.js'), 'serve', '--port', '0', ...args],
+    [compiledToolkitPath('scripts/eventry.js'), 'serve', '--port', '0', ...args],
     {
       cwd,
       env: { ...process.env, NO_COLOR: '1' },
@@ -158,7 +158,7 @@ describe('eventry serve (compiled CLI)', () => {
   it('a port that is not a number is a usage error (exit 2)', async () => {
     const child = spawn(
       process.execPath,
-      [join(REPO, 'dist/scripts/eventry.js'), 'serve', '--port', 'http'],
+      [compiledToolkitPath('scripts/eventry.js'), 'serve', '--port', 'http'],
       {
         cwd: REPO,
       },

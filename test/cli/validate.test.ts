@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
-import { fixturePath, REPO, runCli, tempDir } from '../helpers.js';
+import { compiledToolkitPath, fixturePath, runCli, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 
 /**
@@ -111,7 +111,7 @@ describe('eventry validate --ndjson', () => {
     const input = `${line('account.created-v1', account)}\n${line('account.created-v1', {})}\n`;
     const result = spawnSync(
       process.execPath,
-      [join(REPO, 'dist/scripts/eventry.js'), 'validate', '--ndjson', '-', '--format', 'text', ...out],
+      [compiledToolkitPath('scripts/eventry.js'), 'validate', '--ndjson', '-', '--format', 'text', ...out],
       {
         input,
         encoding: 'utf8',
@@ -157,7 +157,7 @@ describe('eventry validate --ndjson', () => {
       process.execPath,
       [
         '--max-old-space-size=32',
-        join(REPO, 'dist/scripts/eventry.js'),
+        compiledToolkitPath('scripts/eventry.js'),
         'validate',
         '--ndjson',
         path,
@@ -174,7 +174,7 @@ describe('eventry validate --ndjson', () => {
 });
 
 describe('eventry validate --ndjson under hostile input', () => {
-  const cli = join(REPO, 'dist/scripts/eventry.js');
+  const cli = compiledToolkitPath('scripts/eventry.js');
 
   it('streams: prints each result while the input pipe is still open', async () => {
     const child = spawn(process.execPath, [cli, 'validate', '--ndjson', '-', ...out], {

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SITE_MARKER } from '../../generators/docs/write-site.js';
 import { runCli, seedPackages, tempDir } from '../helpers.js';
 
 describe('eventry docs', () => {
@@ -31,5 +32,24 @@ describe('eventry docs', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('[docs-out-not-site]');
     expect(existsSync(join(process.cwd(), 'catalogue/eventry.config.yaml'))).toBe(true);
+  });
+
+  it('a file the writer thread cannot write is a coded write-failed error (exit 2); the last good site stays', () => {
+    // A site folder 4,000 characters deep: the staging folder beside it is within the system's path
+    // limit (4,095), the site's deeper files (up to 130 more characters) are not, so the writer
+    // thread's writes fail and the main thread's do not.
+    let parent = tempDir();
+    while (parent.length < 4000 - 201) parent = join(parent, 'd'.repeat(200));
+    const out = join(parent, 's'.repeat(4000 - parent.length - 1));
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, SITE_MARKER), '');
+    writeFileSync(join(out, 'index.html'), 'the last good site');
+    const result = runCli(['docs', '--out', out, '--packages', seedPackages(), '--no-cache']);
+    expect(result.stderr).toMatch(
+      /^eventry docs: cannot write \S+ into \/\S+ \(ENAMETOOLONG\); the previous site is left as it was\. \[write-failed\]\n$/,
+    );
+    expect(result.status).toBe(2);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe('the last good site');
+    expect(readdirSync(dirname(out)).filter((name) => name.includes('staging'))).toEqual([]);
   });
 });

@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSite } from '../../generators/docs/site.js';
 import { interfaceName } from '../../generators/load/event-key.js';
 import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
-import { REPO } from '../helpers.js';
+import { REPO, typeCheckProject } from '../helpers.js';
 
 // Every snippet the portal offers a reader to copy must compile against the packages it names: the
 // import line of every event page, type-checked by the repository's `tsc` in a consumer project that
@@ -55,27 +54,8 @@ describe('the portal copy snippets', () => {
       );
       files.push(file);
     }
-    writeFileSync(
-      join(built.root, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          lib: ['ES2022'],
-          types: [],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-        },
-        files,
-      }),
-    );
-    const run = spawnSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
-      cwd: built.root,
-      encoding: 'utf8',
-    });
-    expect(`${run.stdout}${run.stderr}`).toBe('');
+    const run = typeCheckProject(built.root, files);
+    expect(run.output).toBe('');
     expect(run.status).toBe(0);
   }, 180_000);
 });

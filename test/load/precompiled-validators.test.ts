@@ -1,17 +1,28 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { compileLoadValidators } from '../../generators/load/check-shape.js';
-import { REPO } from '../helpers.js';
+import {
+  LOAD_AJV_OPTIONS,
+  LOAD_SCHEMAS,
+  PRECOMPILED_LOAD_VALIDATORS,
+} from '../../generators/load/check-shape.js';
+import { compiledToolkitPath, REPO } from '../helpers.js';
 import { BAD } from './bad-fixture.js';
 
 // `npm run build:tool` compiles the catalogue format's schemas ahead of time (ajv standalone code in
-// dist/), which the compiled loader requires instead of compiling them on every run. Its errors must be
-// exactly the ones the run-time compiled validators give, on good files and on every bad-corpus file.
+// dist/), which the loader requires instead of compiling them on every run. Its errors must be exactly
+// the ones ajv compiling the same schemas at run time gives, on good files and on every bad-corpus file.
 
-const PRECOMPILED = join(REPO, 'dist/generators/schema/source/validators.cjs');
+const PRECOMPILED = compiledToolkitPath('generators', PRECOMPILED_LOAD_VALIDATORS);
+
+/** The loader's validators as ajv compiles them at run time, with the options the build uses. */
+function compileAtRunTime() {
+  const ajv = new Ajv2020(LOAD_AJV_OPTIONS);
+  return { file: ajv.compile(LOAD_SCHEMAS.file), config: ajv.compile(LOAD_SCHEMAS.config) };
+}
 
 /** Every YAML file under `dir`, parsed (files yaml cannot read are left to the loader's own tests). */
 function yamlFiles(dir: string): { path: string; value: unknown }[] {
@@ -36,10 +47,8 @@ describe('the precompiled catalogue-format validators', () => {
   });
 
   it('report exactly what the run-time compiled ones report, on good and bad files', () => {
-    const precompiled = createRequire(import.meta.url)(PRECOMPILED) as ReturnType<
-      typeof compileLoadValidators
-    >;
-    const compiled = compileLoadValidators();
+    const precompiled = createRequire(import.meta.url)(PRECOMPILED) as ReturnType<typeof compileAtRunTime>;
+    const compiled = compileAtRunTime();
     const files = [...yamlFiles(join(REPO, 'catalogue')), ...yamlFiles(BAD)];
     let failing = 0;
     for (const { path, value } of files) {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers.js';
+import { compiledToolkitPath, REPO } from '../helpers.js';
 
 // Every command that reads a catalogue starts by loading it, so what the loader imports is start-up
 // time: ajv's compiler is 80 modules, 40-80 ms to import on a 2-core host. The compiled loader checks
@@ -11,7 +11,7 @@ import { REPO } from '../helpers.js';
 /** The CommonJS modules a process had loaded once the compiled loader read `catalogue` (package/path). */
 function modulesLoadedBy(catalogue: string): { ok: boolean; loaded: string[] } {
   const script = `
-    const { loadCatalogue } = await import(${JSON.stringify(join(REPO, 'dist/generators/load/index.js'))});
+    const { loadCatalogue } = await import(${JSON.stringify(compiledToolkitPath('generators/load/index.js'))});
     const { createRequire } = await import('node:module');
     const result = loadCatalogue(${JSON.stringify(catalogue)});
     const loaded = Object.keys(createRequire(import.meta.url).cache);

@@ -9,7 +9,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../generators/load/index.js';
 import { shippedEventSchema } from '../../generators/schema/json-schema.js';
-import { REPO, seedPackages } from '../helpers.js';
+import { compiledToolkitPath, REPO, seedPackages } from '../helpers.js';
 
 // The MCP server as an agent meets it: the SDK's own client, over stdio (the compiled `eventry mcp`)
 // and over streamable HTTP (`/mcp` of the compiled `eventry serve`), on the seed catalogue.
@@ -48,7 +48,7 @@ async function connectStdio(): Promise<Client> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [join(REPO, 'dist/scripts/eventry.js'), 'mcp', '--packages', seedPackages(), '--no-cache'],
+      args: [compiledToolkitPath('scripts/eventry.js'), 'mcp', '--packages', seedPackages(), '--no-cache'],
       cwd: REPO,
       stderr: 'pipe',
     }),
@@ -61,7 +61,7 @@ function serve(): Promise<{ url: string; child: ChildProcessWithoutNullStreams }
   const child = spawn(
     process.execPath,
     [
-      join(REPO, 'dist/scripts/eventry.js'),
+      compiledToolkitPath('scripts/eventry.js'),
       'serve',
       '--port',
       '0',

@@ -10,7 +10,7 @@ import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/co
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findGroupPackages } from '../../generators/publish/publish.js';
-import { REPO, tempDir } from '../helpers.js';
+import { compiledToolkitPath, REPO, tempDir } from '../helpers.js';
 
 const work = tempDir('eventry-quality-');
 const out = join(work, 'packages');
@@ -33,7 +33,14 @@ let packed: Packed[] = [];
 beforeAll(() => {
   const build = spawnSync(
     process.execPath,
-    [join(REPO, 'dist/scripts/eventry.js'), 'build', '--catalogue', join(REPO, 'catalogue'), '--out', out],
+    [
+      compiledToolkitPath('scripts/eventry.js'),
+      'build',
+      '--catalogue',
+      join(REPO, 'catalogue'),
+      '--out',
+      out,
+    ],
     { encoding: 'utf8' },
   );
   if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { type History, loadHistory } from '../../generators/schema-registry/history.js';
 import { SchemaRegistryState } from '../../generators/schema-registry/registry.js';
-import { REPO, tempDir } from '../helpers.js';
+import { compiledToolkitPath, tempDir } from '../helpers.js';
 import { releasedTwice } from './released-repo.js';
 
 /**
@@ -93,9 +93,13 @@ describe('fault suite: a tampered registry cache is rebuilt from git, never serv
 
   it('`eventry serve` started on a number-for-text cache serves every version, no exit 70', async () => {
     const versions = async () => {
-      const child = spawn(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), 'serve', '--port', '0'], {
-        cwd: repo.dir,
-      });
+      const child = spawn(
+        process.execPath,
+        [compiledToolkitPath('scripts/eventry.js'), 'serve', '--port', '0'],
+        {
+          cwd: repo.dir,
+        },
+      );
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();

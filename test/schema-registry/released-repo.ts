@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixturePath, REPO } from '../helpers.js';
+import { compiledToolkitPath, fixturePath, REPO } from '../helpers.js';
 import { makeRepo, type TestRepo } from '../sources/git-repo.js';
 
 /** A repository whose catalogue was released twice: 1.0.0, then 1.1.0 with an optional field added. */
@@ -39,7 +39,7 @@ export function runCliAsync(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), ...args], {
+  const child = spawn(process.execPath, [compiledToolkitPath('scripts/eventry.js'), ...args], {
     cwd: options.cwd ?? REPO,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, tempDir } from '../helpers.js';
+import { compiledToolkitPath, tempDir } from '../helpers.js';
 import { releasedTwice } from '../schema-registry/released-repo.js';
 import { startRegistry } from './serve-helpers.js';
 
@@ -51,7 +51,7 @@ function serve(site: string): Promise<Served> {
   const repo = releasedTwice();
   const child = spawn(
     process.execPath,
-    [join(REPO, 'dist/scripts/eventry.js'), 'serve', '--port', '0', '--docs', site],
+    [compiledToolkitPath('scripts/eventry.js'), 'serve', '--port', '0', '--docs', site],
     { cwd: repo.dir, env: { ...process.env, NO_COLOR: '1' } },
   );
   let stderr = '';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Catalogue } from '../../model.js';
-import { toolkitFilePath } from '../../shared/toolkit-files.js';
+import { compiledToolkitFile, toolkitFilePath } from '../../shared/toolkit-files.js';
 import { generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { render } from './templates.js';
 
@@ -140,7 +140,7 @@ function sourceOf(name: (typeof COMPILED)[number]): string {
  */
 function readCompiledRuntime(name: (typeof COMPILED)[number]): string {
   const source = toolkitFilePath(`runtime/${sourceOf(name)}`);
-  const compiled = toolkitFilePath(`../dist/generators/runtime/${name}`);
+  const compiled = compiledToolkitFile(`runtime/${name}`);
   if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
     throw new Error(
       `eventry: dist/generators/runtime/${name} is missing or older than generators/runtime/${sourceOf(name)}: run \`npm run build:tool\``,

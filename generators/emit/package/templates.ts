@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type Handlebars from 'handlebars';
-import { loadPrecompiled, readToolkitFile, toolkitFilePath } from '../../shared/toolkit-files.js';
+import { readToolkitFile, requirePrecompiled, toolkitFilePath } from '../../shared/toolkit-files.js';
 
 /**
  * How the templates compile. Output is code and markdown, not HTML: no HTML escaping; values are
@@ -15,13 +14,10 @@ export const TEMPLATE_OPTIONS = { noEscape: true, strict: true } as const;
 const PARTIALS = ['event-validators'];
 
 /**
- * The templates precompiled when the toolkit is built (`scripts/precompile.ts`), beside the
- * compiled module in `dist/`: a build then loads Handlebars' run time alone, not its compiler (loading
- * the compiler and compiling the eleven templates took about 150 ms of a process on a loaded machine,
- * the run time and the precompiled specs about 45). Absent when the toolkit runs from its TypeScript
- * source (vitest), where the templates compile on first use.
+ * Where `npm run build:tool` (`scripts/precompile.ts`) writes the templates precompiled, below
+ * `generators/` in the compiled toolkit: a build then loads Handlebars' run time alone, not its compiler.
  */
-export const PRECOMPILED_TEMPLATES = fileURLToPath(new URL('./templates.compiled.cjs', import.meta.url));
+export const PRECOMPILED_TEMPLATES = 'emit/package/templates.compiled.cjs';
 
 /** What the precompiled module holds, by template name: the digest of the text compiled, and the code. */
 export type PrecompiledTemplates = Record<string, { digest: string; spec: TemplateSpecification }>;
@@ -55,17 +51,16 @@ export function render(name: string, data: object): string {
 }
 
 /**
- * Handlebars with the helpers, and the templates: precompiled when every one of them is, from the
- * text the sources hold now (a template edited since the toolkit was built compiles them all here,
- * so a stale precompiled file never shapes the output).
+ * Handlebars' run time with the helpers, and the precompiled templates: refused (`toolkit-not-built`)
+ * unless compiled from the text the sources hold now, so a stale precompiled file never shapes the output.
  */
 function createEnvironment(): (name: string, data: object) => string {
-  const precompiled = loadPrecompiled<PrecompiledTemplates>(PRECOMPILED_TEMPLATES, (module) =>
-    isCurrent(module, templateNames(), templateSource),
+  const precompiled = requirePrecompiled<PrecompiledTemplates>(
+    PRECOMPILED_TEMPLATES,
+    'the precompiled package templates',
+    (module) => isCurrent(module, templateNames(), templateSource),
   );
-  const handlebars: typeof Handlebars = precompiled
-    ? require('handlebars/runtime').create()
-    : require('handlebars').create();
+  const handlebars: typeof Handlebars = require('handlebars/runtime').create();
   // Every value reaching generated code goes through one of these: nothing is pasted in raw.
   handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value));
   handlebars.registerHelper('comment', (value: unknown) => String(value).replaceAll('*/', '*\\/'));
@@ -73,16 +68,12 @@ function createEnvironment(): (name: string, data: object) => string {
   const template = (name: string): Handlebars.TemplateDelegate => {
     let found = templates.get(name);
     if (!found) {
-      found = precompiled
-        ? handlebars.template(precompiled[name]!.spec)
-        : handlebars.compile(templateSource(name), TEMPLATE_OPTIONS);
+      found = handlebars.template(precompiled[name]!.spec);
       templates.set(name, found);
     }
     return found;
   };
-  for (const partial of PARTIALS) {
-    handlebars.registerPartial(partial, precompiled ? template(partial) : templateSource(partial));
-  }
+  for (const partial of PARTIALS) handlebars.registerPartial(partial, template(partial));
   return (name, data) => template(name)(data);
 }
 

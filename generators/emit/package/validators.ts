@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import Ajv2020, { _, type CodeKeywordDefinition, Name } from 'ajv/dist/2020.js';
 import Ajv07 from 'ajv/dist/ajv.js';
 import { getProperty, not, or, ValueScope } from 'ajv/dist/compile/codegen/index.js';
@@ -7,7 +6,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue } from '../../model.js';
 import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../schema/json-schema.js';
-import { loadPrecompiled } from '../../shared/toolkit-files.js';
+import { requirePrecompiled } from '../../shared/toolkit-files.js';
 import { withOneWalkNameCount } from './name-count.js';
 
 /**
@@ -278,13 +277,10 @@ type MetaSchemaCheck = ((schema: unknown) => boolean) & {
 };
 
 /**
- * The meta-schema check precompiled when the toolkit is built (`scripts/precompile.ts`), beside
- * this module in `dist/`: compiling the 2020-12 meta-schema took 50-85 ms of every process that builds
- * a group package. Used only when written by the ajv version installed now; absent under vitest.
+ * Where `npm run build:tool` (`scripts/precompile.ts`) writes the meta-schema check, below `generators/`
+ * in the compiled toolkit: compiling the 2020-12 meta-schema cost every process that builds a group package.
  */
-export const PRECOMPILED_META_CHECK = fileURLToPath(
-  new URL('./meta-schema-check.compiled.cjs', import.meta.url),
-);
+export const PRECOMPILED_META_CHECK = 'emit/package/meta-schema-check.compiled.cjs';
 
 /** The 2020-12 meta-schema check as standalone code, with eventry's keywords and formats: what the build writes. */
 export function metaSchemaCheckCode(): string {
@@ -307,13 +303,13 @@ function ajvVersion(): string {
 
 let metaCheck: MetaSchemaCheck | undefined;
 
-/** The meta-schema check: precompiled when current, else compiled here once per process. */
+/** The meta-schema check, precompiled by the ajv installed now (else `toolkit-not-built`). */
 function metaSchemaCheck(): MetaSchemaCheck {
-  metaCheck ??=
-    loadPrecompiled<MetaSchemaCheck & { ajvVersion?: string }>(
-      PRECOMPILED_META_CHECK,
-      (module) => module.ajvVersion === ajvVersion(),
-    ) ?? (createAjv({ allErrors: true }).getSchema(META_SCHEMA) as MetaSchemaCheck);
+  metaCheck ??= requirePrecompiled<MetaSchemaCheck & { ajvVersion?: string }>(
+    PRECOMPILED_META_CHECK,
+    'the precompiled meta-schema check',
+    (module) => module.ajvVersion === ajvVersion(),
+  );
   return metaCheck;
 }
 

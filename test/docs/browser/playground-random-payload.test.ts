@@ -1,18 +1,15 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateSite } from '../../../generators/docs/site.js';
-import { writeSiteAtomically } from '../../../generators/docs/write-site.js';
 import {
   describeWithResource,
   findChromium,
   fixturePath,
   launchChromium,
   loadValid,
-  runCli,
   tempDir,
 } from '../../helpers.js';
-import { type PortalServer, servePortal } from './portal-helpers.js';
+import { buildSmallPackages, type PortalServer, servePortal, writeTestSite } from './portal-helpers.js';
 
 // The page functions below run in Chromium; this file is type-checked with Node's globals only.
 declare const document: {
@@ -32,13 +29,10 @@ describeWithResource(
     const site = join(tempDir('eventry-portal-random-'), 'site');
 
     beforeAll(async () => {
-      const packages = join(tempDir(), 'packages');
-      const built = runCli(['build', '--catalogue', fixturePath('small'), '--out', packages]);
-      if (built.status !== 0) throw new Error(`the small fixture does not build: ${built.stderr}`);
-      const written = await writeSiteAtomically(site, (emit) =>
-        generateSite({ catalogue: loadValid(fixturePath('small')), packagesDir: packages }, emit),
-      );
-      if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
+      await writeTestSite(site, {
+        catalogue: loadValid(fixturePath('small')),
+        packagesDir: buildSmallPackages(),
+      });
       server = await servePortal({ '/': site }, {});
       browser = await launchChromium(chromiumPath);
     }, 120_000);

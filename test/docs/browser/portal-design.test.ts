@@ -2,22 +2,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateSite } from '../../../generators/docs/site.js';
-import { writeSiteAtomically } from '../../../generators/docs/write-site.js';
 import type { Catalogue } from '../../../generators/model.js';
-import { loadHistory } from '../../../generators/schema-registry/history.js';
-import {
-  describeWithResource,
-  findChromium,
-  fixturePath,
-  launchChromium,
-  loadValid,
-  REPO,
-  runCli,
-  seedPackages,
-  tempDir,
-} from '../../helpers.js';
-import { type PortalServer, servePortal } from './portal-helpers.js';
+import { describeWithResource, findChromium, launchChromium } from '../../helpers.js';
+import { AXE, type PortalServer, servePortalSites } from './portal-helpers.js';
 
 // The portal as a reader meets it, in Chromium under the strict policy: the editor's markers, any screen
 // width, dark mode, the shapes index, search results with fields and snippets, the page weight and first
@@ -35,7 +22,6 @@ declare const window: {
 };
 declare const performance: { getEntriesByName(name: string): { startTime: number }[] };
 
-const AXE = '/__axe.js';
 const NESTED = 'agreement.rollover.completed-v1';
 
 describeWithResource('docs portal design in Chromium', await findChromium(), designTests);
@@ -44,29 +30,10 @@ function designTests(chromiumPath: string): void {
   let server: PortalServer;
   let browser: Browser;
   let catalogue: Catalogue;
-  const site = join(tempDir('eventry-portal-design-'), 'site');
-  const smallSite = join(tempDir('eventry-portal-design-'), 'small');
+  let site: string;
 
   beforeAll(async () => {
-    const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
-    if (!loaded.ok) throw new Error('the seed catalogue does not load');
-    catalogue = loaded.history.current;
-    const written = await writeSiteAtomically(site, (emit) =>
-      generateSite({ catalogue, history: loaded.history, packagesDir: seedPackages() }, emit),
-    );
-    if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
-    // The small fixture has descriptions (the seed has none): its search shows snippets.
-    const packages = join(tempDir(), 'packages');
-    const built = runCli(['build', '--catalogue', fixturePath('small'), '--out', packages]);
-    if (built.status !== 0) throw new Error(`the small fixture does not build: ${built.stderr}`);
-    const small = await writeSiteAtomically(smallSite, (emit) =>
-      generateSite({ catalogue: loadValid(fixturePath('small')), packagesDir: packages }, emit),
-    );
-    if (!('ok' in small) || !small.ok) throw new Error(`small site not written: ${JSON.stringify(small)}`);
-    server = await servePortal(
-      { '/': site, '/small/': smallSite },
-      { [AXE]: join(REPO, 'node_modules/axe-core/axe.min.js') },
-    );
+    ({ server, catalogue, site } = await servePortalSites('eventry-portal-design-'));
     browser = await launchChromium(chromiumPath);
   }, 120_000);
 

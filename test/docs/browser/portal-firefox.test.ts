@@ -1,22 +1,8 @@
-import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateSite } from '../../../generators/docs/site.js';
-import { writeSiteAtomically } from '../../../generators/docs/write-site.js';
 import type { Catalogue } from '../../../generators/model.js';
-import { loadHistory } from '../../../generators/schema-registry/history.js';
-import {
-  describeWithResource,
-  findFirefox,
-  fixturePath,
-  launchFirefox,
-  loadValid,
-  REPO,
-  runCli,
-  seedPackages,
-  tempDir,
-} from '../../helpers.js';
-import { expectedRows, type PortalServer, servePortal } from './portal-helpers.js';
+import { describeWithResource, findFirefox, launchFirefox } from '../../helpers.js';
+import { AXE, expectedRows, type PortalServer, servePortalSites } from './portal-helpers.js';
 
 // The page functions below run in Firefox; this file is type-checked with Node's globals only.
 interface BrowserElement {
@@ -36,7 +22,6 @@ declare const window: {
   getComputedStyle(element: unknown): { backgroundColor: string };
 };
 
-const AXE = '/__axe.js';
 const NESTED = 'agreement.rollover.completed-v1';
 /** Firefox's own switch for `prefers-color-scheme` (0 = dark): BiDi has no media emulation. */
 const DARK = { 'layout.css.prefers-color-scheme.content-override': 0 };
@@ -53,29 +38,9 @@ describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
   let browser: Browser;
   let dark: Browser | undefined;
   let catalogue: Catalogue;
-  const site = join(tempDir('eventry-portal-firefox-'), 'site');
-  const smallSite = join(tempDir('eventry-portal-firefox-'), 'small');
 
   beforeAll(async () => {
-    const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
-    if (!loaded.ok) throw new Error('the seed catalogue does not load');
-    catalogue = loaded.history.current;
-    const written = await writeSiteAtomically(site, (emit) =>
-      generateSite({ catalogue, history: loaded.history, packagesDir: seedPackages() }, emit),
-    );
-    if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
-    // The small fixture has descriptions (the seed has none): its search shows snippets.
-    const packages = join(tempDir(), 'packages');
-    const built = runCli(['build', '--catalogue', fixturePath('small'), '--out', packages]);
-    if (built.status !== 0) throw new Error(`the small fixture does not build: ${built.stderr}`);
-    const small = await writeSiteAtomically(smallSite, (emit) =>
-      generateSite({ catalogue: loadValid(fixturePath('small')), packagesDir: packages }, emit),
-    );
-    if (!('ok' in small) || !small.ok) throw new Error(`small site not written: ${JSON.stringify(small)}`);
-    server = await servePortal(
-      { '/': site, '/small/': smallSite },
-      { [AXE]: join(REPO, 'node_modules/axe-core/axe.min.js') },
-    );
+    ({ server, catalogue } = await servePortalSites('eventry-portal-firefox-'));
     browser = await launchFirefox(firefoxPath);
   }, 120_000);
 

@@ -2,7 +2,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import { generateSite, type SiteInput } from '../../../generators/docs/site.js';
+import { writeSiteAtomically } from '../../../generators/docs/write-site.js';
 import { type Catalogue, type Field, typeNotation } from '../../../generators/model.js';
+import { loadHistory } from '../../../generators/schema-registry/history.js';
+import { fixturePath, loadValid, REPO, runCli, seedPackages, tempDir } from '../../helpers.js';
 
 /**
  * The strict policy the docs portal must work under, as a static host would send it: `script-src 'self'`
@@ -63,6 +67,52 @@ export async function servePortal(
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => server.close(),
   };
+}
+
+/** Where axe-core is served beside the sites, for the accessibility checks (same origin: the policy allows it). */
+export const AXE = '/__axe.js';
+
+/** Writes the docs site of `input` into `site`; a site that is not written fails the suite's set-up. */
+export async function writeTestSite(site: string, input: SiteInput): Promise<void> {
+  const written = await writeSiteAtomically(site, (emit) => generateSite(input, emit));
+  if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
+}
+
+/**
+ * The small fixture's group packages, built by the CLI into a temporary folder. The small fixture has
+ * descriptions (the seed has none, so its search shows snippets) and date fields (its validators import
+ * ajv-formats).
+ */
+export function buildSmallPackages(): string {
+  const packages = join(tempDir(), 'packages');
+  const built = runCli(['build', '--catalogue', fixturePath('small'), '--out', packages]);
+  if (built.status !== 0) throw new Error(`the small fixture does not build: ${built.stderr}`);
+  return packages;
+}
+
+/**
+ * What the portal suites run against: the repository catalogue's site (with its release history) at `/`,
+ * the small fixture's at `/small/`, and axe-core at `AXE`, served under `PORTAL_CSP`; `site` is the
+ * repository's site folder. `prefix` names the suite's temporary folders.
+ */
+export async function servePortalSites(
+  prefix: string,
+): Promise<{ server: PortalServer; catalogue: Catalogue; site: string }> {
+  const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
+  if (!loaded.ok) throw new Error('the seed catalogue does not load');
+  const catalogue = loaded.history.current;
+  const site = join(tempDir(prefix), 'site');
+  await writeTestSite(site, { catalogue, history: loaded.history, packagesDir: seedPackages() });
+  const smallSite = join(tempDir(prefix), 'small');
+  await writeTestSite(smallSite, {
+    catalogue: loadValid(fixturePath('small')),
+    packagesDir: buildSmallPackages(),
+  });
+  const server = await servePortal(
+    { '/': site, '/small/': smallSite },
+    { [AXE]: join(REPO, 'node_modules/axe-core/axe.min.js') },
+  );
+  return { server, catalogue, site };
 }
 
 /**

@@ -1,22 +1,8 @@
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateSite } from '../../../generators/docs/site.js';
-import { writeSiteAtomically } from '../../../generators/docs/write-site.js';
 import type { Catalogue } from '../../../generators/model.js';
-import { loadHistory } from '../../../generators/schema-registry/history.js';
-import {
-  describeWithResource,
-  findChromium,
-  fixturePath,
-  launchChromium,
-  loadValid,
-  REPO,
-  runCli,
-  seedPackages,
-  tempDir,
-} from '../../helpers.js';
-import { expectedRows, type PortalServer, servePortal } from './portal-helpers.js';
+import { describeWithResource, findChromium, launchChromium } from '../../helpers.js';
+import { AXE, expectedRows, type PortalServer, servePortalSites } from './portal-helpers.js';
 
 // The page functions below run in Chromium; this file is type-checked with Node's globals only.
 interface BrowserElement {
@@ -31,9 +17,6 @@ declare const window: {
   axe: { run(options: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
 };
 
-/** Served beside the site for the accessibility check only (same origin, so the policy allows it). */
-const AXE = '/__axe.js';
-
 describeWithResource('docs portal in Chromium', await findChromium(), portalTests);
 
 function portalTests(chromiumPath: string): void {
@@ -41,29 +24,9 @@ function portalTests(chromiumPath: string): void {
   let browser: Browser;
   let base: string;
   let catalogue: Catalogue;
-  const site = join(tempDir('eventry-portal-'), 'site');
-  const smallSite = join(tempDir('eventry-portal-'), 'small');
 
   beforeAll(async () => {
-    const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
-    if (!loaded.ok) throw new Error('the seed catalogue does not load');
-    catalogue = loaded.history.current;
-    const written = await writeSiteAtomically(site, (emit) =>
-      generateSite({ catalogue, history: loaded.history, packagesDir: seedPackages() }, emit),
-    );
-    if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
-    // A second site at /small/: the small fixture, whose date fields make validators import ajv-formats.
-    const packages = join(tempDir(), 'packages');
-    const built = runCli(['build', '--catalogue', fixturePath('small'), '--out', packages]);
-    if (built.status !== 0) throw new Error(`the small fixture does not build: ${built.stderr}`);
-    const small = await writeSiteAtomically(smallSite, (emit) =>
-      generateSite({ catalogue: loadValid(fixturePath('small')), packagesDir: packages }, emit),
-    );
-    if (!('ok' in small) || !small.ok) throw new Error(`small site not written: ${JSON.stringify(small)}`);
-    server = await servePortal(
-      { '/': site, '/small/': smallSite },
-      { [AXE]: join(REPO, 'node_modules/axe-core/axe.min.js') },
-    );
+    ({ server, catalogue } = await servePortalSites('eventry-portal-'));
     base = server.base;
     browser = await launchChromium(chromiumPath);
   }, 120_000);

@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixturePath, REPO } from '../../helpers.js';
+import { fixturePath, REPO, typeCheckProject } from '../../helpers.js';
 import { type BuiltPackages, buildPackages } from './build-packages.js';
 
 /**
@@ -30,32 +29,9 @@ function typeCheck(
   options: Record<string, unknown> = {},
 ): { status: number | null; errors: string[]; output: string } {
   writeFileSync(join(built.root, 'consumer.ts'), source);
-  const config = tsconfig();
-  Object.assign(config.compilerOptions, options);
-  writeFileSync(join(built.root, 'tsconfig.json'), JSON.stringify({ ...config, files: ['consumer.ts'] }));
-  const result = spawnSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
-    cwd: built.root,
-    encoding: 'utf8',
-  });
-  const output = `${result.stdout}${result.stderr}`;
-  const errors = [...output.matchAll(/consumer\.ts\((\d+),\d+\): error (TS\d+)/g)].map(
-    (m) => `${m[2]} (line ${m[1]})`,
-  );
-  return { status: result.status, errors, output: `${name}:\n${output}` };
+  const { status, errors, output } = typeCheckProject(built.root, ['consumer.ts'], options);
+  return { status, errors, output: `${name}:\n${output}` };
 }
-
-const tsconfig = (): { compilerOptions: Record<string, unknown> } => ({
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    lib: ['ES2022'],
-    types: [],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: false,
-  },
-});
 
 const GOOD = `
 import {

@@ -1,16 +1,15 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAjv } from '../../../generators/emit/package/validators.js';
+import { createAjv, PRECOMPILED_META_CHECK } from '../../../generators/emit/package/validators.js';
 import { standaloneEventSchema } from '../../../generators/schema/json-schema.js';
-import { fixturePath, loadValid, REPO } from '../../helpers.js';
+import { compiledToolkitPath, fixturePath, loadValid } from '../../helpers.js';
 
 // A build checks every event schema against the 2020-12 meta-schema before compiling its validator;
 // the compiled toolkit loads that check precompiled (`npm run build:tool`) instead of compiling the
 // meta-schema in each process. It must accept and refuse exactly what ajv's own check does.
 describe('the precompiled meta-schema check', () => {
-  const file = join(REPO, 'dist/generators/emit/package/meta-schema-check.compiled.cjs');
+  const file = compiledToolkitPath('generators', PRECOMPILED_META_CHECK);
   const require = createRequire(import.meta.url);
 
   it('is written by `npm run build:tool` for the ajv installed now', () => {

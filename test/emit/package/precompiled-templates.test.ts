@@ -1,25 +1,25 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { OutputFile } from '../../../generators/emit/context.js';
 import { emitGroupPackages } from '../../../generators/emit/package/index.js';
 import {
   isCurrent,
+  PRECOMPILED_TEMPLATES,
   type PrecompiledTemplates,
   templateDigest,
   templateNames,
   templateSource,
 } from '../../../generators/emit/package/templates.js';
-import { fixturePath, loadValid, REPO } from '../../helpers.js';
+import { compiledToolkitPath, fixturePath, loadValid } from '../../helpers.js';
 
-// The compiled toolkit renders the group package templates precompiled (`npm run build:tool` writes
-// them), the TypeScript source compiles them on first use: both must write the same text, and a
-// precompiled file that no longer matches the templates' text must never be used.
+// The toolkit renders the group package templates precompiled (`npm run build:tool` writes them), run
+// from dist/ or from its TypeScript source alike: both must write the same text, and a precompiled file
+// that no longer matches the templates' text must never be used.
 describe('precompiled package templates', () => {
-  const compiledEmitter = join(REPO, 'dist/generators/emit/package/index.js');
-  const precompiledFile = join(REPO, 'dist/generators/emit/package/templates.compiled.cjs');
+  const compiledEmitter = compiledToolkitPath('generators/emit/package/index.js');
+  const precompiledFile = compiledToolkitPath('generators', PRECOMPILED_TEMPLATES);
 
   it('`npm run build:tool` wrote one precompiled entry per template, from the text the sources hold now', () => {
     expect(existsSync(precompiledFile)).toBe(true);
@@ -28,7 +28,7 @@ describe('precompiled package templates', () => {
     expect(isCurrent(precompiled, templateNames(), templateSource)).toBe(true);
   });
 
-  it('the compiled toolkit (precompiled templates) writes the group packages the source (compiled on use) writes', async () => {
+  it('the toolkit run from its TypeScript source writes the group packages the compiled toolkit writes', async () => {
     const model = loadValid(fixturePath('small'));
     const dist = (await import(pathToFileURL(compiledEmitter).href)) as {
       emitGroupPackages: typeof emitGroupPackages;

@@ -10,7 +10,7 @@ import {
 } from '../../../generators/emit/package/runtime-package.js';
 import { buildCatalogue } from '../../../generators/execute/build.js';
 import { readCatalogueSources } from '../../../generators/load/index.js';
-import { fixturePath, loadValid, REPO, tempDir } from '../../helpers.js';
+import { compiledToolkitPath, fixturePath, loadValid, REPO, tempDir } from '../../helpers.js';
 import { type BuiltPackages, buildPackages } from './build-packages.js';
 
 /**
@@ -57,7 +57,7 @@ describe('the run time package', () => {
   });
 
   it("ships tsc's compiled run time and declarations, not a hand-written copy", () => {
-    const compiled = (name: string) => readFileSync(join(REPO, 'dist/generators/runtime', name), 'utf8');
+    const compiled = (name: string) => readFileSync(compiledToolkitPath('generators/runtime', name), 'utf8');
     expect(runtimeFiles.get('runtime/runtime.js')).toContain(compiled('runtime.js'));
     expect(runtimeFiles.get('runtime/runtime.d.ts')).toContain(compiled('runtime.d.ts'));
     expect(runtimeFiles.get('runtime/runtime.d.ts')).toContain(

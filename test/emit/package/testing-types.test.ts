@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixturePath, REPO } from '../../helpers.js';
+import { fixturePath, REPO, typeCheckProject } from '../../helpers.js';
 import { type BuiltPackages, buildPackages } from './build-packages.js';
 
 /**
@@ -23,29 +22,7 @@ beforeAll(async () => {
 
 function typeCheck(source: string): { errors: string[]; output: string } {
   writeFileSync(join(built.root, 'consumer.ts'), source);
-  const compilerOptions = {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    lib: ['ES2022'],
-    types: [],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: false,
-  };
-  writeFileSync(
-    join(built.root, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions, files: ['consumer.ts'] }),
-  );
-  const result = spawnSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
-    cwd: built.root,
-    encoding: 'utf8',
-  });
-  const output = `${result.stdout}${result.stderr}`;
-  const errors = [...output.matchAll(/consumer\.ts\((\d+),\d+\): error (TS\d+)/g)].map(
-    (m) => `${m[2]} (line ${m[1]})`,
-  );
-  return { errors, output };
+  return typeCheckProject(built.root, ['consumer.ts']);
 }
 
 const HEADER = `import * as fc from 'fast-check';

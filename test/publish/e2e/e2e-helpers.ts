@@ -1,7 +1,7 @@
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from '../../helpers.js';
+import { compiledToolkitPath, REPO } from '../../helpers.js';
 
 /** What a finished command gave back. */
 export interface Ran {
@@ -46,7 +46,7 @@ export class World {
   /** `node dist/scripts/eventry.js ...` in `cwd`. */
   eventry(args: string[], cwd: string): Ran {
     return ran(
-      spawnSync(process.execPath, [join(REPO, 'dist/scripts/eventry.js'), ...args], {
+      spawnSync(process.execPath, [compiledToolkitPath('scripts/eventry.js'), ...args], {
         cwd,
         env: this.env,
         encoding: 'utf8',

@@ -13,7 +13,7 @@ import {
   type RegistryProcess,
   spawnRegistryProcess,
 } from '../../../scripts/npm-registry/registry-process.js';
-import { REPO, tempDir } from '../../helpers.js';
+import { compiledToolkitPath, REPO, tempDir } from '../../helpers.js';
 import { editFile, installedVersion, ok, World } from './e2e-helpers.js';
 
 const SCOPE = '@platform-events';
@@ -45,7 +45,10 @@ describe('publish to a real registry, and consume from it', { timeout: 180_000 }
   };
 
   beforeAll(async () => {
-    registry = await spawnRegistryProcess(join(REPO, 'dist/scripts/npm-registry.js'), join(work, 'storage'));
+    registry = await spawnRegistryProcess(
+      compiledToolkitPath('scripts/npm-registry.js'),
+      join(work, 'storage'),
+    );
     const npmrc = join(work, 'user.npmrc');
     writeFileSync(
       npmrc,

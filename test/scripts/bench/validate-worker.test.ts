@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEventSchema } from '../../../generators/emit/package/validators.js';
@@ -7,7 +6,7 @@ import { standaloneEventSchema } from '../../../generators/schema/json-schema.js
 import { type ContenderThreads, contenderThreads } from '../../../scripts/bench/validate.js';
 import { CONTENDERS, type MeasureRequest } from '../../../scripts/bench/validate-worker.js';
 import { type BuiltPackages, buildPackages } from '../../emit/package/build-packages.js';
-import { fixturePath, REPO } from '../../helpers.js';
+import { compiledToolkitPath, fixturePath } from '../../helpers.js';
 
 /**
  * The validation bench's contender threads (`contenderThreads` over the compiled
@@ -16,7 +15,7 @@ import { fixturePath, REPO } from '../../helpers.js';
  * parse + validate. `npm run bench` is not part of `npm test`; this keeps its harness from breaking
  * unnoticed.
  */
-const SCRIPT = join(REPO, 'dist/scripts/bench/validate-worker.js');
+const SCRIPT = compiledToolkitPath('scripts/bench/validate-worker.js');
 const KEY = 'account.created-v1';
 let built: BuiltPackages;
 let threads: ContenderThreads;
