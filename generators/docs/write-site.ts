@@ -207,8 +207,8 @@ export async function writeSiteAtomically<T extends { ok: boolean }>(
   const old = `${staging}.old`;
   if (existsSync(target)) renameSync(target, old);
   renameSync(staging, target);
-  // Asynchronous, so the 31,000 unlinks of a replaced 10k site run on libuv's pool side by side: the
-  // synchronous walk took 4× as long (27 s against 6 s on the shared machine).
+  // Asynchronous, so the unlinks of a replaced site run on libuv's pool side by side (see
+  // docs/decisions/0063).
   await rm(old, { recursive: true, force: true });
   return result;
 }

@@ -52,9 +52,8 @@ export function registryTimeouts(env: NodeJS.ProcessEnv = process.env): Registry
 }
 
 /**
- * npm's own network settings for `timeouts`: one request's timeout, and one quick retry. npm's defaults
- * (two retries 10 to 60 s apart, five minutes a request) made a closed port cost 72 s and a registry
- * that died mid-publish up to ten minutes.
+ * npm's own network settings for `timeouts`: one request's timeout, and one quick retry, since npm's
+ * slow default retries held a run for minutes on a closed port (see docs/decisions/0064).
  */
 export function npmTimeoutEnv(timeouts: RegistryTimeouts): Record<string, string> {
   return {

@@ -65,7 +65,7 @@ export function createRegistryServer(
   const maxBody = options.maxBodyBytes ?? 1 << 20;
   const bodyTimeout = options.bodyTimeoutMs ?? 30_000;
   // Node's own request timeout is only a backstop behind the body timer of `readBody` (which answers
-  // 408 at the exact limit); its checks run every second, not every 30 s, so the headers limit holds too.
+  // 408 at the exact limit); checked every second, so the headers limit holds too (docs/decisions/0065).
   const timeouts = {
     headersTimeout: HEADERS_TIMEOUT_MS,
     requestTimeout: HEADERS_TIMEOUT_MS + bodyTimeout + 1_000,

@@ -56,9 +56,8 @@ export function loadPrecompiled<T>(
 }
 
 /**
- * ajv's JSON Schema 2020-12 class, loaded when first asked for rather than imported: its 80 modules took
- * 40-80 ms of every command that loads a catalogue or reads an allow list, and those compile a schema
- * only when their precompiled validators are missing or the allow list is there.
+ * ajv's JSON Schema 2020-12 class, loaded when first asked for rather than imported: commands that load
+ * a catalogue compile a schema only when a precompiled validator is missing (see docs/decisions/0060).
  */
 export function requireAjv2020(): typeof import('ajv/dist/2020.js').Ajv2020 {
   return (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020;
