@@ -121,7 +121,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
   await file('assets/minisearch.js', readFileSync(minisearchBrowserBuild()));
   await file('assets/search-index.json', searchIndexJson(catalogue));
   for (const [slug, pkg] of packages) {
-    await file(`pkg/${slug}/runtime.js`, pkg.runtime);
+    for (const module of pkg.runtime) await file(`pkg/${slug}/${module.name}`, module.text);
     // The playground's random payloads: the run time's `testing.js` imports `./runtime.js` and
     // `./testing-values.js`, which sit beside it here as in the run time package.
     if (pkg.testing) {
