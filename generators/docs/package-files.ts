@@ -27,7 +27,8 @@ export interface BuiltPackage {
   dir: string;
   /** The run time package's name (`<scope>/runtime`), which the validators import. */
   runtimeName: string;
-  runtime: string;
+  /** The run time's entry `runtime.js` and the modules it imports, each as the run time package ships it. */
+  runtime: RuntimeModule[];
   types: string;
   /**
    * The playground's random payloads: the run time's test data modules and the group's compiled data
@@ -66,7 +67,7 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
       dir,
       runtimeName: `${name.split('/')[0]}/runtime`,
       // The run time package beside the groups (`packages/runtime/`), shared by every group.
-      runtime: readFileSync(join(packagesDir, 'runtime', 'runtime.js'), 'utf8'),
+      runtime: readRuntimeModules(join(packagesDir, 'runtime')),
       types: readFileSync(join(dir, 'types.d.ts'), 'utf8'),
       ...readTesting(packagesDir, dir),
     };
@@ -77,6 +78,32 @@ export function openBuiltPackage(packagesDir: string, group: Group): BuiltPackag
       message: `the package of group \`${group.slug}\` is incomplete (${(error as Error).message}); run \`eventry build\`.`,
     };
   }
+}
+
+/** One module of the run time package: its file name in the package and its text. */
+export interface RuntimeModule {
+  name: string;
+  text: string;
+}
+
+/**
+ * `runtime.js` and every module it imports, found by following its relative imports (`./x.js`), so the
+ * site ships what the validators load and no more (not the test data or the fast-check loader).
+ */
+function readRuntimeModules(runtimeDir: string): RuntimeModule[] {
+  const modules: RuntimeModule[] = [];
+  const pending = ['runtime.js'];
+  const seen = new Set(pending);
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    const text = readFileSync(join(runtimeDir, name), 'utf8');
+    modules.push({ name, text });
+    for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]\.\/([\w.-]+\.js)['"]/gm)) {
+      if (seen.has(match[1]!)) continue;
+      seen.add(match[1]!);
+      pending.push(match[1]!);
+    }
+  }
+  return modules.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The test data modules of a built group package, when it has them (see `BuiltPackage.testing`). */

@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Finding } from '../diff/index.js';
-import { interfaceName } from '../load/event-key.js';
-import type { Catalogue, EventVersion, Group } from '../model.js';
+import type { Catalogue, Group } from '../model.js';
 import type { History } from '../schema-registry/history.js';
 import { BROWSER_CLASSIC, BROWSER_MODULES, browserAssetsDir } from './browser-assets.js';
-import { type FieldRow, fieldRows } from './fields.js';
-import { type FieldEvent, type SiteHistory, siteHistory } from './history.js';
-import { eventMarkdown, importLine, llmsTxt } from './markdown.js';
+import { eventPageData, findingsData } from './event-page.js';
+import { fieldRows } from './fields.js';
+import { type SiteHistory, siteHistory } from './history.js';
+import { eventMarkdown, llmsTxt } from './markdown.js';
 import {
   type BuiltPackage,
   type DocsProblem,
@@ -23,8 +22,8 @@ import {
 } from './package-files.js';
 import { docsSourceDir, type Navigation, renderPage } from './render.js';
 import { SEARCH_OPTIONS, SEARCH_QUERY, searchIndexJson, TOKEN_SEPARATOR } from './search.js';
-import { eventGraph, eventOwnership, fieldReaders, teamPages } from './teams.js';
-import { type VersionComparison, versionComparisons, versionsByType } from './versions.js';
+import { teamPages } from './teams.js';
+import { versionComparisons, versionsByType } from './versions.js';
 
 /**
  * The docs portal: a static site generated from the model, the release history and the built group
@@ -121,7 +120,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
   await file('assets/minisearch.js', readFileSync(minisearchBrowserBuild()));
   await file('assets/search-index.json', searchIndexJson(catalogue));
   for (const [slug, pkg] of packages) {
-    await file(`pkg/${slug}/runtime.js`, pkg.runtime);
+    for (const module of pkg.runtime) await file(`pkg/${slug}/${module.name}`, module.text);
     // The playground's random payloads: the run time's `testing.js` imports `./runtime.js` and
     // `./testing-values.js`, which sit beside it here as in the run time package.
     if (pkg.testing) {
@@ -367,73 +366,6 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, pages, files };
 }
-
-function eventPageData(
-  catalogue: Catalogue,
-  event: EventVersion,
-  rows: FieldRow[],
-  pkg: BuiltPackage,
-  examples: { minimal: unknown; full: unknown },
-  comparisons: readonly VersionComparison[],
-  siblings: EventVersion[],
-  history: SiteHistory,
-): object {
-  const group = catalogue.groups.find((g) => g.slug === event.group)!;
-  const fieldHistory = history.fields.get(event.key) ?? new Map<string, FieldEvent[]>();
-  const added = (fieldHistory.get('') ?? []).filter((entry) => entry.what === 'event added').slice(0, 1);
-  const ownership = eventOwnership(catalogue, event);
-  const graph = eventGraph(event.key, ownership);
-  return {
-    key: event.key,
-    type: event.type,
-    version: event.version,
-    title: event.title,
-    description: event.description,
-    deprecated: event.deprecated,
-    partial: event.partial,
-    group: { slug: group.slug, title: group.title },
-    packageName: pkg.name,
-    hasTesting: pkg.testing !== undefined,
-    interfaceName: interfaceName(event.key),
-    importLine: importLine(catalogue, event),
-    siblings:
-      siblings.length > 1
-        ? siblings.map((other) => ({
-            key: other.key,
-            version: other.version,
-            current: other.key === event.key,
-            deprecated: other.deprecated !== undefined,
-          }))
-        : [],
-    typescript: interfaceText(pkg, event.key),
-    examples,
-    // A field without entries of its own has been there since the event was added.
-    rows: rows.map((row) => ({
-      ...row,
-      history: fieldHistory.get(row.path) ?? added,
-      readers: fieldReaders(ownership.readers, row.path),
-    })),
-    ownership,
-    hasReaders: ownership.readers.some((reader) => reader.fields),
-    ...(graph ? { graph } : {}),
-    // Always told from the older version to the newer, whichever page it is on.
-    versions: comparisons.map((comparison) => ({
-      ...comparison,
-      findings: findingsData(comparison.findings),
-    })),
-    history: [...fieldHistory.values()].flat(),
-  };
-}
-
-function findingsData(findings: readonly Finding[]): object[] {
-  return findings.map((finding) => ({
-    rule: finding.rule,
-    severity: finding.severity,
-    attr: finding.attr,
-    detail: finding.detail,
-  }));
-}
-
 /** MiniSearch's ES module build, shipped as a local asset (no CDN). */
 function minisearchBrowserBuild(): string {
   return createRequire(import.meta.url)

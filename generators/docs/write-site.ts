@@ -192,7 +192,8 @@ export async function writeSiteAtomically<T extends { ok: boolean }>(
   const old = `${staging}.old`;
   if (existsSync(target)) renameSync(target, old);
   renameSync(staging, target);
-  // Asynchronous, so the unlinks of a replaced site run on libuv's pool side by side (decision 0050).
+  // Asynchronous, so the unlinks of a replaced site run on libuv's pool side by side (see
+  // docs/decisions/0063).
   await rm(old, { recursive: true, force: true });
   return result;
 }

@@ -5,21 +5,9 @@ import { firstGenerationText } from './schema-text.js';
 
 /**
  * The registry's state: subjects, versions and ids, computed from the release history alone (no
- * database). The rules, which generators/schema-registry/README.md states for users:
- *
- * - A subject is an event key (`account.created-v1`); `<key>-value` names the same subject (Confluent's
- *   TopicNameStrategy for a topic named by the event key, as the AsyncAPI document's channels are).
- * - Version N of a subject is the N-th schema of that event along the history (releases oldest first,
- *   then the working catalogue), counting a new version each time the schema differs from the one before.
- * - The id of a schema text is its sha256 read as an unsigned 32-bit integer, shifted right by one (a
- *   positive 31-bit int, as Confluent ids are). On the rare collision with an earlier, different text
- *   (walking the history in the same order, events by key), the text is hashed again with a counter
- *   `\n<n>` appended until the id is free. Ids depend on the schema texts and their order only, so they
- *   are the same after a restart, on every clone, and an old id resolves as long as its release stays
- *   in the first-parent history.
- * - Served texts changed once (they lost `$id`, see servedSchemaText). The ids of the first texts are
- *   computed first, exactly as before, and kept: they resolve to their first text forever (Kafka
- *   topics carry them). The current texts' ids are assigned after them, so they never take one.
+ * database), so ids are the same after a restart and on every clone. The rules (a subject per event
+ * key, a version per changed schema, an id per text hash, the first texts' ids kept) are stated for
+ * users in generators/schema-registry/README.md, "Versions and ids".
  */
 
 /** One version of one subject. */

@@ -112,9 +112,8 @@ export function writeAtomically(path: string, contents: string | Uint8Array): vo
 }
 
 /**
- * A `/`-separated relative path inside `root`, by concatenation: the no-op check makes 9,000 of them
- * and a thread staging a 10,000-event build three per file, and `join` normalising each made new
- * strings every time (13 ms of a no-op); the file system takes `/` on every system.
+ * A `/`-separated relative path inside `root`, by concatenation: `join` normalising each of thousands
+ * of output paths costs a no-op build (see docs/decisions/0061); every file system takes `/`.
  */
 export function inside(root: string, path: string): string {
   return `${root}${sep}${path}`;

@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 // A direct writer for the part of YAML the catalogue documents use, giving yaml's own
 // `stringify(value, { lineWidth: 0 })` text: block maps and sequences, `{}` and `[]`, plain keys,
 // and scalars as yaml writes them when they are a map's value. yaml builds a node per value before
-// writing; at 10,000 events that was 9 s of a build's CPU time, this takes a fraction. Whatever it is
+// writing, which costs a large build seconds (see docs/decisions/0062). Whatever it is
 // not sure of (a key yaml would quote, a string yaml writes over several lines, a sequence directly
 // in a sequence) makes it give up, and the caller asks yaml itself. `yaml-chunks.test.ts` compares it
 // with yaml on every document eventry writes and on generated ones.

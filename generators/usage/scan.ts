@@ -5,7 +5,7 @@ import { interfaceName } from '../load/event-key.js';
 import type { Catalogue } from '../model.js';
 
 // typescript 5.9 under an alias: the repository's `typescript` is the native 7, which has no API. Loaded
-// on first use: it is 9 MB of JavaScript that no other command needs.
+// on first use: no other command needs it (see docs/decisions/0060).
 const require = createRequire(import.meta.url);
 let typescript: typeof TS | undefined;
 function ts(): typeof TS {

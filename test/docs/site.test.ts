@@ -54,6 +54,14 @@ describe('docs site pages', () => {
     expect(files.get('pkg/agreements/runtime.js')).toBe(
       readFileSync(join(PACKAGES, 'runtime/runtime.js'), 'utf8'),
     );
+    // The run time's modules sit beside its entry, as in the run time package, or its imports would fail.
+    const imported = [...files.get('pkg/agreements/runtime.js')!.matchAll(/from '\.\/([\w-]+\.js)'/g)];
+    expect(imported.length).toBeGreaterThan(0);
+    for (const [, name] of imported) {
+      expect(files.get(`pkg/agreements/${name}`), name).toBe(
+        readFileSync(join(PACKAGES, 'runtime', name!), 'utf8'),
+      );
+    }
     // The chunk that holds the validators, once, beside the events that import it.
     expect(files.get('pkg/agreements/chunks/0.js')).toBe(
       readFileSync(join(PACKAGES, 'agreements/chunks/0.js'), 'utf8').replaceAll(
@@ -298,7 +306,7 @@ describe('notices and history on the pages', () => {
     // ships as an ES module beside them. The shipped files run as a browser would load them.
     const site = tempDir();
     for (const path of [
-      'pkg/account/runtime.js',
+      ...[...files.keys()].filter((path) => /^pkg\/account\/[^/]+\.js$/.test(path)),
       'pkg/account/events/account.created-v1.js',
       'pkg/account/chunks/0.js',
       'assets/vendor/ajv-formats.js',

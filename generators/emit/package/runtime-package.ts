@@ -31,10 +31,20 @@ export function runtimePackageName(model: Catalogue): string {
   return `${model.config.scope}/${RUNTIME_SLUG}`;
 }
 
-/** What the toolkit's tsc compiled from `generators/runtime/runtime.ts` (`npm run build:tool`). */
+/** What the toolkit's tsc compiled from `generators/runtime/` (`npm run build:tool`): the entry, its modules. */
 const COMPILED = [
   'runtime.js',
   'runtime.d.ts',
+  'types.js',
+  'types.d.ts',
+  'run.js',
+  'run.d.ts',
+  'error-items.js',
+  'error-items.d.ts',
+  'options.js',
+  'options.d.ts',
+  'suggest.js',
+  'suggest.d.ts',
   'testing.js',
   'testing.d.ts',
   'testing-values.js',

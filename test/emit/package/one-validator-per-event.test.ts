@@ -26,7 +26,7 @@ type Validator = (
   parentData: unknown,
   run: { tolerant: boolean } & Record<Sink, () => void>,
 ) => boolean;
-/** Where the generated code hands an error: see `ValidatorContext` in generators/runtime/runtime.ts. */
+/** Where the generated code hands an error: see `ValidatorContext` in generators/runtime/types.ts. */
 type Sink = 'missing' | 'undocumented' | 'mistyped' | 'report';
 
 describe('one validator per event', () => {

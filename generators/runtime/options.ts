@@ -1,0 +1,45 @@
+import type { ValidateOptions } from './types.js';
+
+/** How many problems a result lists unless `maxErrors` says otherwise. */
+export const DEFAULT_MAX_ERRORS: number = 100;
+
+/**
+ * The mode asked for: `tolerant` or, by default, `strict`. Options that cannot be read (null, a getter
+ * that throws) mean the default; a mode that is neither is a caller's mistake, never silently strict.
+ */
+export function readMode(options: unknown): boolean {
+  let mode: unknown;
+  // Each option read where it is used (one property each, which V8 compiles to a load).
+  try {
+    mode = options !== null && typeof options === 'object' ? (options as ValidateOptions).mode : undefined;
+  } catch {
+    mode = undefined;
+  }
+  if (mode === 'tolerant') return true;
+  if (mode === undefined || mode === 'strict') return false;
+  throw new TypeError(
+    `eventry: unknown validation mode ${describeOption(mode)}; use 'strict' (the default) or 'tolerant'.`,
+  );
+}
+
+/** `options.maxErrors`, read only once a payload has failed: a positive integer, by default 100. */
+export function readMaxErrors(options: unknown): number {
+  let max: unknown;
+  try {
+    max =
+      options !== null && typeof options === 'object' ? (options as ValidateOptions).maxErrors : undefined;
+  } catch {
+    max = undefined;
+  }
+  if (max === undefined) return DEFAULT_MAX_ERRORS;
+  if (Number.isSafeInteger(max) && (max as number) > 0) return max as number;
+  throw new TypeError(`eventry: maxErrors must be a positive integer, not ${describeOption(max)}.`);
+}
+
+function describeOption(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  // An object's own toString is the caller's code: it may throw, and the TypeError must still come.
+  if (value !== null && (typeof value === 'object' || typeof value === 'function'))
+    return `an ${typeof value}`;
+  return `a ${typeof value} (${String(value)})`;
+}

@@ -1,0 +1,140 @@
+/** The run time's types: options, results, the group and event APIs, and what generated code is given. */
+
+/** `strict` (producers, the default): undocumented fields are errors. `tolerant` (consumers): accepted. */
+export type ValidationMode = 'strict' | 'tolerant';
+
+/** Options of `validate`, `isEvent` and `assertEvent`; any other `mode` throws a `TypeError`. */
+export interface ValidateOptions {
+  mode?: ValidationMode;
+  /** How many problems a result lists (default 100); a final `too_many_problems` item counts the rest. */
+  maxErrors?: number;
+}
+
+/** Stable machine-readable codes of one problem. */
+export type ErrorItemCode =
+  | 'required'
+  | 'unknown_field'
+  | 'invalid_type'
+  | 'invalid_format'
+  | 'invalid_value'
+  | 'unreadable_payload'
+  | 'too_many_problems';
+
+/**
+ * One problem: `attr` is the dot path of the offending field (`""` is the payload itself); numeric
+ * parts are array indexes, and a key that is empty, all digits, contains a `.` or starts with `"` is
+ * written as a JSON string (`meta."a.b"`).
+ */
+export interface ErrorItem {
+  detail: string;
+  code: ErrorItemCode;
+  attr: string;
+}
+
+/** The platform's 400 body. */
+export interface ErrorBody {
+  detail: string;
+  code: 'event_failed_validation' | 'unknown_event';
+  errors: ErrorItem[];
+}
+
+/** The outcome of `validate`. */
+export type ValidationResult = { valid: true } | { valid: false; error: ErrorBody };
+
+/** An event key of the map `M`; any other string is accepted at run time and reported `unknown_event`. */
+export type KeyOf<M> = keyof M & string;
+
+/** The API of one event (`<package>/events/<key>`). */
+export interface EventApi<T, K extends string = string> {
+  readonly key: K;
+  validate(payload: unknown, options?: ValidateOptions): ValidationResult;
+  isEvent(payload: unknown, options?: ValidateOptions): payload is T;
+  assertEvent(payload: unknown, options?: ValidateOptions): asserts payload is T;
+}
+
+/** The API of a group package, over its map of event key to payload type. */
+export interface GroupApi<M> {
+  readonly eventKeys: readonly KeyOf<M>[];
+  validate(key: KeyOf<M> | (string & {}), payload: unknown, options?: ValidateOptions): ValidationResult;
+  isEvent<K extends KeyOf<M>>(key: K, payload: unknown, options?: ValidateOptions): payload is M[K];
+  assertEvent<K extends KeyOf<M>>(
+    key: K,
+    payload: unknown,
+    options?: ValidateOptions,
+  ): asserts payload is M[K];
+}
+
+/**
+ * A generated ajv standalone validator: the all-errors code of an event's closed schema, given its run.
+ * Code generated for 1.3.0 on takes it as its last argument, and says so (`CompiledExports`); earlier
+ * code sees it as `this`.
+ */
+export type CompiledValidator = RunArgumentValidator | RunThisValidator;
+/** A validator generated for 1.3.0 on: the run time calls it as `validate(payload, '', undefined, run)`. */
+export type RunArgumentValidator = (
+  data: unknown,
+  instancePath: string,
+  parentData: unknown,
+  run: ValidatorContext,
+) => boolean;
+/** A validator generated for 1.2.0 or before: the run time calls it as `validate.call(run, payload, '')`. */
+export type RunThisValidator = (this: ValidatorContext, data: unknown, instancePath?: string) => boolean;
+
+/**
+ * What a generated event's code sets besides its validator: `context: "argument"` (code generated for
+ * 1.3.0 on) when the validator takes the run as its last argument rather than as `this`.
+ */
+export interface CompiledExports {
+  validate?: CompiledValidator;
+  context?: unknown;
+}
+
+/** The part of an ajv error the mapping reads. */
+export interface AjvError {
+  keyword: string;
+  instancePath: string;
+  // biome-ignore lint/suspicious/noExplicitAny: ajv's params differ per keyword; the mapping reads them by keyword.
+  params: Record<string, any>;
+  /** The value the error is about (the generated code is compiled in ajv's `verbose` mode). */
+  data?: unknown;
+  /** For a `type` error from the generated code: whether the value is an array item. */
+  item?: boolean;
+}
+
+/**
+ * What the generated validator is given as its run: the mode, and where each error goes as found (see
+ * `reportEachError` in generators/emit/package/validators.ts). Paths are dot paths with a leading `.`
+ * per part (`""` is the payload itself). The two-part methods take `prefix + suffix` and the place in
+ * the code that reports the error (`site`), so that texts are made once per place; the methods of every
+ * earlier minor version stay, for code generated for it (see docs/decisions/0066).
+ */
+export interface ValidatorContext {
+  readonly tolerant: boolean;
+  /** A missing required field at `prefix + suffix` (its name quoted as the platform's dot path needs). */
+  missing(prefix: string, suffix: string, site: number): void;
+  /** An undocumented field `key` of the object at `prefix + suffix`. */
+  undocumented(prefix: string, suffix: string, key: string, site: number): void;
+  /**
+   * A value of the wrong type at `prefix + suffix`: JSON Schema's `type`, the value, whether it is an
+   * array item.
+   */
+  mistyped(prefix: string, suffix: string, type: string, value: unknown, item: boolean, site: number): void;
+  /** A missing required field, at `attr` (code generated for 1.1.0). */
+  required(attr: string): void;
+  /** An undocumented field `key` of the object at `path` (code generated for 1.1.0). */
+  unknown(path: string, key: string): void;
+  /** A value of the wrong type at `path` (code generated for 1.1.0). */
+  type(path: string, type: string, value: unknown, item: boolean): void;
+  /** Any other error, as ajv builds it (with `data`, its path a dot path). */
+  report(error: AjvError): void;
+}
+
+/** One group package, as its matchers make it known to the matchers of the others. */
+export interface MatcherGroup {
+  packageName: string;
+  eventKeys: readonly string[];
+  validate(key: string, payload: unknown, options?: ValidateOptions): ValidationResult;
+}
+
+/** A failed validation, as built here. */
+export type Failure = { valid: false; error: ErrorBody };
