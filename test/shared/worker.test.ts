@@ -1,7 +1,9 @@
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compiledModule, startWorker, WorkerModuleMissing } from '../../generators/shared/worker.js';
-import { compiledToolkitPath } from '../helpers.js';
+import { compiledToolkitPath, REPO } from '../helpers.js';
 
 describe('startWorker: the one way to start a thread', () => {
   it('runs the compiled module in dist/ from a vitest run on the TypeScript source', async () => {
@@ -25,5 +27,17 @@ describe('startWorker: the one way to start a thread', () => {
   it('only the toolkit’s own modules, by name: no paths, no extensions, no code', () => {
     for (const name of ['../outside', '/abs/path', 'docs/site.ts', 'require("fs")', ''])
       expect(() => startWorker(name), name).toThrow(TypeError);
+  });
+});
+
+describe('no thread runs a code string', () => {
+  it('no `eval: true` worker option anywhere in generators/ or scripts/', () => {
+    const offenders = ['generators', 'scripts'].flatMap((folder) =>
+      readdirSync(join(REPO, folder), { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => join(folder, name))
+        .filter((path) => /\beval\s*:\s*true\b/.test(readFileSync(join(REPO, path), 'utf8'))),
+    );
+    expect(offenders).toEqual([]);
   });
 });
