@@ -14,7 +14,6 @@ const HELP_WIDTH = 80;
  * command runs, and hands its exit status to `finish`.
  */
 export function createProgram(io: Container, finish: (status: ExitStatus) => void = () => {}): Command {
-  const colours = io.env.NO_COLOR ? false : io.env.FORCE_COLOR ? true : undefined;
   const program = new Command('eventry')
     .description('Event catalogue schema registry and codegen toolkit')
     .version(toolVersion(), '-V, --version', 'print the eventry version')
@@ -25,8 +24,8 @@ export function createProgram(io: Container, finish: (status: ExitStatus) => voi
       writeErr: (s) => io.stderr.write(s),
       getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || HELP_WIDTH,
       getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || HELP_WIDTH,
-      getOutHasColors: () => colours ?? Boolean(io.stdout.isTTY),
-      getErrHasColors: () => colours ?? Boolean(io.stderr.isTTY),
+      getOutHasColors: () => hasColours(io, io.stdout),
+      getErrHasColors: () => hasColours(io, io.stderr),
     })
     .addHelpText(
       'after',
@@ -71,6 +70,14 @@ export async function runCli(argv: readonly string[], io: Container): Promise<Ex
     );
     return EXIT.internal;
   }
+}
+
+/** Whether a stream takes colours: commander's own rule (NO_COLOR, FORCE_COLOR, a colour terminal), on the container. */
+function hasColours(io: Container, stream: Container['stdout']): boolean {
+  const { NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE } = io.env;
+  if (NO_COLOR || FORCE_COLOR === '0' || FORCE_COLOR === 'false') return false;
+  if (FORCE_COLOR || CLICOLOR_FORCE !== undefined) return true;
+  return Boolean(stream.isTTY && (stream as { hasColors?: () => boolean }).hasColors?.());
 }
 
 /** The toolkit's own version, from the package.json above this module (in the source tree or dist/). */
