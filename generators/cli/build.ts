@@ -6,12 +6,8 @@ import { checkBuildOutput, markBuildOutput } from '../execute/output-folder.js';
 import { planBuild, stampFolders } from '../execute/state.js';
 import { type BuildState, isRecorded, sealState, stateFile } from '../execute/state-file.js';
 import { recoverOutput } from '../execute/write.js';
-
-/** Where a command prints (`publish --json` sends the build's lines to stderr, keeping stdout JSON). */
-export interface Printer {
-  log(text: string): void;
-  error(text: string): void;
-}
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
+import { type Container, type Printer, printerOf } from './container.js';
 
 /** Options of `eventry build`. */
 export interface BuildOptions {
@@ -28,39 +24,40 @@ export interface BuildOptions {
  */
 export async function runBuild(
   options: BuildOptions,
-  console: Printer = globalThis.console,
-): Promise<number> {
+  io: Container,
+  print: Printer = printerOf(io),
+): Promise<ExitStatus> {
   const started = performance.now();
-  const outDir = resolve(options.out);
-  const catalogueDir = resolve(options.catalogue);
+  const outDir = resolve(io.cwd, options.out);
+  const catalogueDir = resolve(io.cwd, options.catalogue);
   if (!statSync(catalogueDir, { throwIfNoEntry: false })?.isDirectory()) {
-    console.error(`eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`);
-    return 2;
+    print.error(`eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`);
+    return EXIT.usage;
   }
   const outStat = statSync(outDir, { throwIfNoEntry: false });
   if (outStat && !outStat.isDirectory()) {
-    console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
-    return 2;
+    print.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
+    return EXIT.usage;
   }
-  const refused = checkBuildOutput(options.out, outDir, catalogueDir);
+  const refused = checkBuildOutput(options.out, outDir, catalogueDir, io.cwd);
   if (refused) {
-    console.error(`eventry: error ${refused.code}: ${refused.message}`);
-    return 2;
+    print.error(`eventry: error ${refused.code}: ${refused.message}`);
+    return EXIT.usage;
   }
   let lock: OutputLock;
   try {
     lock = await lockOutput(outDir, (pid) =>
-      console.error(`eventry: waiting for another build (process ${pid}) writing ${options.out} …`),
+      print.error(`eventry: waiting for another build (process ${pid}) writing ${options.out} …`),
     );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    console.error(
+    print.error(
       `eventry: build failed: error write-failed: cannot write ${options.out} (${code}${WRITE_HINTS.get(code) ?? ''}).`,
     );
-    return 1;
+    return EXIT.problems;
   }
   try {
-    return await buildLocked(options, console, started, outDir, catalogueDir);
+    return await buildLocked(options, io.env, print, started, outDir, catalogueDir);
   } finally {
     lock.release();
   }
@@ -69,23 +66,23 @@ export async function runBuild(
 /** `runBuild` once it holds the output's lock. */
 async function buildLocked(
   options: BuildOptions,
-  console: Printer,
+  env: Container['env'],
+  print: Printer,
   started: number,
   outDir: string,
   catalogueDir: string,
-): Promise<number> {
+): Promise<ExitStatus> {
   const recovered = recoverOutput(outDir);
   if (recovered === 'rolled-forward')
-    console.log('eventry: finished moving in the output of an interrupted build.');
-  if (recovered === 'rolled-back')
-    console.log('eventry: discarded the staged files of an interrupted build.');
+    print.log('eventry: finished moving in the output of an interrupted build.');
+  if (recovered === 'rolled-back') print.log('eventry: discarded the staged files of an interrupted build.');
   const plan = planBuild(catalogueDir, outDir, options.force);
   if (plan.upToDate) {
     markBuildOutput(outDir);
-    console.log(
+    print.log(
       `eventry: nothing to do: catalogue unchanged, ${plan.fileCount} files up to date (${ms(started)}).`,
     );
-    return 0;
+    return EXIT.ok;
   }
 
   const { buildCatalogue } = await import('../execute/build.js');
@@ -99,7 +96,7 @@ async function buildLocked(
     previousAreas: plan.state ? [...plan.state.areas.keys()] : [],
     ...(plan.state ? { previousFiles: isRecorded(plan.state) } : {}),
     onReaders: (readers) =>
-      console.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
+      print.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
     seal: (files, units, keptBelow) => {
       const state = sealState(plan.inputHash, files, units, plan.state, keptBelow);
       sealed = { state, keptBelow };
@@ -117,29 +114,29 @@ async function buildLocked(
           },
         }
       : {}),
-    workers: buildThreads(cacheDir),
+    workers: buildThreads(cacheDir, env),
     ...(plan.untouchedAreas ? { untouchedAreas: plan.untouchedAreas } : {}),
   });
   if (!result.ok) {
     if ('problems' in result) {
-      for (const problem of result.problems) console.error(formatProblem(problem, options.catalogue));
-      console.error(
+      for (const problem of result.problems) print.error(formatProblem(problem, options.catalogue));
+      print.error(
         `eventry: build failed: ${result.problems.length} problem(s) in the catalogue; nothing was written.`,
       );
     } else if ('writeError' in result) {
       const { path, code } = result.writeError;
-      console.error(
+      print.error(
         `eventry: build failed: error write-failed: cannot write ${path} (${code}${WRITE_HINTS.get(code) ?? ''}).`,
       );
-      console.error('eventry: nothing was written.');
+      print.error('eventry: nothing was written.');
     } else {
       const { emitter, error } = result.emitterError;
-      console.error(
-        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? (process.env.EVENTRY_DEBUG ? error.stack : error.message) : String(error)}`,
+      print.error(
+        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? (env.EVENTRY_DEBUG ? error.stack : error.message) : String(error)}`,
       );
-      console.error('eventry: nothing was written.');
+      print.error('eventry: nothing was written.');
     }
-    return 1;
+    return EXIT.problems;
   }
   if (sealed) {
     const { folderTimes, unchanged } = plan;
@@ -150,14 +147,14 @@ async function buildLocked(
   }
   const { written, unchanged, removed } = result.report;
   const events = Object.keys(result.catalogue.events).length;
-  console.log(
+  print.log(
     `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
       `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
   );
   // Only after a real build: the no-op path above stays free of the loader and the lint.
   const { lintSummaryLine } = await import('../lint/gate.js');
-  console.log(lintSummaryLine(result.catalogue, catalogueDir));
-  return 0;
+  print.log(lintSummaryLine(result.catalogue, catalogueDir));
+  return EXIT.ok;
 }
 
 /** Why a file could not be written, for the codes an author can cause. */
@@ -174,12 +171,15 @@ const WRITE_HINTS = new Map([
  * `EVENTRY_BUILD_THREADS=<n>` sets the count and uses them for any number of events (0: everything on
  * this thread; 1: the documents on the thread, the rest here), for tests and measurements.
  */
-function buildThreads(cacheDir: string | undefined): {
+function buildThreads(
+  cacheDir: string | undefined,
+  env: Container['env'],
+): {
   threads: number;
   cacheDir?: string;
   minEvents?: number;
 } {
-  const given = Number.parseInt(process.env.EVENTRY_BUILD_THREADS ?? '', 10);
+  const given = Number.parseInt(env.EVENTRY_BUILD_THREADS ?? '', 10);
   const forced = Number.isInteger(given) && given >= 0;
   return {
     threads: forced ? given : availableParallelism(),

@@ -1,22 +1,16 @@
-import { posix, relative, resolve, sep } from 'node:path';
-import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
-import { evaluateGate, type GateOutcome } from '../diff/gate.js';
-import { checkDeclarationsAcross, consumerImpact, unreadPassing } from '../diff/impact.js';
+import { resolve } from 'node:path';
+import type { GateOutcome } from '../diff/gate.js';
+import { type GateRun, type GateVerdict, runGate } from '../diff/gate-run.js';
 import { formatImpactText } from '../diff/impact-report.js';
-import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
 import { readOnlyParseCache } from '../execute/emit-cache.js';
-import { lintForGate } from '../lint/gate.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
-import { describeBase, missingBaseHint, resolveGateBase } from '../release/base.js';
-import { lastRelease } from '../release/last-release.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
-import { directorySource } from '../sources/folder.js';
-import { readFiles, repoRoot, resolveCommit } from '../sources/git.js';
-import { type ResolvedSource, resolveSource } from '../sources/index.js';
+import { describeBase } from '../release/base.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { SourceOptions } from '../sources/source.js';
+import type { Container } from './container.js';
 
 /** Options of `eventry check`. */
 export interface CheckCommandOptions {
@@ -27,7 +21,6 @@ export interface CheckCommandOptions {
   base?: string;
   catalogue?: string;
   format?: 'text' | 'github';
-  cwd?: string;
 }
 
 /** The command line `.ci/run` runs: the gate against `EVENTRY_BASE` or the last release (see `resolveGateBase`). */
@@ -43,13 +36,14 @@ interface Diagnostic {
 }
 
 /**
- * `eventry check [--base REF]`: the version policy gate. Exit 1 when an existing event version changed
- * in a breaking way that the allow-list does not name, when an allow-list entry matches nothing or
- * outlived a whole release, or when the catalogue does not load; 0 otherwise; 2 on a usage error, and
- * when the base cannot be seen (a shallow clone, a ref that names no commit, a base that does not load).
+ * `eventry check [--base REF]`: the version policy gate (`diff/gate-run.ts`). Exit 1 when an existing
+ * event version changed in a breaking way that the allow-list does not name, when an allow-list entry
+ * matches nothing or outlived a whole release, or when the catalogue does not load; 0 otherwise; 2 on
+ * a usage error, and when the base cannot be seen (a shallow clone, a ref that names no commit, a base
+ * that does not load).
  */
-export async function runCheck(options: CheckCommandOptions): Promise<number> {
-  const cwd = options.cwd ?? process.cwd();
+export async function runCheck(options: CheckCommandOptions, io: Container): Promise<ExitStatus> {
+  const { cwd } = io;
   const catalogueDir = options.catalogue ?? 'catalogue';
   // The catalogue and its base share most files: each file both hold alike is parsed once, and most
   // were parsed by the last `eventry build` already (its parse cache, in the project's .eventry/cache/).
@@ -57,183 +51,87 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const cache = readOnlyParseCache([resolve(cwd, catalogueDir)]);
   const sourceOptions: SourceOptions = {
     cwd,
+    env: io.env,
     catalogue: catalogueDir,
     load: { memo: new Map(), ...(cache ? { cache } : {}), ownership: 'defer' },
   };
-  if (!directorySource.claims(catalogueDir, sourceOptions)) {
-    process.stderr.write(`eventry check: no catalogue directory \`${catalogueDir}\`.\n`);
-    return EXIT_USAGE;
-  }
-  // Usage errors first: a wrong --base is reported as such even when the catalogue has problems too.
-  const fromEnv = process.env.EVENTRY_BASE?.trim();
-  const explicit =
+  const fromEnv = io.env.EVENTRY_BASE?.trim();
+  const base =
     options.base !== undefined
       ? { spec: options.base, from: '--base' as const }
       : fromEnv
         ? { spec: fromEnv, from: 'EVENTRY_BASE' as const }
         : undefined;
-  let chosen = explicit ? resolveGateBase(cwd, { catalogueDir, scope: '' }, explicit) : undefined;
-  let given =
-    chosen?.ok && chosen.value.kind !== 'empty' ? resolveSource(chosen.value.ref, sourceOptions) : undefined;
-  if (chosen?.ok && given && !given.ok && given.reason !== 'problems') {
-    return cannotSee(cwd, given.reason, `${explicit!.from} ${given.message}`);
-  }
-  const current = directorySource.resolve(catalogueDir, sourceOptions);
-  if (!current.ok) {
-    if (current.reason === 'problems') {
-      for (const problem of current.problems)
-        process.stdout.write(`${formatProblem(problem, current.root)}\n`);
-      process.stdout.write(`eventry check: the catalogue has ${current.problems.length} problem(s).\n`);
-      return 1;
-    }
-    process.stderr.write(`eventry check: ${current.message}\n`);
-    return EXIT_USAGE;
-  }
-  const after = current.source;
-  const allowList = readAllowList(after.allowList);
-  if (allowList.problems.length > 0) {
-    for (const problem of allowList.problems) process.stdout.write(`${formatProblem(problem, after.root)}\n`);
-    return 1;
-  }
-
-  chosen ??= resolveGateBase(cwd, { catalogueDir, scope: after.catalogue.config.scope });
-  if (!chosen.ok) {
-    process.stderr.write(`eventry check: error ${chosen.problem.code}: ${chosen.problem.message}\n`);
-    return EXIT_USAGE;
-  }
-  const chosenBase = chosen.value;
-  process.stdout.write(`eventry check: base ${describeBase(chosenBase)}.\n`);
-  given ??= chosenBase.kind === 'empty' ? undefined : resolveSource(chosenBase.ref, sourceOptions);
-  let baseSource: ResolvedSource;
-  if (
-    !given ||
-    (!given.ok && given.reason === 'absent' && chosenBase.kind === 'commit' && chosenBase.neverReleased)
-  ) {
-    // Nothing was ever released: against an empty catalogue every event is new, which is what it is.
-    baseSource = emptySource(after);
-  } else if (!given.ok) {
-    if (given.reason !== 'problems') return cannotSee(cwd, given.reason, given.message);
-    process.stderr.write(
-      `eventry check: error base-does-not-load: the catalogue at the base ${describeBase(chosenBase)} has ${given.problems.length} problem(s), so the gate cannot compare with it.\n` +
-        '    fix: name a base whose catalogue loads with --base or EVENTRY_BASE (`eventry diff <base> catalogue` shows its problems).\n',
-    );
-    return EXIT_USAGE;
-  } else {
-    baseSource = given.source;
-  }
-  const base = { source: baseSource };
-  const baseSpec =
-    chosenBase.kind === 'commit'
-      ? chosenBase.commit
-      : chosenBase.kind === 'given'
-        ? chosenBase.ref
-        : undefined;
-
-  const earlier =
-    baseSpec === undefined ? [] : earlierEntries(cwd, catalogueDir, after.catalogue.config.scope, baseSpec);
-  const outcome = checkVersionPolicy(base.source, after, allowList.entries, earlier);
-  const diagnostics = gateDiagnostics(outcome, base.source.label);
-  const print = options.format === 'github' ? githubLine : textLine;
-  for (const diagnostic of diagnostics) process.stdout.write(`${print(diagnostic, after.root)}\n`);
-  const consumers = checkConsumers(base.source, after, outcome, options.format ?? 'text');
-  if (consumers === undefined) return 1;
-  const stale = outcome.stale.length + outcome.expired.length;
-  // The lint pack: new findings are printed, new errors fail the gate (generators/lint/gate.ts).
-  const lint = lintForGate(
-    after.catalogue,
-    resolve(cwd, catalogueDir),
-    catalogueDir,
-    options.format ?? 'text',
-  );
-  process.stdout.write(lint.output);
-  const errors =
-    outcome.blocked.length - consumers.unreadPassing + stale + consumers.broken + (lint.failed ? 1 : 0);
-  process.stdout.write(
-    `eventry check: ${outcome.blocked.length} breaking change(s) to existing event versions blocked, ` +
-      `${outcome.allowed.length} allowed by ${ALLOW_LIST_FILE}, ${stale} stale allow-list entr${stale === 1 ? 'y' : 'ies'} ` +
-      `(base ${base.source.label}): ${errors > 0 ? 'failed' : 'passed'}.\n`,
-  );
-  return errors > 0 ? 1 : 0;
+  const format = options.format ?? 'text';
+  const run = runGate({ source: sourceOptions, ...(base ? { base } : {}), format });
+  return printGate(run, format, io);
 }
 
-/**
- * Prints whom the change breaks: the number of broken consumers and of blocked changes no consumer
- * reads that the config lets pass, or undefined when a declaration is wrong.
- */
-function checkConsumers(
-  base: ResolvedSource,
-  current: ResolvedSource,
-  outcome: GateOutcome,
-  format: 'text' | 'github',
-): { broken: number; unreadPassing: number } | undefined {
-  const problems = checkDeclarationsAcross(base.catalogue, current.catalogue);
-  for (const problem of problems) process.stdout.write(`${formatProblem(problem, current.root)}\n`);
-  if (problems.length > 0) return undefined;
-  const impact = consumerImpact(base.catalogue, current.catalogue);
-  process.stdout.write(
-    format === 'github' ? formatImpactGithub(impact, current.root) : formatImpactText(impact),
-  );
-  const broken = impact.impacts.filter((entry) => entry.status === 'broken');
+/** Prints the gate's result and returns the exit status. */
+function printGate(run: GateRun, format: 'text' | 'github', io: Container): ExitStatus {
+  const out = (text: string) => io.stdout.write(text);
+  const baseLine = (base: GateVerdict['base']) => out(`eventry check: base ${describeBase(base)}.\n`);
+  switch (run.kind) {
+    case 'usage':
+      io.stderr.write(`eventry check: ${run.message}\n`);
+      return EXIT.usage;
+    case 'catalogue-problems':
+      for (const problem of run.problems) out(`${formatProblem(problem, run.root)}\n`);
+      out(`eventry check: the catalogue has ${run.problems.length} problem(s).\n`);
+      return EXIT.problems;
+    case 'allow-list-problems':
+      for (const problem of run.problems) out(`${formatProblem(problem, run.root)}\n`);
+      return EXIT.problems;
+    case 'base-problem':
+      io.stderr.write(`eventry check: error ${run.code}: ${run.message}\n`);
+      return EXIT.usage;
+    case 'base-unseen':
+      if (run.base) baseLine(run.base);
+      io.stderr.write(`eventry check: error ${run.code}: ${run.message}\n    fix: ${run.hint}\n`);
+      return EXIT.usage;
+    case 'base-does-not-load':
+      baseLine(run.base);
+      io.stderr.write(
+        `eventry check: error base-does-not-load: the catalogue at the base ${describeBase(run.base)} has ${run.problems} problem(s), so the gate cannot compare with it.\n` +
+          '    fix: name a base whose catalogue loads with --base or EVENTRY_BASE (`eventry diff <base> catalogue` shows its problems).\n',
+      );
+      return EXIT.usage;
+    case 'gated':
+      baseLine(run.base);
+      return printVerdict(run, format, io);
+  }
+}
+
+/** Prints the findings, whom they break, the lint and the summary line. */
+function printVerdict(run: GateVerdict, format: 'text' | 'github', io: Container): ExitStatus {
+  const out = (text: string) => io.stdout.write(text);
+  const { outcome, consumers, root } = run;
+  const print = format === 'github' ? githubLine : textLine;
+  for (const diagnostic of gateDiagnostics(outcome, run.baseLabel)) out(`${print(diagnostic, root)}\n`);
+  if (consumers.kind === 'declaration-problems') {
+    for (const problem of consumers.problems) out(`${formatProblem(problem, root)}\n`);
+    return EXIT.problems;
+  }
+  out(format === 'github' ? formatImpactGithub(consumers.impact, root) : formatImpactText(consumers.impact));
+  const { broken } = consumers;
   if (broken.length > 0)
-    process.stdout.write(
+    out(
       `eventry check: ${broken.length} consumer(s) broken: ${broken.map((entry) => `${entry.team} (${entry.event})`).join(', ')}.\n`,
     );
-  const passing = unreadPassing(
-    outcome.blocked.map((entry) => entry.finding),
-    impact,
-    current.catalogue,
-  );
-  if (passing.length > 0)
-    process.stdout.write(
-      `eventry check: ${passing.length} breaking change(s) no declared consumer reads pass (consumers.unread_breaking: warn).\n`,
+  if (consumers.unreadPassing > 0)
+    out(
+      `eventry check: ${consumers.unreadPassing} breaking change(s) no declared consumer reads pass (consumers.unread_breaking: warn).\n`,
     );
-  return { broken: broken.length, unreadPassing: passing.length };
-}
-
-/**
- * Runs the gate on two resolved catalogues. The base's allow-list holds the entries a release already
- * carried; `earlier` those the release before the base carried too.
- */
-export function checkVersionPolicy(
-  base: ResolvedSource,
-  current: ResolvedSource,
-  entries: readonly AllowEntry[],
-  earlier: readonly AllowEntry[] = [],
-): GateOutcome {
-  const findings = compareCatalogues(base.catalogue, current.catalogue);
-  const carried = { base: readAllowList(base.allowList).entries, earlier };
-  return evaluateGate(findings, entries, carried, base.catalogue, current.catalogue);
-}
-
-/** The allow-list of the last release before the base (none when the base is a folder or the first release). */
-function earlierEntries(cwd: string, catalogueDir: string, scope: string, baseSpec: string): AllowEntry[] {
-  const top = repoRoot(cwd);
-  const baseCommit = top ? resolveCommit(cwd, baseSpec) : undefined;
-  const parent = baseCommit ? resolveCommit(cwd, `${baseCommit}^`) : undefined;
-  if (!top || !parent) return [];
-  const release = lastRelease(cwd, top, catalogueDir, scope, parent);
-  if (!release) return [];
-  const path = posix.join(toPosix(relative(top, resolve(cwd, catalogueDir))), ALLOW_LIST_FILE);
-  const text = readFiles(cwd, release.commit, [path]).get(path);
-  return text === undefined ? [] : readAllowList({ path: ALLOW_LIST_FILE, text }).entries;
-}
-
-/** Prints why the base cannot be seen and how to fix it: a usage error, never a pass. */
-function cannotSee(cwd: string, reason: 'usage' | 'absent', message: string): number {
-  const code =
-    reason === 'absent' && / has no catalogue /.test(message) ? 'base-without-catalogue' : 'base-not-found';
-  const hint =
-    code === 'base-not-found'
-      ? missingBaseHint(cwd)
-      : 'name a base that holds the catalogue with --base or EVENTRY_BASE (before the first release, set neither: the gate then compares with the root commit).';
-  process.stderr.write(`eventry check: error ${code}: ${message}\n    fix: ${hint}\n`);
-  return EXIT_USAGE;
-}
-
-/** The catalogue before anything was released: the current configuration, no groups, shapes or events. */
-function emptySource(current: ResolvedSource): ResolvedSource {
-  const catalogue = { ...current.catalogue, groups: [], shapes: {}, events: {} };
-  return { kind: 'empty', label: 'an empty catalogue', catalogue, root: current.root, packageVersions: {} };
+  const stale = outcome.stale.length + outcome.expired.length;
+  out(run.lint?.output ?? '');
+  const errors =
+    outcome.blocked.length - consumers.unreadPassing + stale + broken.length + (run.lint?.failed ? 1 : 0);
+  out(
+    `eventry check: ${outcome.blocked.length} breaking change(s) to existing event versions blocked, ` +
+      `${outcome.allowed.length} allowed by ${ALLOW_LIST_FILE}, ${stale} stale allow-list entr${stale === 1 ? 'y' : 'ies'} ` +
+      `(base ${run.baseLabel}): ${errors > 0 ? 'failed' : 'passed'}.\n`,
+  );
+  return errors > 0 ? EXIT.problems : EXIT.ok;
 }
 
 function gateDiagnostics(outcome: GateOutcome, baseLabel: string): Diagnostic[] {
@@ -310,8 +208,4 @@ function githubLine(diagnostic: Diagnostic, root: string): string {
 
 function prefixed(root: string, file: string): string {
   return root && root !== '.' ? `${root.replace(/\/$/, '')}/${file}` : file;
-}
-
-function toPosix(path: string): string {
-  return path.split(sep).join(posix.sep);
 }

@@ -11,7 +11,7 @@ import { formatProblem, type ParseCache } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../schema-registry/compatibility.js';
 import { formatVerdicts, verdictsJson } from '../schema-registry/verdict-report.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { catalogueFolder, directorySource } from '../sources/folder.js';
 import {
   alignSources,
@@ -20,6 +20,7 @@ import {
   type SourceOptions,
   type SourceResult,
 } from '../sources/index.js';
+import type { Container } from './container.js';
 
 /** The report formats of `eventry diff`. */
 export const DIFF_FORMATS = {
@@ -40,7 +41,6 @@ export interface DiffCommandOptions {
   policy?: Policy;
   /** Registry for `npm:` sides (default: npm's configuration for the package's scope). */
   registry?: string;
-  cwd?: string;
 }
 
 /** What `--level NONE` means, printed with its verdict. */
@@ -57,9 +57,15 @@ const FAILING: Record<NonNullable<DiffCommandOptions['failOn']>, readonly Severi
  * `eventry diff OLD NEW`: prints the classified changes. Exit 1 when a change at or above `--fail-on`
  * is found, 0 otherwise, 2 when OLD or NEW cannot be read (a usage error, or a catalogue with problems).
  */
-export async function runDiff(old: string, now: string, options: DiffCommandOptions = {}): Promise<number> {
+export async function runDiff(
+  old: string,
+  now: string,
+  options: DiffCommandOptions,
+  io: Container,
+): Promise<ExitStatus> {
   const sourceOptions: SourceOptions = {
-    cwd: options.cwd ?? process.cwd(),
+    cwd: io.cwd,
+    env: io.env,
     catalogue: options.catalogue ?? 'catalogue',
     ...(options.registry !== undefined ? { registry: options.registry } : {}),
   };
@@ -67,29 +73,29 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
   const name = options.format ?? 'text';
   const format = Object.hasOwn(DIFF_FORMATS, name) ? DIFF_FORMATS[name] : undefined;
   if (!format) {
-    process.stderr.write(
+    io.stderr.write(
       `eventry diff: unknown --format ${options.format}; use text, markdown, json or github.\n`,
     );
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   const cache = parseCacheOf([old, now], sourceOptions);
   // Consumer declarations are checked against both sides together (below), not against NEW alone.
   sourceOptions.load = { ...(cache ? { cache } : {}), ownership: 'defer' };
   // Both sides load at once; what is printed when one cannot be used is as when OLD was read first.
   const [oldResult, newResult] = resolveSourcePair(old, now, sourceOptions);
-  const oldSource = usableSource('OLD', old, oldResult);
-  if (!oldSource) return EXIT_USAGE;
-  const newSource = usableSource('NEW', now, newResult);
-  if (!newSource) return EXIT_USAGE;
+  const oldSource = usableSource('OLD', old, oldResult, io);
+  if (!oldSource) return EXIT.usage;
+  const newSource = usableSource('NEW', now, newResult, io);
+  if (!newSource) return EXIT.usage;
   for (const note of [...(oldSource.notes ?? []), ...(newSource.notes ?? [])])
-    process.stderr.write(`eventry diff: note: ${note}\n`);
+    io.stderr.write(`eventry diff: note: ${note}\n`);
   // A published package covers one group: compare the other side on that group only.
   const [before, after] = alignSources(oldSource, newSource);
   const declarations = checkDeclarationsAcross(before.catalogue, after.catalogue);
   if (declarations.length > 0) {
-    process.stderr.write(`eventry: NEW \`${now}\` does not load:\n`);
-    for (const problem of declarations) process.stderr.write(`${formatProblem(problem, after.root)}\n`);
-    return EXIT_USAGE;
+    io.stderr.write(`eventry: NEW \`${now}\` does not load:\n`);
+    for (const problem of declarations) io.stderr.write(`${formatProblem(problem, after.root)}\n`);
+    return EXIT.usage;
   }
   const report = buildReport(
     {
@@ -113,9 +119,9 @@ export async function runDiff(old: string, now: string, options: DiffCommandOpti
         ? `${JSON.stringify({ ...JSON.parse(output), registry }, null, 2)}\n`
         : `${output}${formatVerdicts(verdicts, level, policy)}${note ? `  ${note}\n` : ''}`;
   }
-  process.stdout.write(output);
+  io.stdout.write(output);
   const failing = FAILING[options.failOn ?? 'breaking'];
-  return report.findings.some((finding) => failing.includes(finding.severity)) ? 1 : 0;
+  return report.findings.some((finding) => failing.includes(finding.severity)) ? EXIT.problems : EXIT.ok;
 }
 
 /**
@@ -132,13 +138,18 @@ function parseCacheOf(specs: readonly string[], options: SourceOptions): ParseCa
 }
 
 /** The resolved side, or undefined after printing why it cannot be used. */
-function usableSource(role: string, spec: string, result: SourceResult): ResolvedSource | undefined {
+function usableSource(
+  role: string,
+  spec: string,
+  result: SourceResult,
+  io: Container,
+): ResolvedSource | undefined {
   if (result.ok) return result.source;
   if (result.reason === 'problems') {
-    process.stderr.write(`eventry: ${role} \`${spec}\` does not load:\n`);
-    for (const problem of result.problems) process.stderr.write(`${formatProblem(problem, result.root)}\n`);
+    io.stderr.write(`eventry: ${role} \`${spec}\` does not load:\n`);
+    for (const problem of result.problems) io.stderr.write(`${formatProblem(problem, result.root)}\n`);
   } else {
-    process.stderr.write(`eventry: ${role}: ${result.message}\n`);
+    io.stderr.write(`eventry: ${role}: ${result.message}\n`);
   }
   return undefined;
 }

@@ -4,7 +4,8 @@ import { generateSite } from '../docs/site.js';
 import { checkSiteFolder, writeSiteAtomically } from '../docs/write-site.js';
 import { lockOutput } from '../execute/lock.js';
 import { whileReadingOutput } from '../execute/write.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
+import type { Container } from './container.js';
 import { openHistory } from './history.js';
 
 /** Options of `eventry docs`. */
@@ -16,7 +17,6 @@ export interface DocsCommandOptions {
   packages?: string;
   /** `--no-cache`: load every release from git, write no cache. */
   cache?: boolean;
-  cwd?: string;
 }
 
 /**
@@ -24,30 +24,30 @@ export interface DocsCommandOptions {
  * the built packages are missing or stale (each problem printed with its code and file, nothing
  * written); 2 on a usage error.
  */
-export async function runDocs(options: DocsCommandOptions = {}): Promise<number> {
+export async function runDocs(options: DocsCommandOptions, io: Container): Promise<ExitStatus> {
   const started = performance.now();
-  const cwd = options.cwd ?? process.cwd();
+  const { cwd } = io;
   const catalogue = options.catalogue ?? 'catalogue';
   const out = options.out ?? join('.eventry', 'site');
   const outStat = statSync(resolve(cwd, out), { throwIfNoEntry: false });
   if (outStat && !outStat.isDirectory()) {
-    process.stderr.write(`eventry docs: --out ${out} is not a directory.\n`);
-    return EXIT_USAGE;
+    io.stderr.write(`eventry docs: --out ${out} is not a directory.\n`);
+    return EXIT.usage;
   }
-  const claim = { given: out, sources: [resolve(cwd, catalogue)], roots: [cwd] };
+  const claim = { given: out, sources: [resolve(cwd, catalogue)], roots: [cwd], cwd };
   const refused = checkSiteFolder(resolve(cwd, out), claim);
   if (refused) {
-    process.stderr.write(`eventry docs: ${refused.message} [${refused.code}]\n`);
-    return EXIT_USAGE;
+    io.stderr.write(`eventry docs: ${refused.message} [${refused.code}]\n`);
+    return EXIT.usage;
   }
-  const history = openHistory(cwd, catalogue, options.cache !== false);
+  const history = openHistory(io, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
   const packagesDir = resolve(cwd, options.packages ?? 'packages');
   // One docs run at a time replaces a site (two would swap it under each other): a lock beside it,
   // since the site folder itself is replaced whole.
   const target = resolve(cwd, out);
   const siteLock = await lockOutput(join(dirname(target), `.${basename(target)}.lock`), (pid) =>
-    process.stderr.write(`eventry docs: waiting for another docs run (process ${pid}) writing ${out} …\n`),
+    io.stderr.write(`eventry docs: waiting for another docs run (process ${pid}) writing ${out} …\n`),
   );
   let result: Awaited<ReturnType<typeof writeSite>>;
   // The site copies the packages' files: read as a reader of that output, never while a build commits.
@@ -61,7 +61,7 @@ export async function runDocs(options: DocsCommandOptions = {}): Promise<number>
           claim,
         ),
       (pid) =>
-        process.stderr.write(
+        io.stderr.write(
           `eventry docs: waiting for a build (process ${pid}) writing ${options.packages ?? 'packages'} …\n`,
         ),
     );
@@ -71,21 +71,21 @@ export async function runDocs(options: DocsCommandOptions = {}): Promise<number>
     siteLock.release();
   }
   if ('code' in result) {
-    process.stderr.write(`eventry docs: ${result.message} [${result.code}]\n`);
-    return EXIT_USAGE;
+    io.stderr.write(`eventry docs: ${result.message} [${result.code}]\n`);
+    return EXIT.usage;
   }
   if (!result.ok) {
     for (const problem of result.problems) {
-      process.stderr.write(
+      io.stderr.write(
         `${relative(cwd, problem.file) || problem.file}: ${problem.message} [${problem.code}]\n`,
       );
     }
-    process.stderr.write('eventry docs: nothing written.\n');
-    return 1;
+    io.stderr.write('eventry docs: nothing written.\n');
+    return EXIT.problems;
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  process.stdout.write(
+  io.stdout.write(
     `eventry: wrote the docs site into ${out}: ${result.pages} pages, ${result.files} assets (${seconds} s).\n`,
   );
-  return 0;
+  return EXIT.ok;
 }

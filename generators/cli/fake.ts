@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { FakeVariant } from '../runtime/testing.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { loadTestingEntry } from '../validate/testing-entry.js';
+import type { Container } from './container.js';
 
 /** Options of `eventry fake`. */
 export interface FakeCommandOptions {
@@ -19,14 +20,14 @@ export interface FakeCommandOptions {
  * drawn with the seed `<seed>/<i>` (default seed `0`), so a run is repeatable. `--invalid` writes the
  * payloads with one known problem each, with `problem` and the promised `error` item on the line.
  */
-export async function runFake(key: string, options: FakeCommandOptions): Promise<number> {
-  const usage = (message: string): number => {
-    process.stderr.write(`eventry fake: ${message}\nRun \`eventry fake --help\` for usage.\n`);
-    return EXIT_USAGE;
+export async function runFake(key: string, options: FakeCommandOptions, io: Container): Promise<ExitStatus> {
+  const usage = (message: string): ExitStatus => {
+    io.stderr.write(`eventry fake: ${message}\nRun \`eventry fake --help\` for usage.\n`);
+    return EXIT.usage;
   };
-  const outDir = resolve(options.out ?? 'packages');
+  const outDir = resolve(io.cwd, options.out ?? 'packages');
   const entry = await loadTestingEntry(outDir, key);
-  if ('problem' in entry)
+  if (!entry.ok)
     return usage(
       entry.problem.code === 'no-packages'
         ? `${entry.problem.message}: run \`npm run build\` first (or pass --out).`
@@ -48,14 +49,14 @@ export async function runFake(key: string, options: FakeCommandOptions): Promise
         JSON.stringify({ event: key, payload: testing.fake(key, { seed: `${seed}/${i}`, variant }) }),
       );
   }
-  await write(lines);
-  return 0;
+  await write(lines, io.stdout);
+  return EXIT.ok;
 }
 
 /** Writes the lines to stdout in blocks, waiting whenever it is full (a million lines in constant memory). */
-async function write(lines: string[]): Promise<void> {
+async function write(lines: string[], stdout: Container['stdout']): Promise<void> {
   for (let start = 0; start < lines.length; start += 1000) {
     const block = `${lines.slice(start, start + 1000).join('\n')}\n`;
-    if (!process.stdout.write(block)) await once(process.stdout, 'drain');
+    if (!stdout.write(block)) await once(stdout, 'drain');
   }
 }

@@ -10,7 +10,8 @@ import { formatSarif } from '../lint/report/sarif.js';
 import { countsText, formatText, sourcePath } from '../lint/report/text.js';
 import { LINT_RULES } from '../lint/rules/index.js';
 import { formatProblem, loadCatalogueFromSources, readCatalogueSources } from '../load/index.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
+import type { Container } from './container.js';
 
 /** Options of `eventry lint`. */
 export interface LintCommandOptions {
@@ -22,27 +23,24 @@ export interface LintCommandOptions {
   /** commander's `--no-baseline`: false reports every finding as new. */
   baseline?: boolean;
   listRules?: boolean;
-  cwd?: string;
 }
 
 /**
  * `eventry lint`: the rule pack over the catalogue. Exit 1 on a new error, on more new warnings than
  * `--max-warnings`, or when the catalogue or its `lint:` settings have problems; 2 on a usage error.
  */
-export async function runLint(options: LintCommandOptions): Promise<number> {
-  const out = (text: string): boolean => process.stdout.write(text);
+export async function runLint(options: LintCommandOptions, io: Container): Promise<ExitStatus> {
+  const out = (text: string): boolean => io.stdout.write(text);
   if (options.listRules) {
     for (const rule of LINT_RULES) out(`${rule.id} (${rule.severity}): ${rule.description}\n`);
-    return 0;
+    return EXIT.ok;
   }
-  const cwd = options.cwd ?? process.cwd();
+  const { cwd } = io;
   const root = options.catalogue ?? 'catalogue';
   const dir = resolve(cwd, root);
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    process.stderr.write(
-      `eventry lint: no catalogue folder at \`${root}\` (give one with --catalogue <dir>).\n`,
-    );
-    return EXIT_USAGE;
+    io.stderr.write(`eventry lint: no catalogue folder at \`${root}\` (give one with --catalogue <dir>).\n`);
+    return EXIT.usage;
   }
   const files = readCatalogueSources(dir);
   const cache = readOnlyParseCache([dir]);
@@ -50,7 +48,7 @@ export async function runLint(options: LintCommandOptions): Promise<number> {
   if (!loaded.ok) {
     for (const problem of loaded.problems) out(`${formatProblem(problem, root)}\n`);
     out(`eventry lint: the catalogue has ${loaded.problems.length} problem(s); nothing was linted.\n`);
-    return 1;
+    return EXIT.problems;
   }
   const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
   const config = resolveLintConfig(loaded.catalogue.config.lint, configText);
@@ -60,7 +58,7 @@ export async function runLint(options: LintCommandOptions): Promise<number> {
         `${sourcePath(root, problem.location)}:${problem.location.line}:${problem.location.column}: error ${problem.code}: ${problem.message}\n    hint: ${problem.hint}\n`,
       );
     out(`eventry lint: ${config.problems.length} problem(s) in the lint settings; nothing was linted.\n`);
-    return 1;
+    return EXIT.problems;
   }
   const baselinePath = resolve(dir, config.baseline);
   const baselineShown = sourcePath(root, { file: config.baseline, line: 0, column: 0 });
@@ -68,13 +66,13 @@ export async function runLint(options: LintCommandOptions): Promise<number> {
     const result = lintCatalogue(loaded.catalogue, { files, config });
     const refused = writeBaseline(baselinePath, result.findings);
     if (refused) {
-      process.stderr.write(`eventry lint: not writing the baseline: ${baselineShown} ${refused}.\n`);
-      return 1;
+      io.stderr.write(`eventry lint: not writing the baseline: ${baselineShown} ${refused}.\n`);
+      return EXIT.problems;
     }
     out(
       `eventry lint: recorded ${result.findings.length} finding(s) (${countsText(result)}) in ${baselineShown}.\n`,
     );
-    return 0;
+    return EXIT.ok;
   }
   const read =
     options.baseline === false ? { ok: true as const, baseline: undefined } : readBaseline(baselinePath);
@@ -82,7 +80,7 @@ export async function runLint(options: LintCommandOptions): Promise<number> {
     out(
       `${baselineShown}:1:1: error invalid-lint-baseline: The baseline ${read.message}.\n    hint: Write it again with \`eventry lint --write-baseline\`.\n`,
     );
-    return 1;
+    return EXIT.problems;
   }
   const result = lintCatalogue(loaded.catalogue, {
     files,
@@ -97,7 +95,7 @@ export async function runLint(options: LintCommandOptions): Promise<number> {
     out(format === 'github' ? formatGithub(result, root) : formatText(result, root));
     out(`${summaryLine(result, failed)}\n`);
   }
-  return failed ? 1 : 0;
+  return failed ? EXIT.problems : EXIT.ok;
 }
 
 /** Why the lint fails, or undefined when it passes. */

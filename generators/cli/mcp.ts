@@ -4,7 +4,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CatalogueView } from '../mcp/catalogue-view.js';
 import { createMcpServer } from '../mcp/server.js';
 import { SchemaRegistryState } from '../schema-registry/registry.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
+import type { Container } from './container.js';
 import { openHistory } from './history.js';
 
 /** Options of `eventry mcp`. */
@@ -14,23 +15,22 @@ export interface McpCommandOptions {
   packages?: string;
   /** `--no-cache`: load every release from git, write no cache. */
   cache?: boolean;
-  cwd?: string;
 }
 
 /**
  * `eventry mcp`: the read-only MCP server over stdio, for coding agents. Standard output is the
  * protocol; everything else goes to standard error. Ends when the client closes standard input.
  */
-export async function runMcp(options: McpCommandOptions = {}): Promise<number> {
-  const cwd = options.cwd ?? process.cwd();
+export async function runMcp(options: McpCommandOptions, io: Container): Promise<ExitStatus> {
+  const { cwd } = io;
   const packagesDir = resolve(cwd, options.packages ?? 'packages');
   if (!statSync(packagesDir, { throwIfNoEntry: false })?.isDirectory()) {
-    process.stderr.write(
+    io.stderr.write(
       `eventry mcp: no packages folder at ${options.packages ?? 'packages'} (run \`eventry build\`, or give --packages <dir>).\n`,
     );
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
-  const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
+  const history = openHistory(io, options.catalogue ?? 'catalogue', options.cache !== false);
   if (typeof history === 'number') return history;
   const view = new CatalogueView({
     catalogue: history.current,
@@ -39,13 +39,13 @@ export async function runMcp(options: McpCommandOptions = {}): Promise<number> {
     catalogueDir: resolve(cwd, options.catalogue ?? 'catalogue'),
   });
   const server = createMcpServer(() => view);
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(io.stdin, io.stdout);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
-    process.stdin.once('end', () => done());
+    io.stdin.once('end', () => done());
   });
   await server.connect(transport);
   await closed;
   await server.close();
-  return 0;
+  return EXIT.ok;
 }

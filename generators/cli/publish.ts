@@ -4,8 +4,9 @@ import { whileReadingOutput } from '../execute/write.js';
 import { maskCredentials, NOT_A_URL, normaliseRegistry, registryTimeouts } from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { runBuild } from './build.js';
+import type { Container, Printer } from './container.js';
 
 /** Options of `eventry publish`. */
 export interface PublishCommandOptions {
@@ -23,96 +24,102 @@ export interface PublishCommandOptions {
  * Exit 0 when everything is published (or, with --dry-run, could be), 1 on a conflict or a failed
  * upload (re-run after fixing: only what is missing goes out), 2 on bad usage.
  */
-export async function runPublish(options: PublishCommandOptions): Promise<number> {
+export async function runPublish(options: PublishCommandOptions, io: Container): Promise<ExitStatus> {
   // Every line printed goes through the mask: the registry URL may carry `user:password@`.
-  const console = {
-    log: (text: string) => process.stdout.write(`${maskCredentials(text, options.registry)}\n`),
-    error: (text: string) => process.stderr.write(`${maskCredentials(text, options.registry)}\n`),
+  const print = {
+    log: (text: string) => io.stdout.write(`${maskCredentials(text, options.registry)}\n`),
+    error: (text: string) => io.stderr.write(`${maskCredentials(text, options.registry)}\n`),
   };
   let registry: string;
   try {
     registry = normaliseRegistry(options.registry);
   } catch (error) {
     const why = (error as Error).message;
-    console.error(
+    print.error(
       why === NOT_A_URL
         ? `eventry: --registry ${options.registry} is not a URL (e.g. http://127.0.0.1:4873/).`
         : `eventry: error registry-url: --registry ${JSON.stringify(options.registry)} is refused: ${why} (e.g. http://127.0.0.1:4873/).`,
     );
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
-  const timeouts = registryTimeouts();
-  if ('error' in timeouts) {
-    console.error(`eventry: error registry-timeout: ${timeouts.error}`);
-    return EXIT_USAGE;
+  const timeouts = registryTimeouts(io.env);
+  if (!timeouts.ok) {
+    print.error(`eventry: error registry-timeout: ${timeouts.error}`);
+    return EXIT.usage;
   }
   if (options.access !== undefined && options.access !== 'public' && options.access !== 'restricted') {
-    console.error(`eventry: --access must be public or restricted, not ${options.access}.`);
-    return EXIT_USAGE;
+    print.error(`eventry: --access must be public or restricted, not ${options.access}.`);
+    return EXIT.usage;
   }
-  if (statSync(options.out, { throwIfNoEntry: false })?.isDirectory() === false) {
-    console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
-    return EXIT_USAGE;
+  const out = resolve(io.cwd, options.out);
+  if (statSync(out, { throwIfNoEntry: false })?.isDirectory() === false) {
+    print.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
+    return EXIT.usage;
   }
   // What goes out is always what the catalogue generates: the build runs first (incremental, so a
   // no-op when packages/ is up to date), and a catalogue that does not build publishes nothing.
   const built = await runBuild(
     { catalogue: options.catalogue, out: options.out },
-    options.json ? { log: console.error, error: console.error } : console,
+    io,
+    options.json ? { log: print.error, error: print.error } : print,
   );
   if (built !== 0) {
-    console.error(
+    print.error(
       'eventry: publish stopped before packing: the catalogue did not build; nothing was published.',
     );
     return built;
   }
   const verb = options.dryRun ? 'checking' : 'publishing';
-  if (!options.json) console.log(`eventry: ${verb} the group packages in ${options.out} against ${registry}`);
+  if (!options.json) print.log(`eventry: ${verb} the group packages in ${options.out} against ${registry}`);
 
   let outcome: PublishOutcome;
   try {
     // Packed and uploaded as a reader of the output: no build commits there meanwhile.
-    outcome = await whileReadingOutput(resolve(options.out), () =>
+    outcome = await whileReadingOutput(out, () =>
       publishPackages({
         registry,
-        out: options.out,
+        out,
         dryRun: options.dryRun === true,
         timeouts,
+        // npm runs in the command's environment (its `.npmrc` and credentials settings).
+        npmOptions: { baseEnv: io.env },
         ...(options.access ? { access: options.access as 'public' | 'restricted' } : {}),
         onPublished: options.json
           ? undefined
           : (p) =>
-              console.log(`published   ${p.name}@${p.version} (tag ${p.tag}, ${sizes(p)}, ${seconds(p.ms)})`),
+              print.log(`published   ${p.name}@${p.version} (tag ${p.tag}, ${sizes(p)}, ${seconds(p.ms)})`),
       }),
     );
   } catch (error) {
-    console.error(
+    print.error(
       `eventry: publish stopped, nothing more was published: ${error instanceof Error ? error.message : String(error)}`,
     );
-    return 1;
+    return EXIT.problems;
   }
 
   if (options.json) {
-    console.log(JSON.stringify(toJson(outcome), null, 2));
+    print.log(JSON.stringify(toJson(outcome), null, 2));
   } else {
-    printOutcome(outcome, console);
+    printOutcome(outcome, print);
   }
-  return outcome.failed.length > 0 || outcome.plan.some((entry) => entry.action === 'conflict') ? 1 : 0;
+  return outcome.failed.length > 0 || outcome.plan.some((entry) => entry.action === 'conflict')
+    ? EXIT.problems
+    : EXIT.ok;
 }
 
-function printOutcome(outcome: PublishOutcome, console: Printer): void {
+function printOutcome(outcome: PublishOutcome, print: Printer): void {
   const conflicts = outcome.plan.filter((entry) => entry.action === 'conflict');
   for (const entry of outcome.plan) {
-    if (entry.action === 'up-to-date') console.log(`up to date  ${label(entry)}`);
+    if (entry.action === 'up-to-date') print.log(`up to date  ${label(entry)}`);
     if (entry.action === 'publish' && (outcome.dryRun || conflicts.length > 0)) {
-      console.log(
+      print.log(
         `${outcome.dryRun ? 'would publish' : 'not published'} ${label(entry)} (tag ${entry.tag}, ${sizes(entry.local)})`,
       );
     }
   }
-  for (const entry of conflicts) console.error(`eventry: conflict: ${describeConflict(entry)}`);
+  for (const entry of conflicts) print.error(`eventry: conflict: ${describeConflict(entry)}`);
   for (const failure of outcome.failed) {
-    console.error(
+    print.error(
       `eventry: ${failure.name}@${failure.version}: ${failure.error}${authHint(failure.error, outcome.registry)}`,
     );
   }
@@ -120,24 +127,18 @@ function printOutcome(outcome: PublishOutcome, console: Printer): void {
     outcome.plan.filter((entry) => entry.action === action).length;
   const time = seconds(outcome.ms);
   if (conflicts.length > 0) {
-    console.error(`eventry: ${conflicts.length} conflict(s): nothing was published (${time}).`);
+    print.error(`eventry: ${conflicts.length} conflict(s): nothing was published (${time}).`);
   } else if (outcome.dryRun) {
-    console.log(
+    print.log(
       `eventry: dry run: ${count('publish')} to publish, ${count('up-to-date')} up to date; nothing was published (${time}).`,
     );
   } else {
     const failed =
       outcome.failed.length > 0 ? `, ${outcome.failed.length} failed (run again to publish them)` : '';
-    console.log(
+    print.log(
       `eventry: ${outcome.published.length} published, ${count('up-to-date')} up to date${failed} (${time}).`,
     );
   }
-}
-
-/** Where `eventry publish` prints: stdout and stderr, credentials masked. */
-interface Printer {
-  log(text: string): void;
-  error(text: string): void;
 }
 
 /** A failed upload for want of credentials says where npm looks for them. */

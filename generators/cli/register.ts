@@ -9,7 +9,8 @@ import {
   selectVersions,
 } from '../schema-registry/register.js';
 import { SchemaRegistryState } from '../schema-registry/registry.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
+import type { Container } from './container.js';
 import { openHistory } from './history.js';
 
 /** Options of `eventry register`. */
@@ -21,47 +22,45 @@ export interface RegisterCommandOptions {
   subjects?: string;
   catalogue?: string;
   cache?: boolean;
-  cwd?: string;
-  env?: NodeJS.ProcessEnv;
 }
 
 /**
  * `eventry register --registry URL`: exit 0 when the registry holds every selected version (or, with
  * `--dry-run`, the plan was made), 1 when it refused something or cannot be reached, 2 on a usage error.
  */
-export async function runRegister(options: RegisterCommandOptions): Promise<number> {
-  const cwd = options.cwd ?? process.cwd();
+export async function runRegister(options: RegisterCommandOptions, io: Container): Promise<ExitStatus> {
+  const { cwd } = io;
   let url: URL;
   try {
     url = new URL(options.registry);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
   } catch {
-    process.stderr.write(
+    io.stderr.write(
       'eventry register: --registry must be an http(s) URL, e.g. https://registry.example.com\n',
     );
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   const shown = displayUrl(url);
-  const history = openHistory(cwd, options.catalogue ?? 'catalogue', options.cache !== false);
+  const history = openHistory(io, options.catalogue ?? 'catalogue', options.cache !== false);
   if (typeof history === 'number') return history;
   const state = new SchemaRegistryState(history);
   const { versions, unreleased } = selectVersions(state, options.subjects);
   if (unreleased > 0) {
-    process.stderr.write(
+    io.stderr.write(
       `eventry register: ${unreleased} version(s) of the working catalogue are not released yet and are left out (release with \`eventry version\` and commit).\n`,
     );
   }
   if (versions.length === 0) {
-    process.stderr.write(
+    io.stderr.write(
       options.subjects === undefined
         ? 'eventry register: nothing released yet (no commit records a catalogue version).\n'
         : `eventry register: no released subject matches --subjects ${options.subjects}.\n`,
     );
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
-  const authorization = registryAuthorization(url, { env: options.env ?? process.env, cwd });
+  const authorization = registryAuthorization(url, { env: io.env, cwd });
   const target = { url: shown, ...(authorization ? { authorization } : {}) };
-  const print = (text: string) => process.stdout.write(text);
+  const print = (text: string) => io.stdout.write(text);
   try {
     const plan = await planRegister(state, target, versions);
     if ('status' in plan) {
@@ -71,11 +70,11 @@ export async function runRegister(options: RegisterCommandOptions): Promise<numb
         registered: [],
         refused: plan,
       });
-      return 1;
+      return EXIT.problems;
     }
     if (options.dryRun) {
       report(print, options, shown, plan, undefined);
-      return 0;
+      return EXIT.ok;
     }
     const schemas = new Map(
       versions.map((version) => [`${version.subject}\0${version.version}`, version.schema]),
@@ -86,11 +85,11 @@ export async function runRegister(options: RegisterCommandOptions): Promise<numb
       (subject, version) => schemas.get(`${subject}\0${version}`)!,
     );
     report(print, options, shown, plan, outcome);
-    return outcome.refused ? 1 : 0;
+    return outcome.refused ? EXIT.problems : EXIT.ok;
   } catch (error) {
     if (error instanceof RegistryUnreachable) {
-      process.stderr.write(`eventry register: cannot reach ${shown}: ${error.message}\n`);
-      return 1;
+      io.stderr.write(`eventry register: cannot reach ${shown}: ${error.message}\n`);
+      return EXIT.problems;
     }
     throw error;
   }

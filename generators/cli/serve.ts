@@ -4,8 +4,9 @@ import { createMcpHttpHandler } from '../mcp/http.js';
 import { followRepository } from '../serve/follow.js';
 import { buildServedState, type ServedState, ServedStateHolder } from '../serve/served-state.js';
 import { createRegistryServer } from '../serve/server.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { repoRoot, resolveCommit } from '../sources/git.js';
+import type { Container } from './container.js';
 import { openHistory } from './history.js';
 
 /** Options of `eventry serve`. */
@@ -23,7 +24,6 @@ export interface ServeCommandOptions {
   packages?: string;
   /** `--poll <seconds>`: how often to look for a new release or catalogue edit; 0 never. */
   poll?: string;
-  cwd?: string;
 }
 
 /**
@@ -31,25 +31,25 @@ export interface ServeCommandOptions {
  * `eventry: serving http://H:P` once it accepts connections; SIGTERM or SIGINT stop it gracefully
  * (no new connections, requests in flight finish), exit 0.
  */
-export async function runServe(options: ServeCommandOptions = {}): Promise<number> {
-  const cwd = options.cwd ?? process.cwd();
+export async function runServe(options: ServeCommandOptions, io: Container): Promise<ExitStatus> {
+  const { cwd } = io;
   const port = Number(options.port ?? '8081');
   if (!/^[0-9]{1,5}$/.test(options.port ?? '8081') || port > 65535) {
-    process.stderr.write(
+    io.stderr.write(
       `eventry serve: --port ${options.port} is not a port number (0-65535; 0 picks a free one).\n`,
     );
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   const poll = Number(options.poll ?? '2');
   if (!/^[0-9]+(\.[0-9]+)?$/.test(options.poll ?? '2') || poll > 86_400) {
-    process.stderr.write(
+    io.stderr.write(
       `eventry serve: --poll ${options.poll} is not a number of seconds (0-86400; 0 never looks again).\n`,
     );
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
   const host = options.host ?? '127.0.0.1';
   const catalogue = options.catalogue ?? 'catalogue';
-  const history = openHistory(cwd, catalogue, options.cache !== false);
+  const history = openHistory(io, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
   const holder = new ServedStateHolder(buildServedState(history, resolveCommit(cwd, 'HEAD')));
   const follower =
@@ -66,11 +66,11 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
           poll * 1000,
           {
             reloaded: ({ release }) =>
-              process.stderr.write(
+              io.stderr.write(
                 `eventry serve: reloaded: ${release.release ? `release ${release.release.version} (${release.release.commit.slice(0, 7)})` : 'no release yet'}, catalogue version ${release.catalogueVersion}, ${release.unreleased} unreleased version(s).\n`,
               ),
             failed: (message) =>
-              process.stderr.write(
+              io.stderr.write(
                 `eventry serve: the changed catalogue does not load; still serving the previous state:\n${message}\n`,
               ),
           },
@@ -97,7 +97,7 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
     title: history.current.config.title,
     docsDir: resolve(cwd, options.docs ?? join('.eventry', 'site')),
     mcp: createMcpHttpHandler(viewOf),
-    ...(options.accessLog ? { accessLog: (line: string) => process.stdout.write(`${line}\n`) } : {}),
+    ...(options.accessLog ? { accessLog: (line: string) => io.stdout.write(`${line}\n`) } : {}),
   });
   const listening = await new Promise<Error | undefined>((done) => {
     server.once('error', done);
@@ -105,13 +105,13 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
   });
   if (listening) {
     follower?.stop();
-    process.stderr.write(`eventry serve: cannot listen on ${host}:${port}: ${listening.message}\n`);
-    return 1;
+    io.stderr.write(`eventry serve: cannot listen on ${host}:${port}: ${listening.message}\n`);
+    return EXIT.problems;
   }
   const address = server.address();
   const shown = typeof address === 'object' && address ? address.port : port;
   const hostShown = host.includes(':') ? `[${host}]` : host;
-  process.stdout.write(`eventry: serving http://${hostShown}:${shown}\n`);
+  io.stdout.write(`eventry: serving http://${hostShown}:${shown}\n`);
   await new Promise<void>((done) => {
     const stop = () => {
       follower?.stop();
@@ -125,5 +125,5 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
-  return 0;
+  return EXIT.ok;
 }

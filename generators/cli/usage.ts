@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONSUMERS_FOLDER, formatProblem, loadCatalogue } from '../load/index.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { readIfExists, writeAtomically } from '../shared/fs.js';
 import { declarationText, GENERATED_DECLARATION_NOTE } from '../usage/declaration.js';
 import { scanProject, UsageError } from '../usage/scan.js';
+import type { Container } from './container.js';
 
 /** Options of `eventry usage scan`. */
 export interface UsageScanOptions {
@@ -15,7 +16,6 @@ export interface UsageScanOptions {
   out?: string;
   /** Verify the file instead of writing it: exit 1 when it is not what the code reads. */
   check?: boolean;
-  cwd?: string;
 }
 
 // The schema in the toolkit's source tree when there is one (a checkout), else the compiled copy.
@@ -25,18 +25,22 @@ const SCHEMA = [
 ].find((path) => existsSync(path))!;
 
 /** `eventry usage scan DIR --team T`: writes (or with `--check` verifies) a team's consumer declaration. */
-export async function runUsageScan(dir: string, options: UsageScanOptions): Promise<number> {
-  const cwd = options.cwd ?? process.cwd();
+export async function runUsageScan(
+  dir: string,
+  options: UsageScanOptions,
+  io: Container,
+): Promise<ExitStatus> {
+  const { cwd } = io;
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(options.team)) {
-    process.stderr.write(`eventry usage scan: --team \`${options.team}\` is not a kebab-case team id.\n`);
-    return EXIT_USAGE;
+    io.stderr.write(`eventry usage scan: --team \`${options.team}\` is not a kebab-case team id.\n`);
+    return EXIT.usage;
   }
   const catalogueDir = resolve(cwd, options.catalogue ?? 'catalogue');
   const loaded = loadCatalogue(catalogueDir, undefined, { ownership: 'defer' });
   if (!loaded.ok) {
     for (const problem of loaded.problems)
-      process.stdout.write(`${formatProblem(problem, relative(cwd, catalogueDir))}\n`);
-    return 1;
+      io.stdout.write(`${formatProblem(problem, relative(cwd, catalogueDir))}\n`);
+    return EXIT.problems;
   }
   const project = resolve(cwd, dir);
   let usage: ReturnType<typeof scanProject>;
@@ -44,8 +48,8 @@ export async function runUsageScan(dir: string, options: UsageScanOptions): Prom
     usage = scanProject(project, loaded.catalogue);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`eventry usage scan: ${error.message}\n`);
-    return EXIT_USAGE;
+    io.stderr.write(`eventry usage scan: ${error.message}\n`);
+    return EXIT.usage;
   }
   const out = resolve(cwd, options.out ?? join(catalogueDir, CONSUMERS_FOLDER, `${options.team}.yaml`));
   const schema = relative(dirname(out), SCHEMA).split(sep).join('/');
@@ -54,25 +58,25 @@ export async function runUsageScan(dir: string, options: UsageScanOptions): Prom
   const existing = readIfExists(out);
   if (options.check) {
     if (existing === text) {
-      process.stdout.write(`eventry usage scan: ${shown} is what the code reads.\n`);
-      return 0;
+      io.stdout.write(`eventry usage scan: ${shown} is what the code reads.\n`);
+      return EXIT.ok;
     }
-    process.stdout.write(
+    io.stdout.write(
       `eventry usage scan: ${shown} ${existing === undefined ? 'does not exist' : 'is not what the code reads'}; run \`eventry usage scan\` without --check and commit it.\n`,
     );
-    return 1;
+    return EXIT.problems;
   }
   // A hand-written declaration is the team's: never overwritten.
   if (existing !== undefined && !existing.includes(GENERATED_DECLARATION_NOTE)) {
-    process.stderr.write(
+    io.stderr.write(
       `eventry usage scan: ${shown} was not written by \`eventry usage scan\`; move it away or pass --out.\n`,
     );
-    return 1;
+    return EXIT.problems;
   }
   if (existing !== text) writeAtomically(out, text);
   const events = usage.reads.size;
-  process.stdout.write(
+  io.stdout.write(
     `eventry usage scan: ${usage.files} file(s), ${events} event version(s) read: ${existing === text ? 'unchanged' : 'wrote'} ${shown}.\n`,
   );
-  return 0;
+  return EXIT.ok;
 }

@@ -1,24 +1,18 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import semverGt from 'semver/functions/gt.js';
-import semverValid from 'semver/functions/valid.js';
-import { compareCatalogues } from '../diff/index.js';
-import type { Finding } from '../diff/rule.js';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { checkBuildOutput } from '../execute/output-folder.js';
 import { STATE_FILE } from '../execute/state.js';
 import { writeOutputs } from '../execute/write.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
-import { type Catalogue, groupPackageName } from '../model.js';
-import { describeRelease, findLastRelease } from '../release/base.js';
-import { changelogEntry, prependChangelog } from '../release/changelog.js';
-import { setConfigVersion } from '../release/config-version.js';
-import type { Release } from '../release/last-release.js';
-import { applyBump, type Bump, bumpFor, maxBump } from '../release/semver.js';
-import { EXIT_USAGE } from '../shared/exit-codes.js';
-import { readIfExists } from '../shared/fs.js';
-import { directorySource } from '../sources/folder.js';
-import { gitSource, repoRoot } from '../sources/git.js';
-import { packageVersion } from '../sources/source.js';
+import { describeRelease } from '../release/base.js';
+import {
+  type CatalogueVersion,
+  locateReleaseFolders,
+  type PackageVersion,
+  planVersions,
+} from '../release/version-plan.js';
+import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
+import type { Container } from './container.js';
 
 /** Where `eventry docs` writes the portal by default (relative to the working folder). */
 const DOCS_SITE = join('.eventry', 'site');
@@ -29,218 +23,111 @@ export interface VersionCommandOptions {
   /** The packages folder (`packages`). */
   out?: string;
   dryRun?: boolean;
-  cwd?: string;
-}
-
-/** What `eventry version` decided for one package. */
-export interface VersionPlan {
-  name: string;
-  slug: string;
-  release?: Release;
-  bump: Bump;
-  /** The version the package should have; undefined when it keeps its own. */
-  target?: string;
-  findings: Finding[];
-  note?: string;
 }
 
 /**
- * `eventry version`: for each group package, diffs the catalogue at its last release (a git tag
- * `<scope>/<slug>@<version>`, else the commit that last changed the version recorded in its
- * package.json) with the work tree, writes the bumped `version` and prepends a CHANGELOG.md entry;
- * then rebuilds the packages folder (when `eventry build` made it), whose documents carry the
+ * `eventry version`: bumps each group package from the diff since its last release and prepends its
+ * CHANGELOG.md (the plan is `release/version-plan.ts`); then rebuilds the packages folder (when
+ * `eventry build` made it) and the docs portal (when `eventry docs` wrote one), which carry the
  * catalogue version.
- * The target is computed from the release, not from what is recorded now, so a second run finds
- * everything in place and writes nothing.
  */
-export async function runVersion(options: VersionCommandOptions = {}): Promise<number> {
-  const cwd = options.cwd ?? process.cwd();
+export async function runVersion(options: VersionCommandOptions, io: Container): Promise<ExitStatus> {
+  const { cwd } = io;
   const catalogueDir = options.catalogue ?? 'catalogue';
-  const packagesDir = resolve(cwd, options.out ?? 'packages');
-  const top = repoRoot(cwd);
-  if (!top) {
-    process.stderr.write('eventry version: not inside a git repository; releases are found through git.\n');
-    return EXIT_USAGE;
+  const folders = locateReleaseFolders(cwd, options.out ?? 'packages');
+  if (folders.kind === 'not-a-repository') {
+    io.stderr.write('eventry version: not inside a git repository; releases are found through git.\n');
+    return EXIT.usage;
   }
-  // git reports the repository's real path: compare it with the real path of the packages folder.
-  const outside = relative(top, existsSync(packagesDir) ? realpathSync(packagesDir) : packagesDir);
-  if (outside.startsWith('..') || isAbsolute(outside)) {
-    process.stderr.write(
-      `eventry version: --out ${options.out} is outside the git repository ${top}: a package's last ` +
+  if (folders.kind === 'outside-repository') {
+    io.stderr.write(
+      `eventry version: --out ${options.out} is outside the git repository ${folders.top}: a package's last ` +
         'release is found in the git history of its package.json, so the packages folder must be ' +
         'inside the repository.\n',
     );
-    return EXIT_USAGE;
+    return EXIT.usage;
   }
+  const { packagesDir } = folders;
   // When it ends with a build (the folder has a build state), the build's rule, checked before any
   // CHANGELOG.md is written: a refused build must not follow half a release.
   const refused = existsSync(join(packagesDir, STATE_FILE))
-    ? checkBuildOutput(options.out ?? 'packages', packagesDir, resolve(cwd, catalogueDir))
+    ? checkBuildOutput(options.out ?? 'packages', packagesDir, resolve(cwd, catalogueDir), cwd)
     : undefined;
   if (refused) {
-    process.stderr.write(`eventry version: error ${refused.code}: ${refused.message}\n`);
-    return EXIT_USAGE;
+    io.stderr.write(`eventry version: error ${refused.code}: ${refused.message}\n`);
+    return EXIT.usage;
   }
-  const current = directorySource.resolve(catalogueDir, { cwd, catalogue: catalogueDir });
-  if (!current.ok) {
-    if (current.reason === 'problems') {
-      for (const problem of current.problems)
-        process.stderr.write(`${formatProblem(problem, current.root)}\n`);
-      return 1;
-    }
-    process.stderr.write(`eventry version: ${current.message}\n`);
-    return EXIT_USAGE;
+  const run = planVersions(cwd, catalogueDir, folders);
+  if (run.kind === 'problems') {
+    for (const problem of run.problems) io.stderr.write(`${formatProblem(problem, run.root)}\n`);
+    return EXIT.problems;
   }
-  const now = current.source.catalogue;
-  const bases = new Map<string, Catalogue | undefined>();
-  const baseAt = (commit: string): Catalogue | undefined => {
-    if (!bases.has(commit)) {
-      const result = gitSource.resolve(commit, { cwd, catalogue: catalogueDir });
-      bases.set(commit, result.ok ? result.source.catalogue : undefined);
-    }
-    return bases.get(commit);
-  };
-
-  // Packages released together share a release commit: the whole catalogue is diffed once per
-  // release, and each package takes its group's findings from that one diff.
-  const diffs = new Map<string, Finding[]>();
-  const findingsSince = (commit: string, base: Catalogue): Finding[] => {
-    let findings = diffs.get(commit);
-    if (!findings) {
-      findings = compareCatalogues(base, now);
-      diffs.set(commit, findings);
-    }
-    return findings;
-  };
-
-  const plans: VersionPlan[] = [];
-  for (const group of now.groups) {
-    const name = groupPackageName(now, group);
-    const manifest = join(packagesDir, group.slug, 'package.json');
-    const plan: VersionPlan = { name, slug: group.slug, bump: 'none', findings: [] };
-    plans.push(plan);
-    if (!existsSync(manifest)) {
-      plan.note = `no ${posixRelative(cwd, manifest)}: run \`npm run build\` first`;
-      continue;
-    }
-    const found = findLastRelease(cwd, { kind: 'package', name, manifestPath: posixRelative(top, manifest) });
-    if (!found.ok) {
-      process.stderr.write(`eventry version: error ${found.problem.code}: ${found.problem.message}\n`);
-      return EXIT_USAGE;
-    }
-    const release = found.value;
-    if (!release) {
-      plan.note = 'never released: keeps its version';
-      continue;
-    }
-    plan.release = release;
-    const base = baseAt(release.commit);
-    if (!base) {
-      plan.note = `no loadable catalogue at ${describeRelease(release)}`;
-      continue;
-    }
-    plan.findings = findingsSince(release.commit, base).filter((finding) => finding.group === group.slug);
-    plan.bump = bumpFor(plan.findings);
-    if (plan.bump !== 'none') plan.target = applyBump(release.version, plan.bump);
+  if (run.kind === 'unreadable') {
+    io.stderr.write(`eventry version: ${run.message}\n`);
+    return EXIT.usage;
   }
-
-  const lines: string[] = [];
-  for (const plan of plans) {
-    const manifest = join(packagesDir, plan.slug, 'package.json');
-    if (!plan.target || !plan.release) {
-      lines.push(
-        `${plan.name}: ${plan.note ?? `unchanged since ${plan.release ? describeRelease(plan.release) : ''}`}`,
-      );
-      continue;
-    }
-    const manifestText = readFileSync(manifest, 'utf8');
-    const recorded = packageVersion(manifestText);
-    if (recorded && semverValid(recorded) && semverGt(recorded, plan.target)) {
-      lines.push(
-        `${plan.name}: records ${recorded}, past ${plan.target} (${plan.bump} since ${describeRelease(plan.release)}); left alone`,
-      );
-      continue;
-    }
-    const wrote: string[] = [];
-    if (recorded !== plan.target) {
-      if (!options.dryRun) writeAtomically(manifest, withVersion(manifestText, plan.target));
-      wrote.push('package.json');
-    }
-    const changelogPath = join(dirname(manifest), 'CHANGELOG.md');
-    const changelog = prependChangelog(
-      readIfExists(changelogPath),
-      plan.name,
-      plan.target,
-      changelogEntry(plan.target, plan.bump, plan.findings),
-    );
-    if (changelog !== undefined) {
-      if (!options.dryRun) writeAtomically(changelogPath, changelog);
-      wrote.push('CHANGELOG.md');
-    }
-    const action =
-      wrote.length > 0 ? `${options.dryRun ? 'would write' : 'wrote'} ${wrote.join(', ')}` : 'already done';
-    lines.push(
-      `${plan.name}: ${plan.release.version} → ${plan.target} (${plan.bump} since ${describeRelease(plan.release)}; ${action})`,
-    );
+  if (run.kind === 'release-problem') {
+    io.stderr.write(`eventry version: error ${run.code}: ${run.message}\n`);
+    return EXIT.usage;
   }
-
-  const catalogueLine = bumpCatalogueVersion(cwd, catalogueDir, plans, baseAt, options.dryRun === true);
-  lines.push(catalogueLine);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const dryRun = options.dryRun === true;
+  // Each file replaced atomically, through the build's single writer.
+  if (!dryRun)
+    for (const { path, contents } of run.writes)
+      writeOutputs(dirname(path), [{ path: basename(path), contents }]);
+  const lines = run.packages.map((entry) => packageLine(entry, dryRun));
+  lines.push(catalogueLine(run.catalogue, dryRun));
+  io.stdout.write(`${lines.join('\n')}\n`);
   // The catalogue version is in the built documents: rebuild now, so that `npm run build` and CI's
   // freshness check find nothing left to do. Only a folder `eventry build` made is rebuilt.
-  if (options.dryRun || !/ → /.test(catalogueLine)) return 0;
+  if (dryRun || run.catalogue.kind !== 'bumped') return EXIT.ok;
   if (existsSync(join(packagesDir, STATE_FILE))) {
     const { runBuild } = await import('./build.js');
-    const built = await runBuild({ catalogue: resolve(cwd, catalogueDir), out: packagesDir });
-    if (built !== 0) return built;
+    const built = await runBuild({ catalogue: resolve(cwd, catalogueDir), out: packagesDir }, io);
+    if (built !== EXIT.ok) return built;
   }
   // The docs portal names the catalogue version and its releases: a portal `eventry docs` wrote is
   // written again, so it shows the release being made rather than the last one.
   if (existsSync(resolve(cwd, DOCS_SITE))) {
     const { runDocs } = await import('./docs.js');
-    return runDocs({ cwd, catalogue: catalogueDir, out: DOCS_SITE, packages: packagesDir });
+    return runDocs({ catalogue: catalogueDir, out: DOCS_SITE, packages: packagesDir }, io);
   }
-  return 0;
+  return EXIT.ok;
 }
 
-/** Bumps `version` in eventry.config.yaml by the largest package bump, from the released catalogue's. */
-function bumpCatalogueVersion(
-  cwd: string,
-  catalogueDir: string,
-  plans: readonly VersionPlan[],
-  baseAt: (commit: string) => Catalogue | undefined,
-  dryRun: boolean,
-): string {
-  const largest = plans.reduce<Bump>((bump, plan) => maxBump(bump, plan.bump), 'none');
-  if (largest === 'none') return 'catalogue version: unchanged';
-  const plan = plans.find((candidate) => candidate.bump === largest)!;
-  const from = baseAt(plan.release!.commit)!.config.version;
-  const target = applyBump(from, largest);
-  const path = resolve(cwd, catalogueDir, CONFIG_FILE);
-  const edited = setConfigVersion(readFileSync(path, 'utf8'), target);
-  if (!edited) return `catalogue version: no top-level \`version:\` line in ${CONFIG_FILE}; left alone`;
-  const { recorded } = edited;
-  if (semverValid(recorded) && !semverGt(target, recorded))
-    return `catalogue version: ${recorded} (${largest} since ${from}: in place)`;
-  if (!dryRun) writeAtomically(path, edited.text);
-  return `catalogue version: ${from} → ${target} (${largest}; ${dryRun ? 'would write' : 'wrote'} ${CONFIG_FILE})`;
+/** One package's line of the report. */
+function packageLine(entry: PackageVersion, dryRun: boolean): string {
+  switch (entry.kind) {
+    case 'unbuilt':
+      return `${entry.name}: no ${entry.manifest}: run \`npm run build\` first`;
+    case 'never-released':
+      return `${entry.name}: never released: keeps its version`;
+    case 'base-unloadable':
+      return `${entry.name}: no loadable catalogue at ${describeRelease(entry.release)}`;
+    case 'unchanged':
+      return `${entry.name}: unchanged since ${describeRelease(entry.release)}`;
+    case 'ahead':
+      return `${entry.name}: records ${entry.recorded}, past ${entry.target} (${entry.bump} since ${describeRelease(entry.release)}); left alone`;
+    case 'bumped': {
+      const action =
+        entry.files.length > 0
+          ? `${dryRun ? 'would write' : 'wrote'} ${entry.files.join(', ')}`
+          : 'already done';
+      return `${entry.name}: ${entry.release.version} → ${entry.target} (${entry.bump} since ${describeRelease(entry.release)}; ${action})`;
+    }
+  }
 }
 
-/** The package.json text with only `version` changed (key order and indent kept). */
-export function withVersion(text: string, version: string): string {
-  const manifest = JSON.parse(text) as Record<string, unknown>;
-  manifest.version = version;
-  const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';
-  return `${JSON.stringify(manifest, null, indent)}\n`;
-}
-
-/** Replaces one file atomically, through the build's single writer. */
-function writeAtomically(path: string, contents: string): void {
-  writeOutputs(dirname(path), [{ path: basename(path), contents }]);
-}
-
-/** `path` relative to `from`, `/`-separated (a repo path for git, a path to show the user). */
-function posixRelative(from: string, path: string): string {
-  return relative(from, path).split(sep).join('/');
+/** The catalogue version's line of the report. */
+function catalogueLine(version: CatalogueVersion, dryRun: boolean): string {
+  switch (version.kind) {
+    case 'unchanged':
+      return 'catalogue version: unchanged';
+    case 'no-version-line':
+      return `catalogue version: no top-level \`version:\` line in ${CONFIG_FILE}; left alone`;
+    case 'in-place':
+      return `catalogue version: ${version.recorded} (${version.bump} since ${version.from}: in place)`;
+    case 'bumped':
+      return `catalogue version: ${version.from} → ${version.target} (${version.bump}; ${dryRun ? 'would write' : 'wrote'} ${CONFIG_FILE})`;
+  }
 }

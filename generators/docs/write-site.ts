@@ -27,6 +27,8 @@ export interface SiteClaim {
   given: string;
   sources: readonly string[];
   roots?: readonly string[];
+  /** The working folder messages name folders relative to (default: the process's). */
+  cwd?: string;
 }
 
 /** Files per message to the writer thread. */

@@ -25,8 +25,10 @@ export function checkBuildOutput(
   given: string,
   outDir: string,
   catalogueDir: string,
+  cwd?: string,
 ): OutputFolderProblem | undefined {
   return checkOutputFolder({
+    ...(cwd ? { cwd } : {}),
     given,
     dir: outDir,
     option: '--out',

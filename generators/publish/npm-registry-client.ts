@@ -54,8 +54,8 @@ function toPublished(name: string, version: string, manifest: Manifest): Publish
 }
 
 /** Whether npm may be going through a proxy (which a plain fetch would not). */
-function proxyConfigured(): boolean {
-  return Object.keys(process.env).some((key) => /^(https?_proxy|npm_config_(https_)?proxy)$/i.test(key));
+function proxyConfigured(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return Object.keys(env).some((key) => /^(https?_proxy|npm_config_(https_)?proxy)$/i.test(key));
 }
 
 /** A registry failure that is not "not found" (unreachable, unauthorised, ...): the run must stop. */
@@ -200,11 +200,11 @@ export class NpmRegistryClient {
       // Nothing listens there: say so now, rather than after npm's retries (over a minute). Behind a
       // proxy only npm knows how to reach it, so ask npm.
       const code = (error as { cause?: { code?: string } }).cause?.code;
-      if ((code === 'ECONNREFUSED' || code === 'ENOTFOUND') && !proxyConfigured()) {
+      if ((code === 'ECONNREFUSED' || code === 'ENOTFOUND') && !proxyConfigured(this.npmOptions.baseEnv)) {
         throw new NpmRegistryError(`cannot reach ${this.registry} (${code}): is the registry running?`);
       }
       // Connected, and then no answer in time: npm would wait as long again, and retry.
-      if ((error as Error).name === 'TimeoutError' && !proxyConfigured()) {
+      if ((error as Error).name === 'TimeoutError' && !proxyConfigured(this.npmOptions.baseEnv)) {
         throw new NpmRegistryError(
           `${this.registry} did not answer within ${this.requestMs / 1000} s (ETIMEDOUT; EVENTRY_REGISTRY_TIMEOUT sets the limit).`,
         );

@@ -12,6 +12,8 @@ export interface NpmResult {
 /** How to run npm: where, and with which extra configuration (`--key=value` flags). */
 export interface NpmOptions {
   cwd?: string;
+  /** The environment npm runs in (default: the process's); `env` goes on top. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
   /** Extra environment, on top of the current one (e.g. `npm_config_userconfig` in tests). */
   env?: Record<string, string>;
   /** npm is stopped after this long, and the run counts as failed with `ETIMEDOUT` (see `registryTimeouts`). */
@@ -36,7 +38,7 @@ export const DEFAULT_DEADLINE_SECONDS = 40;
  * not a positive number of seconds.
  */
 export function registryTimeouts(
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): (RegistryTimeouts & { ok: true }) | { ok: false; error: string } {
   const read = (name: string, fallback: number): number | string => {
     const text = env[name];
@@ -80,7 +82,12 @@ export const runNpm: NpmRunner = (args, options = {}) => {
   return new Promise((resolve, reject) => {
     const child = spawn(npm, args, {
       cwd: options.cwd,
-      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', ...options.env },
+      env: {
+        ...(options.baseEnv ?? process.env),
+        npm_config_update_notifier: 'false',
+        npm_config_fund: 'false',
+        ...options.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: process.platform === 'win32',
     });

@@ -29,6 +29,8 @@ export interface OutputClaim {
   roots?: readonly string[];
   /** Another proof that a folder without the marker is this writer's (an output from before markers). */
   owns?: (dir: string) => boolean;
+  /** The working folder messages name folders relative to (default: the process's). */
+  cwd?: string;
 }
 
 /** Kernel file systems that are not storage: writing there hangs or changes the running system. */
@@ -73,14 +75,14 @@ export function checkOutputFolder(claim: OutputClaim): OutputFolderProblem | und
     return unsafe("is inside a node_modules folder (npm's, not eventry's)");
   for (const source of claim.sources) {
     const sourceReal = realPath(source);
-    if (real === sourceReal) return unsafe(`is the catalogue folder ${shown(source)}`);
-    if (within(sourceReal, real)) return unsafe(`holds the catalogue folder ${shown(source)}`);
-    if (within(real, sourceReal)) return unsafe(`is inside the catalogue folder ${shown(source)}`);
+    if (real === sourceReal) return unsafe(`is the catalogue folder ${shown(source, claim.cwd)}`);
+    if (within(sourceReal, real)) return unsafe(`holds the catalogue folder ${shown(source, claim.cwd)}`);
+    if (within(real, sourceReal)) return unsafe(`is inside the catalogue folder ${shown(source, claim.cwd)}`);
   }
   for (const root of claim.roots ?? []) {
     const rootReal = realPath(root);
-    if (real === rootReal) return unsafe(`is the project folder ${shown(root)} itself`);
-    if (within(rootReal, real)) return unsafe(`holds the project folder ${shown(root)}`);
+    if (real === rootReal) return unsafe(`is the project folder ${shown(root, claim.cwd)} itself`);
+    if (within(rootReal, real)) return unsafe(`holds the project folder ${shown(root, claim.cwd)}`);
   }
   const stat = statSync(real, { throwIfNoEntry: false });
   if (!stat?.isDirectory()) return undefined;
@@ -101,8 +103,8 @@ export function markOutputFolder(dir: string, marker: string, text: string): voi
 }
 
 /** A folder as a message names it: relative to the working folder when inside it. */
-function shown(dir: string): string {
-  const path = relative(process.cwd(), resolve(dir));
+function shown(dir: string, cwd = process.cwd()): string {
+  const path = relative(cwd, resolve(dir));
   return path === '' ? '.' : path.startsWith('..') || isAbsolute(path) ? resolve(dir) : path;
 }
 

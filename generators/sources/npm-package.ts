@@ -34,7 +34,7 @@ type Json = Record<string, unknown>;
 export const npmSource: SourceKind = {
   name: 'npm',
   claims: (spec) => spec.startsWith('npm:'),
-  resolve(spec, { cwd, registry }) {
+  resolve(spec, { cwd, registry, env }) {
     const packageSpec = spec.slice('npm:'.length);
     if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(@.+)?$/i.test(packageSpec)) {
       return {
@@ -57,9 +57,9 @@ export const npmSource: SourceKind = {
         return { ok: false, reason: 'usage', message };
       }
     }
-    const timeouts = registryTimeouts();
+    const timeouts = registryTimeouts(env);
     if (!timeouts.ok) return { ok: false, reason: 'usage', message: timeouts.error };
-    const fetched = fetchPackageFiles(packageSpec, cwd, flags, timeouts);
+    const fetched = fetchPackageFiles(packageSpec, cwd, flags, timeouts, env);
     // Without --registry npm picks one from its configuration: a scope it names no registry for goes
     // to the public one, which is said, never left silent (a private scope's name was sent there).
     const publicNote =
@@ -109,6 +109,7 @@ export function fetchPackageFiles(
   /** Extra npm flags (`--registry=…`) on top of the user's configuration. */
   flags: readonly string[] = [],
   timeouts?: RegistryTimeouts,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): ({ ok: true } & FetchedPackage) | { ok: false; error: string; registry?: string } {
   const dir = mkdtempSync(join(tmpdir(), 'eventry-npm-source-'));
   try {
@@ -122,7 +123,7 @@ export function fetchPackageFiles(
         encoding: 'utf8',
         shell: process.platform === 'win32',
         env: {
-          ...process.env,
+          ...env,
           npm_config_update_notifier: 'false',
           ...(timeouts ? npmTimeoutEnv(timeouts) : {}),
         },

@@ -15,6 +15,8 @@ export interface SourceOptions {
   registry?: string;
   /** How catalogue files are parsed (a memo shared by the two sides of a diff: `LoadOptions.memo`). */
   load?: LoadOptions;
+  /** The environment npm runs with for `npm:` sources (default: the process's). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A catalogue to compare, whatever it was given as. */

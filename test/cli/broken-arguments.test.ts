@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../generators/cli/main.js';
 import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
@@ -163,7 +164,13 @@ const cases: Record<string, Case[]> = {
 describe('every command with broken arguments: a message and the documented exit code, no stack trace', () => {
   it('covers every command of the program', () => {
     expect(
-      createProgram()
+      createProgram({
+        stdin: new PassThrough(),
+        stdout: new PassThrough(),
+        stderr: new PassThrough(),
+        env: {},
+        cwd: REPO,
+      })
         .commands.map((command) => command.name())
         .sort(),
     ).toEqual(Object.keys(cases).sort());

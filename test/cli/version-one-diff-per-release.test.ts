@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runVersion } from '../../generators/cli/version.js';
 import * as diff from '../../generators/diff/index.js';
 import { REPO } from '../helpers.js';
 import { makeRepo } from '../sources/git-repo.js';
+import { runCliInProcess } from './in-process.js';
 
 // Counts the whole-catalogue diffs `version` runs, without changing what they return.
 vi.mock('../../generators/diff/index.js', async (importOriginal) => {
@@ -28,18 +28,13 @@ describe('eventry version (regression: the whole catalogue was diffed once per p
     repo.commit('release');
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
     repo.commit('changes');
-    const output: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      output.push(String(chunk));
-      return true;
-    });
 
-    const status = await runVersion({ cwd: repo.dir, dryRun: true });
+    const { status, stdout } = await runCliInProcess(['version', '--dry-run'], { cwd: repo.dir });
 
     expect(status).toBe(0);
     // Both packages were bumped from their own findings of the one diff.
-    expect(output.join('')).toContain('@shop-events/orders: 1.4.2 → 2.0.0 (major since commit');
-    expect(output.join('')).toContain('@shop-events/payments: 1.0.3 → 2.0.0 (major since commit');
+    expect(stdout).toContain('@shop-events/orders: 1.4.2 → 2.0.0 (major since commit');
+    expect(stdout).toContain('@shop-events/payments: 1.0.3 → 2.0.0 (major since commit');
     expect(vi.mocked(diff.compareCatalogues)).toHaveBeenCalledTimes(1);
   });
 });

@@ -69,7 +69,7 @@ describe.runIf(process.platform === 'linux')('one shell syncs a build’s file s
         const { runBuild } = await import(${JSON.stringify(compiledToolkitPath('generators/cli/build.js'))});
         const { fileSystemSyncer } = await import(${JSON.stringify(compiledToolkitPath('generators/execute/file-system-sync.js'))});
         const lines = [];
-        const code = await runBuild({ catalogue: ${JSON.stringify(catalogue)}, out: ${JSON.stringify(out)}, cache: true }, { log: (line) => lines.push(line), error: (line) => lines.push(line) });
+        const code = await runBuild({ catalogue: ${JSON.stringify(catalogue)}, out: ${JSON.stringify(out)}, cache: true }, { cwd: process.cwd(), env: process.env }, { log: (line) => lines.push(line), error: (line) => lines.push(line) });
         console.log(JSON.stringify({ code, shell: fileSystemSyncer().pid !== undefined, lines }));
       `;
       const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {

@@ -81,9 +81,13 @@ export async function* readLines(
   if (pendingBytes > 0) yield [finish(Buffer.concat(pending))];
 }
 
-/** The lines of a file (`-` for stdin); see {@link readLines}. */
-export function readFileLines(source: string, maxBytes: number): AsyncGenerator<Line[]> {
-  return readLines(source === '-' ? process.stdin : createReadStream(source), maxBytes);
+/** The lines of a file (`-` for the given stdin); see {@link readLines}. */
+export function readFileLines(
+  source: string,
+  maxBytes: number,
+  stdin: AsyncIterable<Buffer | string>,
+): AsyncGenerator<Line[]> {
+  return readLines(source === '-' ? stdin : createReadStream(source), maxBytes);
 }
 
 /**
