@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../generators/cli/main.js';
 import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
-import { compiledToolkitPath, fixturePath, tempDir } from '../helpers.js';
+import { compiledToolkitPath, fixturePath, REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 
 /**
