@@ -74,15 +74,25 @@ describe('generated group packages and the run time package', { timeout: 120_000
     expect(packed.filter((pkg) => pkg.name === '@platform-events/runtime')).toHaveLength(1);
     expect(packed.find((pkg) => pkg.name === '@platform-events/runtime')!.files.sort()).toEqual([
       'README.md',
+      'error-items.d.ts',
+      'error-items.js',
       'fast-check.d.ts',
       'fast-check.js',
+      'options.d.ts',
+      'options.js',
       'package.json',
+      'run.d.ts',
+      'run.js',
       'runtime.d.ts',
       'runtime.js',
+      'suggest.d.ts',
+      'suggest.js',
       'testing-values.d.ts',
       'testing-values.js',
       'testing.d.ts',
       'testing.js',
+      'types.d.ts',
+      'types.js',
     ]);
   });
 
