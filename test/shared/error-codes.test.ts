@@ -229,12 +229,12 @@ describe('the error-code registry', () => {
     expect(found('unknown-shape', 'generators/load/parse-type.ts')).toBe(true);
     expect(found('write-failed', 'generators/cli/build.ts')).toBe(true);
     expect(found('docs-package-stale', 'generators/docs/package-files.ts')).toBe(true);
-    expect(found('no-registry', 'generators/mcp/server.ts')).toBe(true);
+    expect(found('no-registry', 'generators/mcp/check-tools.ts')).toBe(true);
     expect(found('40401', 'generators/serve/errors.ts')).toBe(true);
-    expect(found('413', 'generators/serve/server.ts')).toBe(true);
+    expect(found('413', 'generators/serve/request-body.ts')).toBe(true);
     expect(found('-32700', 'generators/mcp/http.ts')).toBe(true);
-    expect(found('too_many_problems', 'generators/runtime/runtime.ts')).toBe(true);
-    expect(found('invalid_line', 'generators/cli/validate.ts')).toBe(true);
+    expect(found('too_many_problems', 'generators/runtime/run.ts')).toBe(true);
+    expect(found('invalid_line', 'generators/validate/payload-stream.ts')).toBe(true);
   });
 
   it('lists every code the sources use (a code missing from shared/error-codes.ts fails here)', () => {
