@@ -93,18 +93,23 @@ class ValidatorWriter {
       gen.if(not(call), () => this.countError());
       return;
     }
-    // ajv's order: a type without keywords of its own is checked first; then `enum`; then the keywords
-    // of the type, under its check, with the type error in its `else`.
-    const grouped = hasTypeKeywords(node);
-    if (!grouped) gen.if(not(isType(node.type, data)), () => this.mistyped(node.type, data, path));
-    if (node.enum) this.enumCheck(node.enum, data, path);
-    if (grouped) {
-      gen.if(
-        isType(node.type, data),
-        () => this.typeKeywords(node, data, path),
-        () => this.mistyped(node.type, data, path),
-      );
+    // ajv's order: a type without keywords of its own is checked first, then `enum`; otherwise `enum`
+    // comes first, then the keywords of the type under its check, with the type error in its `else`.
+    // A value of the wrong type is one problem (the mapping drops its enum error), so there `enum` is
+    // checked under the type's check, which ajv's order would have report first.
+    if (!hasTypeKeywords(node)) {
+      gen.if(not(isType(node.type, data)), () => this.mistyped(node.type, data, path));
+      if (node.enum) this.enumCheck(node.enum, data, path);
+      return;
     }
+    gen.if(
+      isType(node.type, data),
+      () => {
+        if (node.enum) this.enumCheck(node.enum, data, path);
+        this.typeKeywords(node, data, path);
+      },
+      () => this.mistyped(node.type, data, path),
+    );
   }
 
   private typeKeywords(node: ValueNode, data: Name, path: Path): void {
