@@ -145,7 +145,8 @@ class ValidatorWriter {
         ),
       );
     }
-    // Each field read once, into a local (see `docs/decisions/0030-validators-from-a-code-builder.md`).
+    // Each field read once, into a local: one hash lookup per field on a payload in dictionary mode,
+    // and a field's getter runs once.
     const locals = new Map<string, Name>();
     for (const name of [...rules.properties.map(([field]) => field), ...rules.required]) {
       if (!locals.has(name)) locals.set(name, gen.let('data', _`${data}${getProperty(name)}`));
