@@ -1,0 +1,327 @@
+import {
+  _,
+  type Code,
+  CodeGen,
+  getProperty,
+  Name,
+  not,
+  or,
+  stringify,
+  ValueScope,
+} from 'ajv/dist/compile/codegen/index.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { indexPath, keyPath, missingKey, type Path, pathExpression, rootPath } from './paths.js';
+import { hasRef, type ObjectRules, type SchemaNode, type SchemaTree, type ValueNode } from './schema-tree.js';
+
+/** The code of one event's validator and whether it reads `fullFormats` (see `EventValidatorCode`). */
+export interface WrittenValidator {
+  code: string;
+  usesFormats: boolean;
+}
+
+/** The names every generated function uses: its parameters and its error count. */
+const DATA = new Name('data');
+const INSTANCE_PATH = new Name('instancePath');
+const PARENT_DATA = new Name('parentData');
+const RUN = new Name('run');
+const ERRORS = new Name('errors');
+const FULL_FORMATS = new Name('fullFormats');
+
+/** Enums from this many values on are checked by a loop (shorter ones by inline comparisons, faster). */
+const LOOP_ENUM = 32;
+/** Objects with more documented fields than this are checked by counting their keys (see `closedObject`). */
+const WIDE_OBJECT = 8;
+
+/**
+ * Writes an event's validator with ajv's code builder (`CodeGen`, whose `_` template escapes every
+ * value it is given): `exports.validate`, the all-errors check of the schema, called as
+ * `validate(payload, instancePath, parentData, run)`. It checks what ajv's all-errors code of the same
+ * schema checks, in ajv's order (the agreement tests compare the two on every event), and hands each
+ * error to the run as found (`ValidatorContext` in generators/runtime/runtime.ts): the common ones to
+ * `run.missing`, `run.undocumented` and `run.mistyped` with their dot path in two parts, any other to
+ * `run.report` as ajv's error object. `run.tolerant` switches off the walk over undocumented keys.
+ */
+export function writeValidatorCode(tree: SchemaTree): WrittenValidator {
+  return new ValidatorWriter(tree).write();
+}
+
+class ValidatorWriter {
+  /** Declarations ahead of the functions: formats, enum values, the export. */
+  private readonly head = new CodeGen(new ValueScope({ scope: {} }), { lines: true });
+  /** The functions. Its names (`data0`, `i0`) never share a prefix with the head's. */
+  private readonly body = new CodeGen(new ValueScope({ scope: {} }), { lines: true });
+  /** The function of each `$defs` entry that gets one, and those still to write. */
+  private readonly functions = new Map<string, Name>();
+  private readonly pending: [SchemaNode, Name][] = [];
+  private readonly formats = new Map<string, Name>();
+  private readonly enums = new Map<string, Name>();
+  /** The number of the next place that reports an error (the run time's `site`). */
+  private site = 0;
+
+  constructor(private readonly tree: SchemaTree) {}
+
+  write(): WrittenValidator {
+    const { head } = this;
+    head.code(_`${'use strict'}`);
+    const main = head.name('validate');
+    head.assign(_`exports.validate`, main);
+    this.pending.push([this.tree.root, main]);
+    for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
+    return { code: `${head.toString()}\n${this.body.toString()}`, usesFormats: this.formats.size > 0 };
+  }
+
+  private func(node: SchemaNode, name: Name): void {
+    const gen = this.body;
+    gen.func(name, _`${DATA}, ${INSTANCE_PATH}, ${PARENT_DATA}, ${RUN}`, false, () => {
+      gen.let(ERRORS, 0);
+      this.value(node, DATA, rootPath(INSTANCE_PATH), PARENT_DATA);
+      gen.return(_`${ERRORS} === 0`);
+    });
+  }
+
+  /** The checks of `node` on the value in the variable `data`, found at `path` in `parentData`. */
+  private value(node: SchemaNode, data: Name, path: Path, parentData: Code): void {
+    const gen = this.body;
+    if (node.kind === 'ref') {
+      const def = this.tree.defs.get(node.name)!;
+      // ajv's own choice: a shape that refers to no other is inlined, any other is a function of its own.
+      if (!hasRef(def)) {
+        this.value(def, data, path, parentData);
+        return;
+      }
+      const call = _`${this.functionOf(node.name, def)}(${data}, ${pathExpression(path)}, ${parentData}, ${RUN})`;
+      gen.if(not(call), () => this.countError());
+      return;
+    }
+    // ajv's order: a type without keywords of its own is checked first, then `enum`; otherwise `enum`
+    // comes first, then the keywords of the type under its check, with the type error in its `else`.
+    // A value of the wrong type is one problem (the mapping drops its enum error), so there `enum` is
+    // checked under the type's check, which ajv's order would have report first.
+    if (!hasTypeKeywords(node)) {
+      gen.if(not(isType(node.type, data)), () => this.mistyped(node.type, data, path));
+      if (node.enum) this.enumCheck(node.enum, data, path);
+      return;
+    }
+    gen.if(
+      isType(node.type, data),
+      () => {
+        if (node.enum) this.enumCheck(node.enum, data, path);
+        this.typeKeywords(node, data, path);
+      },
+      () => this.mistyped(node.type, data, path),
+    );
+  }
+
+  private typeKeywords(node: ValueNode, data: Name, path: Path): void {
+    const gen = this.body;
+    if (node.format !== undefined) {
+      const format = this.formatOf(node.format);
+      gen.if(not(format(data)), () => this.report(path, 'format', _`{format: ${node.format}}`, data));
+    }
+    if (node.items) {
+      const items = node.items;
+      const length = gen.const('len', _`${data}.length`);
+      gen.forRange('i', 0, length, (i) => {
+        const item = gen.let('data', _`${data}[${i}]`);
+        this.value(items, item, indexPath(path, i), data);
+      });
+    }
+    if (node.object) this.objectKeywords(node.object, data, path);
+  }
+
+  private objectKeywords(rules: ObjectRules, data: Name, path: Path): void {
+    const gen = this.body;
+    // Own properties only: an object whose prototype is not `Object.prototype` (or, when a field is
+    // named like one of its members, not null) is read through a copy of its own properties.
+    if (rules.own !== 'none') {
+      const foreign =
+        rules.own === 'members'
+          ? _`Object.getPrototypeOf(${data}) !== null`
+          : _`${data}.__proto__ !== Object.prototype`;
+      gen.if(foreign, () =>
+        gen.assign(
+          data,
+          _`Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(${data}))`,
+        ),
+      );
+    }
+    // Each field read once, into a local: one hash lookup per field on a payload in dictionary mode,
+    // and a field's getter runs once.
+    const locals = new Map<string, Name>();
+    for (const name of [...rules.properties.map(([field]) => field), ...rules.required]) {
+      if (!locals.has(name)) locals.set(name, gen.let('data', _`${data}${getProperty(name)}`));
+    }
+    for (const name of rules.required) {
+      gen.if(_`${locals.get(name)!} === undefined`, () => {
+        const { prefix, suffix } = this.parts(path, `.${missingKey(name)}`);
+        gen.code(_`${RUN}.missing(${prefix}, ${suffix}, ${this.site++})`);
+        this.countError();
+      });
+    }
+    if (rules.closed) {
+      gen.if(_`!${RUN}.tolerant`, () =>
+        this.closedObject(
+          rules.properties.map(([name]) => name),
+          locals,
+          data,
+          path,
+        ),
+      );
+    }
+    let proto: SchemaNode | undefined;
+    for (const [name, schema] of rules.properties) {
+      // ajv's `properties` skips a field called `__proto__`, which `patternProperties` checks last.
+      if (name === '__proto__') {
+        proto = schema;
+        continue;
+      }
+      gen.if(_`${locals.get(name)!} !== undefined`, () =>
+        this.value(schema, locals.get(name)!, keyPath(path, name), data),
+      );
+    }
+    if (proto !== undefined) {
+      const schema = proto;
+      gen.forIn('key', data, (key) =>
+        gen.if(_`${key} === ${'__proto__'}`, () => {
+          const value = gen.let('data', _`${data}[${key}]`);
+          this.value(schema, value, keyPath(path, '__proto__'), data);
+        }),
+      );
+    }
+  }
+
+  /**
+   * `additionalProperties: false` as comparisons of each key with the field names. A wide object has no
+   * undocumented key when it has as many keys as documented fields with a value: one count instead of
+   * comparing each key with every name; only otherwise are its keys walked, over that same `Object.keys`.
+   */
+  private closedObject(names: string[], locals: Map<string, Name>, data: Name, path: Path): void {
+    const gen = this.body;
+    const each = (key: Name): void => {
+      const report = (): void => {
+        const { prefix, suffix } = this.parts(path, '');
+        gen.code(_`${RUN}.undocumented(${prefix}, ${suffix}, ${key}, ${this.site++})`);
+        this.countError();
+      };
+      if (names.length === 0) report();
+      else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
+    };
+    if (names.length <= WIDE_OBJECT) {
+      gen.forIn('key', data, each);
+      return;
+    }
+    const keys = gen.const('keys', _`Object.keys(${data})`);
+    const present = names.map((name) => _`(${locals.get(name)!} !== undefined)`);
+    gen.if(_`${keys}.length !== ${present.reduce((sum, one) => _`${sum} + ${one}`)}`, () =>
+      gen.forOf('key', keys, each),
+    );
+  }
+
+  private enumCheck(values: readonly (string | number)[], data: Name, path: Path): void {
+    const gen = this.body;
+    const allowed = this.enumOf(values);
+    if (values.length < LOOP_ENUM) {
+      const match = values.length === 0 ? _`false` : or(...values.map((value) => _`${data} === ${value}`));
+      gen.if(not(match), () => this.report(path, 'enum', _`{allowedValues: ${allowed}}`, data));
+      return;
+    }
+    // As ajv's deep equality compares strings and numbers: NaN equals NaN.
+    const valid = gen.let('valid', false);
+    gen.forOf('v', allowed, (v) =>
+      gen.if(_`${v} === ${data} || (${v} !== ${v} && ${data} !== ${data})`, () =>
+        gen.assign(valid, true).break(),
+      ),
+    );
+    gen.if(not(valid), () => this.report(path, 'enum', _`{allowedValues: ${allowed}}`, data));
+  }
+
+  private mistyped(type: string, data: Name, path: Path): void {
+    const { prefix, suffix } = this.parts(path, '');
+    const item = path.last === 'root' ? _`Array.isArray(${PARENT_DATA})` : _`${path.last === 'index'}`;
+    this.body.code(_`${RUN}.mistyped(${prefix}, ${suffix}, ${type}, ${data}, ${item}, ${this.site++})`);
+    this.countError();
+  }
+
+  /** Any other error, as ajv's error object (with its value, as in ajv's `verbose` mode). */
+  private report(path: Path, keyword: string, params: Code, data: Name): void {
+    this.site++;
+    this.body.code(
+      _`${RUN}.report({instancePath: ${pathExpression(path)}, keyword: ${keyword}, params: ${params}, data: ${data}})`,
+    );
+    this.countError();
+  }
+
+  /**
+   * A path's two parts for the run's methods, with `more` (a literal) after it: the function's own
+   * `instancePath` and the rest as one literal; a path through an array index is all in the first.
+   */
+  private parts(path: Path, more: string): { prefix: Code; suffix: string } {
+    if (path.index.length === 0) return { prefix: INSTANCE_PATH, suffix: path.suffix + more };
+    const whole = pathExpression({ ...path, suffix: path.suffix + more });
+    return { prefix: whole, suffix: '' };
+  }
+
+  private countError(): void {
+    this.body.code(_`${ERRORS}++`);
+  }
+
+  private functionOf(defName: string, def: SchemaNode): Name {
+    let name = this.functions.get(defName);
+    if (name === undefined) {
+      name = this.head.name('validate');
+      this.functions.set(defName, name);
+      this.pending.push([def, name]);
+    }
+    return name;
+  }
+
+  /** The format's check on `data`, declared once (`const formats0 = fullFormats.date`). */
+  private formatOf(format: string): (data: Name) => Code {
+    const definition = (fullFormats as Record<string, unknown>)[format];
+    if (definition === undefined) throw new Error(`unknown format "${format}"`);
+    let name = this.formats.get(format);
+    if (name === undefined) {
+      name = this.head.const('formats', _`${FULL_FORMATS}${getProperty(format)}`);
+      this.formats.set(format, name);
+    }
+    const declared = name;
+    if (definition instanceof RegExp) return (data) => _`${declared}.test(${data})`;
+    if (typeof definition === 'function') return (data) => _`${declared}(${data})`;
+    const validate = (definition as { validate?: unknown }).validate;
+    if (validate instanceof RegExp) return (data) => _`${declared}.validate.test(${data})`;
+    return (data) => _`${declared}.validate(${data})`;
+  }
+
+  /** An enum's values, declared once for every enum with the same values. */
+  private enumOf(values: readonly (string | number)[]): Name {
+    const text = JSON.stringify(values);
+    let name = this.enums.get(text);
+    if (name === undefined) {
+      name = this.head.const('enum', stringify(values));
+      this.enums.set(text, name);
+    }
+    return name;
+  }
+}
+
+/** Whether a schema has keywords of its type's own (ajv then checks them under the type's check). */
+function hasTypeKeywords(node: ValueNode): boolean {
+  return node.format !== undefined || node.items !== undefined || node.object !== undefined;
+}
+
+/** ajv's test that a value is of a JSON Schema type (numbers strict: finite). */
+function isType(type: ValueNode['type'], data: Name): Code {
+  switch (type) {
+    case 'string':
+    case 'boolean':
+      return _`typeof ${data} == ${type}`;
+    case 'number':
+      return _`typeof ${data} == "number" && isFinite(${data})`;
+    case 'integer':
+      return _`typeof ${data} == "number" && !(${data} % 1) && !isNaN(${data}) && isFinite(${data})`;
+    case 'array':
+      return _`Array.isArray(${data})`;
+    case 'object':
+      return _`${data} && typeof ${data} == "object" && !Array.isArray(${data})`;
+  }
+}
