@@ -6,7 +6,7 @@ import { formatImpactText } from '../diff/impact-report.js';
 import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
-import { readOnlyParseCache } from '../execute/emit-cache.js';
+import { FastLoad, readOnlyParseCache } from '../execute/fast/load/index.js';
 import { lintForGate } from '../lint/gate.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
@@ -58,7 +58,7 @@ export async function runCheck(options: CheckCommandOptions): Promise<number> {
   const sourceOptions: SourceOptions = {
     cwd,
     catalogue: catalogueDir,
-    load: { memo: new Map(), ...(cache ? { cache } : {}), ownership: 'defer' },
+    load: { accelerator: new FastLoad({ memo: true, ...(cache ? { cache } : {}) }), ownership: 'defer' },
   };
   if (!directorySource.claims(catalogueDir, sourceOptions)) {
     process.stderr.write(`eventry check: no catalogue directory \`${catalogueDir}\`.\n`);

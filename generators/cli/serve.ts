@@ -6,7 +6,7 @@ import { buildServedState, type ServedState, ServedStateHolder } from '../serve/
 import { createRegistryServer } from '../serve/server.js';
 import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { repoRoot, resolveCommit } from '../sources/git.js';
-import { openHistory } from './history.js';
+import { memoLoad, openHistory } from './history.js';
 
 /** Options of `eventry serve`. */
 export interface ServeCommandOptions {
@@ -59,6 +59,7 @@ export async function runServe(options: ServeCommandOptions = {}): Promise<numbe
           {
             cwd,
             catalogue,
+            accelerator: memoLoad,
             ...(options.cache !== false
               ? { cacheDir: join(repoRoot(cwd) ?? cwd, '.eventry', 'registry') }
               : {}),

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FastLoad } from '../execute/fast/load/index.js';
 import { CONSUMERS_FOLDER, formatProblem, loadCatalogue } from '../load/index.js';
 import { EXIT_USAGE } from '../shared/exit-codes.js';
 import { readIfExists, writeAtomically } from '../shared/fs.js';
@@ -32,7 +33,10 @@ export async function runUsageScan(dir: string, options: UsageScanOptions): Prom
     return EXIT_USAGE;
   }
   const catalogueDir = resolve(cwd, options.catalogue ?? 'catalogue');
-  const loaded = loadCatalogue(catalogueDir, undefined, { ownership: 'defer' });
+  const loaded = loadCatalogue(catalogueDir, undefined, {
+    accelerator: new FastLoad(),
+    ownership: 'defer',
+  });
   if (!loaded.ok) {
     for (const problem of loaded.problems)
       process.stdout.write(`${formatProblem(problem, relative(cwd, catalogueDir))}\n`);

@@ -4,6 +4,7 @@ import semverGt from 'semver/functions/gt.js';
 import semverValid from 'semver/functions/valid.js';
 import { compareCatalogues } from '../diff/index.js';
 import type { Finding } from '../diff/rule.js';
+import { FastLoad } from '../execute/fast/load/index.js';
 import { checkBuildOutput } from '../execute/output-folder.js';
 import { STATE_FILE } from '../execute/state.js';
 import { writeOutputs } from '../execute/write.js';
@@ -81,7 +82,9 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
     process.stderr.write(`eventry version: error ${refused.code}: ${refused.message}\n`);
     return EXIT_USAGE;
   }
-  const current = directorySource.resolve(catalogueDir, { cwd, catalogue: catalogueDir });
+  // The catalogue and its releases share most files: each parsed once.
+  const load = { accelerator: new FastLoad({ memo: true }) };
+  const current = directorySource.resolve(catalogueDir, { cwd, catalogue: catalogueDir, load });
   if (!current.ok) {
     if (current.reason === 'problems') {
       for (const problem of current.problems)
@@ -95,7 +98,7 @@ export async function runVersion(options: VersionCommandOptions = {}): Promise<n
   const bases = new Map<string, Catalogue | undefined>();
   const baseAt = (commit: string): Catalogue | undefined => {
     if (!bases.has(commit)) {
-      const result = gitSource.resolve(commit, { cwd, catalogue: catalogueDir });
+      const result = gitSource.resolve(commit, { cwd, catalogue: catalogueDir, load });
       bases.set(commit, result.ok ? result.source.catalogue : undefined);
     }
     return bases.get(commit);

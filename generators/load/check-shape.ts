@@ -32,9 +32,9 @@ export const LOAD_AJV_OPTIONS: Options = {
 export const LOAD_SCHEMAS = { file: catalogueFileSchema, config: configSchema } as const;
 
 /**
- * The validators `npm run build:tool` compiles ahead of time (ajv standalone code): compiling them on
- * each run cost about 100 ms of every command that loads a catalogue. Absent when the toolkit runs from
- * its TypeScript source, which compiles them on first use instead.
+ * The validators `npm run build:tool` compiles ahead of time (ajv standalone code), so that no command
+ * that loads a catalogue compiles them. Absent when the toolkit runs from its TypeScript source, which
+ * compiles them on first use instead.
  */
 export const PRECOMPILED_LOAD_VALIDATORS = fileURLToPath(
   new URL('../schema/source/validators.cjs', import.meta.url),

@@ -1,14 +1,15 @@
-import type { Catalogue, CatalogueConfig, EventVersion, Group, Shape } from '../model.js';
-import { modelDigest, presetEntryDigests, rememberDigest } from '../model-digest.js';
-import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
-import { collectFile, type Definitions } from './collect.js';
-import { createFieldResolver } from './compose.js';
-import type { Definition, DefinitionLookup, ResolveContext } from './definition.js';
+import { checkConfigShape, checkFileShape, modelConfig } from '../../../load/check-shape.js';
+import { collectFile, type Definitions } from '../../../load/collect.js';
+import { createFieldResolver } from '../../../load/compose.js';
+import type { Definition, DefinitionLookup, ResolveContext } from '../../../load/definition.js';
+import type { CatalogueProblem } from '../../../load/problem.js';
+import { resolveDefinitions } from '../../../load/resolve.js';
+import { type CatalogueSourceFile, hashSources } from '../../../load/sources.js';
+import type { ParsedFile } from '../../../load/yaml-source.js';
+import type { Catalogue, CatalogueConfig, EventVersion, Group, Shape } from '../../../model.js';
+import { modelDigest, presetEntryDigests, rememberDigest } from '../../../model-digest.js';
 import { baseName, type StoredModel } from './model-snapshot.js';
-import type { CatalogueProblem } from './problem.js';
-import { resolveDefinitions } from './resolve.js';
-import { type CatalogueSourceFile, hashSources, textDigest } from './sources.js';
-import { type YamlParseOptions, YamlSource } from './yaml-source.js';
+import { textDigest } from './text-digest.js';
 
 // An edit of a few files of a large catalogue, loaded from what the last load found (`model-snapshot.ts`)
 // instead of from every file: the changed files are parsed and checked, and only what they define and
@@ -20,13 +21,19 @@ import { type YamlParseOptions, YamlSource } from './yaml-source.js';
 // or moved, the settings file changed, a problem anywhere) goes to the full load, which reports every
 // problem.
 
+/**
+ * How the incremental load parses a file: `parse` without the parse cache (reading its file costs
+ * every file's entry), `cached` through it (worth it past `CACHE_AFTER_FILES` files).
+ */
+export interface IncrementalParse {
+  parse(file: CatalogueSourceFile): ParsedFile;
+  cached(file: CatalogueSourceFile): ParsedFile;
+}
+
 /** Past this share of the files changed, the full load is about as fast and simpler. */
 const MAX_CHANGED_SHARE = 0.25;
 
-/**
- * Unchanged files parsed without the parse cache: reading its file (every file's parse) cost about
- * 80 ms at 10,000 events, parsing one group file about 1 ms.
- */
+/** Unchanged files parsed without the parse cache: reading its file costs every file's entry. */
 const CACHE_AFTER_FILES = 64;
 
 /**
@@ -37,7 +44,7 @@ export function loadFromSnapshot(
   files: readonly CatalogueSourceFile[],
   configFile: string,
   stored: StoredModel,
-  options: YamlParseOptions,
+  parsing: IncrementalParse,
 ): { catalogue: Catalogue; next: StoredModel } | undefined {
   if (files.length !== stored.files.length) return undefined;
   const digests: string[] = [];
@@ -51,12 +58,10 @@ export function loadFromSnapshot(
   }
   const configAt = stored.files.indexOf(configFile);
   if (!fewChanged(changed, files.length, configAt)) return undefined;
-  // Parsed as the full load parses (the parse cache aside: it would read every file's entry).
-  const parseOptions: YamlParseOptions = options.fastPath === false ? { fastPath: false } : {};
   // The settings, from their unchanged file (a few lines): the snapshot keeps no user-keyed maps.
-  const config = readConfig(files[configAt]!, parseOptions);
+  const config = readConfig(parsing.parse(files[configAt]!));
   if (config === undefined) return undefined;
-  const reloaded = reloadChanged(files, changed, stored, parseOptions, options.cache);
+  const reloaded = reloadChanged(files, changed, stored, parsing);
   if (!reloaded) return undefined;
   const { groups, resolved, later, eventIndex } = reloaded;
 
@@ -100,7 +105,7 @@ export function loadBeside(
   files: readonly CatalogueSourceFile[],
   configFile: string,
   base: { readonly files: readonly CatalogueSourceFile[]; readonly catalogue: Catalogue },
-  options: YamlParseOptions,
+  parsing: IncrementalParse,
 ): Catalogue | undefined {
   if (files.length !== base.files.length) return undefined;
   const changed: number[] = [];
@@ -122,7 +127,7 @@ export function loadBeside(
   const model = base.catalogue;
   const last = lastLoadOf(model, base.files);
   if (!last) return undefined;
-  const reloaded = reloadChanged(files, changed, last, options, options.cache);
+  const reloaded = reloadChanged(files, changed, last, parsing);
   if (!reloaded) return undefined;
   const { groups, resolved } = reloaded;
   const shapes: Record<string, Shape> = Object.create(null);
@@ -182,8 +187,7 @@ function reloadChanged(
   files: readonly CatalogueSourceFile[],
   changed: readonly number[],
   last: LastLoad,
-  parseOptions: YamlParseOptions,
-  cache: YamlParseOptions['cache'],
+  parsing: IncrementalParse,
 ):
   | {
       /** The last load's groups, a changed file's group as that file now defines it. */
@@ -198,7 +202,7 @@ function reloadChanged(
   const defs: Definitions = { groups: new Map(), shapeDefs: new Map(), eventDefs: new Map() };
   const changedPaths = new Set<string>();
   for (const i of changed) {
-    const parsed = YamlSource.parse(files[i]!, parseOptions);
+    const parsed = parsing.parse(files[i]!);
     if (!parsed.source || parsed.problems.length > 0) return undefined;
     if (checkFileShape(parsed.source, 'file').length > 0) return undefined;
     collectFile(parsed.source, defs, problems);
@@ -222,8 +226,8 @@ function reloadChanged(
     read.add(i);
     // A few files are parsed; past them (a build that reads many unchanged events) the parse cache
     // pays for reading its file.
-    const cached = read.size - changed.length > CACHE_AFTER_FILES && cache !== undefined;
-    const parsed = YamlSource.parse(files[i]!, cached ? { ...parseOptions, cache } : parseOptions);
+    const cached = read.size - changed.length > CACHE_AFTER_FILES;
+    const parsed = cached ? parsing.cached(files[i]!) : parsing.parse(files[i]!);
     if (!parsed.source || parsed.problems.length > 0) unexpected = true;
     else collectFile(parsed.source, defs, problems);
   };
@@ -309,8 +313,7 @@ export function snapshotOf(model: Catalogue, files: readonly CatalogueSourceFile
 }
 
 /** The settings from their file, or undefined when they do not load cleanly (then the full load says why). */
-function readConfig(file: CatalogueSourceFile, parseOptions: YamlParseOptions): CatalogueConfig | undefined {
-  const parsed = YamlSource.parse(file, parseOptions);
+function readConfig(parsed: ParsedFile): CatalogueConfig | undefined {
   if (!parsed.source || parsed.problems.length > 0) return undefined;
   const checked = checkConfigShape(parsed.source);
   return checked.problems.length > 0 || !checked.config ? undefined : modelConfig(checked.config);
