@@ -293,7 +293,7 @@ describe('any edit of any file', () => {
     );
     // The property held on edits the incremental path took, not only on those it left to the full load.
     expect(incrementalRuns).toBeGreaterThan(0);
-  });
+  }, 300_000);
 });
 
 /** A load of `files` beside a full load of the real catalogue (`FastLoad`'s `beside`), and a full load of them. */
@@ -394,5 +394,5 @@ describe('a load beside a catalogue a few files apart (the other side of a diff)
     );
     // The property held on loads that shared objects, not only on those left to the full load.
     expect(sharing).toBeGreaterThan(0);
-  });
+  }, 300_000);
 });
