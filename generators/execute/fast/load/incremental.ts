@@ -94,56 +94,13 @@ export function loadFromSnapshot(
   };
 }
 
-/**
- * The model of `files` (sorted by path, the allow-list aside) from the model of another catalogue that
- * differs from it in a few files (`base`, loaded whole from `base.files`, sorted so too): the other side
- * of a diff. What the changed files define, and what builds on it, is resolved again; every other
- * definition is the base's own object, as a full load would make it. Undefined when the full load must
- * do it (see the top of this file).
- */
-export function loadBeside(
-  files: readonly CatalogueSourceFile[],
-  configFile: string,
-  base: { readonly files: readonly CatalogueSourceFile[]; readonly catalogue: Catalogue },
-  parsing: IncrementalParse,
-): Catalogue | undefined {
-  if (files.length !== base.files.length) return undefined;
-  const changed: number[] = [];
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
-    const before = base.files[i]!;
-    if (file.path !== before.path || file.unreadable !== undefined || before.unreadable !== undefined)
-      return undefined;
-    if (file.text !== before.text) changed.push(i);
-  }
-  if (
-    !fewChanged(
-      changed,
-      files.length,
-      files.findIndex((file) => file.path === configFile),
-    )
-  )
-    return undefined;
-  const model = base.catalogue;
-  const last = lastLoadOf(model, base.files);
-  if (!last) return undefined;
-  const reloaded = reloadChanged(files, changed, last, parsing);
-  if (!reloaded) return undefined;
-  const { groups, resolved } = reloaded;
-  const shapes: Record<string, Shape> = Object.create(null);
-  for (const name of last.shapeNames) shapes[name] = resolved.shapes[name] ?? model.shapes[name]!;
-  const events: Record<string, EventVersion> = Object.create(null);
-  for (const key of last.eventKeys) events[key] = resolved.events[key] ?? model.events[key]!;
-  return { config: model.config, groups, shapes, events, hash: hashSources(files) };
-}
-
 /** Whether few enough files changed for an incremental load, the settings file (at `configAt`) not one. */
-function fewChanged(changed: readonly number[], files: number, configAt: number): boolean {
+export function fewChanged(changed: readonly number[], files: number, configAt: number): boolean {
   return changed.length <= files * MAX_CHANGED_SHARE && configAt !== -1 && !changed.includes(configAt);
 }
 
 /** What an incremental load reads of the last load: its files, and which file defined what. */
-interface LastLoad {
+export interface LastLoad {
   readonly files: readonly string[];
   readonly groups: readonly Group[];
   readonly shapeNames: readonly string[];
@@ -157,33 +114,13 @@ interface LastLoad {
   readonly eventBases: readonly string[];
 }
 
-/** The columns of a model loaded whole from `files`; undefined if a definition names no such file. */
-function lastLoadOf(model: Catalogue, files: readonly CatalogueSourceFile[]): LastLoad | undefined {
-  const fileIndex = indexOf(files.map((file) => file.path));
-  const shapes = Object.values(model.shapes);
-  const eventKeys = Object.keys(model.events);
-  const shapeFiles = Int32Array.from(shapes, (shape) => fileIndex.get(shape.source.file) ?? -1);
-  const eventFiles = Int32Array.from(eventKeys, (key) => fileIndex.get(model.events[key]!.source.file) ?? -1);
-  if (shapeFiles.includes(-1) || eventFiles.includes(-1)) return undefined;
-  return {
-    files: files.map((file) => file.path),
-    groups: model.groups,
-    shapeNames: shapes.map((shape) => shape.name),
-    shapeFiles,
-    shapeBases: shapes.map(shapeBase),
-    eventKeys,
-    eventFiles,
-    eventBases: eventKeys.map((key) => eventBase(model.events[key]!)),
-  };
-}
-
 /**
  * The changed files (at `changed` in `files`) parsed and checked, and what they define resolved again
  * with whatever builds on it; an unchanged file is read only when one of its definitions is needed.
  * `later` resolves an unchanged event again when it is first read. Undefined when the full load must do
  * it: a changed file with a problem, or one that defines other names than it did.
  */
-function reloadChanged(
+export function reloadChanged(
   files: readonly CatalogueSourceFile[],
   changed: readonly number[],
   last: LastLoad,
@@ -411,17 +348,20 @@ function mergeEvents(
   return { events, eventDigests, eventBases };
 }
 
-function eventBase(event: EventVersion): string {
+/** What an event builds on (`same_as`, `extends`) as a `baseName`, or ''. */
+export function eventBase(event: EventVersion): string {
   const composition = event.composition;
   if (composition.kind === 'same_as') return baseName('event', composition.of);
   if (composition.kind === 'extends') return baseName(composition.ofKind, composition.of);
   return '';
 }
 
-function shapeBase(shape: Shape): string {
+/** What a shape builds on (`extends`) as a `baseName`, or ''. */
+export function shapeBase(shape: Shape): string {
   return shape.extends === undefined ? '' : baseName('shape', shape.extends);
 }
 
-function indexOf(names: readonly string[]): Map<string, number> {
+/** Each name's index in `names`. */
+export function indexOf(names: readonly string[]): Map<string, number> {
   return new Map(names.map((name, i) => [name, i]));
 }
