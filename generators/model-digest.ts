@@ -6,7 +6,7 @@ const digests = new WeakMap<object, string>();
 
 /**
  * Digests of entries of a model record (`catalogue.events`) that the loader knows without the entry
- * being read: an incremental load (`load/model-snapshot.ts`) brings back the entries it did not
+ * being read: an incremental load (`execute/fast/load/incremental.ts`) brings back the entries it did not
  * resolve again with the digest they had, and makes each object only when something reads it.
  */
 const entryDigests = new WeakMap<object, (key: string) => string | undefined>();

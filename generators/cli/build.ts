@@ -86,7 +86,8 @@ async function buildLocked(
   }
 
   const { buildCatalogue } = await import('../execute/build.js');
-  const { formatProblem, ModelSnapshot, ParseCache } = await import('../load/index.js');
+  const { formatProblem } = await import('../load/index.js');
+  const { FastLoad, ModelSnapshot, ParseCache } = await import('../execute/fast/load/index.js');
   const { createDiskCache, projectCacheDir } = await import('../execute/emit-cache.js');
   const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
   const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
@@ -106,14 +107,13 @@ async function buildLocked(
     tool: plan.tool,
     ...(plan.state && !options.force ? { state: plan.state } : {}),
     ...(cache ? { cache } : {}),
-    ...(cacheDir
-      ? {
-          load: {
-            cache: new ParseCache(cacheDir, plan.tool),
-            snapshot: new ModelSnapshot(cacheDir, plan.tool),
-          },
-        }
-      : {}),
+    load: {
+      accelerator: new FastLoad(
+        cacheDir
+          ? { cache: new ParseCache(cacheDir, plan.tool), snapshot: new ModelSnapshot(cacheDir, plan.tool) }
+          : {},
+      ),
+    },
     workers: buildThreads(cacheDir, env),
     ...(plan.untouchedAreas ? { untouchedAreas: plan.untouchedAreas } : {}),
   });

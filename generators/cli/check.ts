@@ -4,7 +4,7 @@ import { type GateRun, type GateVerdict, runGate } from '../diff/gate-run.js';
 import { formatImpactText } from '../diff/impact-report.js';
 import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
-import { readOnlyParseCache } from '../execute/emit-cache.js';
+import { FastLoad, readOnlyParseCache } from '../execute/fast/load/index.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
 import { describeBase } from '../release/base.js';
@@ -53,7 +53,7 @@ export async function runCheck(options: CheckCommandOptions, io: Container): Pro
     cwd,
     env: io.env,
     catalogue: catalogueDir,
-    load: { memo: new Map(), ...(cache ? { cache } : {}), ownership: 'defer' },
+    load: { accelerator: new FastLoad({ memo: true, ...(cache ? { cache } : {}) }), ownership: 'defer' },
   };
   const fromEnv = io.env.EVENTRY_BASE?.trim();
   const base =

@@ -6,8 +6,8 @@ import { formatMarkdown } from '../diff/report/markdown.js';
 import { buildReport, type DiffReport } from '../diff/report/report.js';
 import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
-import { readOnlyParseCache } from '../execute/emit-cache.js';
-import { formatProblem, type ParseCache } from '../load/index.js';
+import { FastLoad, type ParseCache, readOnlyParseCache } from '../execute/fast/load/index.js';
+import { formatProblem } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../schema-registry/compatibility.js';
 import { formatVerdicts, verdictsJson } from '../schema-registry/verdict-report.js';
@@ -79,8 +79,10 @@ export async function runDiff(
     return EXIT.usage;
   }
   const cache = parseCacheOf([old, now], sourceOptions);
+  // One accelerator for both sides: a file they hold alike is parsed once, and NEW starts from OLD.
+  const accelerator = new FastLoad({ memo: true, beside: true, ...(cache ? { cache } : {}) });
   // Consumer declarations are checked against both sides together (below), not against NEW alone.
-  sourceOptions.load = { ...(cache ? { cache } : {}), ownership: 'defer' };
+  sourceOptions.load = { accelerator, ownership: 'defer' };
   // Both sides load at once; what is printed when one cannot be used is as when OLD was read first.
   const [oldResult, newResult] = resolveSourcePair(old, now, sourceOptions);
   const oldSource = usableSource('OLD', old, oldResult, io);

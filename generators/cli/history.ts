@@ -1,11 +1,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { FastLoad } from '../execute/fast/load/index.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { type History, loadHistory } from '../schema-registry/history.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { repoRoot } from '../sources/git.js';
 import type { Container } from './container.js';
+
+/** The history's accelerator: its releases share most files, each parsed once. */
+export const memoLoad = (): FastLoad => new FastLoad({ memo: true });
 
 /**
  * The release history of the catalogue, or the exit code after printing why not: 2 when there is no
@@ -21,6 +25,7 @@ export function openHistory(io: Container, catalogue: string, cache: boolean): H
   const result = loadHistory({
     cwd,
     catalogue,
+    accelerator: memoLoad,
     ...(cache ? { cacheDir: join(top, '.eventry', 'registry') } : {}),
   });
   if (!result.ok) {

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readOnlyParseCache } from '../execute/emit-cache.js';
+import { FastLoad, readOnlyParseCache } from '../execute/fast/load/index.js';
 import { readBaseline, writeBaseline } from '../lint/baseline.js';
 import { resolveLintConfig } from '../lint/config.js';
 import { type LintResult, lintCatalogue } from '../lint/lint.js';
@@ -44,7 +44,7 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
   }
   const files = readCatalogueSources(dir);
   const cache = readOnlyParseCache([dir]);
-  const loaded = loadCatalogueFromSources(files, cache ? { cache } : {});
+  const loaded = loadCatalogueFromSources(files, { accelerator: new FastLoad(cache ? { cache } : {}) });
   if (!loaded.ok) {
     for (const problem of loaded.problems) out(`${formatProblem(problem, root)}\n`);
     out(`eventry lint: the catalogue has ${loaded.problems.length} problem(s); nothing was linted.\n`);

@@ -7,7 +7,7 @@ import { createRegistryServer } from '../serve/server.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { repoRoot, resolveCommit } from '../sources/git.js';
 import type { Container } from './container.js';
-import { openHistory } from './history.js';
+import { memoLoad, openHistory } from './history.js';
 
 /** Options of `eventry serve`. */
 export interface ServeCommandOptions {
@@ -59,6 +59,7 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
           {
             cwd,
             catalogue,
+            accelerator: memoLoad,
             ...(options.cache !== false
               ? { cacheDir: join(repoRoot(cwd) ?? cwd, '.eventry', 'registry') }
               : {}),

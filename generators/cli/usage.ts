@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FastLoad } from '../execute/fast/load/index.js';
 import { CONSUMERS_FOLDER, formatProblem, loadCatalogue } from '../load/index.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { readIfExists, writeAtomically } from '../shared/fs.js';
@@ -36,7 +37,10 @@ export async function runUsageScan(
     return EXIT.usage;
   }
   const catalogueDir = resolve(cwd, options.catalogue ?? 'catalogue');
-  const loaded = loadCatalogue(catalogueDir, undefined, { ownership: 'defer' });
+  const loaded = loadCatalogue(catalogueDir, undefined, {
+    accelerator: new FastLoad(),
+    ownership: 'defer',
+  });
   if (!loaded.ok) {
     for (const problem of loaded.problems)
       io.stdout.write(`${formatProblem(problem, relative(cwd, catalogueDir))}\n`);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { FastLoad } from '../execute/fast/load/index.js';
 import { checkBuildOutput } from '../execute/output-folder.js';
 import { STATE_FILE } from '../execute/state.js';
 import { writeOutputs } from '../execute/write.js';
@@ -57,7 +58,8 @@ export async function runVersion(options: VersionCommandOptions, io: Container):
     io.stderr.write(`eventry version: error ${refused.code}: ${refused.message}\n`);
     return EXIT.usage;
   }
-  const run = planVersions(cwd, catalogueDir, folders);
+  // The catalogue and its releases share most files: each parsed once.
+  const run = planVersions(cwd, catalogueDir, folders, { accelerator: new FastLoad({ memo: true }) });
   if (run.kind === 'problems') {
     for (const problem of run.problems) io.stderr.write(`${formatProblem(problem, run.root)}\n`);
     return EXIT.problems;

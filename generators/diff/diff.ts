@@ -35,8 +35,8 @@ export function diffCatalogues(
   const differ = new ShapeDiffer(before, after, options.guessRenames !== false);
   const keys = [...new Set([...Object.keys(before.events), ...Object.keys(after.events)])].sort();
   // Two loads of catalogues a few files apart share the objects of what those files do not change
-  // (`LoadOptions.previous`): an event that is the same object on both sides, when every shape is too,
-  // has nothing to compare.
+  // (`FastLoad`'s load beside, `execute/fast/load/`): an event that is the same object on both sides,
+  // when every shape is too, has nothing to compare.
   const sameShapes = sameEntries(before.shapes, after.shapes);
   const changes: ModelChange[] = [];
   for (const key of keys) {

@@ -1,17 +1,15 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import semver from 'semver';
 import type { Catalogue, Ownership, SourceLocation, Team } from '../model.js';
-import allowListSchema from '../schema/source/allow-list.schema.json' with { type: 'json' };
 import consumersSchema from '../schema/source/consumers.schema.json' with { type: 'json' };
 import teamsSchema from '../schema/source/teams.schema.json' with { type: 'json' };
 import { requirePrecompiled } from '../shared/toolkit-files.js';
+import { type LoadAccelerator, PLAIN_LOAD } from './accelerator.js';
 import { problemsOf } from './check-shape.js';
-import { parseEventKey } from './event-key.js';
-import { type FieldPaths, fieldPathsOf, hasFieldPath } from './field-paths.js';
+import { checkDeclarations, checkEventTypes } from './consumer-checks.js';
 import type { CatalogueProblem } from './problem.js';
 import type { CatalogueSourceFile } from './sources.js';
 import { suggest } from './suggest.js';
-import { type YamlParseOptions, YamlSource } from './yaml-source.js';
+import { YamlSource } from './yaml-source.js';
 
 /** The file that defines every team, at the catalogue root. */
 export const TEAMS_FILE = 'teams.yaml';
@@ -22,9 +20,6 @@ export const CONSUMERS_FOLDER = 'consumers/';
 export function isOwnershipFile(path: string): boolean {
   return path === TEAMS_FILE || path.startsWith(CONSUMERS_FOLDER);
 }
-
-/** Rule ids a team may accept: those the version gate blocks (the allow-list's). */
-const ACCEPTABLE_RULES: readonly string[] = allowListSchema.$defs.entry.properties.rule.enum;
 
 let validators: { teams: ValidateFunction; consumers: ValidateFunction } | undefined;
 
@@ -62,7 +57,9 @@ interface RawDeclarationFile {
 }
 
 /** How ownership files are read and how much of them is checked against the catalogue. */
-export interface OwnershipOptions extends YamlParseOptions {
+export interface OwnershipOptions {
+  /** How group files are parsed again to locate a problem (the plain path by default). */
+  accelerator?: LoadAccelerator;
   /**
    * Leave version ranges and field paths unchecked: `eventry check` checks them against the base and
    * the change together (a consumer of a field the change removes is `broken`, not a load problem).
@@ -83,17 +80,18 @@ export interface ParsedOwnership {
  */
 export function parseOwnershipFiles(
   files: readonly CatalogueSourceFile[],
-  options: YamlParseOptions = {},
+  accelerator: LoadAccelerator = PLAIN_LOAD,
 ): ParsedOwnership {
   const parses: ParsedOwnership['parses'] = [];
   for (const file of files) {
     if (file.unreadable !== undefined) continue; // the catalogue's load reports it
-    const { source, problems } = YamlSource.parse(file, options);
-    // Checked here, with the parse: the cache remembers a text that passed, as for definition files.
-    if (source && !options.cache?.shapeChecked(file.text)) {
+    const { source, problems } = accelerator.parse(file);
+    // Checked here, with the parse: an accelerator may remember a text that passed, as for definitions.
+    if (source) {
       const validate = getValidators()[file.path === TEAMS_FILE ? 'teams' : 'consumers'];
-      if (validate(source.value)) options.cache?.passedShapeCheck(file.text);
-      else problems.push(...problemsOf(source, validate));
+      problems.push(
+        ...accelerator.checkShape(file, () => (validate(source.value) ? [] : problemsOf(source, validate))),
+      );
     }
     parses.push({ file, ...(source ? { source } : {}), problems });
   }
@@ -127,7 +125,14 @@ export function loadOwnership(
   if (catalogue) {
     const known = teamsRead || Object.keys(ownership.teams).length > 0;
     problems.push(
-      ...checkTeams(ownership, catalogue, options.definitionFiles ?? [], declarationSources, known, options),
+      ...checkTeams(
+        ownership,
+        catalogue,
+        options.definitionFiles ?? [],
+        declarationSources,
+        known,
+        options.accelerator ?? PLAIN_LOAD,
+      ),
     );
     problems.push(...checkEventTypes(ownership, [catalogue]));
     if (!options.deferVersions) problems.push(...checkDeclarations(ownership, [catalogue]));
@@ -185,7 +190,7 @@ function checkTeams(
   files: readonly CatalogueSourceFile[],
   declarationSources: readonly YamlSource[],
   teamsRead: boolean,
-  options: YamlParseOptions,
+  accelerator: LoadAccelerator,
 ): CatalogueProblem[] {
   const problems: CatalogueProblem[] = [];
   const teams = Object.keys(ownership.teams);
@@ -201,7 +206,7 @@ function checkTeams(
   // Group files are located again only when one names an unknown team (the model keeps no key positions).
   const sourceOf = (file: string) => {
     const text = files.find((candidate) => candidate.path === file);
-    return text ? YamlSource.parse(text, options).source : undefined;
+    return text ? accelerator.parse(text).source : undefined;
   };
   const groupFiles = new Map<string, YamlSource | undefined>();
   const locate = (file: string, fallback: SourceLocation) => {
@@ -258,190 +263,10 @@ function at(
   return { code, message, hint, ...fallback };
 }
 
-/** An event version found by its key alone (the model's event is made only when read). */
-export interface VersionRef {
-  key: string;
-  type: string;
-  version: string;
-  /** The last catalogue that has it. */
-  catalogue: Catalogue;
-  /** Every catalogue that has it (the base and the change, for `eventry check`). */
-  all: Catalogue[];
-}
-
-/**
- * The versions of each event type across `catalogues` (a key in several: the last catalogue's), from
- * the keys: an incremental load's events are made only when read, and most declarations read none.
- */
-export function versionsByType(catalogues: readonly Catalogue[]): Map<string, VersionRef[]> {
-  const byKey = new Map<string, VersionRef>();
-  for (const catalogue of catalogues)
-    for (const [type, versions] of typesOf(catalogue))
-      for (const { key, version } of versions) {
-        const seen = byKey.get(key);
-        byKey.set(key, { key, type, version, catalogue, all: [...(seen?.all ?? []), catalogue] });
-      }
-  const byType = new Map<string, VersionRef[]>();
-  for (const ref of byKey.values()) {
-    const list = byType.get(ref.type);
-    if (list) list.push(ref);
-    else byType.set(ref.type, [ref]);
-  }
-  return byType;
-}
-
-/** Each catalogue's versions by type, once per events record (the load, the gate and the impact share it). */
-const typeIndexes = new WeakMap<object, Map<string, { key: string; version: string }[]>>();
-
-function typesOf(catalogue: Catalogue): Map<string, { key: string; version: string }[]> {
-  let index = typeIndexes.get(catalogue.events);
-  if (!index) {
-    index = new Map();
-    for (const key of Object.keys(catalogue.events)) {
-      const parsed = parseEventKey(key);
-      if (!parsed) continue;
-      const list = index.get(parsed.type);
-      if (list) list.push({ key, version: parsed.version });
-      else index.set(parsed.type, [{ key, version: parsed.version }]);
-    }
-    typeIndexes.set(catalogue.events, index);
-  }
-  return index;
-}
-
-/** Whether a declared field is in a version, on any side that has it. */
-function hasPath(ref: VersionRef, field: string): boolean {
-  return ref.all.some((catalogue) =>
-    hasFieldPath(field, fieldPathsOf(catalogue.events[ref.key]!, catalogue.shapes)),
-  );
-}
-
-/** The field paths of a version (on its last side). */
-function pathsOf(ref: VersionRef): FieldPaths {
-  return fieldPathsOf(ref.catalogue.events[ref.key]!, ref.catalogue.shapes);
-}
-
-/** An event version as semver: `v2` is `2.0.0`. */
-export function versionAsSemver(version: string): string {
-  const v = /^v(\d+)$/.exec(version);
-  return v ? `${v[1]}.0.0` : version;
-}
-
-/** Whether a declaration's range takes in an event version. */
-export function rangeMatches(range: string, version: string): boolean {
-  return semver.satisfies(versionAsSemver(version), range, { includePrerelease: true });
-}
-
-function problemAt(
-  location: SourceLocation,
-  code: CatalogueProblem['code'],
-  message: string,
-  hint: string,
-): CatalogueProblem {
-  return { code, message, hint, file: location.file, line: location.line, column: location.column };
-}
-
-/** Every declaration's event type must exist; checked against the catalogue as it is. */
-function checkEventTypes(ownership: Ownership, catalogues: readonly Catalogue[]): CatalogueProblem[] {
-  const types = versionsByType(catalogues);
-  const problems: CatalogueProblem[] = [];
-  for (const declaration of ownership.consumers) {
-    if (types.has(declaration.event)) continue;
-    const guess = suggest(declaration.event, types.keys());
-    problems.push(
-      problemAt(
-        declaration.source,
-        'unknown-event',
-        `Event type \`${declaration.event}\` is not in the catalogue.`,
-        guess ? `Did you mean \`${guess}\`?` : 'Name an event type without its version (`account.created`).',
-      ),
-    );
-  }
-  return problems;
-}
-
-/**
- * Checks each declaration's range and fields against the versions of `catalogues` together (the
- * catalogue; for `eventry check`, the base and the change): a range must be valid and match a
- * version, every field must exist in one of the matched versions; an acceptance must name an event
- * version and a rule the gate blocks.
- */
-export function checkDeclarations(
-  ownership: Ownership,
-  catalogues: readonly Catalogue[],
-): CatalogueProblem[] {
-  const types = versionsByType(catalogues);
-  const problems: CatalogueProblem[] = [];
-  for (const declaration of ownership.consumers) {
-    const versions = types.get(declaration.event);
-    if (!versions) continue; // checkEventTypes
-    if (semver.validRange(declaration.versions) === null) {
-      problems.push(
-        problemAt(
-          declaration.versionsSource,
-          'invalid-version-range',
-          `\`${declaration.versions}\` is not a version range.`,
-          'Write a semver range over the event\'s versions: ">=1", "1 || 2", "^2.1.0" (v2 counts as 2.0.0).',
-        ),
-      );
-      continue;
-    }
-    const matched = versions.filter((event) => rangeMatches(declaration.versions, event.version));
-    if (matched.length === 0) {
-      const have = versions.map((event) => event.version).join(', ');
-      problems.push(
-        problemAt(
-          declaration.versionsSource,
-          'no-matching-version',
-          `\`${declaration.versions}\` matches no version of \`${declaration.event}\` (it has ${have}).`,
-          'Widen the range to the versions the team reads, or remove the declaration.',
-        ),
-      );
-      continue;
-    }
-    (declaration.fields ?? []).forEach((field, index) => {
-      if (matched.some((ref) => hasPath(ref, field))) return;
-      const all = new Set(matched.flatMap((ref) => [...pathsOf(ref).paths]));
-      const elsewhere = versions.find((ref) => !matched.includes(ref) && hasPath(ref, field));
-      const guess = suggest(field, all);
-      problems.push(
-        problemAt(
-          declaration.fieldSources?.[index] ?? declaration.source,
-          'unknown-field',
-          `Field \`${field}\` exists in none of ${matched.map((event) => `\`${event.key}\``).join(', ')}.`,
-          elsewhere
-            ? `\`${elsewhere.key}\` has it: widen \`versions\` if the team reads that version.`
-            : guess
-              ? `Did you mean \`${guess}\`?`
-              : 'Name a field as a dot path (`lines[].amount`); `*` reads everything under.',
-        ),
-      );
-    });
-  }
-  const keys = new Set(catalogues.flatMap((catalogue) => Object.keys(catalogue.events)));
-  for (const acceptance of ownership.acceptances) {
-    if (!keys.has(acceptance.event)) {
-      const guess = suggest(acceptance.event, keys);
-      problems.push(
-        problemAt(
-          acceptance.source,
-          'unknown-event',
-          `Event \`${acceptance.event}\` is not in the catalogue.`,
-          guess ? `Did you mean \`${guess}\`?` : 'Name the event version the accepted break is in.',
-        ),
-      );
-    }
-    if (!ACCEPTABLE_RULES.includes(acceptance.rule)) {
-      const guess = suggest(acceptance.rule, ACCEPTABLE_RULES);
-      problems.push(
-        problemAt(
-          acceptance.source,
-          'invalid-value',
-          `\`${acceptance.rule}\` is not a breaking rule the version gate blocks.`,
-          `${guess ? `Did you mean \`${guess}\`? ` : ''}Allowed: ${ACCEPTABLE_RULES.join(', ')}.`,
-        ),
-      );
-    }
-  }
-  return problems;
-}
+export {
+  checkDeclarations,
+  rangeMatches,
+  type VersionRef,
+  versionAsSemver,
+  versionsByType,
+} from './consumer-checks.js';

@@ -63,7 +63,7 @@ export type RawDefinition = Event & Shape;
 
 /**
  * The definitions of one kind by name, as resolving looks them up: a `Map` of every definition, or an
- * incremental load's, which reads a definition's file only when it is looked up (`incremental.ts`).
+ * incremental load's, which reads a definition's file only when it is looked up (`execute/fast/load/incremental.ts`).
  */
 export interface DefinitionLookup<D extends Definition> {
   get(name: string): D | undefined;

@@ -1,12 +1,13 @@
 import type { Catalogue, CatalogueConfig } from '../model.js';
+import { type LoadAccelerator, PLAIN_LOAD } from './accelerator.js';
 import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
 import { isOwnershipFile, loadOwnership, parseOwnershipFiles } from './consumers.js';
-import { loadBeside, loadFromSnapshot, snapshotOf } from './incremental.js';
 import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
-import { type YamlParseOptions, YamlSource } from './yaml-source.js';
+import type { YamlSource } from './yaml-source.js';
 
+export { type LoadAccelerator, PLAIN_LOAD } from './accelerator.js';
 export {
   CONSUMERS_FOLDER,
   checkDeclarations,
@@ -16,28 +17,18 @@ export {
   versionsByType,
 } from './consumers.js';
 export { fieldPathsOf, hasFieldPath, type PathRelation, relatePaths } from './field-paths.js';
-export { MODEL_SNAPSHOT_FILE, ModelSnapshot } from './model-snapshot.js';
-export { PARSE_CACHE_FILE, ParseCache } from './parse-cache.js';
 export type { CatalogueProblem } from './problem.js';
 export { formatProblem, PROBLEM_CODES } from './problem.js';
 export type { CatalogueSourceFile, SourceReader } from './sources.js';
 export { hashSources, readCatalogueSources } from './sources.js';
 
-import type { ModelSnapshot } from './model-snapshot.js';
-
-/** How a catalogue is read: the parse options, and the last load's model to start from. */
-export interface LoadOptions extends YamlParseOptions {
+/** How a catalogue is read: the plain path unless an accelerator is given. */
+export interface LoadOptions {
   /**
-   * The model of the last load (`eventry build`'s, on disk): when a few files changed, only what they
-   * define and what builds on it is resolved again (`incremental.ts`); the load keeps its model there.
+   * How files are parsed and whether an earlier model is reused (`accelerator.ts`); the plain path
+   * (`PLAIN_LOAD`) when absent. The model is the same either way.
    */
-  snapshot?: ModelSnapshot;
-  /**
-   * The last catalogue loaded with these options, and its files (set by the load): the next load, of a
-   * catalogue a few files apart (the other side of a diff), resolves only what those files change and
-   * shares every other definition's object with it (`loadBeside`).
-   */
-  previous?: { loaded?: { files: readonly CatalogueSourceFile[]; catalogue: Catalogue } };
+  accelerator?: LoadAccelerator;
   /**
    * `defer`: leave consumer declarations' version ranges and field paths to the caller, which checks
    * them against more than this catalogue (`eventry check`: the base and the change together).
@@ -72,13 +63,14 @@ export function loadCatalogueFromSources(
   const sortedOwnership = [...ownershipFiles].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
-  // Parsed first: the definitions' load saves the parse cache once, with every file it was asked for.
-  const parsed = ownershipFiles.length > 0 ? parseOwnershipFiles(sortedOwnership, options) : undefined;
-  const result = loadDefinitions(definitionFiles, options);
+  const accelerator = options.accelerator ?? PLAIN_LOAD;
+  // Parsed first: the definitions' load tells the accelerator once that every file was read.
+  const parsed = ownershipFiles.length > 0 ? parseOwnershipFiles(sortedOwnership, accelerator) : undefined;
+  const result = loadDefinitions(definitionFiles, accelerator);
   if (!parsed) return result;
   // Who owns and reads events is checked against the model, and kept beside it (not in its hash).
   const { ownership, problems } = loadOwnership(parsed, result.ok ? result.catalogue : undefined, {
-    ...options,
+    accelerator,
     definitionFiles,
     ...(options.ownership === 'defer' ? { deferVersions: true } : {}),
   });
@@ -88,21 +80,11 @@ export function loadCatalogueFromSources(
 }
 
 /** Loads the definitions (groups, shapes, events) alone: every file but the ownership files. */
-function loadDefinitions(files: CatalogueSourceFile[], options: LoadOptions): LoadResult {
+function loadDefinitions(files: CatalogueSourceFile[], accelerator: LoadAccelerator): LoadResult {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const catalogueFiles = sorted.filter((file) => file.path !== ALLOW_LIST_FILE);
-  if (options.previous?.loaded) {
-    const catalogue = loadBeside(catalogueFiles, CONFIG_FILE, options.previous.loaded, options);
-    if (catalogue) return { ok: true, catalogue };
-  }
-  const stored = options.snapshot?.read();
-  if (stored) {
-    const loaded = loadFromSnapshot(catalogueFiles, CONFIG_FILE, stored, options);
-    if (loaded) {
-      options.snapshot!.write(loaded.next);
-      return { ok: true, catalogue: loaded.catalogue };
-    }
-  }
+  const reused = accelerator.reuse(catalogueFiles);
+  if (reused) return { ok: true, catalogue: reused };
   const problems: CatalogueProblem[] = [];
   let config: CatalogueConfig | undefined;
   const sources: YamlSource[] = [];
@@ -158,7 +140,7 @@ function loadDefinitions(files: CatalogueSourceFile[], options: LoadOptions): Lo
       incomplete = true;
       continue;
     }
-    const parsed = YamlSource.parse(file, options);
+    const parsed = accelerator.parse(file);
     problems.push(...parsed.problems);
     if (!parsed.source) {
       incomplete = true;
@@ -170,20 +152,19 @@ function loadDefinitions(files: CatalogueSourceFile[], options: LoadOptions): Lo
       config = checked.config;
       continue;
     }
-    // A parse the cache has seen pass the check is not checked again (the check reads the parse alone).
-    if (!options.cache?.shapeChecked(file.text)) {
-      const shape = checkFileShape(parsed.source, 'file');
-      problems.push(...shape);
-      if (shape.length === 0) options.cache?.passedShapeCheck(file.text);
-    }
-    sources.push(parsed.source);
+    // The check reads the parse alone, so an accelerator may skip a text it saw pass.
+    const source = parsed.source;
+    problems.push(...accelerator.checkShape(file, () => checkFileShape(source, 'file')));
+    sources.push(source);
   }
-  // Saved whether or not the catalogue loads: after a broken file is fixed, the others still hit.
-  options.cache?.save();
 
   const resolved = resolveCatalogue(sources, { incomplete });
   problems.push(...resolved.problems);
-  if (problems.length > 0 || !config) return { ok: false, problems: sortProblems(problems) };
+  if (problems.length > 0 || !config) {
+    // Told even so: after a broken file is fixed, the others' parses still serve.
+    accelerator.loaded(catalogueFiles, undefined);
+    return { ok: false, problems: sortProblems(problems) };
+  }
 
   const catalogue: Catalogue = {
     config: modelConfig(config),
@@ -192,8 +173,7 @@ function loadDefinitions(files: CatalogueSourceFile[], options: LoadOptions): Lo
     events: resolved.events,
     hash: hashSources(catalogueFiles),
   };
-  options.snapshot?.write(snapshotOf(catalogue, catalogueFiles));
-  if (options.previous) options.previous.loaded = { files: catalogueFiles, catalogue };
+  accelerator.loaded(catalogueFiles, catalogue);
   return { ok: true, catalogue };
 }
 

@@ -46,7 +46,7 @@ export function resolveCatalogue(
 /**
  * The model of each of `shapeDefs` and `eventDefs` (null-prototype records, in the order given), what
  * they build on looked up in `ctx` and composed by `fieldsOf` (which memoises): all of a catalogue's
- * definitions, or those an incremental load resolves again (`incremental.ts`).
+ * definitions, or those an incremental load resolves again (`execute/fast/load/incremental.ts`).
  */
 export function resolveDefinitions(
   ctx: ResolveContext,

@@ -161,8 +161,3 @@ export function hashSources(files: readonly CatalogueSourceFile[]): string {
   }
   return hash.digest('hex');
 }
-
-/** A file's text by its sha256 (base64): how the parse cache and the last load's model know a file. */
-export function textDigest(text: string): string {
-  return createHash('sha256').update(text).digest('base64');
-}

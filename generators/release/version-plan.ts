@@ -4,7 +4,7 @@ import semverGt from 'semver/functions/gt.js';
 import semverValid from 'semver/functions/valid.js';
 import { compareCatalogues } from '../diff/index.js';
 import type { Finding } from '../diff/rule.js';
-import { type CatalogueProblem, CONFIG_FILE } from '../load/index.js';
+import { type CatalogueProblem, CONFIG_FILE, type LoadOptions } from '../load/index.js';
 import { type Catalogue, groupPackageName } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { directorySource } from '../sources/folder.js';
@@ -77,9 +77,15 @@ export function planVersions(
   cwd: string,
   catalogueDir: string,
   folders: { top: string; packagesDir: string },
+  /** How the catalogue and its releases load (the CLI passes a memo: they share most files). */
+  load?: LoadOptions,
 ): VersionRun {
   const { top, packagesDir } = folders;
-  const current = directorySource.resolve(catalogueDir, { cwd, catalogue: catalogueDir });
+  const current = directorySource.resolve(catalogueDir, {
+    cwd,
+    catalogue: catalogueDir,
+    ...(load ? { load } : {}),
+  });
   if (!current.ok) {
     if (current.reason === 'problems')
       return { kind: 'problems', problems: current.problems, root: current.root };
@@ -89,7 +95,7 @@ export function planVersions(
   const bases = new Map<string, Catalogue | undefined>();
   const baseAt = (commit: string): Catalogue | undefined => {
     if (!bases.has(commit)) {
-      const result = gitSource.resolve(commit, { cwd, catalogue: catalogueDir });
+      const result = gitSource.resolve(commit, { cwd, catalogue: catalogueDir, ...(load ? { load } : {}) });
       bases.set(commit, result.ok ? result.source.catalogue : undefined);
     }
     return bases.get(commit);

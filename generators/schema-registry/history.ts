@@ -2,7 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { type CatalogueProblem, CONFIG_FILE, type LoadOptions, loadCatalogue } from '../load/index.js';
+import {
+  type CatalogueProblem,
+  CONFIG_FILE,
+  type LoadAccelerator,
+  type LoadOptions,
+  loadCatalogue,
+} from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { catalogueVersion } from '../release/last-release.js';
 import { gitSource, readObjects, repoRoot } from '../sources/git.js';
@@ -42,6 +48,8 @@ export interface HistoryOptions {
   catalogue: string;
   /** Cache folder for release schemas (`.eventry/registry`); none when undefined. */
   cacheDir?: string;
+  /** A new accelerator for each load of the history, which its releases share (the plain path when absent). */
+  accelerator?: () => LoadAccelerator;
 }
 
 /** The history, or why there is none (the working catalogue does not load). */
@@ -58,9 +66,9 @@ export type HistoryResult =
  */
 export function loadHistory(options: HistoryOptions): HistoryResult {
   const folder = resolve(options.cwd, options.catalogue);
-  // Releases share most of their files with one another and with the working catalogue: each file they
-  // hold alike is parsed once.
-  const load: LoadOptions = { memo: new Map() };
+  // Releases share most of their files with one another and with the working catalogue: one accelerator
+  // for them all may parse each file they hold alike once.
+  const load: LoadOptions = options.accelerator ? { accelerator: options.accelerator() } : {};
   const working = loadCatalogue(folder, undefined, load);
   if (!working.ok)
     return { ok: false, reason: 'problems', problems: working.problems, root: options.catalogue };

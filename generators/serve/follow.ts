@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CONFIG_FILE, formatProblem } from '../load/index.js';
+import { CONFIG_FILE, formatProblem, type LoadAccelerator } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { loadHistory } from '../schema-registry/history.js';
 import { resolveCommit } from '../sources/git.js';
@@ -19,6 +19,8 @@ export interface ServedSource {
   catalogue: string;
   /** Release schema cache folder (`.eventry/registry`); none when undefined. */
   cacheDir?: string;
+  /** How each load of the history is accelerated (`HistoryOptions.accelerator`). */
+  accelerator?: () => LoadAccelerator;
 }
 
 /** A loaded state, or why the history does not load (problems already formatted, one per line). */

@@ -56,17 +56,14 @@ export function resolveSource(spec: string, options: SourceOptions): SourceResul
 }
 
 /**
- * Resolves OLD and NEW one after the other, sharing one parse memo: a file both sides hold alike is
- * parsed once, and NEW resolves only what its files change from OLD's (`LoadOptions.previous`).
+ * Resolves OLD and NEW one after the other, with the same load options: the caller's accelerator
+ * (`LoadOptions.accelerator`) sees both loads, so it may parse a file both sides hold alike once and
+ * start NEW from OLD's model.
  */
 export function resolveSourcePair(
   old: string,
   now: string,
   options: SourceOptions,
 ): [SourceResult, SourceResult] {
-  const shared: SourceOptions = {
-    ...options,
-    load: { ...options.load, memo: options.load?.memo ?? new Map(), previous: {} },
-  };
-  return [resolveSource(old, shared), resolveSource(now, shared)];
+  return [resolveSource(old, options), resolveSource(now, options)];
 }

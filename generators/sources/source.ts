@@ -13,7 +13,7 @@ export interface SourceOptions {
   catalogue: string;
   /** Registry for `npm:` sources, instead of the one npm's configuration names for the scope. */
   registry?: string;
-  /** How catalogue files are parsed (a memo shared by the two sides of a diff: `LoadOptions.memo`). */
+  /** How catalogue files are loaded (an accelerator shared by the two sides of a diff). */
   load?: LoadOptions;
   /** The environment npm runs with for `npm:` sources (default: the process's). */
   env?: Readonly<Record<string, string | undefined>>;

@@ -1,8 +1,8 @@
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MODEL_SNAPSHOT_FILE } from '../../generators/load/model-snapshot.js';
-import { PARSE_CACHE_FILE } from '../../generators/load/parse-cache.js';
+import { MODEL_SNAPSHOT_FILE } from '../../generators/execute/fast/load/model-snapshot.js';
+import { PARSE_CACHE_FILE } from '../../generators/execute/fast/load/parse-cache.js';
 import { fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, readTree } from './output-tree.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Document, Parser, parseDocument } from 'yaml';
-import { composeDocument } from '../../generators/load/yaml-source.js';
+import { composeDocument } from '../../generators/load/yaml-document.js';
 
 // The loader lexes and parses each file once and composes the document from those tokens itself, where
 // it used to call `parseDocument` on the text: the two must not be told apart, whatever the text.

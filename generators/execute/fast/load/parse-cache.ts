@@ -2,20 +2,19 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { writeAtomically } from '../shared/fs.js';
-import { textDigest } from './sources.js';
-import type { LocatedNode, PlainYaml } from './yaml-fast.js';
+import type { LocatedNode, PlainYaml } from '../../../load/yaml-source.js';
+import { writeAtomically } from '../../../shared/fs.js';
+import { textDigest } from './text-digest.js';
 
-// Reading the 684 files of a 10,000-event catalogue takes about 0.9 s (js-yaml's events and the located
-// tree); this file brings them back in a tenth of that. v8 deserialising the trees themselves (a Map per
-// mapping) took half as long as parsing, so they are stored flat and rebuilt one mapping at a time, as
-// the loader asks for locations.
+// Parses kept between processes, by each file's text (docs/decisions/0010-load-accelerators.md). The
+// located trees are stored flat and rebuilt one mapping at a time, as the loader asks for locations:
+// v8 deserialising a Map per mapping costs about what parsing does.
 
 /** The cache's file in the cache folder. */
 export const PARSE_CACHE_FILE = 'parse.v8';
 /**
- * The entries made or changed since `PARSE_CACHE_FILE` was last written whole: an edit of one file of
- * 684 writes this small file instead of rewriting 6 MB (serialising it was 60 ms of every edit).
+ * The entries made or changed since `PARSE_CACHE_FILE` was last written whole: an edit of one file
+ * writes this small file instead of rewriting every file's entry.
  */
 export const PARSE_DELTA_FILE = 'parse-delta.v8';
 /** Entries the delta file holds at most; past them the whole file is written again and the delta goes. */

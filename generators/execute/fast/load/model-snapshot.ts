@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { Group } from '../model.js';
-import { writeAtomically } from '../shared/fs.js';
+import type { Group } from '../../../model.js';
+import { writeAtomically } from '../../../shared/fs.js';
 
 // What the last load found, kept between builds (in the project's `.eventry/cache/`) with the digests
 // of the files it was loaded from, so that an edit of a few files resolves only what they define and

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogueFromSources, readCatalogueSources } from '../../generators/load/index.js';
-import type { PlainYaml } from '../../generators/load/yaml-fast.js';
-import { REPO } from '../helpers.js';
+import { FastLoad } from '../../../../generators/execute/fast/load/index.js';
+import { loadCatalogueFromSources, readCatalogueSources } from '../../../../generators/load/index.js';
+import type { PlainYaml } from '../../../../generators/load/yaml-source.js';
+import { REPO } from '../../../helpers.js';
 
 // The two sides of a diff share most files: with one memo, each file both hold alike is parsed once.
 // The models must be exactly what separate loads give, problems and locations included.
@@ -17,10 +18,10 @@ describe('loads sharing a parse memo', () => {
         : file,
     );
     const memo = new Map<string, PlainYaml>();
-    const first = loadCatalogueFromSources(seed, { memo });
+    const first = loadCatalogueFromSources(seed, { accelerator: new FastLoad({ memo }) });
     const parsed = memo.size;
     expect(parsed).toBeGreaterThan(15);
-    const second = loadCatalogueFromSources(edited, { memo });
+    const second = loadCatalogueFromSources(edited, { accelerator: new FastLoad({ memo }) });
     expect(first).toEqual(loadCatalogueFromSources(seed));
     expect(second).toEqual(loadCatalogueFromSources(edited));
     expect(second).not.toEqual(first);
@@ -35,8 +36,8 @@ describe('loads sharing a parse memo', () => {
         : file,
     );
     const memo = new Map<string, PlainYaml>();
-    const once = loadCatalogueFromSources(broken, { memo });
-    const twice = loadCatalogueFromSources(broken, { memo });
+    const once = loadCatalogueFromSources(broken, { accelerator: new FastLoad({ memo }) });
+    const twice = loadCatalogueFromSources(broken, { accelerator: new FastLoad({ memo }) });
     expect(once.ok).toBe(false);
     expect(twice).toEqual(once);
     expect(twice).toEqual(loadCatalogueFromSources(broken));

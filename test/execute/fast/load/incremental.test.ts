@@ -3,20 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { diffCatalogues } from '../../generators/diff/diff.js';
+import { diffCatalogues } from '../../../../generators/diff/diff.js';
 import {
-  type CatalogueSourceFile,
-  type LoadOptions,
-  type LoadResult,
-  loadCatalogueFromSources,
+  FastLoad,
   MODEL_SNAPSHOT_FILE,
   ModelSnapshot,
+} from '../../../../generators/execute/fast/load/index.js';
+import {
+  type CatalogueSourceFile,
+  type LoadResult,
+  loadCatalogueFromSources,
   readCatalogueSources,
-} from '../../generators/load/index.js';
-import type { Catalogue } from '../../generators/model.js';
-import { entryDigest, modelDigest } from '../../generators/model-digest.js';
-import { REPO } from '../helpers.js';
-import { mutate, mutationArbitrary } from './mutate-catalogue.js';
+} from '../../../../generators/load/index.js';
+import type { Catalogue } from '../../../../generators/model.js';
+import { entryDigest, modelDigest } from '../../../../generators/model-digest.js';
+import { REPO } from '../../../helpers.js';
+import { mutate, mutationArbitrary } from '../../../load/mutate-catalogue.js';
 
 /**
  * The incremental load (`load/incremental.ts`): after a load that kept its snapshot, a load of edited
@@ -41,7 +43,7 @@ function snapshot(tool = 'test-tool'): ModelSnapshot {
 /** The snapshot a full load of the seed keeps, as a first build leaves it. */
 function keptByFullLoad(): ModelSnapshot {
   const kept = snapshot();
-  expect(loadCatalogueFromSources(real, { snapshot: kept }).ok).toBe(true);
+  expect(loadCatalogueFromSources(real, { accelerator: new FastLoad({ snapshot: kept }) }).ok).toBe(true);
   return kept;
 }
 
@@ -91,7 +93,7 @@ function loadBoth(
   kept: ModelSnapshot,
 ): { incremental: LoadResult; full: LoadResult } {
   return {
-    incremental: loadCatalogueFromSources(files, { snapshot: kept }),
+    incremental: loadCatalogueFromSources(files, { accelerator: new FastLoad({ snapshot: kept }) }),
     full: loadCatalogueFromSources(files),
   };
 }
@@ -239,21 +241,23 @@ describe('what the incremental load leaves to the full load', () => {
   it('a damaged snapshot, or another toolkit’s, is not read', () => {
     const kept = keptByFullLoad();
     const files = edited(real, 'groups/auth.yaml', (text) => text.replace('Authentication server', 'Auth'));
-    const other = loadCatalogueFromSources(files, { snapshot: snapshot('another-tool') });
+    const other = loadCatalogueFromSources(files, {
+      accelerator: new FastLoad({ snapshot: snapshot('another-tool') }),
+    });
     if (!other.ok) throw new Error('the edit should load');
     expect(deferredEvents(other.catalogue)).toEqual([]);
     const path = join(dir, MODEL_SNAPSHOT_FILE);
     const bytes = readFileSync(path);
     bytes[bytes.length - 10]! ^= 0xff;
     writeFileSync(path, bytes);
-    const damaged = loadCatalogueFromSources(files, { snapshot: kept });
+    const damaged = loadCatalogueFromSources(files, { accelerator: new FastLoad({ snapshot: kept }) });
     if (!damaged.ok) throw new Error('the edit should load');
     expect(deferredEvents(damaged.catalogue)).toEqual([]);
     expectSameLoad(damaged, loadCatalogueFromSources(files));
     // The full load kept a sound snapshot again: the next edit is incremental.
     const again = loadCatalogueFromSources(
       edited(files, 'groups/auth.yaml', (text) => text.replace('title: Auth', 'title: Auth again')),
-      { snapshot: kept },
+      { accelerator: new FastLoad({ snapshot: kept }) },
     );
     expect(again.ok && deferredEvents(again.catalogue).length > 0).toBe(true);
   });
@@ -280,7 +284,7 @@ describe('any edit of any file', () => {
       fc.property(editedFiles, (files) => {
         // Each case starts from the snapshot of the real catalogue.
         rmSync(join(dir, MODEL_SNAPSHOT_FILE), { force: true });
-        loadCatalogueFromSources(real, { snapshot: kept });
+        loadCatalogueFromSources(real, { accelerator: new FastLoad({ snapshot: kept }) });
         const { incremental, full } = loadBoth(files, kept);
         if (incremental.ok && deferredEvents(incremental.catalogue).length > 0) incrementalRuns++;
         expectSameLoad(incremental, full);
@@ -289,16 +293,16 @@ describe('any edit of any file', () => {
     );
     // The property held on edits the incremental path took, not only on those it left to the full load.
     expect(incrementalRuns).toBeGreaterThan(0);
-  });
+  }, 300_000);
 });
 
-/** A load of `files` beside a full load of the real catalogue (`LoadOptions.previous`), and a full load of them. */
+/** A load of `files` beside a full load of the real catalogue (`FastLoad`'s `beside`), and a full load of them. */
 function loadBeside(files: CatalogueSourceFile[]): { beside: LoadResult; full: LoadResult; base: Catalogue } {
-  const previous: NonNullable<LoadOptions['previous']> = {};
-  const first = loadCatalogueFromSources(real, { previous });
+  const accelerator = new FastLoad({ beside: true });
+  const first = loadCatalogueFromSources(real, { accelerator });
   if (!first.ok) throw new Error('the real catalogue should load');
   return {
-    beside: loadCatalogueFromSources(files, { previous }),
+    beside: loadCatalogueFromSources(files, { accelerator }),
     full: loadCatalogueFromSources(files),
     base: first.catalogue,
   };
@@ -390,5 +394,5 @@ describe('a load beside a catalogue a few files apart (the other side of a diff)
     );
     // The property held on loads that shared objects, not only on those left to the full load.
     expect(sharing).toBeGreaterThan(0);
-  });
+  }, 300_000);
 });

@@ -1,14 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FastLoad } from '../../../../generators/execute/fast/load/index.js';
 import {
   type CatalogueSourceFile,
   loadCatalogueFromSources,
   readCatalogueSources,
-} from '../../generators/load/index.js';
-import { YamlSource } from '../../generators/load/yaml-source.js';
-import { REPO } from '../helpers.js';
-import { type Mutation, mutate, mutationArbitrary } from './mutate-catalogue.js';
-import { expectSame, locationsOf, pathsOf } from './yaml-paths.js';
+} from '../../../../generators/load/index.js';
+import { YamlSource } from '../../../../generators/load/yaml-source.js';
+import { REPO } from '../../../helpers.js';
+import { type Mutation, mutate, mutationArbitrary } from '../../../load/mutate-catalogue.js';
+import { expectSame, locationsOf, pathsOf } from '../../../load/yaml-paths.js';
+
+/** The fast path alone (no cache, no memo); `YamlSource.parse` is the reference. */
+const FAST = new FastLoad();
 
 /**
  * Holds the js-yaml fast path to the `yaml` path on near-catalogue texts: real catalogue files with
@@ -86,10 +90,10 @@ describe('the js-yaml fast path on mutated catalogue files', () => {
           i === index ? mutations.reduce(mutate, file) : file,
         );
         const mutated = files[index]!;
-        const fast = YamlSource.parse(mutated);
+        const fast = FAST.parse(mutated);
         if (fast.source?.fast) {
           seen.fast++;
-          const reference = YamlSource.parse(mutated, { fastPath: false });
+          const reference = YamlSource.parse(mutated);
           expect(reference.problems).toEqual([]);
           expectSame(fast.source.value, reference.source!.value);
           const paths = pathsOf(reference.source!.value);
@@ -97,7 +101,7 @@ describe('the js-yaml fast path on mutated catalogue files', () => {
         } else {
           seen.declined++;
         }
-        expectSame(loadCatalogueFromSources(files), loadCatalogueFromSources(files, { fastPath: false }));
+        expectSame(loadCatalogueFromSources(files, { accelerator: FAST }), loadCatalogueFromSources(files));
       }),
       { numRuns: RUNS, seed: SEED },
     );

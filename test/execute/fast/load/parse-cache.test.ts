@@ -5,12 +5,17 @@ import { serialize } from 'node:v8';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { loadCatalogueFromSources, readCatalogueSources } from '../../generators/load/index.js';
-import { PARSE_CACHE_FILE, PARSE_DELTA_FILE, ParseCache } from '../../generators/load/parse-cache.js';
-import { type PlainYaml, readPlainYaml } from '../../generators/load/yaml-fast.js';
-import { YamlSource } from '../../generators/load/yaml-source.js';
-import { REPO, tempDir } from '../helpers.js';
-import { expectSame, locationsOf, pathsOf } from './yaml-paths.js';
+import { FastLoad } from '../../../../generators/execute/fast/load/fast-load.js';
+import {
+  PARSE_CACHE_FILE,
+  PARSE_DELTA_FILE,
+  ParseCache,
+} from '../../../../generators/execute/fast/load/parse-cache.js';
+import { readPlainYaml } from '../../../../generators/execute/fast/load/yaml-fast.js';
+import { loadCatalogueFromSources, readCatalogueSources } from '../../../../generators/load/index.js';
+import { type PlainYaml, YamlSource } from '../../../../generators/load/yaml-source.js';
+import { REPO, tempDir } from '../../../helpers.js';
+import { expectSame, locationsOf, pathsOf } from '../../../load/yaml-paths.js';
 
 // A build reads its parses back from the last build's cache file: the model, every location and every
 // problem must be what parsing gives, and a cache file in any state must cost a parse, never the build.
@@ -35,7 +40,7 @@ class HitsOnly extends ParseCache {
 /** A cache folder filled by one load of `files`. */
 function warmCache(files = seed, tool = TOOL): string {
   const dir = tempDir('eventry-parse-cache-');
-  loadCatalogueFromSources(files, { cache: new ParseCache(dir, tool) });
+  loadCatalogueFromSources(files, { accelerator: new FastLoad({ cache: new ParseCache(dir, tool) }) });
   return dir;
 }
 
@@ -46,9 +51,13 @@ describe('the parse cache', () => {
     const dir = tempDir('eventry-parse-cache-');
     const plain = loadCatalogueFromSources(seed);
     expect(plain.ok).toBe(true);
-    const cold = loadCatalogueFromSources(seed, { cache: new ParseCache(dir, TOOL) });
+    const cold = loadCatalogueFromSources(seed, {
+      accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }),
+    });
     const written = readFileSync(join(dir, PARSE_CACHE_FILE));
-    const warm = loadCatalogueFromSources(seed, { cache: new ParseCache(dir, TOOL) });
+    const warm = loadCatalogueFromSources(seed, {
+      accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }),
+    });
     expectSame(cold, plain);
     expectSame(warm, plain);
     // Every file hit: a miss would have written the file again.
@@ -61,7 +70,7 @@ describe('the parse cache', () => {
       sharedCache ??= warmCache();
       const dir = sharedCache;
       const fresh = YamlSource.parse(file).source!;
-      const restored = YamlSource.parse(file, { cache: new HitsOnly(dir, TOOL) }).source!;
+      const restored = new FastLoad({ cache: new HitsOnly(dir, TOOL) }).parse(file).source!;
       expectSame(restored.value, fresh.value);
       const paths = pathsOf(fresh.value);
       expect(locationsOf(restored, paths)).toEqual(locationsOf(fresh, paths));
@@ -77,7 +86,9 @@ describe('the parse cache', () => {
     const dir = warmCache(broken);
     const reference = loadCatalogueFromSources(broken);
     expect(reference.ok).toBe(false);
-    const warm = loadCatalogueFromSources(broken, { cache: new ParseCache(dir, TOOL) });
+    const warm = loadCatalogueFromSources(broken, {
+      accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }),
+    });
     expectSame(warm, reference);
   });
 
@@ -98,7 +109,7 @@ describe('the parse cache', () => {
     expect(parsed).toEqual([...declined, 'groups/account.yaml'].sort());
     cache.save();
     expectSame(
-      loadCatalogueFromSources(edited, { cache: new ParseCache(dir, TOOL) }),
+      loadCatalogueFromSources(edited, { accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }) }),
       loadCatalogueFromSources(edited),
     );
   });
@@ -109,8 +120,14 @@ describe('the parse cache', () => {
       file.path === 'groups/account.yaml' ? { ...file, text: `${file.text}\n` } : file,
     );
     const cache = new ParseCache(dir, TOOL);
-    expectSame(loadCatalogueFromSources(seed, { cache }), loadCatalogueFromSources(seed));
-    expectSame(loadCatalogueFromSources(edited, { cache }), loadCatalogueFromSources(edited));
+    expectSame(
+      loadCatalogueFromSources(seed, { accelerator: new FastLoad({ cache }) }),
+      loadCatalogueFromSources(seed),
+    );
+    expectSame(
+      loadCatalogueFromSources(edited, { accelerator: new FastLoad({ cache }) }),
+      loadCatalogueFromSources(edited),
+    );
     const parsedFrom = (files: typeof seed) => {
       const parsed: string[] = [];
       const fresh = new ParseCache(dir, TOOL);
@@ -135,7 +152,7 @@ describe('the parse cache', () => {
       file.path === 'groups/billing.yaml' ? { ...file, text: `${file.text}\n` } : file,
     );
     expectSame(
-      loadCatalogueFromSources(edited, { cache: new ParseCache(dir, TOOL) }),
+      loadCatalogueFromSources(edited, { accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }) }),
       loadCatalogueFromSources(edited),
     );
     expect(readFileSync(join(dir, PARSE_CACHE_FILE)).equals(whole)).toBe(true);
@@ -145,7 +162,7 @@ describe('the parse cache', () => {
       file.path.startsWith('groups/') ? { ...file, text: `${file.text}\n` } : file,
     );
     expectSame(
-      loadCatalogueFromSources(all, { cache: new ParseCache(dir, TOOL) }),
+      loadCatalogueFromSources(all, { accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }) }),
       loadCatalogueFromSources(all),
     );
     expect(existsSync(join(dir, PARSE_DELTA_FILE))).toBe(false);
@@ -176,7 +193,7 @@ describe('the parse cache', () => {
     const edited = fewer.map((file) =>
       file.path === 'groups/billing.yaml' ? { ...file, text: `${file.text}\n` } : file,
     );
-    loadCatalogueFromSources(edited, { cache: new ParseCache(dir, TOOL) });
+    loadCatalogueFromSources(edited, { accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }) });
     expect(statSync(join(dir, PARSE_CACHE_FILE)).size).toBeLessThan(before);
     const removed = seed.find((file) => file.path.startsWith('groups/a'))!;
     const cache = new ParseCache(dir, TOOL);
@@ -218,7 +235,7 @@ describe('the parse cache on generated YAML', () => {
     for (const [index, text] of plain.entries()) {
       const file = { path: `generated-${index}.yaml`, text };
       const fresh = YamlSource.parse(file).source!;
-      const restored = YamlSource.parse(file, { cache }).source!;
+      const restored = new FastLoad({ cache }).parse(file).source!;
       expectSame(restored.value, fresh.value);
       const paths = pathsOf(fresh.value);
       expect(locationsOf(restored, paths)).toEqual(locationsOf(fresh, paths));
@@ -253,7 +270,10 @@ describe('a damaged cache file costs a parse, never an error', () => {
     const dir = tempDir('eventry-parse-cache-');
     writeFileSync(join(dir, PARSE_CACHE_FILE), contents());
     const reference = loadCatalogueFromSources(seed);
-    expectSame(loadCatalogueFromSources(seed, { cache: new ParseCache(dir, TOOL) }), reference);
+    expectSame(
+      loadCatalogueFromSources(seed, { accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }) }),
+      reference,
+    );
     // Rewritten whole: the next load hits every file.
     const cache = new ParseCache(dir, TOOL);
     for (const file of seed.filter((file) => readPlainYaml(file.text))) cache.read(file.text, notParsed);
@@ -264,7 +284,7 @@ describe('a damaged cache file costs a parse, never an error', () => {
     const dir = tempDir('eventry-parse-cache-');
     mkdirSync(join(dir, PARSE_CACHE_FILE));
     expectSame(
-      loadCatalogueFromSources(seed, { cache: new ParseCache(dir, TOOL) }),
+      loadCatalogueFromSources(seed, { accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }) }),
       loadCatalogueFromSources(seed),
     );
     expect(readdirSync(dir)).toEqual([PARSE_CACHE_FILE]);
@@ -283,7 +303,7 @@ describe('the parse cache remembers the parses that passed the file-shape check'
     const dir = tempDir('eventry-parse-cache-');
     for (let load = 0; load < 3; load++) {
       const cache = new ParseCache(dir, TOOL);
-      const loaded = loadCatalogueFromSources(files, { cache });
+      const loaded = loadCatalogueFromSources(files, { accelerator: new FastLoad({ cache }) });
       expect(loaded).toEqual(fresh);
     }
     const cache = new ParseCache(dir, TOOL);

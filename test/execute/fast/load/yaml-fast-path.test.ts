@@ -2,9 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { YamlSource } from '../../generators/load/yaml-source.js';
-import { REPO } from '../helpers.js';
-import { expectSame, locationsOf, pathsOf } from './yaml-paths.js';
+import { FastLoad } from '../../../../generators/execute/fast/load/index.js';
+import { YamlSource } from '../../../../generators/load/yaml-source.js';
+import { REPO } from '../../../helpers.js';
+import { expectSame, locationsOf, pathsOf } from '../../../load/yaml-paths.js';
+
+/** The fast path alone (no cache, no memo); `YamlSource.parse` is the reference. */
+const FAST = new FastLoad();
 
 /** Every YAML file git tracks: the catalogue, the fixtures (good and bad), the workflows. */
 const FILES = execFileSync('git', ['ls-files', '-z', '*.yaml', '*.yml'], { cwd: REPO, encoding: 'utf8' })
@@ -16,17 +20,15 @@ describe('the js-yaml fast path reads every repository YAML file it accepts exac
   it('accepts the catalogue files (or the fast path would be dead code)', () => {
     const catalogue = FILES.filter((file) => file.path.startsWith('catalogue/groups/'));
     expect(catalogue.length).toBeGreaterThan(0);
-    const declined = catalogue
-      .filter((file) => !YamlSource.parse(file).source?.fast)
-      .map((file) => file.path);
+    const declined = catalogue.filter((file) => !FAST.parse(file).source?.fast).map((file) => file.path);
     expect(declined).toEqual([]);
   });
 
   it.each(FILES.map((file) => [file.path, file] as const))(
     '%s: same value, same location for every path',
     (_, file) => {
-      const fast = YamlSource.parse(file);
-      const reference = YamlSource.parse(file, { fastPath: false });
+      const fast = FAST.parse(file);
+      const reference = YamlSource.parse(file);
       if (!fast.source?.fast) {
         // Declined: the loader reads it with yaml, so the outcome is the reference's, problem for problem.
         expect(fast.problems).toEqual(reference.problems);
@@ -73,8 +75,8 @@ describe('the fast path takes only the plain subset, and hands the rest to yaml'
   ];
   it.each(cases)('%s', (_, { text, fast }) => {
     const file = { path: 'groups/x.yaml', text };
-    const parsed = YamlSource.parse(file);
-    const reference = YamlSource.parse(file, { fastPath: false });
+    const parsed = FAST.parse(file);
+    const reference = YamlSource.parse(file);
     expect(parsed.source?.fast ?? false).toBe(fast);
     expect(reference.source?.fast ?? false).toBe(false);
     expect(parsed.problems).toEqual(reference.problems);

@@ -1,14 +1,15 @@
-import type { Catalogue, CatalogueConfig, EventVersion, Group, Shape } from '../model.js';
-import { modelDigest, presetEntryDigests, rememberDigest } from '../model-digest.js';
-import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
-import { collectFile, type Definitions } from './collect.js';
-import { createFieldResolver } from './compose.js';
-import type { Definition, DefinitionLookup, ResolveContext } from './definition.js';
+import { checkConfigShape, checkFileShape, modelConfig } from '../../../load/check-shape.js';
+import { collectFile, type Definitions } from '../../../load/collect.js';
+import { createFieldResolver } from '../../../load/compose.js';
+import type { Definition, DefinitionLookup, ResolveContext } from '../../../load/definition.js';
+import type { CatalogueProblem } from '../../../load/problem.js';
+import { resolveDefinitions } from '../../../load/resolve.js';
+import { type CatalogueSourceFile, hashSources } from '../../../load/sources.js';
+import type { ParsedFile } from '../../../load/yaml-source.js';
+import type { Catalogue, CatalogueConfig, EventVersion, Group, Shape } from '../../../model.js';
+import { modelDigest, presetEntryDigests, rememberDigest } from '../../../model-digest.js';
 import { baseName, type StoredModel } from './model-snapshot.js';
-import type { CatalogueProblem } from './problem.js';
-import { resolveDefinitions } from './resolve.js';
-import { type CatalogueSourceFile, hashSources, textDigest } from './sources.js';
-import { type YamlParseOptions, YamlSource } from './yaml-source.js';
+import { textDigest } from './text-digest.js';
 
 // An edit of a few files of a large catalogue, loaded from what the last load found (`model-snapshot.ts`)
 // instead of from every file: the changed files are parsed and checked, and only what they define and
@@ -20,13 +21,19 @@ import { type YamlParseOptions, YamlSource } from './yaml-source.js';
 // or moved, the settings file changed, a problem anywhere) goes to the full load, which reports every
 // problem.
 
+/**
+ * How the incremental load parses a file: `parse` without the parse cache (reading its file costs
+ * every file's entry), `cached` through it (worth it past `CACHE_AFTER_FILES` files).
+ */
+export interface IncrementalParse {
+  parse(file: CatalogueSourceFile): ParsedFile;
+  cached(file: CatalogueSourceFile): ParsedFile;
+}
+
 /** Past this share of the files changed, the full load is about as fast and simpler. */
 const MAX_CHANGED_SHARE = 0.25;
 
-/**
- * Unchanged files parsed without the parse cache: reading its file (every file's parse) cost about
- * 80 ms at 10,000 events, parsing one group file about 1 ms.
- */
+/** Unchanged files parsed without the parse cache: reading its file costs every file's entry. */
 const CACHE_AFTER_FILES = 64;
 
 /**
@@ -37,7 +44,7 @@ export function loadFromSnapshot(
   files: readonly CatalogueSourceFile[],
   configFile: string,
   stored: StoredModel,
-  options: YamlParseOptions,
+  parsing: IncrementalParse,
 ): { catalogue: Catalogue; next: StoredModel } | undefined {
   if (files.length !== stored.files.length) return undefined;
   const digests: string[] = [];
@@ -51,12 +58,10 @@ export function loadFromSnapshot(
   }
   const configAt = stored.files.indexOf(configFile);
   if (!fewChanged(changed, files.length, configAt)) return undefined;
-  // Parsed as the full load parses (the parse cache aside: it would read every file's entry).
-  const parseOptions: YamlParseOptions = options.fastPath === false ? { fastPath: false } : {};
   // The settings, from their unchanged file (a few lines): the snapshot keeps no user-keyed maps.
-  const config = readConfig(files[configAt]!, parseOptions);
+  const config = readConfig(parsing.parse(files[configAt]!));
   if (config === undefined) return undefined;
-  const reloaded = reloadChanged(files, changed, stored, parseOptions, options.cache);
+  const reloaded = reloadChanged(files, changed, stored, parsing);
   if (!reloaded) return undefined;
   const { groups, resolved, later, eventIndex } = reloaded;
 
@@ -89,56 +94,13 @@ export function loadFromSnapshot(
   };
 }
 
-/**
- * The model of `files` (sorted by path, the allow-list aside) from the model of another catalogue that
- * differs from it in a few files (`base`, loaded whole from `base.files`, sorted so too): the other side
- * of a diff. What the changed files define, and what builds on it, is resolved again; every other
- * definition is the base's own object, as a full load would make it. Undefined when the full load must
- * do it (see the top of this file).
- */
-export function loadBeside(
-  files: readonly CatalogueSourceFile[],
-  configFile: string,
-  base: { readonly files: readonly CatalogueSourceFile[]; readonly catalogue: Catalogue },
-  options: YamlParseOptions,
-): Catalogue | undefined {
-  if (files.length !== base.files.length) return undefined;
-  const changed: number[] = [];
-  for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
-    const before = base.files[i]!;
-    if (file.path !== before.path || file.unreadable !== undefined || before.unreadable !== undefined)
-      return undefined;
-    if (file.text !== before.text) changed.push(i);
-  }
-  if (
-    !fewChanged(
-      changed,
-      files.length,
-      files.findIndex((file) => file.path === configFile),
-    )
-  )
-    return undefined;
-  const model = base.catalogue;
-  const last = lastLoadOf(model, base.files);
-  if (!last) return undefined;
-  const reloaded = reloadChanged(files, changed, last, options, options.cache);
-  if (!reloaded) return undefined;
-  const { groups, resolved } = reloaded;
-  const shapes: Record<string, Shape> = Object.create(null);
-  for (const name of last.shapeNames) shapes[name] = resolved.shapes[name] ?? model.shapes[name]!;
-  const events: Record<string, EventVersion> = Object.create(null);
-  for (const key of last.eventKeys) events[key] = resolved.events[key] ?? model.events[key]!;
-  return { config: model.config, groups, shapes, events, hash: hashSources(files) };
-}
-
 /** Whether few enough files changed for an incremental load, the settings file (at `configAt`) not one. */
-function fewChanged(changed: readonly number[], files: number, configAt: number): boolean {
+export function fewChanged(changed: readonly number[], files: number, configAt: number): boolean {
   return changed.length <= files * MAX_CHANGED_SHARE && configAt !== -1 && !changed.includes(configAt);
 }
 
 /** What an incremental load reads of the last load: its files, and which file defined what. */
-interface LastLoad {
+export interface LastLoad {
   readonly files: readonly string[];
   readonly groups: readonly Group[];
   readonly shapeNames: readonly string[];
@@ -152,38 +114,17 @@ interface LastLoad {
   readonly eventBases: readonly string[];
 }
 
-/** The columns of a model loaded whole from `files`; undefined if a definition names no such file. */
-function lastLoadOf(model: Catalogue, files: readonly CatalogueSourceFile[]): LastLoad | undefined {
-  const fileIndex = indexOf(files.map((file) => file.path));
-  const shapes = Object.values(model.shapes);
-  const eventKeys = Object.keys(model.events);
-  const shapeFiles = Int32Array.from(shapes, (shape) => fileIndex.get(shape.source.file) ?? -1);
-  const eventFiles = Int32Array.from(eventKeys, (key) => fileIndex.get(model.events[key]!.source.file) ?? -1);
-  if (shapeFiles.includes(-1) || eventFiles.includes(-1)) return undefined;
-  return {
-    files: files.map((file) => file.path),
-    groups: model.groups,
-    shapeNames: shapes.map((shape) => shape.name),
-    shapeFiles,
-    shapeBases: shapes.map(shapeBase),
-    eventKeys,
-    eventFiles,
-    eventBases: eventKeys.map((key) => eventBase(model.events[key]!)),
-  };
-}
-
 /**
  * The changed files (at `changed` in `files`) parsed and checked, and what they define resolved again
  * with whatever builds on it; an unchanged file is read only when one of its definitions is needed.
  * `later` resolves an unchanged event again when it is first read. Undefined when the full load must do
  * it: a changed file with a problem, or one that defines other names than it did.
  */
-function reloadChanged(
+export function reloadChanged(
   files: readonly CatalogueSourceFile[],
   changed: readonly number[],
   last: LastLoad,
-  parseOptions: YamlParseOptions,
-  cache: YamlParseOptions['cache'],
+  parsing: IncrementalParse,
 ):
   | {
       /** The last load's groups, a changed file's group as that file now defines it. */
@@ -198,7 +139,7 @@ function reloadChanged(
   const defs: Definitions = { groups: new Map(), shapeDefs: new Map(), eventDefs: new Map() };
   const changedPaths = new Set<string>();
   for (const i of changed) {
-    const parsed = YamlSource.parse(files[i]!, parseOptions);
+    const parsed = parsing.parse(files[i]!);
     if (!parsed.source || parsed.problems.length > 0) return undefined;
     if (checkFileShape(parsed.source, 'file').length > 0) return undefined;
     collectFile(parsed.source, defs, problems);
@@ -222,8 +163,8 @@ function reloadChanged(
     read.add(i);
     // A few files are parsed; past them (a build that reads many unchanged events) the parse cache
     // pays for reading its file.
-    const cached = read.size - changed.length > CACHE_AFTER_FILES && cache !== undefined;
-    const parsed = YamlSource.parse(files[i]!, cached ? { ...parseOptions, cache } : parseOptions);
+    const cached = read.size - changed.length > CACHE_AFTER_FILES;
+    const parsed = cached ? parsing.cached(files[i]!) : parsing.parse(files[i]!);
     if (!parsed.source || parsed.problems.length > 0) unexpected = true;
     else collectFile(parsed.source, defs, problems);
   };
@@ -309,8 +250,7 @@ export function snapshotOf(model: Catalogue, files: readonly CatalogueSourceFile
 }
 
 /** The settings from their file, or undefined when they do not load cleanly (then the full load says why). */
-function readConfig(file: CatalogueSourceFile, parseOptions: YamlParseOptions): CatalogueConfig | undefined {
-  const parsed = YamlSource.parse(file, parseOptions);
+function readConfig(parsed: ParsedFile): CatalogueConfig | undefined {
   if (!parsed.source || parsed.problems.length > 0) return undefined;
   const checked = checkConfigShape(parsed.source);
   return checked.problems.length > 0 || !checked.config ? undefined : modelConfig(checked.config);
@@ -408,17 +348,20 @@ function mergeEvents(
   return { events, eventDigests, eventBases };
 }
 
-function eventBase(event: EventVersion): string {
+/** What an event builds on (`same_as`, `extends`) as a `baseName`, or ''. */
+export function eventBase(event: EventVersion): string {
   const composition = event.composition;
   if (composition.kind === 'same_as') return baseName('event', composition.of);
   if (composition.kind === 'extends') return baseName(composition.ofKind, composition.of);
   return '';
 }
 
-function shapeBase(shape: Shape): string {
+/** What a shape builds on (`extends`) as a `baseName`, or ''. */
+export function shapeBase(shape: Shape): string {
   return shape.extends === undefined ? '' : baseName('shape', shape.extends);
 }
 
-function indexOf(names: readonly string[]): Map<string, number> {
+/** Each name's index in `names`. */
+export function indexOf(names: readonly string[]): Map<string, number> {
   return new Map(names.map((name, i) => [name, i]));
 }

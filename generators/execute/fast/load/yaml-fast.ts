@@ -6,24 +6,7 @@ import {
   parseEvents,
   type ScalarEvent,
 } from 'js-yaml';
-
-/**
- * A collection or scalar of a file read by the fast path, with the offset `yaml` gives the same node
- * (`range[0]`), so locations read the same whichever parser read the file.
- */
-export interface LocatedNode {
-  readonly offset: number;
-  /** A mapping's entries by key (first occurrence), with the key's own offset. */
-  readonly entries?: Map<string, { key: number; value: LocatedNode }>;
-  /** A sequence's items. */
-  readonly items?: LocatedNode[];
-}
-
-/** What the fast path read: the value and the location of every node in it. */
-export interface PlainYaml {
-  value: unknown;
-  root: LocatedNode;
-}
+import type { LocatedNode, PlainYaml } from '../../../load/yaml-source.js';
 
 /** Nesting the fast path takes on; anything deeper goes to `yaml`, which reports what is too deep. */
 const FAST_MAX_DEPTH = 32;
@@ -42,7 +25,7 @@ const MAX_LINE = 500;
 /**
  * Whether `text` may hold something outside the plain subset the catalogue uses, where js-yaml and
  * yaml could disagree on value, location or error (merge keys `<<` too). Separate simple scans: one
- * regular expression with all the alternatives took 15 times as long as parsing.
+ * regular expression with all the alternatives costs more than the parse.
  */
 function outsidePlainSubset(text: string): boolean {
   if (ODD_CHARACTER.test(text) || DOCUMENT_SYNTAX.test(text) || text.includes('<<')) return true;

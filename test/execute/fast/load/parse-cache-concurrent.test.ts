@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compiledToolkitPath, tempDir } from '../helpers.js';
+import { compiledToolkitPath, tempDir } from '../../../helpers.js';
 
 // Two builds of one project share its parse cache: each rewrites the file while the other reads it.
 // Each process here rewrites it again and again (every round misses a file of its own) and, between its
 // writes, reads it: a torn file would fail its checksum and miss the entry every writer stores.
 
-const CACHE = pathToFileURL(compiledToolkitPath('generators/load/parse-cache.js')).href;
-const FAST = pathToFileURL(compiledToolkitPath('generators/load/yaml-fast.js')).href;
+const CACHE = pathToFileURL(compiledToolkitPath('generators/execute/fast/load/parse-cache.js')).href;
+const FAST = pathToFileURL(compiledToolkitPath('generators/execute/fast/load/yaml-fast.js')).href;
 const ROUNDS = 25;
 
 /** One writer: `ROUNDS` loads that each miss, save, then check a fresh reader hits the common entry. */

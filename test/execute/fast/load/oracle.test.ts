@@ -1,0 +1,177 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FastLoad, ModelSnapshot, ParseCache } from '../../../../generators/execute/fast/load/index.js';
+import {
+  type CatalogueSourceFile,
+  type LoadResult,
+  loadCatalogueFromSources,
+  readCatalogueSources,
+} from '../../../../generators/load/index.js';
+import { describeWithResource, REPO, tempDir } from '../../../helpers.js';
+import { badCases, prepareBadCase } from '../../../load/bad-fixture.js';
+import { mutate, mutationArbitrary } from '../../../load/mutate-catalogue.js';
+import { findSeedCatalogue, loadSeedCatalogue } from '../../../load/seed/seed-catalogue.js';
+import { expectSame } from '../../../load/yaml-paths.js';
+
+// The reference loader (no accelerator: `yaml` parses, every check runs, nothing is reused) is the
+// oracle: each accelerated path must give the same model, or the same problems, on every fixture, on
+// the seed catalogue and on random edits of it.
+
+const TOOL = 'oracle-test-tool';
+
+/**
+ * One accelerated path: `files` loaded after `base` was loaded through the same twins (the build before
+ * an edit, OLD before NEW in a diff). `base` is `files` itself when there is nothing before.
+ */
+type AcceleratedLoad = (base: CatalogueSourceFile[], files: CatalogueSourceFile[]) => LoadResult;
+
+/** A new cache folder for one case. */
+const cacheDir = () => tempDir('eventry-oracle-');
+
+const PATHS: [string, AcceleratedLoad][] = [
+  ['the js-yaml fast path', (_, files) => loadCatalogueFromSources(files, { accelerator: new FastLoad() })],
+  [
+    'the parse memo (both loads through it)',
+    (base, files) => {
+      const accelerator = new FastLoad({ memo: true });
+      loadCatalogueFromSources(base, { accelerator });
+      return loadCatalogueFromSources(files, { accelerator });
+    },
+  ],
+  [
+    'the parse cache, warmed by a load of the base',
+    (base, files) => {
+      const dir = cacheDir();
+      loadCatalogueFromSources(base, { accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }) });
+      return loadCatalogueFromSources(files, {
+        accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }),
+      });
+    },
+  ],
+  [
+    'the model snapshot (incremental), kept by a load of the base',
+    (base, files) => {
+      const snapshot = new ModelSnapshot(cacheDir(), TOOL);
+      loadCatalogueFromSources(base, { accelerator: new FastLoad({ snapshot }) });
+      return loadCatalogueFromSources(files, { accelerator: new FastLoad({ snapshot }) });
+    },
+  ],
+  [
+    'the load beside the base (the other side of a diff)',
+    (base, files) => {
+      const accelerator = new FastLoad({ beside: true });
+      loadCatalogueFromSources(base, { accelerator });
+      return loadCatalogueFromSources(files, { accelerator });
+    },
+  ],
+  [
+    "the build's twins together (parse cache and snapshot)",
+    (base, files) => {
+      const dir = cacheDir();
+      const build = () =>
+        new FastLoad({ cache: new ParseCache(dir, TOOL), snapshot: new ModelSnapshot(dir, TOOL) });
+      loadCatalogueFromSources(base, { accelerator: build() });
+      return loadCatalogueFromSources(files, { accelerator: build() });
+    },
+  ],
+  [
+    "the diff's twins together (a read-only parse cache, the memo, beside)",
+    (base, files) => {
+      const dir = cacheDir();
+      loadCatalogueFromSources(base, { accelerator: new FastLoad({ cache: new ParseCache(dir, TOOL) }) });
+      const cache = new ParseCache(dir, TOOL, { readOnly: true });
+      const accelerator = new FastLoad({ cache, memo: true, beside: true });
+      loadCatalogueFromSources(base, { accelerator });
+      return loadCatalogueFromSources(files, { accelerator });
+    },
+  ],
+];
+
+/** The accelerated load gives what the reference load gives: the same model, or the same problems. */
+function expectOracle(load: AcceleratedLoad, base: CatalogueSourceFile[], files: CatalogueSourceFile[]) {
+  const reference = loadCatalogueFromSources(files);
+  const accelerated = load(base, files);
+  expect(accelerated.ok).toBe(reference.ok);
+  expectSame(accelerated, reference);
+}
+
+/** Every fixture catalogue folder (one holding `eventry.config.yaml`) but the bad corpus, which has its own setup. */
+function fixtureCatalogues(dir = join(REPO, 'test', 'fixtures')): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (!entry.isDirectory() || path === join(REPO, 'test', 'fixtures', 'bad')) continue;
+    if (statSync(join(path, 'eventry.config.yaml'), { throwIfNoEntry: false })?.isFile()) found.push(path);
+    else found.push(...fixtureCatalogues(path));
+  }
+  return found.sort();
+}
+
+const fixtures = fixtureCatalogues().map((dir) => [relative(REPO, dir), dir] as const);
+
+describe.each(PATHS)('%s gives what the reference loader gives', (_, load) => {
+  it('finds fixture catalogues to compare', () => {
+    expect(fixtures.length).toBeGreaterThan(50);
+  });
+
+  it.each(fixtures)('on %s', (_name, dir) => {
+    const files = readCatalogueSources(dir);
+    expectOracle(load, files, files);
+  });
+
+  it.each(badCases)('on the bad catalogue %s, problem for problem', (name) => {
+    const { root, reader } = prepareBadCase(name);
+    const files = readCatalogueSources(root, reader);
+    const reference = loadCatalogueFromSources(files);
+    expect(reference.ok).toBe(false);
+    expectOracle(load, files, files);
+  });
+});
+
+describeWithResource('the accelerated loads of the seed catalogue', findSeedCatalogue(), (seedPath) => {
+  const real = readCatalogueSources(join(REPO, 'catalogue'));
+
+  it('load the events of the seed document', () => {
+    const reference = loadCatalogueFromSources(real);
+    if (!reference.ok) throw new Error('the seed catalogue should load');
+    const types = new Set(Object.values(reference.catalogue.events).map((event) => event.type));
+    for (const event of Object.values(loadSeedCatalogue(seedPath).events))
+      expect(types).toContain(event.type);
+  });
+
+  it.each(PATHS)('%s: the same model', (_, load) => {
+    expectOracle(load, real, real);
+  });
+
+  /** The catalogue with one of its files changed by one or two random mutations. */
+  const editedFiles = (() => {
+    const paths = real.filter((file) => file.path !== 'allow-breaking.yaml');
+    return fc.nat({ max: paths.length - 1 }).chain((index) =>
+      fc
+        .array(mutationArbitrary(paths[index]!.text.split('\n').length), { minLength: 1, maxLength: 2 })
+        .map((mutations) => {
+          const path = paths[index]!.path;
+          return real.map((file) => (file.path === path ? mutations.reduce(mutate, file) : file));
+        }),
+    );
+  })();
+
+  it.each(PATHS)(
+    '%s: the same model or problems after any random edit',
+    (_, load) => {
+      let broken = 0;
+      fc.assert(
+        fc.property(editedFiles, (files) => {
+          if (!loadCatalogueFromSources(files).ok) broken++;
+          expectOracle(load, real, files);
+        }),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 15), seed: 20_261_127 },
+      );
+      // Edits that break the catalogue were among them, so problem lists were compared too.
+      expect(broken).toBeGreaterThan(0);
+    },
+    120_000,
+  );
+});
