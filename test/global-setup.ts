@@ -22,7 +22,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   const out = mkdtempSync(join(tmpdir(), 'eventry-seed-packages-'));
   const result = await buildCatalogue(readCatalogueSources(join(REPO, 'catalogue')), out);
-  if (!result.ok) throw new Error(`the repository's catalogue does not build: ${JSON.stringify(result)}`);
+  if (result.kind !== 'built')
+    throw new Error(`the repository's catalogue does not build: ${JSON.stringify(result)}`);
   project.provide('seedPackages', out);
   return () => rmSync(out, { recursive: true, force: true });
 }

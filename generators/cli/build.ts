@@ -1,11 +1,7 @@
-import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { lockOutput, type OutputLock } from '../execute/lock.js';
-import { checkBuildOutput, markBuildOutput } from '../execute/output-folder.js';
-import { planBuild, stampFolders } from '../execute/state.js';
-import { type BuildState, isRecorded, sealState, stateFile } from '../execute/state-file.js';
-import { recoverOutput } from '../execute/write.js';
+import { fastExecutor } from '../execute/fast/index.js';
+import { runExecutor } from '../execute/run.js';
 
 /** Where a command prints (`publish --json` sends the build's lines to stderr, keeping stdout JSON). */
 export interface Printer {
@@ -23,141 +19,96 @@ export interface BuildOptions {
 }
 
 /**
- * `eventry build`: checks the arguments and prints what happened. The build itself is `build/`; its
- * fast path (`planBuild`) decides "nothing to do" before the loader, ajv or any emitter is imported.
+ * `eventry build`: parses the options and prints what happened. The build itself is the fast
+ * executor's (`execute/fast/`), run by `runExecutor` under the output's lock; its plan decides
+ * "nothing to do" before the loader, ajv or any emitter is imported.
  */
 export async function runBuild(
   options: BuildOptions,
   console: Printer = globalThis.console,
 ): Promise<number> {
   const started = performance.now();
-  const outDir = resolve(options.out);
-  const catalogueDir = resolve(options.catalogue);
-  if (!statSync(catalogueDir, { throwIfNoEntry: false })?.isDirectory()) {
-    console.error(`eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`);
-    return 2;
-  }
-  const outStat = statSync(outDir, { throwIfNoEntry: false });
-  if (outStat && !outStat.isDirectory()) {
-    console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
-    return 2;
-  }
-  const refused = checkBuildOutput(options.out, outDir, catalogueDir);
-  if (refused) {
-    console.error(`eventry: error ${refused.code}: ${refused.message}`);
-    return 2;
-  }
-  let lock: OutputLock;
-  try {
-    lock = await lockOutput(outDir, (pid) =>
-      console.error(`eventry: waiting for another build (process ${pid}) writing ${options.out} …`),
-    );
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    console.error(
-      `eventry: build failed: error write-failed: cannot write ${options.out} (${code}${WRITE_HINTS.get(code) ?? ''}).`,
-    );
-    return 1;
-  }
-  try {
-    return await buildLocked(options, console, started, outDir, catalogueDir);
-  } finally {
-    lock.release();
-  }
-}
-
-/** `runBuild` once it holds the output's lock. */
-async function buildLocked(
-  options: BuildOptions,
-  console: Printer,
-  started: number,
-  outDir: string,
-  catalogueDir: string,
-): Promise<number> {
-  const recovered = recoverOutput(outDir);
-  if (recovered === 'rolled-forward')
-    console.log('eventry: finished moving in the output of an interrupted build.');
-  if (recovered === 'rolled-back')
-    console.log('eventry: discarded the staged files of an interrupted build.');
-  const plan = planBuild(catalogueDir, outDir, options.force);
-  if (plan.upToDate) {
-    markBuildOutput(outDir);
-    console.log(
-      `eventry: nothing to do: catalogue unchanged, ${plan.fileCount} files up to date (${ms(started)}).`,
-    );
-    return 0;
-  }
-
-  const { buildCatalogue } = await import('../execute/build.js');
-  const { formatProblem, ModelSnapshot, ParseCache } = await import('../load/index.js');
-  const { createDiskCache, projectCacheDir } = await import('../execute/emit-cache.js');
-  const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
-  const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
-  // The state this build commits, kept for the folder record (`stampFolders`) rather than read back.
-  let sealed: { state: BuildState; keptBelow: ReadonlySet<string> } | undefined;
-  const result = await buildCatalogue(plan.sources, outDir, {
-    previousAreas: plan.state ? [...plan.state.areas.keys()] : [],
-    ...(plan.state ? { previousFiles: isRecorded(plan.state) } : {}),
-    onReaders: (readers) =>
-      console.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
-    seal: (files, units, keptBelow) => {
-      const state = sealState(plan.inputHash, files, units, plan.state, keptBelow);
-      sealed = { state, keptBelow };
-      // Another catalogue or toolkit: the state differs from the one in the output, unread.
-      return { ...stateFile(state), changed: plan.state?.inputHash !== plan.inputHash };
+  const executor = fastExecutor({ cache: options.cache !== false, ...buildThreads() });
+  const result = await runExecutor(
+    executor,
+    {
+      catalogueDir: resolve(options.catalogue),
+      outDir: resolve(options.out),
+      outGiven: options.out,
+      ...(options.force ? { force: true } : {}),
+      onReaders: (readers) =>
+        console.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
     },
-    tool: plan.tool,
-    ...(plan.state && !options.force ? { state: plan.state } : {}),
-    ...(cache ? { cache } : {}),
-    ...(cacheDir
-      ? {
-          load: {
-            cache: new ParseCache(cacheDir, plan.tool),
-            snapshot: new ModelSnapshot(cacheDir, plan.tool),
-          },
-        }
-      : {}),
-    workers: buildThreads(cacheDir),
-    ...(plan.untouchedAreas ? { untouchedAreas: plan.untouchedAreas } : {}),
-  });
-  if (!result.ok) {
-    if ('problems' in result) {
+    {
+      onLockWait: (pid) =>
+        console.error(`eventry: waiting for another build (process ${pid}) writing ${options.out} …`),
+      onRecovered: (how) =>
+        console.log(
+          how === 'rolled-forward'
+            ? 'eventry: finished moving in the output of an interrupted build.'
+            : 'eventry: discarded the staged files of an interrupted build.',
+        ),
+    },
+  );
+  switch (result.kind) {
+    case 'no-catalogue':
+      console.error(
+        `eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`,
+      );
+      return 2;
+    case 'out-not-a-folder':
+      console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
+      return 2;
+    case 'out-refused':
+      console.error(`eventry: error ${result.problem.code}: ${result.problem.message}`);
+      return 2;
+    case 'lock-failed':
+      console.error(
+        `eventry: build failed: error write-failed: cannot write ${options.out} (${result.code}${WRITE_HINTS.get(result.code) ?? ''}).`,
+      );
+      return 1;
+    case 'up-to-date':
+      console.log(
+        `eventry: nothing to do: catalogue unchanged, ${result.fileCount} files up to date (${ms(started)}).`,
+      );
+      return 0;
+    case 'problems': {
+      const { formatProblem } = await import('../load/index.js');
       for (const problem of result.problems) console.error(formatProblem(problem, options.catalogue));
       console.error(
         `eventry: build failed: ${result.problems.length} problem(s) in the catalogue; nothing was written.`,
       );
-    } else if ('writeError' in result) {
-      const { path, code } = result.writeError;
+      return 1;
+    }
+    case 'write-failed': {
+      const { path, code } = result.failure;
       console.error(
         `eventry: build failed: error write-failed: cannot write ${path} (${code}${WRITE_HINTS.get(code) ?? ''}).`,
       );
       console.error('eventry: nothing was written.');
-    } else {
-      const { emitter, error } = result.emitterError;
+      return 1;
+    }
+    case 'emitter-failed': {
+      const { emitter, error } = result;
       console.error(
         `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? (process.env.EVENTRY_DEBUG ? error.stack : error.message) : String(error)}`,
       );
       console.error('eventry: nothing was written.');
+      return 1;
     }
-    return 1;
+    case 'built': {
+      const { written, unchanged, removed } = result.report;
+      const events = Object.keys(result.catalogue.events).length;
+      console.log(
+        `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
+          `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
+      );
+      // Only after a real build: the no-op path stays free of the loader and the lint.
+      const { lintSummaryLine } = await import('../lint/gate.js');
+      console.log(lintSummaryLine(result.catalogue, resolve(options.catalogue)));
+      return 0;
+    }
   }
-  if (sealed) {
-    const { folderTimes, unchanged } = plan;
-    const { touched } = result.report;
-    const known =
-      folderTimes && unchanged ? { folderTimes, unchanged, touched, keptBelow: sealed.keptBelow } : undefined;
-    stampFolders(outDir, plan.foldersRecord, sealed.state, plan.digests, known);
-  }
-  const { written, unchanged, removed } = result.report;
-  const events = Object.keys(result.catalogue.events).length;
-  console.log(
-    `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
-      `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
-  );
-  // Only after a real build: the no-op path above stays free of the loader and the lint.
-  const { lintSummaryLine } = await import('../lint/gate.js');
-  console.log(lintSummaryLine(result.catalogue, catalogueDir));
-  return 0;
 }
 
 /** Why a file could not be written, for the codes an author can cause. */
@@ -170,22 +121,14 @@ const WRITE_HINTS = new Map([
 
 /**
  * Threads for a build's emitters: one per core (this thread mostly stages files meanwhile), when
- * enough events are to be generated (see `buildCatalogue`: an edit uses none).
+ * enough events are to be generated (the fast executor decides: an edit uses none).
  * `EVENTRY_BUILD_THREADS=<n>` sets the count and uses them for any number of events (0: everything on
  * this thread; 1: the documents on the thread, the rest here), for tests and measurements.
  */
-function buildThreads(cacheDir: string | undefined): {
-  threads: number;
-  cacheDir?: string;
-  minEvents?: number;
-} {
+function buildThreads(): { threads: number; anySize?: boolean } {
   const given = Number.parseInt(process.env.EVENTRY_BUILD_THREADS ?? '', 10);
   const forced = Number.isInteger(given) && given >= 0;
-  return {
-    threads: forced ? given : availableParallelism(),
-    ...(cacheDir ? { cacheDir } : {}),
-    ...(forced ? { minEvents: 0 } : {}),
-  };
+  return forced ? { threads: given, anySize: true } : { threads: availableParallelism() };
 }
 
 function ms(started: number): string {

@@ -5,16 +5,12 @@ import type { EmitCache, EmitContext, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { emitJsonSchemas, emitJsonSchemasOf, jsonSchemaPath } from '../emit/json-schema.js';
 import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
-import {
-  type CatalogueProblem,
-  type CatalogueSourceFile,
-  type LoadOptions,
-  loadCatalogueFromSources,
-} from '../load/index.js';
+import { type CatalogueSourceFile, type LoadOptions, loadCatalogueFromSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { entryDigest, knownDigests, modelDigest } from '../model-digest.js';
 import { inside, openIfExists, readIfExists } from '../shared/fs.js';
-import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
+import { type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
+import type { BuildResult } from './executor.js';
 import { fileSystemSyncer } from './file-system-sync.js';
 import { outputMarkerFile } from './output-folder.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
@@ -28,15 +24,10 @@ import {
   type Staging,
   startStaging,
   WriteFailure,
-  type WriteReport,
 } from './write.js';
 
-/** The outcome of a build: the problems that stopped it, or what it wrote. */
-export type BuildResult =
-  | { ok: false; problems: CatalogueProblem[] }
-  | { ok: false; emitterError: { emitter: string; error: unknown } }
-  | { ok: false; writeError: WriteFailure }
-  | { ok: true; catalogue: Catalogue; report: WriteReport };
+/** The outcome of a build (never `up-to-date`: deciding that is the fast executor's plan). */
+export type { BuildResult } from './executor.js';
 
 /** Options of `buildCatalogue`. */
 export interface BuildCatalogueOptions {
@@ -122,7 +113,7 @@ export async function buildCatalogue(
   const loaded = loadCatalogueFromSources(sources, options.load);
   if (!loaded.ok) {
     await pool?.close();
-    return loaded;
+    return { kind: 'problems', problems: loaded.problems };
   }
   const { catalogue } = loaded;
   const staging = startStaging(outDir);
@@ -223,7 +214,7 @@ export async function buildCatalogue(
       options.workers && documentEvents + groupEvents >= minEvents && !(fewGroups && documentsCopy)
         ? options.workers.threads
         : 0;
-    if (threads > 0 && canUseWorkers()) {
+    if (threads > 0) {
       const packed = packCatalogue(catalogue);
       pool ??= openPool(1, outDir, options, packed.bytes);
       // The digests the group units computed, so that the documents' thread does not compute them again;
@@ -271,15 +262,13 @@ export async function buildCatalogue(
     // No thread may still be writing into the staging folder when it is discarded.
     await pool?.close();
     staging.abort();
-    if (error instanceof WriteFailure) return { ok: false, writeError: error };
+    if (error instanceof WriteFailure) return { kind: 'write-failed', failure: error };
     const failed = error instanceof TaskFailure ? error : undefined;
     const task = failed?.task;
     return {
-      ok: false,
-      emitterError: {
-        emitter: task?.kind === 'emitter' ? task.name : 'group-packages',
-        error: failed ? failed.cause : error,
-      },
+      kind: 'emitter-failed',
+      emitter: task?.kind === 'emitter' ? task.name : 'group-packages',
+      error: failed ? failed.cause : error,
     };
   } finally {
     await pool?.close();
@@ -298,9 +287,9 @@ export async function buildCatalogue(
         : {}),
       ...(untouched ? { settle: settleable(state!, untouched) } : {}),
     });
-    return { ok: true, catalogue, report };
+    return { kind: 'built', catalogue, report };
   } catch (error) {
-    if (error instanceof WriteFailure) return { ok: false, writeError: error };
+    if (error instanceof WriteFailure) return { kind: 'write-failed', failure: error };
     throw error;
   }
 }
@@ -316,7 +305,7 @@ function prestartPool(
   outDir: string,
   options: BuildCatalogueOptions,
 ): EmitPool | undefined {
-  if (!options.workers || options.workers.threads === 0 || !canUseWorkers()) return undefined;
+  if (!options.workers || options.workers.threads === 0) return undefined;
   let bytes = 0;
   for (const source of sources) bytes += source.text.length;
   const minEvents = options.workers.minEvents ?? POOL_MIN_EVENTS;

@@ -32,14 +32,16 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
   const root = tempDir('eventry-packages-');
   const out = join(root, 'packages');
   const result = await buildCatalogue(readCatalogueSources(catalogueDir), out);
-  if (!result.ok)
+  if (result.kind !== 'built')
     throw new Error(
       `build failed: ${JSON.stringify(
-        'problems' in result
+        result.kind === 'problems'
           ? result.problems
-          : 'emitterError' in result
-            ? String(result.emitterError.error)
-            : String(result.writeError),
+          : result.kind === 'emitter-failed'
+            ? String(result.error)
+            : result.kind === 'write-failed'
+              ? String(result.failure)
+              : result.kind,
       )}`,
     );
   const scope = result.catalogue.config.scope;
