@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OutputFile } from '../generators/emit/context.js';
-import { emitAll } from '../generators/execute/build.js';
+import { emitAll } from '../generators/execute/fast/build.js';
 import { loadValid, REPO } from './helpers.js';
 
 const OUT = join(REPO, 'packages');

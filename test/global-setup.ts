@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildCatalogue } from '../generators/execute/build.js';
+import { buildCatalogue } from '../generators/execute/fast/build.js';
 import { readCatalogueSources } from '../generators/load/index.js';
 import { REPO } from './helpers.js';
 

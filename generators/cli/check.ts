@@ -6,7 +6,7 @@ import { formatImpactText } from '../diff/impact-report.js';
 import { compareCatalogues } from '../diff/index.js';
 import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
 import { breaksSentence } from '../diff/report/report.js';
-import { readOnlyParseCache } from '../execute/emit-cache.js';
+import { readOnlyParseCache } from '../execute/project-cache.js';
 import { lintForGate } from '../lint/gate.js';
 import { ALLOW_LIST_FILE, formatProblem } from '../load/index.js';
 import type { SourceLocation } from '../model.js';

@@ -6,7 +6,7 @@ import { formatMarkdown } from '../diff/report/markdown.js';
 import { buildReport, type DiffReport } from '../diff/report/report.js';
 import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
-import { readOnlyParseCache } from '../execute/emit-cache.js';
+import { readOnlyParseCache } from '../execute/project-cache.js';
 import { formatProblem, type ParseCache } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../schema-registry/compatibility.js';

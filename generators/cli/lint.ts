@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readOnlyParseCache } from '../execute/emit-cache.js';
+import { readOnlyParseCache } from '../execute/project-cache.js';
 import { readBaseline, writeBaseline } from '../lint/baseline.js';
 import { resolveLintConfig } from '../lint/config.js';
 import { type LintResult, lintCatalogue } from '../lint/lint.js';

@@ -61,7 +61,7 @@ import {
   readIfExists,
   unlessAbsent,
 } from '../shared/fs.js';
-import { fileSystemSyncer } from './file-system-sync.js';
+import { fileSystemSyncer } from './fast/file-system-sync.js';
 import { clearLeftoverLock, isAlive, waitForReaders, whileReading } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
 

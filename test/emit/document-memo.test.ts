@@ -11,7 +11,7 @@ import {
 } from '../../generators/emit/common/document-text.js';
 import type { EmitContext, OutputFile, OutputSink } from '../../generators/emit/context.js';
 import { emitOpenApi } from '../../generators/emit/openapi.js';
-import { createDiskCache } from '../../generators/execute/emit-cache.js';
+import { createDiskCache } from '../../generators/execute/fast/emit-cache.js';
 import type { Catalogue } from '../../generators/model.js';
 import { keptOnlyCache, loadValid, REPO, tempDir } from '../helpers.js';
 

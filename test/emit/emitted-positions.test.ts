@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OutputFile } from '../../generators/emit/context.js';
-import { emitAll } from '../../generators/execute/build.js';
+import { emitAll } from '../../generators/execute/fast/build.js';
 import {
   type CatalogueSourceFile,
   loadCatalogueFromSources,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emitAll } from '../../generators/execute/build.js';
+import { emitAll } from '../../generators/execute/fast/build.js';
 import { fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
 
 /**

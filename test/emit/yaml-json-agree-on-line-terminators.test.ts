@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildCatalogue } from '../../generators/execute/build.js';
+import { buildCatalogue } from '../../generators/execute/fast/build.js';
 import { readCatalogueSources } from '../../generators/load/index.js';
 import { fixturePath, tempDir } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 import type { BuildRequest, BuildResult, Executor } from '../executor.js';
 import { markBuildOutput } from '../output-folder.js';
-import { planBuild, stampFolders } from '../state.js';
-import { type BuildState, isRecorded, sealState, stateFile } from '../state-file.js';
+import { planBuild, stampFolders } from './state.js';
+import { type BuildState, isRecorded, sealState, stateFile } from './state-file.js';
 
 /** How the fast executor may speed a build up. */
 export interface FastOptions {
@@ -31,9 +31,10 @@ async function buildFast(request: BuildRequest, options: FastOptions): Promise<B
     return { kind: 'up-to-date', fileCount: plan.fileCount };
   }
   // Only a real build loads the loader, the emitters and ajv: the no-op above stays free of them.
-  const { buildCatalogue } = await import('../build.js');
+  const { buildCatalogue } = await import('./build.js');
   const { ModelSnapshot, ParseCache } = await import('../../load/index.js');
-  const { createDiskCache, projectCacheDir } = await import('../emit-cache.js');
+  const { createDiskCache } = await import('./emit-cache.js');
+  const { projectCacheDir } = await import('../project-cache.js');
   const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
   const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
   // The state this build commits, kept for the folder record (`stampFolders`) rather than read back.

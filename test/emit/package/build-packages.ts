@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emitGroupPackages } from '../../../generators/emit/package/index.js';
 import { emitRuntimePackage, RUNTIME_SLUG } from '../../../generators/emit/package/runtime-package.js';
-import { buildCatalogue } from '../../../generators/execute/build.js';
+import { buildCatalogue } from '../../../generators/execute/fast/build.js';
 import { readCatalogueSources } from '../../../generators/load/index.js';
 import type { Catalogue } from '../../../generators/model.js';
 import type { EventApi, GroupApi } from '../../../generators/runtime/runtime.js';

@@ -8,7 +8,7 @@ import {
   RUNTIME_RANGE,
   RUNTIME_VERSION,
 } from '../../../generators/emit/package/runtime-package.js';
-import { buildCatalogue } from '../../../generators/execute/build.js';
+import { buildCatalogue } from '../../../generators/execute/fast/build.js';
 import { readCatalogueSources } from '../../../generators/load/index.js';
 import { fixturePath, loadValid, REPO, tempDir } from '../../helpers.js';
 import { type BuiltPackages, buildPackages } from './build-packages.js';

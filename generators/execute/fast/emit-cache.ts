@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
-  existsSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -14,10 +13,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { EmitCache, OutputFile } from '../emit/context.js';
-import { PARSE_CACHE_FILE, ParseCache } from '../load/parse-cache.js';
-import { openForReading, unlessAbsent } from '../shared/fs.js';
-import { projectRoot, toolFingerprint } from './fingerprint.js';
+import type { EmitCache, OutputFile } from '../../emit/context.js';
+import { openForReading, unlessAbsent } from '../../shared/fs.js';
 
 /**
  * An `EmitCache` on disk (the project's `.eventry/cache/`, beside the catalogue, git-ignored): one JSON
@@ -251,23 +248,6 @@ const ENTRY_END = '.entry';
 /** How an entry of the format before `entryBytes` (one JSON text) was named. */
 const OLD_ENTRY = /--[0-9a-f]{32}\.json$/;
 const DIGEST_END = 32 + ENTRY_END.length;
-
-/**
- * The parse caches earlier builds left in the projects of `catalogueDirs` (the first's, then each other
- * one's), read and never written: a command that only reads catalogues should not pay for storing. None
- * when no such cache exists (a CI checkout).
- */
-export function readOnlyParseCache(catalogueDirs: readonly string[]): ParseCache | undefined {
-  const dirs = [...new Set(catalogueDirs.map(projectCacheDir))];
-  const present = dirs.filter((dir) => existsSync(join(dir, PARSE_CACHE_FILE)));
-  if (present.length === 0) return undefined;
-  return new ParseCache(present[0]!, toolFingerprint(), { readOnly: true, alsoFrom: present.slice(1) });
-}
-
-/** The project's cache folder, never beside the output: `--out /tmp/x` must not write /tmp/.eventry. */
-export function projectCacheDir(catalogueDir: string): string {
-  return join(projectRoot(catalogueDir), '.eventry', 'cache');
-}
 
 function safe(unit: string): string {
   return unit.replace(/[^a-z0-9-]/gi, '_');

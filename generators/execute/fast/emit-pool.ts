@@ -1,10 +1,10 @@
 import type { Worker } from 'node:worker_threads';
-import type { OutputFile } from '../emit/context.js';
-import type { Catalogue } from '../model.js';
-import type { ModelDigests } from '../model-digest.js';
-import { startWorker } from '../shared/worker.js';
+import type { OutputFile } from '../../emit/context.js';
+import type { Catalogue } from '../../model.js';
+import type { ModelDigests } from '../../model-digest.js';
+import { startWorker } from '../../shared/worker.js';
+import { type StagedFile, type StagingTarget, WriteFailure } from '../write.js';
 import { type PackedCatalogue, packCatalogue } from './transfer.js';
-import { type StagedFile, type StagingTarget, WriteFailure } from './write.js';
 
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
 export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
@@ -81,7 +81,7 @@ function heapLimits(
 }
 
 /** The pool's thread: its compiled module, run from `dist/` under vitest too (`startWorker`). */
-const WORKER_MODULE = 'execute/emit-worker';
+const WORKER_MODULE = 'execute/fast/emit-worker';
 
 /** Starts `size` threads on `model` (`openEmitPool`, then `provide`). */
 export function startEmitPool(

@@ -1,20 +1,16 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmitCache, EmitContext, OutputFile } from '../emit/context.js';
-import { EMITTERS } from '../emit/index.js';
-import { emitJsonSchemas, emitJsonSchemasOf, jsonSchemaPath } from '../emit/json-schema.js';
-import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
-import { type CatalogueSourceFile, type LoadOptions, loadCatalogueFromSources } from '../load/index.js';
-import type { Catalogue } from '../model.js';
-import { entryDigest, knownDigests, modelDigest } from '../model-digest.js';
-import { inside, openIfExists, readIfExists } from '../shared/fs.js';
-import { type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
-import type { BuildResult } from './executor.js';
-import { fileSystemSyncer } from './file-system-sync.js';
-import { outputMarkerFile } from './output-folder.js';
-import { type BuildState, STATE_DIR } from './state-file.js';
-import { packCatalogue } from './transfer.js';
+import type { EmitCache, EmitContext, OutputFile } from '../../emit/context.js';
+import { EMITTERS } from '../../emit/index.js';
+import { emitJsonSchemas, emitJsonSchemasOf, jsonSchemaPath } from '../../emit/json-schema.js';
+import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../../emit/package/index.js';
+import { type CatalogueSourceFile, type LoadOptions, loadCatalogueFromSources } from '../../load/index.js';
+import type { Catalogue } from '../../model.js';
+import { entryDigest, knownDigests, modelDigest } from '../../model-digest.js';
+import { inside, openIfExists, readIfExists } from '../../shared/fs.js';
+import type { BuildResult } from '../executor.js';
+import { outputMarkerFile } from '../output-folder.js';
 import {
   type FileStat,
   type FileStats,
@@ -24,10 +20,14 @@ import {
   type Staging,
   startStaging,
   WriteFailure,
-} from './write.js';
+} from '../write.js';
+import { type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
+import { fileSystemSyncer } from './file-system-sync.js';
+import { type BuildState, STATE_DIR } from './state-file.js';
+import { packCatalogue } from './transfer.js';
 
 /** The outcome of a build (never `up-to-date`: deciding that is the fast executor's plan). */
-export type { BuildResult } from './executor.js';
+export type { BuildResult } from '../executor.js';
 
 /** Options of `buildCatalogue`. */
 export interface BuildCatalogueOptions {

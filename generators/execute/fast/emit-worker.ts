@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EmitContext, OutputFile } from '../emit/context.js';
-import { EMITTERS } from '../emit/index.js';
-import { groupPackageUnits } from '../emit/package/index.js';
-import type { Catalogue } from '../model.js';
-import { openIfExists, readIfExists } from '../shared/fs.js';
+import type { EmitContext, OutputFile } from '../../emit/context.js';
+import { EMITTERS } from '../../emit/index.js';
+import { groupPackageUnits } from '../../emit/package/index.js';
+import type { Catalogue } from '../../model.js';
+import { openIfExists, readIfExists } from '../../shared/fs.js';
+import { openStagedSink, type StagingTarget, stageOnThread, WriteFailure } from '../write.js';
 import { createDiskCache } from './emit-cache.js';
 import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
 import { unpackCatalogue } from './transfer.js';
-import { openStagedSink, type StagingTarget, stageOnThread, WriteFailure } from './write.js';
 
 // One thread of the build's pool (see emit-pool.ts): started before the model is known, it loads the
 // toolkit, takes the model it is then sent (its first message; a group's events are unpacked when
