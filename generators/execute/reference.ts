@@ -1,9 +1,10 @@
-import { join } from 'node:path';
+import type { EmitOptions, OutputFile } from '../emit/context.js';
 import { EMITTERS } from '../emit/index.js';
 import { loadCatalogueFromSources, readCatalogueSources } from '../load/index.js';
-import { readIfExists } from '../shared/fs.js';
+import type { Catalogue } from '../model.js';
 import type { BuildRequest, BuildResult, Executor } from './executor.js';
 import { outputMarkerFile } from './output-folder.js';
+import { readEmitOptions } from './package-versions.js';
 import { commitOutputs, WriteFailure } from './write.js';
 
 /**
@@ -22,15 +23,10 @@ async function buildByReference(request: BuildRequest): Promise<BuildResult> {
   if (!loaded.ok) return { kind: 'problems', problems: loaded.problems };
   const { catalogue } = loaded;
   // The output folder's marker: every build makes it, so the folder is eventry's from its first commit.
-  const files = [outputMarkerFile()];
-  const context = { readExisting: (path: string) => readIfExists(join(request.outDir, path)) };
-  for (const emitter of EMITTERS) {
-    try {
-      files.push(...(await emitter.emit(catalogue, context)));
-    } catch (error) {
-      return { kind: 'emitter-failed', emitter: emitter.name, error };
-    }
-  }
+  const files: OutputFile[] = [outputMarkerFile()];
+  const emitted = await emitAll(catalogue, readEmitOptions(catalogue, request.outDir));
+  if (!Array.isArray(emitted)) return { kind: 'emitter-failed', ...emitted };
+  files.push(...emitted);
   try {
     const report = await commitOutputs(request.outDir, files, {
       ...(request.onReaders ? { onReaders: request.onReaders } : {}),
@@ -40,4 +36,20 @@ async function buildByReference(request: BuildRequest): Promise<BuildResult> {
     if (error instanceof WriteFailure) return { kind: 'write-failed', failure: error };
     throw error;
   }
+}
+
+/** Runs every emitter on the model, in order; nothing is written. The files sorted by path, or the failure. */
+export async function emitAll(
+  catalogue: Catalogue,
+  options: EmitOptions,
+): Promise<OutputFile[] | { emitter: string; error: unknown }> {
+  const files: OutputFile[] = [];
+  for (const emitter of EMITTERS) {
+    try {
+      files.push(...(await emitter.emit(catalogue, options)));
+    } catch (error) {
+      return { emitter: emitter.name, error };
+    }
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -52,7 +52,7 @@ import {
 } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import type { OutputFile, OutputSink } from '../emit/context.js';
+import type { OutputFile } from '../emit/context.js';
 import {
   fileStamp,
   inside,
@@ -61,6 +61,7 @@ import {
   readIfExists,
   unlessAbsent,
 } from '../shared/fs.js';
+import type { OutputSink } from './fast/emit-context.js';
 import { fileSystemSyncer } from './fast/file-system-sync.js';
 import { clearLeftoverLock, isAlive, waitForReaders, whileReading } from './lock.js';
 import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';

@@ -94,7 +94,7 @@ describe('eventry build on worker threads', () => {
 describe('the build thread pool', () => {
   it('a group that fails on a worker thread rejects with the error one thread gives', async () => {
     const { startEmitPool } = await import('../../generators/execute/fast/emit-pool.js');
-    const { groupPackageUnits } = await import('../../generators/emit/package/index.js');
+    const { groupPackageUnits } = await import('../../generators/execute/fast/group-units.js');
     const model = loadValid(fixturePath('small'));
     // A model the loader never gives (a group listing an event that does not exist) breaks the emitter.
     const broken = { ...model, groups: model.groups.map((group) => ({ ...group, events: ['missing-v1'] })) };
@@ -136,7 +136,7 @@ describe('the build thread pool', () => {
       const slug = model.groups[0]!.slug;
       const [onThread, here] = await Promise.all([
         pool.run({ kind: 'group', slug }),
-        (await import('../../generators/emit/package/index.js'))
+        (await import('../../generators/execute/fast/group-units.js'))
           .groupPackageUnits(model, { readExisting: () => undefined }, new Set([slug]))[0]!
           .files(),
       ]);

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmitCache, EmitContext, OutputFile } from '../../emit/context.js';
-import { EMITTERS } from '../../emit/index.js';
-import { emitJsonSchemas, emitJsonSchemasOf, jsonSchemaPath } from '../../emit/json-schema.js';
-import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../../emit/package/index.js';
+import type { OutputFile } from '../../emit/context.js';
+import { emitJsonSchemasOf, jsonSchemaPath } from '../../emit/json-schema.js';
 import { type CatalogueSourceFile, type LoadOptions, loadCatalogueFromSources } from '../../load/index.js';
 import type { Catalogue } from '../../model.js';
 import { entryDigest, knownDigests, modelDigest } from '../../model-digest.js';
@@ -21,8 +19,11 @@ import {
   startStaging,
   WriteFailure,
 } from '../write.js';
+import type { EmitCache, FastContext } from './emit-context.js';
 import { type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
+import { FAST_EMITTERS } from './emitters.js';
 import { fileSystemSyncer } from './file-system-sync.js';
+import { type GroupPackageUnit, groupPackageUnits } from './group-units.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
 import { packCatalogue } from './transfer.js';
 
@@ -70,28 +71,6 @@ export interface BuildCatalogueOptions {
    */
   untouchedAreas?: ReadonlySet<string>;
 }
-/** Runs every emitter on the model; nothing is written. */
-export async function emitAll(
-  catalogue: Catalogue,
-  outDir: string,
-  cache?: EmitCache,
-): Promise<OutputFile[] | { emitter: string; error: unknown }> {
-  const context = {
-    readExisting: (path: string) => readIfExists(join(outDir, path)),
-    openExisting: (path: string) => openIfExists(join(outDir, path)),
-    ...(cache ? { cache } : {}),
-  };
-  const files: OutputFile[] = [];
-  for (const emitter of EMITTERS) {
-    try {
-      files.push(...(await emitter.emit(catalogue, context)));
-    } catch (error) {
-      return { emitter: emitter.name, error };
-    }
-  }
-  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
-}
-
 /**
  * Loads, emits and commits. Nothing in the output changes unless the whole catalogue loads, every
  * emitter succeeds and every file could be staged; the switch itself is atomic (see write.ts). Each
@@ -117,7 +96,7 @@ export async function buildCatalogue(
   }
   const { catalogue } = loaded;
   const staging = startStaging(outDir);
-  const context: EmitContext = {
+  const context: FastContext = {
     readExisting: (path: string) => readIfExists(join(outDir, path)),
     openExisting: (path: string) => openIfExists(join(outDir, path)),
     // The catalogue documents go to the staging folder as they are made, never held whole.
@@ -169,14 +148,14 @@ export async function buildCatalogue(
     }
   };
   try {
-    for (const emitter of EMITTERS) {
-      if (emitter.emit === emitJsonSchemas) {
+    for (const emitter of FAST_EMITTERS) {
+      if (emitter.name === 'json-schema') {
         const only = keepJsonSchemas(catalogue, state, untouched, options.tool, units, staging);
         if (only === undefined) tasks.push({ kind: 'emitter', name: emitter.name });
         else if (only.length > 0) schemasOf = only;
         continue;
       }
-      if (emitter.emit !== emitGroupPackages) {
+      if (emitter.name !== 'group-packages') {
         tasks.push({ kind: 'emitter', name: emitter.name });
         continue;
       }
@@ -243,7 +222,7 @@ export async function buildCatalogue(
       const files =
         task.kind === 'group'
           ? await generated.get(task.slug)!.files()
-          : await EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
+          : await FAST_EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
       return { files };
     };
     const stage = async (result: TaskResult) =>

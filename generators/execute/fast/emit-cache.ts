@@ -13,8 +13,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { EmitCache, OutputFile } from '../../emit/context.js';
+import type { OutputFile } from '../../emit/context.js';
 import { openForReading, unlessAbsent } from '../../shared/fs.js';
+import type { EmitCache } from './emit-context.js';
 
 /**
  * An `EmitCache` on disk (the project's `.eventry/cache/`, beside the catalogue, git-ignored): one JSON

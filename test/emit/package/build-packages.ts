@@ -67,10 +67,7 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
  */
 export async function writeModelPackages(model: Catalogue): Promise<string> {
   const root = tempDir('eventry-model-packages-');
-  const files = [
-    ...emitRuntimePackage(model),
-    ...(await emitGroupPackages(model, { readExisting: () => undefined })),
-  ];
+  const files = [...emitRuntimePackage(model), ...(await emitGroupPackages(model, { versions: {} }))];
   for (const file of files) {
     mkdirSync(dirname(join(root, file.path)), { recursive: true });
     writeFileSync(join(root, file.path), file.contents);
