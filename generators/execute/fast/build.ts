@@ -9,10 +9,10 @@ import { entryDigest, knownDigests, modelDigest } from '../../model-digest.js';
 import { inside, openIfExists, readIfExists } from '../../shared/fs.js';
 import type { BuildResult } from '../executor.js';
 import { outputMarkerFile } from '../output-folder.js';
+import { openStagedSink } from '../stage-on-thread.js';
 import {
   type FileStat,
   type FileStats,
-  openStagedSink,
   type SealedFile,
   type StagedFile,
   type Staging,
