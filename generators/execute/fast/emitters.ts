@@ -33,15 +33,22 @@ const FASTER: Record<string, FastEmitter> = {
   'group-packages': emitGroupPackagesFast,
 };
 
-/** The options a pure emitter gets in the fast executor: read through its context. */
+/** The options a pure emitter gets in the fast executor: read through its context, once per build. */
 export function emitOptionsOf(model: Catalogue, context: FastContext): EmitOptions {
+  const known = OPTIONS.get(context);
+  if (known?.model === model) return known.options;
   const versions: Record<string, string> = {};
   for (const group of model.groups) {
     const version = versionOf(context.readExisting(packageJsonPath(group.slug)));
     if (version !== undefined) versions[group.slug] = version;
   }
-  return { versions };
+  const options = { versions };
+  OPTIONS.set(context, { model, options });
+  return options;
 }
+
+/** The options read for each build's context (a context serves one build, over one output). */
+const OPTIONS = new WeakMap<FastContext, { model: Catalogue; options: EmitOptions }>();
 
 /**
  * `EMITTERS` in the same order under the same names, each the faster twin where there is one, else
