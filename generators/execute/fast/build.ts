@@ -84,9 +84,9 @@ export async function buildCatalogue(
   options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
   // The shell that syncs a bulk build's staged files, forked while the process is small (see
-  // `FileSystemSyncer`). An edit stages too few files to use it (`makeDurable`): its fork, and the
-  // pages faulted in again after it, cost an edit of 10,000 events 45 to 140 ms. A rebuild that turns
-  // out to be bulk starts it at its first sync.
+  // `FileSystemSyncer`). An edit stages too few files to use it (`makeDurable`), and its fork would
+  // cost more than the edit saves (decision 0001). A rebuild that turns out to be bulk starts it at
+  // its first sync.
   if (!likelyEdit(options)) fileSystemSyncer().start();
   let pool = prestartPool(sources, outDir, options);
   const loaded = loadCatalogueFromSources(sources, options.load);
@@ -162,7 +162,7 @@ export async function buildCatalogue(
       // No state: every group is generated. With a pool of several threads (all of them started before
       // the load, `prestartPool`) the groups are theirs, and their unit hashes and package.json files
       // are made here while the threads generate (`takeUnits` below), not before: the source hash of
-      // each group builds its events' schemas (0.3 s at 10,000 events), with the threads idle meanwhile.
+      // each group builds its events' schemas, which would leave the threads idle meanwhile.
       if (state === undefined && pool !== undefined && pool.size > 1) {
         for (const group of catalogue.groups) {
           tasks.push({ kind: 'group', slug: group.slug });
@@ -175,8 +175,8 @@ export async function buildCatalogue(
     if (schemasOf) await staging.add(emitJsonSchemasOf(catalogue, schemasOf));
     const minEvents = options.workers?.minEvents ?? POOL_MIN_EVENTS;
     // The work to spread: each event of a group to generate, and each event again for the catalogue
-    // documents, which every build that gets this far writes (an edit of one group of 10,000 events
-    // still writes them, beside that group).
+    // documents, which every build that gets this far writes (an edit of one group still writes
+    // them, beside that group).
     const documentEvents = Object.keys(catalogue.events).length;
     let groupEvents = 0;
     for (const group of catalogue.groups) {
@@ -185,8 +185,8 @@ export async function buildCatalogue(
     // An edit (few groups to generate) of a catalogue built before with the cache writes its documents
     // here too: they copy every entry the edit left alone (document-text.ts), cheaper than shipping the
     // model to a thread (an incremental load has not even made most events). Generating the edit's
-    // groups on a thread meanwhile was slower still: 1.85 s against 1.75 s at 10,000 events, the
-    // thread's start and heap costing more than the one group it took off this one.
+    // groups on a thread meanwhile was slower still (decision 0001): the thread's start and heap
+    // cost more than the one group it took off this one.
     const fewGroups = groupEvents < minEvents / 2;
     const documentsCopy = state !== undefined && context.cache?.recall !== undefined;
     const threads =
@@ -230,7 +230,7 @@ export async function buildCatalogue(
     // Two tasks per thread in flight: a thread never waits while this one stages the last result (and
     // one more for the tasks run here). The catalogue-wide tasks run on the first thread only: each gets
     // a lane of its own, or they took every lane at the start and the other threads had no group to
-    // take (1.5 s idle in a 10,000-event build).
+    // take.
     const firstThreadOnly = shared ? tasks.filter((task) => task.kind !== 'group').length : 0;
     const lanes = pool ? 2 * pool.size + (shared ? 0 : 1) + firstThreadOnly : 1;
     await runTasks(tasks, run, stage, lanes, async () => {
@@ -323,16 +323,15 @@ type TaskResult = { files: OutputFile[] } | { staged: StagedFile[] };
 /** The catalogue-wide documents: the longest emitter tasks, and the ones that grow with the catalogue. */
 const DOCUMENT_EMITTERS = new Set(['openapi', 'asyncapi']);
 
-/** Catalogue source per event, about (the seed: 87 KB for 276 events; the synthetic 10,000: 285 bytes). */
+/** Catalogue source per event, about (decision 0001 has the figures behind it). */
 const SOURCE_BYTES_PER_EVENT = 300;
-/** The packed model per byte of source, about (3.3 at 10,000 events); a thread sized too small is replaced. */
+/** The packed model per byte of source, about; a thread sized too small is replaced. */
 const MODEL_PER_SOURCE_BYTE = 4;
 
 /**
  * Below this much work (events to generate, counted once for their group and once for the documents),
- * starting threads costs more than it saves: measured on 2 cores, the seed (276 events, so 552) built
- * in 1.7 s on one thread and 2.0 s with two (each thread loads the toolkit and unpacks the model); an
- * edit of one group of 10,000 events took 7.4 s on one thread and 5.7 s with two.
+ * starting threads costs more than it saves: each thread loads the toolkit and unpacks the model
+ * (decision 0001 has the measurements).
  */
 const POOL_MIN_EVENTS = 1000;
 
