@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OutputFile } from '../generators/emit/context.js';
-import { emitAll } from '../generators/execute/build.js';
+import { readEmitOptions } from '../generators/execute/package-versions.js';
+import { emitAll } from '../generators/execute/reference.js';
 import { loadValid, REPO } from './helpers.js';
 
 const OUT = join(REPO, 'packages');
@@ -31,7 +32,8 @@ describe('committed packages/', () => {
   let files: OutputFile[];
   let reviewed: string[];
   beforeAll(async () => {
-    const emitted = await emitAll(loadValid(join(REPO, 'catalogue')), OUT);
+    const model = loadValid(join(REPO, 'catalogue'));
+    const emitted = await emitAll(model, readEmitOptions(model, OUT));
     if (!Array.isArray(emitted)) throw new Error(`emitter ${emitted.emitter} failed`);
     files = emitted;
     const ignored = new Set(

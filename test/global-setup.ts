@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildCatalogue } from '../generators/execute/build.js';
+import { buildCatalogue } from '../generators/execute/fast/build.js';
 import { readCatalogueSources } from '../generators/load/index.js';
 import { BUILT_FROM_FILE, digestToolkitSources } from '../scripts/toolkit-sources.js';
 import { REPO } from './helpers.js';
@@ -24,7 +24,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   checkCompiledToolkit();
   const out = mkdtempSync(join(tmpdir(), 'eventry-seed-packages-'));
   const result = await buildCatalogue(readCatalogueSources(join(REPO, 'catalogue')), out);
-  if (!result.ok) throw new Error(`the repository's catalogue does not build: ${JSON.stringify(result)}`);
+  if (result.kind !== 'built')
+    throw new Error(`the repository's catalogue does not build: ${JSON.stringify(result)}`);
   project.provide('seedPackages', out);
   return () => rmSync(out, { recursive: true, force: true });
 }

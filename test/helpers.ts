@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, inject, it } from 'vitest';
-import type { EmitCache } from '../generators/emit/context.js';
+import type { EmitCache } from '../generators/execute/fast/emit-context.js';
 import { loadCatalogue } from '../generators/load/index.js';
 import type { Catalogue } from '../generators/model.js';
 

@@ -1,11 +1,7 @@
-import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { lockOutput, type OutputLock } from '../execute/lock.js';
-import { checkBuildOutput, markBuildOutput } from '../execute/output-folder.js';
-import { planBuild, stampFolders } from '../execute/state.js';
-import { type BuildState, isRecorded, sealState, stateFile } from '../execute/state-file.js';
-import { recoverOutput } from '../execute/write.js';
+import { fastExecutor } from '../execute/fast/index.js';
+import { runExecutor } from '../execute/run.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { type Container, type Printer, printerOf } from './container.js';
 
@@ -19,142 +15,98 @@ export interface BuildOptions {
 }
 
 /**
- * `eventry build`: checks the arguments and prints what happened. The build itself is `build/`; its
- * fast path (`planBuild`) decides "nothing to do" before the loader, ajv or any emitter is imported.
+ * `eventry build`: parses the options and prints what happened. The build itself is the fast
+ * executor's (`execute/fast/`), run by `runExecutor` under the output's lock; its plan decides
+ * "nothing to do" before the loader, ajv or any emitter is imported.
  */
 export async function runBuild(
   options: BuildOptions,
   io: Container,
-  print: Printer = printerOf(io),
+  console: Printer = printerOf(io),
 ): Promise<ExitStatus> {
   const started = performance.now();
-  const outDir = resolve(io.cwd, options.out);
-  const catalogueDir = resolve(io.cwd, options.catalogue);
-  if (!statSync(catalogueDir, { throwIfNoEntry: false })?.isDirectory()) {
-    print.error(`eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`);
-    return EXIT.usage;
-  }
-  const outStat = statSync(outDir, { throwIfNoEntry: false });
-  if (outStat && !outStat.isDirectory()) {
-    print.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
-    return EXIT.usage;
-  }
-  const refused = checkBuildOutput(options.out, outDir, catalogueDir, io.cwd);
-  if (refused) {
-    print.error(`eventry: error ${refused.code}: ${refused.message}`);
-    return EXIT.usage;
-  }
-  let lock: OutputLock;
-  try {
-    lock = await lockOutput(outDir, (pid) =>
-      print.error(`eventry: waiting for another build (process ${pid}) writing ${options.out} …`),
-    );
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    print.error(
-      `eventry: build failed: error write-failed: cannot write ${options.out} (${code}${WRITE_HINTS.get(code) ?? ''}).`,
-    );
-    return EXIT.problems;
-  }
-  try {
-    return await buildLocked(options, io.env, print, started, outDir, catalogueDir);
-  } finally {
-    lock.release();
-  }
-}
-
-/** `runBuild` once it holds the output's lock. */
-async function buildLocked(
-  options: BuildOptions,
-  env: Container['env'],
-  print: Printer,
-  started: number,
-  outDir: string,
-  catalogueDir: string,
-): Promise<ExitStatus> {
-  const recovered = recoverOutput(outDir);
-  if (recovered === 'rolled-forward')
-    print.log('eventry: finished moving in the output of an interrupted build.');
-  if (recovered === 'rolled-back') print.log('eventry: discarded the staged files of an interrupted build.');
-  const plan = planBuild(catalogueDir, outDir, options.force);
-  if (plan.upToDate) {
-    markBuildOutput(outDir);
-    print.log(
-      `eventry: nothing to do: catalogue unchanged, ${plan.fileCount} files up to date (${ms(started)}).`,
-    );
-    return EXIT.ok;
-  }
-
-  const { buildCatalogue } = await import('../execute/build.js');
-  const { formatProblem } = await import('../load/index.js');
-  const { FastLoad, ModelSnapshot, ParseCache } = await import('../execute/fast/load/index.js');
-  const { createDiskCache, projectCacheDir } = await import('../execute/emit-cache.js');
-  const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
-  const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
-  // The state this build commits, kept for the folder record (`stampFolders`) rather than read back.
-  let sealed: { state: BuildState; keptBelow: ReadonlySet<string> } | undefined;
-  const result = await buildCatalogue(plan.sources, outDir, {
-    previousAreas: plan.state ? [...plan.state.areas.keys()] : [],
-    ...(plan.state ? { previousFiles: isRecorded(plan.state) } : {}),
-    onReaders: (readers) =>
-      print.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
-    seal: (files, units, keptBelow) => {
-      const state = sealState(plan.inputHash, files, units, plan.state, keptBelow);
-      sealed = { state, keptBelow };
-      // Another catalogue or toolkit: the state differs from the one in the output, unread.
-      return { ...stateFile(state), changed: plan.state?.inputHash !== plan.inputHash };
+  const executor = fastExecutor({ cache: options.cache !== false, ...buildThreads(io.env) });
+  const result = await runExecutor(
+    executor,
+    {
+      catalogueDir: resolve(io.cwd, options.catalogue),
+      outDir: resolve(io.cwd, options.out),
+      outGiven: options.out,
+      cwd: io.cwd,
+      ...(options.force ? { force: true } : {}),
+      onReaders: (readers) =>
+        console.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
     },
-    tool: plan.tool,
-    ...(plan.state && !options.force ? { state: plan.state } : {}),
-    ...(cache ? { cache } : {}),
-    load: {
-      accelerator: new FastLoad(
-        cacheDir
-          ? { cache: new ParseCache(cacheDir, plan.tool), snapshot: new ModelSnapshot(cacheDir, plan.tool) }
-          : {},
-      ),
+    {
+      onLockWait: (pid) =>
+        console.error(`eventry: waiting for another build (process ${pid}) writing ${options.out} …`),
+      onRecovered: (how) =>
+        console.log(
+          how === 'rolled-forward'
+            ? 'eventry: finished moving in the output of an interrupted build.'
+            : 'eventry: discarded the staged files of an interrupted build.',
+        ),
     },
-    workers: buildThreads(cacheDir, env),
-    ...(plan.untouchedAreas ? { untouchedAreas: plan.untouchedAreas } : {}),
-  });
-  if (!result.ok) {
-    if ('problems' in result) {
-      for (const problem of result.problems) print.error(formatProblem(problem, options.catalogue));
-      print.error(
+  );
+  switch (result.kind) {
+    case 'no-catalogue':
+      console.error(
+        `eventry: no catalogue folder at ${options.catalogue} (give one with --catalogue <dir>).`,
+      );
+      return EXIT.usage;
+    case 'out-not-a-folder':
+      console.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
+      return EXIT.usage;
+    case 'out-refused':
+      console.error(`eventry: error ${result.problem.code}: ${result.problem.message}`);
+      return EXIT.usage;
+    case 'lock-failed':
+      console.error(
+        `eventry: build failed: error write-failed: cannot write ${options.out} (${result.code}${WRITE_HINTS.get(result.code) ?? ''}).`,
+      );
+      return EXIT.problems;
+    case 'up-to-date':
+      console.log(
+        `eventry: nothing to do: catalogue unchanged, ${result.fileCount} files up to date (${ms(started)}).`,
+      );
+      return EXIT.ok;
+    case 'problems': {
+      const { formatProblem } = await import('../load/index.js');
+      for (const problem of result.problems) console.error(formatProblem(problem, options.catalogue));
+      console.error(
         `eventry: build failed: ${result.problems.length} problem(s) in the catalogue; nothing was written.`,
       );
-    } else if ('writeError' in result) {
-      const { path, code } = result.writeError;
-      print.error(
+      return EXIT.problems;
+    }
+    case 'write-failed': {
+      const { path, code } = result.failure;
+      console.error(
         `eventry: build failed: error write-failed: cannot write ${path} (${code}${WRITE_HINTS.get(code) ?? ''}).`,
       );
-      print.error('eventry: nothing was written.');
-    } else {
-      const { emitter, error } = result.emitterError;
-      print.error(
-        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? (env.EVENTRY_DEBUG ? error.stack : error.message) : String(error)}`,
-      );
-      print.error('eventry: nothing was written.');
+      console.error('eventry: nothing was written.');
+      return EXIT.problems;
     }
-    return EXIT.problems;
+    case 'emitter-failed': {
+      const { emitter, error } = result;
+      console.error(
+        `eventry: build failed in emitter ${emitter}: ${error instanceof Error ? (io.env.EVENTRY_DEBUG ? error.stack : error.message) : String(error)}`,
+      );
+      console.error('eventry: nothing was written.');
+      return EXIT.problems;
+    }
+    case 'built': {
+      const { written, unchanged, removed } = result.report;
+      const events = Object.keys(result.catalogue.events).length;
+      console.log(
+        `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
+          `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
+      );
+      // Only after a real build: the no-op path stays free of the loader and the lint.
+      const { lintSummaryLine } = await import('../lint/gate.js');
+      console.log(lintSummaryLine(result.catalogue, resolve(io.cwd, options.catalogue)));
+      return EXIT.ok;
+    }
   }
-  if (sealed) {
-    const { folderTimes, unchanged } = plan;
-    const { touched } = result.report;
-    const known =
-      folderTimes && unchanged ? { folderTimes, unchanged, touched, keptBelow: sealed.keptBelow } : undefined;
-    stampFolders(outDir, plan.foldersRecord, sealed.state, plan.digests, known);
-  }
-  const { written, unchanged, removed } = result.report;
-  const events = Object.keys(result.catalogue.events).length;
-  print.log(
-    `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
-      `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
-  );
-  // Only after a real build: the no-op path above stays free of the loader and the lint.
-  const { lintSummaryLine } = await import('../lint/gate.js');
-  print.log(lintSummaryLine(result.catalogue, catalogueDir));
-  return EXIT.ok;
 }
 
 /** Why a file could not be written, for the codes an author can cause. */
@@ -167,25 +119,14 @@ const WRITE_HINTS = new Map([
 
 /**
  * Threads for a build's emitters: one per core (this thread mostly stages files meanwhile), when
- * enough events are to be generated (see `buildCatalogue`: an edit uses none).
+ * enough events are to be generated (the fast executor decides: an edit uses none).
  * `EVENTRY_BUILD_THREADS=<n>` sets the count and uses them for any number of events (0: everything on
  * this thread; 1: the documents on the thread, the rest here), for tests and measurements.
  */
-function buildThreads(
-  cacheDir: string | undefined,
-  env: Container['env'],
-): {
-  threads: number;
-  cacheDir?: string;
-  minEvents?: number;
-} {
+function buildThreads(env: Container['env']): { threads: number; anySize?: boolean } {
   const given = Number.parseInt(env.EVENTRY_BUILD_THREADS ?? '', 10);
   const forced = Number.isInteger(given) && given >= 0;
-  return {
-    threads: forced ? given : availableParallelism(),
-    ...(cacheDir ? { cacheDir } : {}),
-    ...(forced ? { minEvents: 0 } : {}),
-  };
+  return forced ? { threads: given, anySize: true } : { threads: availableParallelism() };
 }
 
 function ms(started: number): string {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FastLoad } from '../execute/fast/load/index.js';
+import { STATE_FILE } from '../execute/fast/state.js';
 import { checkBuildOutput } from '../execute/output-folder.js';
-import { STATE_FILE } from '../execute/state.js';
 import { writeOutputs } from '../execute/write.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { describeRelease } from '../release/base.js';

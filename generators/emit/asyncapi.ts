@@ -1,7 +1,7 @@
 import { type Catalogue, eventDescription } from '../model.js';
 import { catalogueDigest } from '../model-digest.js';
 import { type ComponentEntry, componentRef, componentSchemas } from '../schema/components.js';
-import { documentFiles, modelEntries } from './common/document-text.js';
+import { documentFiles } from './common/document-files.js';
 import { type Emitter, generatedNote } from './context.js';
 
 /**
@@ -73,9 +73,5 @@ export function buildAsyncApi(
 
 const asIs: ComponentEntry = (_kind, name, build) => build(name);
 
-/** Emits `catalogue/asyncapi.json` and its YAML copy (with a cache, copying unchanged entries from the last build's). */
-export const emitAsyncApi: Emitter = (model, context) => {
-  const defer = context.cache?.recall !== undefined;
-  const entries = defer ? (section: string) => modelEntries(model, section) : undefined;
-  return documentFiles('catalogue/asyncapi', buildAsyncApi(model, entries), context);
-};
+/** Emits `catalogue/asyncapi.json` and its YAML copy. */
+export const emitAsyncApi: Emitter = (model) => documentFiles('catalogue/asyncapi', buildAsyncApi(model));

@@ -6,7 +6,7 @@ import { emitOpenApi } from './openapi.js';
 import { emitGroupPackages } from './package/index.js';
 import { emitRuntimePackage } from './package/runtime-package.js';
 
-/** Every emitter the build runs, in order; each is a pure function of the model. */
+/** Every emitter a build runs, in order; each is a pure function of the model and its options (`EmitOptions`). */
 export const EMITTERS: { name: string; emit: Emitter }[] = [
   { name: 'json-schema', emit: emitJsonSchemas },
   // AsyncAPI before OpenAPI: the larger document (45 MB of 63 at 10,000 events) is staged first, so

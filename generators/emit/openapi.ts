@@ -1,7 +1,7 @@
 import { type Catalogue, groupPackageName } from '../model.js';
 import { catalogueDigest } from '../model-digest.js';
 import { type ComponentEntry, componentSchemas } from '../schema/components.js';
-import { documentFiles, modelEntries } from './common/document-text.js';
+import { documentFiles } from './common/document-files.js';
 import { type Emitter, generatedNote } from './context.js';
 
 /** The OpenAPI 3.1 document of the whole catalogue (payload schemas only: events have no paths). */
@@ -25,12 +25,5 @@ export function buildOpenApi(model: Catalogue, entry?: ComponentEntry): Record<s
   };
 }
 
-/** Emits `catalogue/openapi.json` and its YAML copy (with a cache, copying unchanged entries from the last build's). */
-export const emitOpenApi: Emitter = (model, context) => {
-  const defer = context.cache?.recall !== undefined;
-  return documentFiles(
-    'catalogue/openapi',
-    buildOpenApi(model, defer ? modelEntries(model) : undefined),
-    context,
-  );
-};
+/** Emits `catalogue/openapi.json` and its YAML copy. */
+export const emitOpenApi: Emitter = (model) => documentFiles('catalogue/openapi', buildOpenApi(model));

@@ -1,14 +1,14 @@
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { foldersRecordPath } from '../../generators/execute/state.js';
+import { foldersRecordPath } from '../../generators/execute/fast/state.js';
 import {
   RecordedArea,
   readState,
   recordedFiles,
   STATE_DIR,
   STATE_FILE,
-} from '../../generators/execute/state-file.js';
+} from '../../generators/execute/fast/state-file.js';
 import { describeGroup, fixturePath, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, readTree } from './output-tree.js';

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packCatalogue } from '../../generators/execute/transfer.js';
+import { packCatalogue } from '../../generators/execute/fast/transfer.js';
 import { STAGING_DIR } from '../../generators/execute/write.js';
 import { compiledToolkitPath, describeGroup, fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
@@ -93,10 +93,8 @@ describe('eventry build on worker threads', () => {
 
 describe('the build thread pool', () => {
   it('a group that fails on a worker thread rejects with the error one thread gives', async () => {
-    const { startEmitPool } = (await import(
-      compiledToolkitPath('generators/execute/emit-pool.js')
-    )) as typeof import('../../generators/execute/emit-pool.js');
-    const { groupPackageUnits } = await import('../../generators/emit/package/index.js');
+    const { startEmitPool } = await import('../../generators/execute/fast/emit-pool.js');
+    const { groupPackageUnits } = await import('../../generators/execute/fast/group-units.js');
     const model = loadValid(fixturePath('small'));
     // A model the loader never gives (a group listing an event that does not exist) breaks the emitter.
     const broken = { ...model, groups: model.groups.map((group) => ({ ...group, events: ['missing-v1'] })) };
@@ -124,9 +122,7 @@ describe('the build thread pool', () => {
   });
 
   it('threads started before the model run what they were sent once they are given it', async () => {
-    const { openEmitPool } = (await import(
-      compiledToolkitPath('generators/execute/emit-pool.js')
-    )) as typeof import('../../generators/execute/emit-pool.js');
+    const { openEmitPool } = await import('../../generators/execute/fast/emit-pool.js');
     const model = loadValid(fixturePath('small'));
     // Sized for a 1-byte model: the thread is replaced by one sized for the real one before it runs.
     const pool = openEmitPool(1, { outDir: tempDir(), modelBytes: 1 });
@@ -140,7 +136,7 @@ describe('the build thread pool', () => {
       const slug = model.groups[0]!.slug;
       const [onThread, here] = await Promise.all([
         pool.run({ kind: 'group', slug }),
-        (await import('../../generators/emit/package/index.js'))
+        (await import('../../generators/execute/fast/group-units.js'))
           .groupPackageUnits(model, { readExisting: () => undefined }, new Set([slug]))[0]!
           .files(),
       ]);

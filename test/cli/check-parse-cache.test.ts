@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectCacheDir } from '../../generators/execute/emit-cache.js';
 import { PARSE_CACHE_FILE, ParseCache } from '../../generators/execute/fast/load/parse-cache.js';
 import { readPlainYaml } from '../../generators/execute/fast/load/yaml-fast.js';
 import { toolFingerprint } from '../../generators/execute/fingerprint.js';
+import { projectCacheDir } from '../../generators/execute/project-cache.js';
 import { REPO } from '../helpers.js';
 import { makeRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';

@@ -2,14 +2,13 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OutputFile } from '../../generators/emit/context.js';
+import { openStagedSink, stageOnThread } from '../../generators/execute/stage-on-thread.js';
 import {
   commitOutputs,
   type FileStat,
   JOURNAL_FILE,
-  openStagedSink,
   recoverOutput,
   STAGING_DIR,
-  stageOnThread,
   startStaging,
   WriteFailure,
 } from '../../generators/execute/write.js';

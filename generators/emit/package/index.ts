@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { type Catalogue, type Group, groupPackageName } from '../../model.js';
-import { entryDigest, modelDigest } from '../../model-digest.js';
 import { shippedEventSchema, validationSchema } from '../../schema/json-schema.js';
-import { type EmitCache, type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
+import { type EmitOptions, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { exampleFor } from './examples.js';
 import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
-import { RUNTIME_SLUG, RUNTIME_VERSION, runtimePackageName } from './runtime-package.js';
+import { RUNTIME_SLUG, runtimePackageName } from './runtime-package.js';
 import { render } from './templates.js';
 import { emitTestingFiles } from './testing.js';
 import { emitGroupTypes, interfaceName } from './types.js';
@@ -22,184 +21,27 @@ const CHUNK_SIZE = 8;
 /**
  * One npm package per event group, `packages/<slug>/`: types, precompiled validators with the
  * platform's error format, per-event entry points, JSON Schemas, examples, matchers, README. Never
- * writes `CHANGELOG.md` (`eventry version` keeps it). A group's files but its package.json (which
- * carries the existing version forward) are memoised in `context.cache` when there is one.
+ * writes `CHANGELOG.md` (`eventry version` keeps it); package.json carries the version the output has
+ * (`EmitOptions.versions`).
  */
-export async function emitGroupPackages(model: Catalogue, context: EmitContext): Promise<OutputFile[]> {
+export async function emitGroupPackages(model: Catalogue, options: EmitOptions): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
-  for (const unit of groupPackageUnits(model, context))
-    files.push(unit.packageJson(), ...(await unit.files()));
+  for (const group of model.groups) {
+    checkGroupSlug(group);
+    const hashes = { sourceHash: groupSourceHash(model, group), usesFormats: groupUsesFormats(model, group) };
+    files.push(emitPackageJson(model, group, options.versions[group.slug], hashes));
+    files.push(...(await emitGroupPackage(model, group, hashes.usesFormats)).files);
+  }
   return files;
 }
 
-/** One group's package, to be generated on demand (a build writes each as it goes). */
-export interface GroupPackageUnit {
-  slug: string;
-  /** Covers every input of `files()` but the toolkit (see `groupUnitKey`). */
-  key: string;
-  /** Where `packageJson` goes. */
-  packageJsonPath: string;
-  /**
-   * Made afresh whenever the package is generated: it carries forward the version `eventry version`
-   * keeps in the output (a build that keeps the package keeps its package.json, as it is in the output).
-   */
-  packageJson(): OutputFile;
-  /** The package's other files, from `context.cache` when it has them. */
-  files(): Promise<OutputFile[]>;
-}
-
-/**
- * The group packages `emitGroupPackages` writes, one unit per group (or per group of `only`), nothing
- * generated yet.
- */
-export function groupPackageUnits(
-  model: Catalogue,
-  context: EmitContext,
-  only?: ReadonlySet<string>,
-): GroupPackageUnit[] {
-  const hashes = new SourceHashes(model, context);
-  const units = model.groups
-    .filter((group) => only === undefined || only.has(group.slug))
-    .map((group) => groupPackageUnit(model, context, group, hashes));
-  // A memo of some groups only would make the next build recompute the others.
-  if (only === undefined) hashes.keep();
-  return units;
-}
-
-function groupPackageUnit(
-  model: Catalogue,
-  context: EmitContext,
-  group: Group,
-  hashes: SourceHashes,
-): GroupPackageUnit {
+/** Refuses the group slugs whose package folder would be another package's. */
+export function checkGroupSlug(group: Group): void {
   if (group.slug === 'catalogue' || group.slug === RUNTIME_SLUG) {
     throw new Error(
       `a group may not be called \`${group.slug}\`: packages/${group.slug}/ holds the compiled catalogue or the run time`,
     );
   }
-  const unit = `group-package-${group.slug}`;
-  const { sourceHash, usesFormats } = hashes.of(group);
-  const key = groupUnitKey(model, group, sourceHash);
-  return {
-    slug: group.slug,
-    key,
-    packageJsonPath: `${group.slug}/package.json`,
-    packageJson: () => emitPackageJson(model, group, context, { sourceHash, usesFormats }),
-    async files() {
-      const cache = context.cache;
-      let generated = cache?.get(unit, key);
-      if (!generated) {
-        // The last build's validators of this group, for the events whose schemas it left alone.
-        const last = cache?.last?.(unit);
-        const made = await emitGroupPackage(model, group, usesFormats, last && reusableValidators(last));
-        generated = made.files;
-        cache?.set(unit, key, generated, made.validators);
-      }
-      return generated;
-    },
-  };
-}
-
-/** The emit cache's unit that keeps each group's source hash from one build to the next. */
-const SOURCE_HASHES_UNIT = 'group-source-hashes';
-
-interface SourceHash {
-  /** Digest of what `sourceHash` and `usesFormats` are computed from: the group's events and every shape. */
-  inputs: string;
-  sourceHash: string;
-  usesFormats: boolean;
-}
-
-/**
- * Each group's `groupSourceHash` and `groupUsesFormats`, taken from the last build's when the group's
- * events and the shapes are as they were (at 10,000 events, computing them all was a fifth of an edit's
- * time): the group's own events by their model digest, the shapes all together.
- */
-class SourceHashes {
-  private readonly last: Map<string, SourceHash> | undefined;
-  private readonly next = new Map<string, SourceHash>();
-  private shapes: string | undefined;
-  constructor(
-    private readonly model: Catalogue,
-    private readonly context: EmitContext,
-  ) {
-    const cache = context.cache;
-    // Recalled once per cache until the next `keep`: a build's thread makes one `SourceHashes` per
-    // group it generates, and reading the whole map for each was 2% of a 10,000-event build.
-    let kept = cache ? RECALLED.get(cache) : undefined;
-    if (cache && kept === undefined) {
-      kept = cache.recall?.(SOURCE_HASHES_UNIT) ?? null;
-      RECALLED.set(cache, kept);
-    }
-    this.last = kept instanceof Map ? (kept as Map<string, SourceHash>) : undefined;
-  }
-  of(group: Group): SourceHash {
-    const memo = this.context.cache?.keep !== undefined;
-    this.shapes ??= memo ? shapesDigest(this.model) : '';
-    const inputs = memo ? groupInputs(this.model, group, this.shapes) : '';
-    const last = this.last?.get(group.slug);
-    const hash =
-      memo &&
-      last?.inputs === inputs &&
-      typeof last.sourceHash === 'string' &&
-      typeof last.usesFormats === 'boolean'
-        ? last
-        : {
-            inputs,
-            sourceHash: groupSourceHash(this.model, group),
-            usesFormats: groupUsesFormats(this.model, group),
-          };
-    this.next.set(group.slug, hash);
-    return hash;
-  }
-  keep(): void {
-    const cache = this.context.cache;
-    if (!cache?.keep) return;
-    cache.keep(SOURCE_HASHES_UNIT, this.next);
-    // The next `SourceHashes` on this cache recalls what it holds now.
-    RECALLED.delete(cache);
-  }
-}
-
-/** What `SourceHashes` recalled from each cache since it last kept there (null: nothing). */
-const RECALLED = new WeakMap<EmitCache, unknown>();
-
-/** `shapesDigest` of each model (every group's inputs start from it). */
-const SHAPES_DIGESTS = new WeakMap<Catalogue, string>();
-
-function shapesDigest(model: Catalogue): string {
-  let digest = SHAPES_DIGESTS.get(model);
-  if (digest === undefined) {
-    const hash = createHash('sha256');
-    for (const name of Object.keys(model.shapes))
-      hash.update(`${name}\0${modelDigest(model.shapes[name]!)}\0`);
-    digest = hash.digest('base64');
-    SHAPES_DIGESTS.set(model, digest);
-  }
-  return digest;
-}
-
-function groupInputs(model: Catalogue, group: Group, shapes: string): string {
-  const hash = createHash('sha256').update(shapes);
-  for (const key of group.events) hash.update(`${key}\0${entryDigest(model.events, key)}\0`);
-  return hash.digest('base64');
-}
-
-/**
- * Everything a group's generated files depend on: its events' schemas (which embed their shapes,
- * titles, descriptions and source file), the group's and the catalogue's names and the run time version
- * the package depends on. The templates are the cache's part of the key: its toolkit fingerprint
- * (`build/fingerprint.ts`) hashes the source folder they are read from.
- */
-function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): string {
-  return JSON.stringify({
-    sourceHash,
-    group: { slug: group.slug, title: group.title, description: group.description, file: group.source.file },
-    events: group.events,
-    scope: model.config.scope,
-    title: model.config.title,
-    runtime: RUNTIME_VERSION,
-  });
 }
 
 /**
@@ -209,7 +51,7 @@ function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): strin
  * group's description, compiled all its events again: a tenth of the edit). Events that share a
  * validator have places that point at the same code.
  */
-interface ValidatorPlace {
+export interface ValidatorPlace {
   key: string;
   digest: string;
   file: string;
@@ -218,37 +60,7 @@ interface ValidatorPlace {
 }
 
 /** Validator code from the last build's files of a group, by the digest of its `validationSchema`. */
-type ReusableValidators = Map<string, string>;
-
-/**
- * The validators a cache entry of a group's package can give back: only places that name one of its
- * chunk files and lie inside it (the entry is read from disk; anything else is ignored).
- */
-function reusableValidators(last: { files: OutputFile[]; extra?: unknown }): ReusableValidators {
-  const reusable: ReusableValidators = new Map();
-  if (!Array.isArray(last.extra)) return reusable;
-  const contents = new Map<string, string>();
-  for (const file of last.files) {
-    if (typeof file?.path === 'string' && typeof file.contents === 'string')
-      contents.set(file.path, file.contents);
-  }
-  for (const place of last.extra as Partial<ValidatorPlace>[]) {
-    const text = typeof place?.file === 'string' ? contents.get(place.file) : undefined;
-    const { digest, start, end } = place ?? {};
-    if (
-      text === undefined ||
-      typeof digest !== 'string' ||
-      !Number.isInteger(start) ||
-      !Number.isInteger(end) ||
-      start! < 0 ||
-      end! < start! ||
-      end! > text.length
-    )
-      continue;
-    reusable.set(digest, text.slice(start, end));
-  }
-  return reusable;
-}
+export type ReusableValidators = Map<string, string>;
 
 /** One validator of a group's package: its code, the events it checks, and the function that holds it. */
 interface GroupValidator {
@@ -267,7 +79,7 @@ interface GroupValidator {
  * `validationSchema` is the same (same fields, types and shapes) share one validator, compiled once and
  * shipped once. Also where each event's validator is in the files, for the next build (`ValidatorPlace`).
  */
-async function emitGroupPackage(
+export async function emitGroupPackage(
   model: Catalogue,
   group: Group,
   usesFormats: boolean,

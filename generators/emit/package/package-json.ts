@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Catalogue, type FieldType, type Group, groupPackageName } from '../../model.js';
 import { shapesUsedBy, standaloneEventSchema } from '../../schema/json-schema.js';
-import { type EmitContext, generatedNote, jsonFile, type OutputFile } from '../context.js';
+import { generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { RUNTIME_RANGE, runtimePackageName, SHARED_MANIFEST_FIELDS } from './runtime-package.js';
 
 /** The version of a package never built before; later builds carry the existing one forward. */
@@ -34,22 +34,26 @@ function hasFormat(type: FieldType): boolean {
   return 'format' in type && type.format !== undefined;
 }
 
+/** Where a group's package.json goes, in the output. */
+export function packageJsonPath(slug: string): string {
+  return `${slug}/package.json`;
+}
+
 /**
- * `<slug>/package.json`. The version is the only hand-kept value (`eventry version` bumps it): it is
- * read back from the existing file; everything else is generated (`sourceHash` and `usesFormats` are
- * `groupSourceHash` and `groupUsesFormats` of the group, which the caller has already computed).
+ * `<slug>/package.json`. The version is the only hand-kept value (`eventry version` bumps it): the
+ * executor reads it from the output (`versionOf`; undefined for a package not built before);
+ * everything else is generated (`sourceHash` and `usesFormats` are `groupSourceHash` and
+ * `groupUsesFormats` of the group, which the caller has already computed).
  */
 export function emitPackageJson(
   model: Catalogue,
   group: Group,
-  context: EmitContext,
+  version: string | undefined,
   { sourceHash, usesFormats }: { sourceHash: string; usesFormats: boolean },
 ): OutputFile {
-  const path = `${group.slug}/package.json`;
-  const existing = context.readExisting(path);
-  const file = jsonFile(path, {
+  return jsonFile(packageJsonPath(group.slug), {
     name: groupPackageName(model, group),
-    version: existingVersion(existing),
+    version: version ?? INITIAL_VERSION,
     description: `${group.title}: TypeScript types and precompiled validators of ${group.events.length} events of the ${model.config.title}. ${generatedNote(`catalogue/${group.source.file}`)}`,
     ...SHARED_MANIFEST_FIELDS,
     exports: {
@@ -86,17 +90,18 @@ export function emitPackageJson(
       sourceHash,
     },
   });
-  // Read here already: the build need not read it again to know whether it changed (684 at 10k events).
-  file.inOutput = existing === file.contents ? 'same' : 'different';
-  return file;
 }
 
-function existingVersion(text: string | undefined): string {
-  if (text === undefined) return INITIAL_VERSION;
+/**
+ * The version a package.json in the output holds (its text, if any), to carry forward; undefined when
+ * it has none a build can keep (then the package starts at `INITIAL_VERSION`).
+ */
+export function versionOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
   try {
     const version = (JSON.parse(text) as { version?: unknown }).version;
-    return typeof version === 'string' && version !== '' ? version : INITIAL_VERSION;
+    return typeof version === 'string' && version !== '' ? version : undefined;
   } catch {
-    return INITIAL_VERSION;
+    return undefined;
   }
 }

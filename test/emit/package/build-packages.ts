@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emitGroupPackages } from '../../../generators/emit/package/index.js';
 import { emitRuntimePackage, RUNTIME_SLUG } from '../../../generators/emit/package/runtime-package.js';
-import { buildCatalogue } from '../../../generators/execute/build.js';
+import { buildCatalogue } from '../../../generators/execute/fast/build.js';
 import { readCatalogueSources } from '../../../generators/load/index.js';
 import type { Catalogue } from '../../../generators/model.js';
 import type { EventApi, GroupApi } from '../../../generators/runtime/runtime.js';
@@ -32,14 +32,16 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
   const root = tempDir('eventry-packages-');
   const out = join(root, 'packages');
   const result = await buildCatalogue(readCatalogueSources(catalogueDir), out);
-  if (!result.ok)
+  if (result.kind !== 'built')
     throw new Error(
       `build failed: ${JSON.stringify(
-        'problems' in result
+        result.kind === 'problems'
           ? result.problems
-          : 'emitterError' in result
-            ? String(result.emitterError.error)
-            : String(result.writeError),
+          : result.kind === 'emitter-failed'
+            ? String(result.error)
+            : result.kind === 'write-failed'
+              ? String(result.failure)
+              : result.kind,
       )}`,
     );
   const scope = result.catalogue.config.scope;
@@ -65,10 +67,7 @@ export async function buildPackages(catalogueDir: string): Promise<BuiltPackages
  */
 export async function writeModelPackages(model: Catalogue): Promise<string> {
   const root = tempDir('eventry-model-packages-');
-  const files = [
-    ...emitRuntimePackage(model),
-    ...(await emitGroupPackages(model, { readExisting: () => undefined })),
-  ];
+  const files = [...emitRuntimePackage(model), ...(await emitGroupPackages(model, { versions: {} }))];
   for (const file of files) {
     mkdirSync(dirname(join(root, file.path)), { recursive: true });
     writeFileSync(join(root, file.path), file.contents);

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { OutputFile } from '../../../generators/emit/context.js';
 import { emitGroupPackages } from '../../../generators/emit/package/index.js';
-import { groupSourceHash, INITIAL_VERSION } from '../../../generators/emit/package/package-json.js';
+import {
+  groupSourceHash,
+  INITIAL_VERSION,
+  versionOf,
+} from '../../../generators/emit/package/package-json.js';
 import { RUNTIME_RANGE } from '../../../generators/emit/package/runtime-package.js';
 import { interfaceName } from '../../../generators/emit/package/types.js';
+import { emitGroupPackagesFast } from '../../../generators/execute/fast/group-units.js';
 import { loadCatalogueFromSources, readCatalogueSources } from '../../../generators/load/index.js';
 import type { Catalogue } from '../../../generators/model.js';
 import { validationSchema } from '../../../generators/schema/json-schema.js';
@@ -13,7 +18,9 @@ import { fixturePath, loadValid, REPO } from '../../helpers.js';
  * The group packages emitter: golden files of the small fixture's packages (`npm run test:update`
  * rewrites them), and the package.json rules publishing depends on.
  */
-const noExisting = { readExisting: () => undefined };
+const noExisting = { versions: {} };
+/** The fast executor's context over an output with no package in it. */
+const noOutput = { readExisting: () => undefined };
 const small = loadValid(fixturePath('small'));
 const byPath = (files: OutputFile[]) => new Map(files.map((file) => [file.path, file.contents]));
 const manifest = (files: OutputFile[], slug: string) =>
@@ -65,9 +72,10 @@ describe('package.json', () => {
   });
 
   it('carries the existing version forward', async () => {
-    const existing = (path: string) =>
-      path === 'account/package.json' ? '{"version": "2.3.4-rc.1"}' : undefined;
-    const files = await emitGroupPackages(small, { readExisting: existing });
+    // The version as the executor reads it from the package.json in the output.
+    const version = versionOf('{"version": "2.3.4-rc.1"}');
+    expect(version).toBe('2.3.4-rc.1');
+    const files = await emitGroupPackages(small, { versions: { account: version! } });
     expect(manifest(files, 'account').version).toBe('2.3.4-rc.1');
     expect(manifest(files, 'billing').version).toBe(INITIAL_VERSION);
     // The version appears in package.json only.
@@ -140,9 +148,9 @@ describe('with an emit cache', () => {
 
   it('gives the same files from the cache, and recomputes only the group that changed', async () => {
     const cache = memoryCache();
-    const first = await emitGroupPackages(small, { ...noExisting, cache });
+    const first = await emitGroupPackagesFast(small, { ...noOutput, cache });
     expect(cache.hits).toEqual([]);
-    expect(await emitGroupPackages(small, { ...noExisting, cache })).toEqual(first);
+    expect(await emitGroupPackagesFast(small, { ...noOutput, cache })).toEqual(first);
     expect(cache.hits).toEqual(['group-package-account', 'group-package-billing']);
 
     cache.hits.length = 0;
@@ -151,16 +159,16 @@ describe('with an emit cache', () => {
         ? text.replace('closed_at: {type: string', 'closed_at: {type: integer')
         : text,
     );
-    const after = await emitGroupPackages(changed, { ...noExisting, cache });
+    const after = await emitGroupPackagesFast(changed, { ...noOutput, cache });
     expect(cache.hits).toEqual(['group-package-account']);
-    expect(after).toEqual(await emitGroupPackages(changed, noExisting));
+    expect(after).toEqual(await emitGroupPackagesFast(changed, noOutput));
   });
 
   it('still carries the existing version forward on a cache hit', async () => {
     const cache = memoryCache();
-    await emitGroupPackages(small, { ...noExisting, cache });
+    await emitGroupPackagesFast(small, { ...noOutput, cache });
     const existing = (path: string) => (path === 'account/package.json' ? '{"version": "4.0.0"}' : undefined);
-    const files = await emitGroupPackages(small, { readExisting: existing, cache });
+    const files = await emitGroupPackagesFast(small, { readExisting: existing, cache });
     expect(cache.hits).toContain('group-package-account');
     expect(manifest(files, 'account').version).toBe('4.0.0');
   });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectCacheDir } from '../../emit-cache.js';
 import { toolFingerprint } from '../../fingerprint.js';
+import { projectCacheDir } from '../../project-cache.js';
 import { PARSE_CACHE_FILE, ParseCache } from './parse-cache.js';
 
 // The loader's speed twins behind its one seam (`load/accelerator.ts`): the CLI builds a `FastLoad`

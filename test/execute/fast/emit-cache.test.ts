@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createDiskCache } from '../../generators/execute/emit-cache.js';
-import { tempDir } from '../helpers.js';
+import { createDiskCache } from '../../../generators/execute/fast/emit-cache.js';
+import { tempDir } from '../../helpers.js';
 
 const files = (text: string) => [{ path: 'a/package.json', contents: text }];
 
@@ -82,7 +82,7 @@ describe('the disk emit cache gives back only files an emitter could have made',
   it('an entry with a file outside the output, at an absolute path or without text is not reused', () => {
     const dir = join(tempDir(), 'cache');
     for (const bad of [
-      { path: '../../escape.txt', contents: 'x' },
+      { path: '../../../escape.txt', contents: 'x' },
       { path: 'account/./index.js', contents: 'x' },
       { path: '/etc/passwd', contents: 'x' },
       { path: 5, contents: 'x' },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EmitContext } from '../../../generators/emit/context.js';
-import { groupPackageUnits } from '../../../generators/emit/package/index.js';
+import type { FastContext as EmitContext } from '../../../generators/execute/fast/emit-context.js';
+import { groupPackageUnits } from '../../../generators/execute/fast/group-units.js';
 import type { Catalogue } from '../../../generators/model.js';
 import { keptOnlyCache, loadValid, REPO } from '../../helpers.js';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { readIfExists } from '../shared/fs.js';
-import type { DigestMemo } from './digests.js';
-import { projectRoot } from './fingerprint.js';
-import { writeOutputs } from './write.js';
+import { readIfExists } from '../../shared/fs.js';
+import type { DigestMemo } from '../digests.js';
+import { projectRoot } from '../fingerprint.js';
+import { writeOutputs } from '../write.js';
 
 // The folder record on disk. At 10,000 events it holds 3,400 folders, 4,800 files and 1,000 digests:
 // keyed JSON objects took 20 ms to parse (a fresh hidden class per key), so each table is stored as

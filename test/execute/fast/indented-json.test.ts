@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { indentedJson } from '../../generators/emit/common/document-text.js';
+import { indentedJson } from '../../../generators/execute/fast/document-text.js';
 
 /** What the catalogue documents' JSON entries were written as: the text, each line after the first indented. */
 function reference(value: unknown, indent: string): string {

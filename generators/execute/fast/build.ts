@@ -1,42 +1,34 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmitCache, EmitContext, OutputFile } from '../emit/context.js';
-import { EMITTERS } from '../emit/index.js';
-import { emitJsonSchemas, emitJsonSchemasOf, jsonSchemaPath } from '../emit/json-schema.js';
-import { emitGroupPackages, type GroupPackageUnit, groupPackageUnits } from '../emit/package/index.js';
-import {
-  type CatalogueProblem,
-  type CatalogueSourceFile,
-  type LoadOptions,
-  loadCatalogueFromSources,
-} from '../load/index.js';
-import type { Catalogue } from '../model.js';
-import { entryDigest, knownDigests, modelDigest } from '../model-digest.js';
-import { inside, openIfExists, readIfExists } from '../shared/fs.js';
-import { canUseWorkers, type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
-import { fileSystemSyncer } from './file-system-sync.js';
-import { outputMarkerFile } from './output-folder.js';
-import { type BuildState, STATE_DIR } from './state-file.js';
-import { packCatalogue } from './transfer.js';
+import type { OutputFile } from '../../emit/context.js';
+import { emitJsonSchemasOf, jsonSchemaPath } from '../../emit/json-schema.js';
+import { type CatalogueSourceFile, type LoadOptions, loadCatalogueFromSources } from '../../load/index.js';
+import type { Catalogue } from '../../model.js';
+import { entryDigest, knownDigests, modelDigest } from '../../model-digest.js';
+import { inside, openIfExists, readIfExists } from '../../shared/fs.js';
+import type { BuildResult } from '../executor.js';
+import { outputMarkerFile } from '../output-folder.js';
+import { openStagedSink } from '../stage-on-thread.js';
 import {
   type FileStat,
   type FileStats,
-  openStagedSink,
   type SealedFile,
   type StagedFile,
   type Staging,
   startStaging,
   WriteFailure,
-  type WriteReport,
-} from './write.js';
+} from '../write.js';
+import type { EmitCache, FastContext } from './emit-context.js';
+import { type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
+import { FAST_EMITTERS } from './emitters.js';
+import { fileSystemSyncer } from './file-system-sync.js';
+import { type GroupPackageUnit, groupPackageUnits } from './group-units.js';
+import { type BuildState, STATE_DIR } from './state-file.js';
+import { packCatalogue } from './transfer.js';
 
-/** The outcome of a build: the problems that stopped it, or what it wrote. */
-export type BuildResult =
-  | { ok: false; problems: CatalogueProblem[] }
-  | { ok: false; emitterError: { emitter: string; error: unknown } }
-  | { ok: false; writeError: WriteFailure }
-  | { ok: true; catalogue: Catalogue; report: WriteReport };
+/** The outcome of a build (never `up-to-date`: deciding that is the fast executor's plan). */
+export type { BuildResult } from '../executor.js';
 
 /** Options of `buildCatalogue`. */
 export interface BuildCatalogueOptions {
@@ -79,28 +71,6 @@ export interface BuildCatalogueOptions {
    */
   untouchedAreas?: ReadonlySet<string>;
 }
-/** Runs every emitter on the model; nothing is written. */
-export async function emitAll(
-  catalogue: Catalogue,
-  outDir: string,
-  cache?: EmitCache,
-): Promise<OutputFile[] | { emitter: string; error: unknown }> {
-  const context = {
-    readExisting: (path: string) => readIfExists(join(outDir, path)),
-    openExisting: (path: string) => openIfExists(join(outDir, path)),
-    ...(cache ? { cache } : {}),
-  };
-  const files: OutputFile[] = [];
-  for (const emitter of EMITTERS) {
-    try {
-      files.push(...(await emitter.emit(catalogue, context)));
-    } catch (error) {
-      return { emitter: emitter.name, error };
-    }
-  }
-  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
-}
-
 /**
  * Loads, emits and commits. Nothing in the output changes unless the whole catalogue loads, every
  * emitter succeeds and every file could be staged; the switch itself is atomic (see write.ts). Each
@@ -114,19 +84,19 @@ export async function buildCatalogue(
   options: BuildCatalogueOptions = {},
 ): Promise<BuildResult> {
   // The shell that syncs a bulk build's staged files, forked while the process is small (see
-  // `FileSystemSyncer`). An edit stages too few files to use it (`makeDurable`): its fork, and the
-  // pages faulted in again after it, cost an edit of 10,000 events 45 to 140 ms. A rebuild that turns
-  // out to be bulk starts it at its first sync.
+  // `FileSystemSyncer`). An edit stages too few files to use it (`makeDurable`), and its fork would
+  // cost more than the edit saves (decision 0001). A rebuild that turns out to be bulk starts it at
+  // its first sync.
   if (!likelyEdit(options)) fileSystemSyncer().start();
   let pool = prestartPool(sources, outDir, options);
   const loaded = loadCatalogueFromSources(sources, options.load);
   if (!loaded.ok) {
     await pool?.close();
-    return loaded;
+    return { kind: 'problems', problems: loaded.problems };
   }
   const { catalogue } = loaded;
   const staging = startStaging(outDir);
-  const context: EmitContext = {
+  const context: FastContext = {
     readExisting: (path: string) => readIfExists(join(outDir, path)),
     openExisting: (path: string) => openIfExists(join(outDir, path)),
     // The catalogue documents go to the staging folder as they are made, never held whole.
@@ -178,21 +148,21 @@ export async function buildCatalogue(
     }
   };
   try {
-    for (const emitter of EMITTERS) {
-      if (emitter.emit === emitJsonSchemas) {
+    for (const emitter of FAST_EMITTERS) {
+      if (emitter.name === 'json-schema') {
         const only = keepJsonSchemas(catalogue, state, untouched, options.tool, units, staging);
         if (only === undefined) tasks.push({ kind: 'emitter', name: emitter.name });
         else if (only.length > 0) schemasOf = only;
         continue;
       }
-      if (emitter.emit !== emitGroupPackages) {
+      if (emitter.name !== 'group-packages') {
         tasks.push({ kind: 'emitter', name: emitter.name });
         continue;
       }
       // No state: every group is generated. With a pool of several threads (all of them started before
       // the load, `prestartPool`) the groups are theirs, and their unit hashes and package.json files
       // are made here while the threads generate (`takeUnits` below), not before: the source hash of
-      // each group builds its events' schemas (0.3 s at 10,000 events), with the threads idle meanwhile.
+      // each group builds its events' schemas, which would leave the threads idle meanwhile.
       if (state === undefined && pool !== undefined && pool.size > 1) {
         for (const group of catalogue.groups) {
           tasks.push({ kind: 'group', slug: group.slug });
@@ -205,8 +175,8 @@ export async function buildCatalogue(
     if (schemasOf) await staging.add(emitJsonSchemasOf(catalogue, schemasOf));
     const minEvents = options.workers?.minEvents ?? POOL_MIN_EVENTS;
     // The work to spread: each event of a group to generate, and each event again for the catalogue
-    // documents, which every build that gets this far writes (an edit of one group of 10,000 events
-    // still writes them, beside that group).
+    // documents, which every build that gets this far writes (an edit of one group still writes
+    // them, beside that group).
     const documentEvents = Object.keys(catalogue.events).length;
     let groupEvents = 0;
     for (const group of catalogue.groups) {
@@ -215,15 +185,15 @@ export async function buildCatalogue(
     // An edit (few groups to generate) of a catalogue built before with the cache writes its documents
     // here too: they copy every entry the edit left alone (document-text.ts), cheaper than shipping the
     // model to a thread (an incremental load has not even made most events). Generating the edit's
-    // groups on a thread meanwhile was slower still: 1.85 s against 1.75 s at 10,000 events, the
-    // thread's start and heap costing more than the one group it took off this one.
+    // groups on a thread meanwhile was slower still (decision 0001): the thread's start and heap
+    // cost more than the one group it took off this one.
     const fewGroups = groupEvents < minEvents / 2;
     const documentsCopy = state !== undefined && context.cache?.recall !== undefined;
     const threads =
       options.workers && documentEvents + groupEvents >= minEvents && !(fewGroups && documentsCopy)
         ? options.workers.threads
         : 0;
-    if (threads > 0 && canUseWorkers()) {
+    if (threads > 0) {
       const packed = packCatalogue(catalogue);
       pool ??= openPool(1, outDir, options, packed.bytes);
       // The digests the group units computed, so that the documents' thread does not compute them again;
@@ -252,7 +222,7 @@ export async function buildCatalogue(
       const files =
         task.kind === 'group'
           ? await generated.get(task.slug)!.files()
-          : await EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
+          : await FAST_EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
       return { files };
     };
     const stage = async (result: TaskResult) =>
@@ -260,7 +230,7 @@ export async function buildCatalogue(
     // Two tasks per thread in flight: a thread never waits while this one stages the last result (and
     // one more for the tasks run here). The catalogue-wide tasks run on the first thread only: each gets
     // a lane of its own, or they took every lane at the start and the other threads had no group to
-    // take (1.5 s idle in a 10,000-event build).
+    // take.
     const firstThreadOnly = shared ? tasks.filter((task) => task.kind !== 'group').length : 0;
     const lanes = pool ? 2 * pool.size + (shared ? 0 : 1) + firstThreadOnly : 1;
     await runTasks(tasks, run, stage, lanes, async () => {
@@ -271,15 +241,13 @@ export async function buildCatalogue(
     // No thread may still be writing into the staging folder when it is discarded.
     await pool?.close();
     staging.abort();
-    if (error instanceof WriteFailure) return { ok: false, writeError: error };
+    if (error instanceof WriteFailure) return { kind: 'write-failed', failure: error };
     const failed = error instanceof TaskFailure ? error : undefined;
     const task = failed?.task;
     return {
-      ok: false,
-      emitterError: {
-        emitter: task?.kind === 'emitter' ? task.name : 'group-packages',
-        error: failed ? failed.cause : error,
-      },
+      kind: 'emitter-failed',
+      emitter: task?.kind === 'emitter' ? task.name : 'group-packages',
+      error: failed ? failed.cause : error,
     };
   } finally {
     await pool?.close();
@@ -298,9 +266,9 @@ export async function buildCatalogue(
         : {}),
       ...(untouched ? { settle: settleable(state!, untouched) } : {}),
     });
-    return { ok: true, catalogue, report };
+    return { kind: 'built', catalogue, report };
   } catch (error) {
-    if (error instanceof WriteFailure) return { ok: false, writeError: error };
+    if (error instanceof WriteFailure) return { kind: 'write-failed', failure: error };
     throw error;
   }
 }
@@ -316,7 +284,7 @@ function prestartPool(
   outDir: string,
   options: BuildCatalogueOptions,
 ): EmitPool | undefined {
-  if (!options.workers || options.workers.threads === 0 || !canUseWorkers()) return undefined;
+  if (!options.workers || options.workers.threads === 0) return undefined;
   let bytes = 0;
   for (const source of sources) bytes += source.text.length;
   const minEvents = options.workers.minEvents ?? POOL_MIN_EVENTS;
@@ -355,16 +323,15 @@ type TaskResult = { files: OutputFile[] } | { staged: StagedFile[] };
 /** The catalogue-wide documents: the longest emitter tasks, and the ones that grow with the catalogue. */
 const DOCUMENT_EMITTERS = new Set(['openapi', 'asyncapi']);
 
-/** Catalogue source per event, about (the seed: 87 KB for 276 events; the synthetic 10,000: 285 bytes). */
+/** Catalogue source per event, about (decision 0001 has the figures behind it). */
 const SOURCE_BYTES_PER_EVENT = 300;
-/** The packed model per byte of source, about (3.3 at 10,000 events); a thread sized too small is replaced. */
+/** The packed model per byte of source, about; a thread sized too small is replaced. */
 const MODEL_PER_SOURCE_BYTE = 4;
 
 /**
  * Below this much work (events to generate, counted once for their group and once for the documents),
- * starting threads costs more than it saves: measured on 2 cores, the seed (276 events, so 552) built
- * in 1.7 s on one thread and 2.0 s with two (each thread loads the toolkit and unpacks the model); an
- * edit of one group of 10,000 events took 7.4 s on one thread and 5.7 s with two.
+ * starting threads costs more than it saves: each thread loads the toolkit and unpacks the model
+ * (decision 0001 has the measurements).
  */
 const POOL_MIN_EVENTS = 1000;
 

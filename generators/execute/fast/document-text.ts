@@ -1,11 +1,12 @@
 import { createHash, type Hash } from 'node:crypto';
 import { stringify } from 'yaml';
+import type { OutputFile } from '../../emit/context.js';
 import type { Catalogue } from '../../model.js';
 import { entryDigest } from '../../model-digest.js';
 import type { ComponentEntry } from '../../schema/components.js';
 import { generatedNote } from '../../schema/generated-note.js';
 import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../../shared/yaml-writer.js';
-import type { EmitContext, ExistingFile, OutputFile, OutputSink } from '../context.js';
+import type { ExistingFile, FastContext, OutputSink } from './emit-context.js';
 
 /**
  * The text of the catalogue documents (`catalogue/openapi.*`, `catalogue/asyncapi.*`), written one map
@@ -20,7 +21,7 @@ import type { EmitContext, ExistingFile, OutputFile, OutputSink } from '../conte
  *   reused buffer, so an edit of one group of 10,000 events builds that group's entries only and
  *   never holds the old file, and the file says whether the output holds it already (`inOutput`).
  * A file's bytes are made in pieces of about a megabyte, each appended to the build's staging folder as
- * it is made (`EmitContext.openSink`; without one, the file returns them: `OutputFile.pieces`): the
+ * it is made (`FastContext.openSink`; without one, the file returns them: `OutputFile.pieces`): the
  * text of a whole document is never one string, nor held.
  * A block map's entries are written independently of one another (each on its own lines, indented by
  * its depth; no line folding), so an entry written alone and indented is the same text; JSON likewise.
@@ -105,7 +106,7 @@ export function settle(value: unknown): unknown {
 }
 
 /** A catalogue-wide document as `<path>.json` plus a `<path>.yaml` copy that carries the generated note. */
-export function documentFiles(path: string, document: unknown, context?: EmitContext): OutputFile[] {
+export function documentFiles(path: string, document: unknown, context?: FastContext): OutputFile[] {
   const unit = `document-${path.replace(/[^a-z0-9]+/gi, '-')}`;
   const kept = context?.cache?.recall?.(unit);
   const json = new Writer(`${path}.json`, context, readIndex(kept, 0));
@@ -398,7 +399,7 @@ class Writer {
   private stamp: string | undefined;
   constructor(
     readonly path = '',
-    context?: EmitContext,
+    context?: FastContext,
     last?: FileIndex,
   ) {
     this.sink = context?.openSink?.(path);

@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import type { OutputFile } from '../emit/context.js';
-import type { Catalogue } from '../model.js';
-import type { ModelDigests } from '../model-digest.js';
+import type { Worker } from 'node:worker_threads';
+import type { OutputFile } from '../../emit/context.js';
+import type { Catalogue } from '../../model.js';
+import type { ModelDigests } from '../../model-digest.js';
+import { startWorker } from '../../shared/worker.js';
+import { type StagedFile, type StagingTarget, WriteFailure } from '../write.js';
 import { type PackedCatalogue, packCatalogue } from './transfer.js';
-import { type StagedFile, type StagingTarget, WriteFailure } from './write.js';
 
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
 export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
@@ -81,13 +80,8 @@ function heapLimits(
   return { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: Math.ceil(old) };
 }
 
-/** The compiled worker script; absent when the toolkit runs from its TypeScript source (vitest). */
-const WORKER_SCRIPT = fileURLToPath(new URL('./emit-worker.js', import.meta.url));
-
-/** Whether this toolkit can start pool threads: only compiled (`dist/`), where the worker script exists. */
-export function canUseWorkers(): boolean {
-  return existsSync(WORKER_SCRIPT);
-}
+/** The pool's thread: its compiled module, run from `dist/` under vitest too (`startWorker`). */
+const WORKER_MODULE = 'execute/fast/emit-worker';
 
 /** Starts `size` threads on `model` (`openEmitPool`, then `provide`). */
 export function startEmitPool(
@@ -146,7 +140,7 @@ export function openEmitPool(
     queue.length = 0;
   };
   const start = (index: number, modelBytes: number) => {
-    const worker = new Worker(WORKER_SCRIPT, {
+    const worker = startWorker(WORKER_MODULE, {
       workerData: data,
       resourceLimits: heapLimits(modelBytes, index === 0),
     });

@@ -1,9 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CatalogueSourceFile, listCatalogueFiles, readCatalogueSources } from '../load/sources.js';
-import { inside } from '../shared/fs.js';
-import { FileDigests } from './digests.js';
-import { digestSources, hashInputs, type SourceDigest, toolFingerprint } from './fingerprint.js';
+import { type CatalogueSourceFile, listCatalogueFiles, readCatalogueSources } from '../../load/sources.js';
+import { inside } from '../../shared/fs.js';
+import { FileDigests } from '../digests.js';
+import { digestSources, hashInputs, type SourceDigest, toolFingerprint } from '../fingerprint.js';
+import { areasOf, findOrphans, ownedAreas } from '../sweep.js';
+import type { FileStats } from '../write.js';
 import {
   type FolderStamps,
   foldersRecordPath,
@@ -14,8 +16,6 @@ import {
   writeFolderRecord,
 } from './folder-record.js';
 import { type BuildState, readState, recordedCount, recordedFiles, STATE_FILE } from './state-file.js';
-import { areasOf, findOrphans, ownedAreas } from './sweep.js';
-import type { FileStats } from './write.js';
 
 // The incremental build's memory and its no-op fast path. Kept free of the loader, ajv and the
 // emitters: deciding "nothing to do" from file stats alone (of the output's folders and top files,

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { OutputFile } from '../emit/context.js';
-import { readBytesIfExists } from '../shared/fs.js';
-import { foldersOf } from './sweep.js';
-import type { FileStat, FileStats } from './write.js';
+import type { OutputFile } from '../../emit/context.js';
+import { readBytesIfExists } from '../../shared/fs.js';
+import { foldersOf } from '../sweep.js';
+import type { FileStat, FileStats } from '../write.js';
 
 // The build state: a main file with one line per top-level folder of the output, and the files below
 // each folder's top (the per-event files of a group package) in a file of their own, named by its

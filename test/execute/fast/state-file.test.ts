@@ -9,9 +9,9 @@ import {
   STATE_FILE,
   sealState,
   stateFile,
-} from '../../generators/execute/state-file.js';
-import type { FileStats } from '../../generators/execute/write.js';
-import { tempDir } from '../helpers.js';
+} from '../../../generators/execute/fast/state-file.js';
+import type { FileStats } from '../../../generators/execute/write.js';
+import { tempDir } from '../../helpers.js';
 
 const stat = (size: number) => ({ size, mtimeMs: 1_700_000_000_000 + size / 10 });
 

@@ -1,6 +1,6 @@
 import { deserialize, serialize } from 'node:v8';
-import type { Catalogue, EventVersion } from '../model.js';
-import { type ModelDigests, presetEntryDigests, rememberDigest } from '../model-digest.js';
+import type { Catalogue, EventVersion } from '../../model.js';
+import { type ModelDigests, presetEntryDigests, rememberDigest } from '../../model-digest.js';
 
 // A worker thread receives the model as bytes. v8's serializer (structured clone) keeps key order,
 // shared references and `undefined` values, but turns a null-prototype object into a plain one, where

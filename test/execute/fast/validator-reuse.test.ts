@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EmitCache, EmitContext, OutputFile } from '../../../generators/emit/context.js';
-import { groupPackageUnits } from '../../../generators/emit/package/index.js';
+import type { OutputFile } from '../../../generators/emit/context.js';
+import type { EmitCache, FastContext as EmitContext } from '../../../generators/execute/fast/emit-context.js';
+import { groupPackageUnits } from '../../../generators/execute/fast/group-units.js';
 import type { Catalogue } from '../../../generators/model.js';
 import { validationSchema } from '../../../generators/schema/json-schema.js';
 import { loadValid, REPO } from '../../helpers.js';

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { buildAsyncApi } from '../../generators/emit/asyncapi.js';
-import { documentJson, documentYaml } from '../../generators/emit/common/document-text.js';
-import { buildOpenApi } from '../../generators/emit/openapi.js';
-import { fixturePath, loadValid, REPO } from '../helpers.js';
+import { buildAsyncApi } from '../../../generators/emit/asyncapi.js';
+import { buildOpenApi } from '../../../generators/emit/openapi.js';
+import { documentJson, documentYaml } from '../../../generators/execute/fast/document-text.js';
+import { fixturePath, loadValid, REPO } from '../../helpers.js';
 
 // documentYaml writes the catalogue documents one map entry at a time (for memory); it must give
 // exactly yaml's own `stringify(document, { lineWidth: 0 })`, or the committed YAML would change.

@@ -1,14 +1,16 @@
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EmitContext, OutputFile } from '../emit/context.js';
-import { EMITTERS } from '../emit/index.js';
-import { groupPackageUnits } from '../emit/package/index.js';
-import type { Catalogue } from '../model.js';
-import { openIfExists, readIfExists } from '../shared/fs.js';
+import type { OutputFile } from '../../emit/context.js';
+import type { Catalogue } from '../../model.js';
+import { openIfExists, readIfExists } from '../../shared/fs.js';
+import { openStagedSink, stageOnThread } from '../stage-on-thread.js';
+import { type StagingTarget, WriteFailure } from '../write.js';
 import { createDiskCache } from './emit-cache.js';
+import type { FastContext } from './emit-context.js';
 import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
+import { FAST_EMITTERS } from './emitters.js';
+import { groupPackageUnits } from './group-units.js';
 import { unpackCatalogue } from './transfer.js';
-import { openStagedSink, type StagingTarget, stageOnThread, WriteFailure } from './write.js';
 
 // One thread of the build's pool (see emit-pool.ts): started before the model is known, it loads the
 // toolkit, takes the model it is then sent (its first message; a group's events are unpacked when
@@ -18,22 +20,22 @@ import { openStagedSink, type StagingTarget, stageOnThread, WriteFailure } from 
 const data = workerData as WorkerData;
 let model: Catalogue | undefined;
 let staging: StagingTarget | undefined;
-const context: EmitContext = {
+const context: FastContext = {
   readExisting: (path) => readIfExists(join(data.outDir, path)),
   openExisting: (path) => openIfExists(join(data.outDir, path)),
   ...(data.cache ? { cache: createDiskCache(data.cache.dir, data.cache.tool) } : {}),
 };
 
 // For a task run with `stage`: the catalogue documents go to the staging folder as they are made.
-const staged: EmitContext = { ...context, openSink: (path) => openStagedSink(staging!, path) };
+const staged: FastContext = { ...context, openSink: (path) => openStagedSink(staging!, path) };
 
-async function runTask(model: Catalogue, task: EmitTask, context: EmitContext): Promise<OutputFile[]> {
+async function runTask(model: Catalogue, task: EmitTask, context: FastContext): Promise<OutputFile[]> {
   if (task.kind === 'group') {
     const [unit] = groupPackageUnits(model, context, new Set([task.slug]));
     if (!unit) throw new Error(`no group ${task.slug} in the model the worker was given`);
     return unit.files();
   }
-  const emitter = EMITTERS.find((candidate) => candidate.name === task.name);
+  const emitter = FAST_EMITTERS.find((candidate) => candidate.name === task.name);
   if (!emitter) throw new Error(`no emitter ${task.name}`);
   return emitter.emit(model, context);
 }

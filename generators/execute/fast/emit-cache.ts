@@ -13,9 +13,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { EmitCache, OutputFile } from '../emit/context.js';
-import { openForReading, unlessAbsent } from '../shared/fs.js';
-import { projectRoot } from './fingerprint.js';
+import type { OutputFile } from '../../emit/context.js';
+import { openForReading, unlessAbsent } from '../../shared/fs.js';
+import type { EmitCache } from './emit-context.js';
 
 /**
  * An `EmitCache` on disk (the project's `.eventry/cache/`, beside the catalogue, git-ignored): one JSON
@@ -249,11 +249,6 @@ const ENTRY_END = '.entry';
 /** How an entry of the format before `entryBytes` (one JSON text) was named. */
 const OLD_ENTRY = /--[0-9a-f]{32}\.json$/;
 const DIGEST_END = 32 + ENTRY_END.length;
-
-/** The project's cache folder, never beside the output: `--out /tmp/x` must not write /tmp/.eventry. */
-export function projectCacheDir(catalogueDir: string): string {
-  return join(projectRoot(catalogueDir), '.eventry', 'cache');
-}
 
 function safe(unit: string): string {
   return unit.replace(/[^a-z0-9-]/gi, '_');

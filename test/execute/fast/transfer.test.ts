@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { packCatalogue, packValue, unpackCatalogue, unpackValue } from '../../generators/execute/transfer.js';
-import { fixturePath, loadValid } from '../helpers.js';
+import {
+  packCatalogue,
+  packValue,
+  unpackCatalogue,
+  unpackValue,
+} from '../../../generators/execute/fast/transfer.js';
+import { fixturePath, loadValid } from '../../helpers.js';
 
 describe('a model sent to a worker thread keeps its null-prototype maps', () => {
   it('event and shape maps keyed `constructor`, `toString` or `__proto__` read only their own entries', () => {
@@ -73,7 +78,7 @@ describe('a catalogue sent to the build threads', () => {
 
 describe('model digests computed on one thread serve the other thread’s copy', () => {
   it('the digests sent with the catalogue are the ones its copy would compute itself', async () => {
-    const { entryDigest, knownDigests, modelDigest } = await import('../../generators/model-digest.js');
+    const { entryDigest, knownDigests, modelDigest } = await import('../../../generators/model-digest.js');
     const model = loadValid(fixturePath('small'));
     const [firstKey] = Object.keys(model.events);
     const digest = modelDigest(model.events[firstKey!]!);

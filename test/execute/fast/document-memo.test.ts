@@ -2,18 +2,24 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { emitAsyncApi } from '../../generators/emit/asyncapi.js';
+import type { OutputFile } from '../../../generators/emit/context.js';
 import {
   Deferred,
   documentFiles,
   documentJson,
   documentYaml,
-} from '../../generators/emit/common/document-text.js';
-import type { EmitContext, OutputFile, OutputSink } from '../../generators/emit/context.js';
-import { emitOpenApi } from '../../generators/emit/openapi.js';
-import { createDiskCache } from '../../generators/execute/emit-cache.js';
-import type { Catalogue } from '../../generators/model.js';
-import { keptOnlyCache, loadValid, REPO, tempDir } from '../helpers.js';
+} from '../../../generators/execute/fast/document-text.js';
+import { createDiskCache } from '../../../generators/execute/fast/emit-cache.js';
+import type {
+  FastContext as EmitContext,
+  OutputSink,
+} from '../../../generators/execute/fast/emit-context.js';
+import {
+  emitAsyncApiFast as emitAsyncApi,
+  emitOpenApiFast as emitOpenApi,
+} from '../../../generators/execute/fast/emitters.js';
+import type { Catalogue } from '../../../generators/model.js';
+import { keptOnlyCache, loadValid, REPO, tempDir } from '../../helpers.js';
 
 // The catalogue documents are written entry by entry; with a cache, each event's entries are copied
 // from the file the last build wrote when that event is as it was, so an edit of one group of 10,000

@@ -1,0 +1,63 @@
+import type { OutputFile } from '../../emit/context.js';
+import type { ExistingFile } from '../../shared/fs.js';
+
+export type { ExistingFile } from '../../shared/fs.js';
+
+/** A file of the build's staging folder that the fast executor writes as it makes it (`openSink`). */
+export interface OutputSink {
+  write(bytes: Uint8Array): void;
+  /** Cuts the file back to its first `length` bytes. */
+  truncate(length: number): void;
+  /** The bytes written so far. */
+  read(): Buffer;
+  /**
+   * Done writing: the file's `FileStamp`, which it keeps once the build moves it into the output (a
+   * sink that cannot tell returns undefined). Called once, also after a failure.
+   */
+  close?(): string | undefined;
+}
+
+/**
+ * Memoises expensive units (one group package) across builds. The key must cover every input of the
+ * unit; the cache itself adds the toolkit's own fingerprint, so new generator code never reuses old
+ * output.
+ */
+export interface EmitCache {
+  get(unit: string, key: string): OutputFile[] | undefined;
+  /** Memoises `files` for `unit` under `key`, with `extra` (JSON data) for a later build's `last`. */
+  set(unit: string, key: string, files: OutputFile[], extra?: unknown): void;
+  /**
+   * The entry `unit` has whatever its key (the last build's, until `set` replaces it): what a unit whose
+   * inputs changed can reuse parts of. Its `extra` is whatever was set with it, unchecked.
+   */
+  last?(unit: string): { files: OutputFile[]; extra?: unknown } | undefined;
+  /** What `unit` kept with `keep` in the last build (structured-clone data), if the cache has it. */
+  recall?(unit: string): unknown;
+  /** Keeps `value` (structured-clone data) for the next build's `recall`, in place of the last one. */
+  keep?(unit: string, value: unknown): void;
+}
+
+/**
+ * What the fast executor's emitters reach besides the model: the output as the last build left it,
+ * the staging folder, and the memo of units. With only `readExisting` they write what the pure
+ * emitters write (the reference executor's output); the rest only makes it faster.
+ */
+export interface FastContext {
+  /** The text of a file currently in the output root, if any (to carry package versions forward). */
+  readExisting(path: string): string | undefined;
+  /** A file currently in the output root, if any, to read in ranges (else `readExisting` is read). */
+  openExisting?(path: string): ExistingFile | undefined;
+  /**
+   * Where a file of tens of megabytes is written piece by piece, so that it is never held whole (the
+   * files returned then say `sunk`); without it, the file's bytes are returned.
+   */
+  openSink?(path: string): OutputSink;
+  /** Optional memo of expensive units: the files are the same with or without it. */
+  cache?: EmitCache;
+}
+
+/** A fast emitter: the pure emitter of the same name, made faster with what `FastContext` gives. */
+export type FastEmitter = (
+  model: import('../../model.js').Catalogue,
+  context: FastContext,
+) => OutputFile[] | Promise<OutputFile[]>;
