@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packCatalogue } from '../../generators/execute/fast/transfer.js';
 import { STAGING_DIR } from '../../generators/execute/write.js';
-import { compiledToolkitPath, describeGroup, fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
+import { describeGroup, fixturePath, loadValid, REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 import { comparable, eventryAsync, readTree } from './output-tree.js';
 
