@@ -3,22 +3,16 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutputFile } from '../../emit/context.js';
 import { emitJsonSchemasOf, jsonSchemaPath } from '../../emit/json-schema.js';
-import { type CatalogueSourceFile, type LoadOptions, loadCatalogueFromSources } from '../../load/index.js';
+import { type CatalogueSourceFile, loadCatalogueFromSources } from '../../load/index.js';
 import type { Catalogue } from '../../model.js';
 import { entryDigest, knownDigests, modelDigest } from '../../model-digest.js';
 import { inside, openIfExists, readIfExists } from '../../shared/fs.js';
 import type { BuildResult } from '../executor.js';
 import { outputMarkerFile } from '../output-folder.js';
 import { openStagedSink } from '../stage-on-thread.js';
-import {
-  type FileStat,
-  type FileStats,
-  type SealedFile,
-  type Staging,
-  startStaging,
-  WriteFailure,
-} from '../write.js';
-import type { EmitCache, FastContext } from './emit-context.js';
+import { type FileStat, type FileStats, type Staging, startStaging, WriteFailure } from '../write.js';
+import type { BuildCatalogueOptions } from './build-options.js';
+import type { FastContext } from './emit-context.js';
 import {
   DOCUMENT_EMITTERS,
   likelyEdit,
@@ -40,46 +34,7 @@ import { packCatalogue } from './transfer.js';
 export type { BuildResult } from '../executor.js';
 
 /** Options of `buildCatalogue`. */
-export interface BuildCatalogueOptions {
-  /** The top-level folders the last build produced files in: eventry's even if this build produces none there. */
-  previousAreas?: Iterable<string>;
-  /** Told once when the commit waits for commands reading the output (see `CommitOptions.onReaders`). */
-  onReaders?: (readers: number) => void;
-  /** Whether the last build recorded a file (see `CommitOptions.previousFiles`). */
-  previousFiles?: (path: string) => boolean;
-  /** Memo of generated group packages across builds. */
-  cache?: EmitCache;
-  /** How the catalogue is read (the parse cache of earlier builds). */
-  load?: LoadOptions;
-  /**
-   * The last build's state and the toolkit fingerprint: a group package whose inputs hash as recorded
-   * and whose files are in the output as recorded is neither generated nor read back, its package.json
-   * included (made from the same inputs and the version it holds, it would be the same).
-   */
-  state?: BuildState;
-  tool?: string;
-  /**
-   * Builds the state file from the committed files' stats, each group package's unit hash, and the
-   * group packages kept whole below their top (whose files there are not in `stats`: `keepBelow`);
-   * `changed` when the caller knows it differs from the one in the output (see `CommitOptions.seal`).
-   */
-  seal?: (
-    stats: ReadonlyMap<string, FileStat>,
-    units: Record<string, string>,
-    keptBelow: ReadonlySet<string>,
-  ) => SealedFile;
-  /**
-   * Threads to run the emitters and group packages on (only from the compiled toolkit, and only when
-   * enough groups are to be generated), and the folder of the disk cache they open again.
-   */
-  workers?: { threads: number; cacheDir?: string; minEvents?: number };
-  /**
-   * The top-level output folders none of whose folders changed since the last build (`BuildPlan.
-   * untouchedAreas`): a group package kept there needs no stat of its per-event files, nor a walk for
-   * orphans, nor its state parsed.
-   */
-  untouchedAreas?: ReadonlySet<string>;
-}
+export type { BuildCatalogueOptions } from './build-options.js';
 /**
  * Loads, emits and commits. Nothing in the output changes unless the whole catalogue loads, every
  * emitter succeeds and every file could be staged; the switch itself is atomic (see write.ts). Each

@@ -1,7 +1,7 @@
 import type { OutputFile } from '../../emit/context.js';
 import type { CatalogueSourceFile } from '../../load/index.js';
 import { type StagedFile, WriteFailure } from '../write.js';
-import type { BuildCatalogueOptions } from './build.js';
+import type { BuildCatalogueOptions } from './build-options.js';
 import { type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 
 // The fast build's thread lanes: when to start the emit pool, and how its tasks run and fail.
