@@ -4,7 +4,8 @@ import { EMITTERS } from '../../emit/index.js';
 import { buildOpenApi } from '../../emit/openapi.js';
 import { packageJsonPath, versionOf } from '../../emit/package/package-json.js';
 import type { Catalogue } from '../../model.js';
-import { documentFiles, modelEntries } from './document-text.js';
+import { modelEntries } from './deferred-entries.js';
+import { documentFiles } from './document-text.js';
 import type { FastContext, FastEmitter } from './emit-context.js';
 import { emitGroupPackagesFast } from './group-units.js';
 
