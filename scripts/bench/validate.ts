@@ -9,7 +9,8 @@ import { openEventSchema } from '../../generators/emit/package/validators.js';
 import { loadCatalogue } from '../../generators/load/index.js';
 import type { Catalogue } from '../../generators/model.js';
 import { standaloneEventSchema } from '../../generators/schema/json-schema.js';
-import { machineLine, median } from './measure.js';
+import { median } from './measure.js';
+import { type ColdStart, type Mode, type Row, report } from './validate-report.js';
 import {
   CONTENDERS,
   type Contender,
@@ -29,18 +30,6 @@ const EVENTS = [
 ] as const;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Mode = 'strict' | 'tolerant';
-
-interface Row {
-  event: string;
-  payload: string;
-  mode: Mode;
-  valid: boolean;
-  /** Operations per second of each contender, one number per round. */
-  ops: Record<string, number[]>;
-  parse?: Record<'parse' | 'parseValidate', number[]>;
-}
-
 /**
  * Validation throughput of the generated group packages against ajv at its defaults compiling the same
  * schema at run time (and, labelled apart, ajv with eventry's options), @exodus/schemasafe and typebox, and against `JSON.parse` of the same payload; the cost of the
@@ -187,10 +176,6 @@ export function contenderThreads(
   };
 }
 
-const best = (values: number[]): number => Math.max(...values);
-/** Median over rounds of `a / b`. */
-const ratioOf = (a: number[], b: number[]): number => median(a.map((value, i) => value / b[i]!));
-
 /** Arrays of objects get three items each, at every depth: a fuller nested payload. */
 function widen(value: Json): Json {
   if (Array.isArray(value)) {
@@ -231,20 +216,6 @@ function addUndocumented(valid: Json): Json {
     }
   }
   return copy;
-}
-
-interface ColdStart {
-  node: number;
-  /** What importing one empty module file takes over `node -e 0`. */
-  moduleOverhead: number;
-  /** What importing one empty npm package by name takes over `node -e 0`. */
-  packageOverhead: number;
-  /**
-   * Process, median wall time, median of its excess over the bare run next to it, over the run
-   * importing one empty module and over the run importing one empty package by name, target excess
-   * (over bare node).
-   */
-  rows: [string, number, number, number, number, number][];
 }
 
 /**
@@ -323,130 +294,4 @@ function measureColdStart(model: Catalogue, out: string, nodeModules: string): C
       return [name, median(own), over(own, bare), over(own, emptyImport), over(own, packageImport), target];
     }),
   };
-}
-
-/** A difference in ms with its sign: `+1.2`, `-0.5`. */
-function signed(ms: number): string {
-  return `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`;
-}
-
-/** Load averages (1, 5, 15 min) when the bench started and ended: the machine may be shared. */
-interface Load {
-  start: number[];
-  end: number[];
-}
-
-/** Contenders' column names; the ajv peers by what they are configured with. */
-const PEERS: [Contender, string][] = [
-  ['ajv', 'ajv (defaults)'],
-  ['ajv allErrors', 'ajv allErrors (defaults)'],
-  ['ajv eventry options', "ajv, eventry's options (ownProperties)"],
-  ['schemasafe', 'schemasafe'],
-  ['typebox', 'typebox (boolean check, builds no error)'],
-];
-
-function report(rows: Row[], cold: ColdStart, load: Load): string {
-  const fmt = (ops: number) =>
-    ops >= 1e6
-      ? `${(ops / 1e6).toFixed(2)} M/s`
-      : ops >= 1e3
-        ? `${(ops / 1e3).toFixed(0)} k/s`
-        : `${ops.toFixed(0)}/s`;
-  const ratio = (a: number[], b: number[]) => `${ratioOf(a, b).toFixed(2)}×`;
-  const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  const loads = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
-  const lines = [
-    '## Validation (generated group packages)',
-    '',
-    `${machineLine()} Load average (1/5/15 min) ${loads(load.start)} at the start, ${loads(load.end)} at the end: the machine is shared with other work, so figures taken under load are noisier than the ratios suggest (each ratio compares neighbours in a round, which shared the load). 5 interleaved rounds of mitata means (≥ 100 ms CPU each; the parse table: 21 rounds of ≥ 40 ms), in one run; ops/s are each contender's best round, ratios the median of per-round ratios.`,
-    'Each contender runs in a worker thread of its own, which validates every row in turn: its own V8',
-    'heap, as in an application using that one library. V8 flag `--no-allocation-site-pretenuring` for',
-    "these threads: with it on, a contender's error objects were sometimes moved to the old generation at",
-    'birth, by chance of what ran before (ajv `allErrors` on the flat invalid payload: 65 ns a call in some',
-    "runs, 200–420 ns in others; eventry's figures did not move), so a row measured that decision rather",
-    "than the validators. Each row's measured closure is code of its own (compiled apart, with its own",
-    'type feedback): one closure shared by every row inlined by chance of the rows before it (the group',
-    "API's flat valid row read 14 M/s in one run and 32 M/s in the next). Payloads reach each thread as",
-    "JSON text and are parsed there; eventry's options are an object literal, as a caller writes them",
-    "(`{ mode: 'tolerant' }`). Every",
-    'contender validates the same JSON Schema (closed for strict, open for tolerant). The ajv peer is ajv at',
-    'its defaults, compiled at run time once per mode: `new Ajv2020({ strict: false })` (strict mode would',
-    "reject the schemas' `x-` annotations as unknown keywords) plus `ajv-formats` (the schemas carry",
-    'formats, which ajv alone does not know), and nothing else; `ajv allErrors (defaults)` adds only',
-    "`allErrors: true`. Targets are judged against these. `ajv, eventry's options (ownProperties)` is",
-    "ajv with the options of eventry's agreement test (`createAjv`: strict, `ownProperties: true`, no",
-    'messages, its keywords and formats), first error only: `ownProperties` makes every field read a',
-    '`hasOwnProperty` call, which the generated code does not pay (it checks own fields its own way), so it',
-    'is shown apart and judges nothing. eventry has one validator per event for',
-    "both modes (each mode imports the package under its own URL, but V8 shares one file's compiled code and",
-    'type feedback, so the tolerant rows run on the validator the strict rows warmed). eventry returns the',
-    'platform 400 body with every problem on invalid payloads, built in full by the call (nothing is left to',
-    'build when the body is read or serialised); ajv (defaults) stops at the first error; `ajv allErrors`',
-    'collects every error with its message but maps none to a response body. typebox is a boolean check:',
-    '`Compile(schema).Check(payload)` answers true or false and builds no error at all, so on invalid',
-    'payloads it stops at the first failed test: its invalid rows (hundreds of M/s, about a nanosecond or',
-    'less a call) measure little more than the loop around the call, and compare with nothing that reports',
-    'errors. schemasafe: its first-error function on valid payloads, its all-errors one (`includeErrors`)',
-    'on invalid ones. Payloads: the shipped full example (arrays',
-    'of objects widened to 3 items); invalid = a wrong type, a missing required field and an undocumented',
-    'field (made by `JSON.parse`, like every payload). A payload a field was `delete`d from is in',
-    "V8's dictionary mode, and a validator that has seen one reads fields by hash lookup from then on (ajv's",
-    'too): it is left out, as the rows would measure that payload history rather than the validators.',
-    '`eventry` is the group API (`validate(key, payload, options)`), `eventry, one event` the per-event entry',
-    'point (`<pkg>/events/<key>`: `validate(payload, options)`). Targets are judged on the group API.',
-    'Every row is measured; the columns marked "derived" are computed from the measured columns of the',
-    'same row (ratios, and the verdicts on them).',
-    '',
-    '### Throughput',
-    '',
-    `| event | payload | mode | eventry | eventry, one event | ${PEERS.map(([, name]) => name).join(' | ')} | × ajv (defaults), derived | one event × ajv (defaults), derived | × ajv allErrors (defaults), derived | × ajv, eventry's options, derived | target, derived |`,
-    `|---|---|---|---|---|${PEERS.map(() => '---|').join('')}---|---|---|---|---|`,
-  ];
-  for (const row of rows) {
-    const { ops } = row;
-    const vsAjv = ratioOf(ops.eventry!, ops.ajv!);
-    const vsFull = ratioOf(ops.eventry!, ops['ajv allErrors']!);
-    const target = row.valid
-      ? `≥ 1.0× ajv (defaults): ${met(vsAjv >= 1)}`
-      : `≥ 1.0× ajv allErrors (defaults): ${met(vsFull >= 1)}`;
-    lines.push(
-      `| ${row.event} | ${row.payload} | ${row.mode} | ${fmt(best(ops.eventry!))} | ${fmt(best(ops['eventry event']!))} | ${PEERS.map(([n]) => fmt(best(ops[n]!))).join(' | ')} | ${ratio(ops.eventry!, ops.ajv!)} | ${ratio(ops['eventry event']!, ops.ajv!)} | ${ratio(ops.eventry!, ops['ajv allErrors']!)} | ${ratio(ops.eventry!, ops['ajv eventry options']!)} | ${target} |`,
-    );
-  }
-  lines.push(
-    '',
-    '### Against the physical limit: `JSON.parse` of the same payload (valid payloads)',
-    '',
-    '| event | payload | mode | `JSON.parse` | parse + validate | time ratio, derived | target ≤ 1.10, derived |',
-    '|---|---|---|---|---|---|---|',
-  );
-  for (const row of rows) {
-    if (!row.parse) continue;
-    const timeRatio = ratioOf(row.parse.parse, row.parse.parseValidate);
-    lines.push(
-      `| ${row.event} | ${row.payload} | ${row.mode} | ${fmt(best(row.parse.parse))} | ${fmt(best(row.parse.parseValidate))} | ${timeRatio.toFixed(3)} | ${met(timeRatio <= 1.1)} |`,
-    );
-  }
-  const flatInvalid = rows.find(
-    (row) => row.event.startsWith('flat') && !row.valid && row.mode === 'strict',
-  )!;
-  lines.push(
-    '',
-    '### Invalid payloads with the full error body',
-    '',
-    `Flat event, strict, 3 problems: ${fmt(median(flatInvalid.ops.eventry!))} (median of rounds; best ${fmt(best(flatInvalid.ops.eventry!))}; target ≥ 1 M/s: ${met(median(flatInvalid.ops.eventry!) >= 1e6)}). Each event has one validator, ajv's all-errors code with each field read once: on a valid payload it does what a first-error one does; an invalid payload is walked once, and each error is handed to the run time as found (a missing field, an undocumented field, a wrong type: a call with its dot path and value, no error object), which finds its item (made once per place in the code) or makes it there and then; the result gets copies of its own, in an array of their number.`,
-    '',
-    '### Cold start',
-    '',
-    `Whole \`node\` processes, medians of 40 interleaved runs (1-minute load average when the bench started: ${load.start[0]!.toFixed(1)}). Bare \`node -e 0\`: ${cold.node.toFixed(1)} ms; an ES module that imports one empty module file (Node's file module loader, paid by any consumer that imports a package at all): ${signed(cold.moduleOverhead)} ms over it; one that imports an empty npm package by name (Node's resolution of a bare specifier besides, paid by any consumer that imports a package by name, as an event's entry imports the run time package): ${signed(cold.packageOverhead)} ms over it. What is over the last is eventry's own: its modules read, parsed and run, the event's validator compiled, the payload validated.`,
-    '',
-    '| process | median | over bare node (median of per-run differences), derived | over importing one empty module, derived | over importing one empty package by name, derived | target (over bare node), derived |',
-    '|---|---|---|---|---|---|',
-    ...cold.rows.map(
-      ([name, ms, over, overModule, overPackage, target]) =>
-        `| ${name} | ${ms.toFixed(1)} ms | ${signed(over)} ms | ${signed(overModule)} ms | ${signed(overPackage)} ms | ≤ +${target} ms: ${met(over <= target)} |`,
-    ),
-    '',
-  );
-  return lines.join('\n');
 }
