@@ -9,7 +9,7 @@ import { emitRuntimePackage } from './package/runtime-package.js';
 /** Every emitter a build runs, in order; each is a pure function of the model and its options (`EmitOptions`). */
 export const EMITTERS: { name: string; emit: Emitter }[] = [
   { name: 'json-schema', emit: emitJsonSchemas },
-  // AsyncAPI before OpenAPI: the larger document (45 MB of 63 at 10,000 events) is staged first, so
+  // AsyncAPI before OpenAPI: the larger document (see docs/decisions/0002) is staged first, so
   // that its flush to disk (write.ts `earlyFlush`) runs while the rest is made, not after.
   { name: 'asyncapi', emit: emitAsyncApi },
   { name: 'openapi', emit: emitOpenApi },

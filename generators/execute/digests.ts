@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, type Stats, statSync } from 'node:fs';
 
 // A no-op build must know that nothing it depends on changed (the catalogue's files, the toolkit's
-// code) without reading them all again: at 10,000 events that is 4 MB of YAML and 2.6 MB of code read
-// and hashed in about 90 ms, a third of the no-op. Each file's digest is remembered with its stat, and
+// code) without reading them all again, which was a third of a large no-op (see docs/decisions/0003).
+// Each file's digest is remembered with its stat, and
 // reused while the stat is the same, as git's index does. A file written in the same moment as it was
 // read (its times within `RACY_MS` of the read) could change again without its stat changing: its
 // digest is not remembered, so it is read every time until it is old enough.

@@ -37,9 +37,7 @@ export function limiter(size: number): { run(job: () => Promise<void>): void; do
 
 /**
  * A sink starts writing its file to disk in the background each time this much more was written to it:
- * the catalogue documents (63 MB at 10,000 events) are made in one go on the build's thread, and their
- * flush, started only once they were staged, then held the rest of an edit back (staging one file of
- * the edited group waited 80 ms for the file system's journal; 35 ms now).
+ * a large document's flush, started only once staged, held the rest of an edit back (see docs/decisions/0002).
  */
 export const FLUSH_EVERY_BYTES = 8 * 2 ** 20;
 
@@ -63,9 +61,9 @@ export const BULK_SYNC_MIN = 64;
 
 /**
  * Makes the staged files durable before the commit point. Many files: one `syncfs` of the file system
- * that holds them (coreutils' `sync -f`, Linux): at 56,000 files the fsyncs, 0.4 to 1.6 ms each on this
- * disk even 16 at a time, were most of a 10,000-event build's disk time, and they held the writers
- * back. Few files, another system, or a `sync` that fails: an fsync of each, a few at a time.
+ * that holds them (coreutils' `sync -f`, Linux), as an fsync each was most of a large build's disk time
+ * (see docs/decisions/0002). Few files, another system, or a `sync` that fails: an fsync of each, a few
+ * at a time.
  */
 export async function makeDurable(staging: string, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
@@ -77,8 +75,7 @@ export async function makeDurable(staging: string, paths: readonly string[]): Pr
 
 /**
  * Staged bytes or files after which a build starts writing them to disk while it goes on (`earlyFlush`):
- * a file costs the disk its inode and folder entry besides its bytes (10,000 events: 56,000 files of
- * about 100 MB in all).
+ * a file costs the disk its inode and folder entry besides its bytes.
  */
 export const EARLY_FLUSH_BYTES = 32 * 2 ** 20;
 
@@ -90,17 +87,16 @@ export const EARLY_SYNC_FILE_BYTES = 4 * 2 ** 20;
 /**
  * Starts a `syncfs` of the staging folder's file system in the background each time another
  * `EARLY_FLUSH_BYTES` or `EARLY_FLUSH_FILES` were staged (one at a time, Linux, bulk builds only): the
- * kernel holds written data in memory for up to 30 s, so a 10,000-event build flushed all its files in
- * the final sync, 1.2 s with nothing else to do, while the disk idled as the build computed. The final
+ * kernel holds written data back, so the disk idled while the build computed and the final sync did it
+ * all (see docs/decisions/0002). The final
  * sync (`makeDurable`) still runs and is what makes the commit durable: a flush that fails costs time only.
  * Large files are flushed one by one as soon as staged (`large`), whatever the build.
  */
 export function earlyFlush(staging: string): {
   staged(bytes: number, files: number): void;
   /**
-   * A staged file of `bytes`: one of at least `EARLY_SYNC_FILE_BYTES` (a catalogue document, 25 MB at
-   * 10,000 events) is written to disk in the background at once, while the build goes on (an edit
-   * otherwise waited 70 ms at its commit for the documents' 63 MB).
+   * A staged file of `bytes`: one of at least `EARLY_SYNC_FILE_BYTES` (a catalogue document) is written
+   * to disk in the background at once, while the build goes on, not at its commit.
    */
   large(path: string, bytes: number): void;
   settled(): Promise<void>;

@@ -21,8 +21,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const LOCK_FILE = '.eventry-lock';
 
 /**
- * A lock this old is taken for a leftover whatever its process id says: a build of 10,000 events takes
- * seconds, and an id can be reused by an unrelated process after a crash.
+ * A lock this old is taken for a leftover whatever its process id says: a build, even of a large
+ * catalogue, takes seconds, and an id can be reused by an unrelated process after a crash.
  */
 const STALE_LOCK_MS = 60 * 60 * 1000;
 /** A lock file without a process id younger than this is being written, not left over. */

@@ -13,8 +13,7 @@ import { emitGroupTypes, interfaceName } from './types.js';
 /**
  * Events per chunk module. A module costs Node a fixed price to load besides its size, so the group's
  * index loads a few chunks rather than a module per event, and an event's entry point loads only its
- * chunk: both stay close to bare node (measured with whole processes, 36 events: one file per event
- * cost +45 ms to import the group; chunks of 8, +15 ms, and +5 ms for one event).
+ * chunk: both stay close to bare node (see docs/decisions/0007).
  */
 const CHUNK_SIZE = 8;
 

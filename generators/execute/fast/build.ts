@@ -255,7 +255,7 @@ function keepJsonSchemas(
 ): string[] | undefined {
   if (tool === undefined) return undefined;
   // A schema depends on its event, the shapes and the toolkit: its unit is the event's digest after one
-  // digest of the other two (a hash per event was a tenth of this at 10,000 events).
+  // digest of the other two, not one hash of all three per event (see docs/decisions/0004).
   const common = createHash('sha256')
     .update(`${tool}\0schema\0${modelDigest(model.shapes)}`)
     .digest('base64')
@@ -309,7 +309,7 @@ function settleable(
 function intact(outDir: string, files: FileStats): boolean {
   for (const path in files) {
     const expected = files[path]!;
-    // Not joined: an edit checks 5,000 files at 10,000 events.
+    // Not joined (see docs/decisions/0061): an edit checks thousands of files.
     const stat = statSync(inside(outDir, path), { throwIfNoEntry: false });
     if (stat === undefined || stat.size !== expected.size || stat.mtimeMs !== expected.mtimeMs) return false;
   }

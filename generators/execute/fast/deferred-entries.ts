@@ -36,8 +36,8 @@ const NOTHING = () => undefined;
 
 /**
  * An event's or shape's entry (`modelEntries`), which makes its digest when asked, and builds
- * from its name: at 10,000 events a document defers 40,000 entries, held while it is written, and
- * an id string and a closure apiece were a third of what an edit's documents allocated.
+ * from its name: a document defers four entries per event, held while it is written, and an id
+ * string and a closure apiece were much of what an edit's documents allocated (see docs/decisions/0006).
  */
 class ModelEntry extends Deferred {
   constructor(

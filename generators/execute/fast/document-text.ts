@@ -11,13 +11,13 @@ import { digestHash0, digestHash1, keptIndexes, placeHash, readIndex } from './e
  * The text of the catalogue documents (`catalogue/openapi.*`, `catalogue/asyncapi.*`), written one map
  * entry at a time down to `CHUNKED_DEPTH` levels, byte for byte what `JSON.stringify(document, null, 2)`
  * and yaml's `stringify(document, { lineWidth: 0 })` write whole:
- * - for memory: yaml builds a node for every value before writing any, and at 10,000 events the two
- *   documents' nodes were the build's peak memory;
+ * - for memory: yaml builds a node for every value before writing any, and on a large catalogue the
+ *   two documents' nodes were the build's peak memory (see docs/decisions/0006);
  * - for edits: an entry built by a `Deferred` (one per event) is identified by a digest of what it is
  *   built from; the emit cache keeps where each entry is in the file as written (byte offsets), and the
  *   next build copies the bytes of the entries whose digest is unchanged from the file in the output (if
  *   it is still the file written: by its stamp, else by its digest), a chunk at a time through one
- *   reused buffer, so an edit of one group of 10,000 events builds that group's entries only and
+ *   reused buffer, so an edit of one group builds that group's entries only and
  *   never holds the old file, and the file says whether the output holds it already (`inOutput`).
  * A file's bytes are made in pieces of about a megabyte, each appended to the build's staging folder as
  * it is made (`FastContext.openSink`; without one, the file returns them: `OutputFile.pieces`): the
@@ -127,7 +127,7 @@ function writeEntries(
       continue;
     }
     // A deferred entry copied from the last build needs neither its key written nor checked again (its
-    // id covers the key, which passed when it was written): an edit of 10,000 events copies 80,000.
+    // id covers the key, which passed when it was written), and an edit copies nearly all of them.
     const place = placeHash(indent.length, key);
     const digest = value.digest;
     const what0 = digestHash0(digest);
@@ -173,7 +173,7 @@ function jsonValue(value: unknown, indent: string): string {
  * `JSON.stringify(value, null, 2)` with every line after the first led by `indent`. Where that is whole
  * levels of two spaces, the value is stringified as many objects deep, so that JSON.stringify indents it
  * where it goes, and its text is a slice of that: indenting each line afterwards copied every entry's
- * text once more (about 100 MB of short-lived strings for the AsyncAPI document at 10,000 events).
+ * text once more (see docs/decisions/0006).
  */
 export function indentedJson(value: unknown, indent: string): string {
   const levels = indent.length / 2;

@@ -82,8 +82,8 @@ export class Writer {
     const count = spans.length / 2;
     if (rank >= count || !sameId(old, rank, place, what0, what1, first)) {
       // The same entry built from a changed part of the model (its id differs in the digest only)
-      // stands where its old text was: no need to look further (an edit of one group of 10,000 events
-      // would otherwise index every id of the file for its few changed entries).
+      // stands where its old text was: no need to look further (an edit of one group would otherwise
+      // index every id of the file for its few changed entries).
       if (rank < count && ids[3 * rank] === place && isFirst(old, rank) === first) {
         old.cursor++;
         return false;
@@ -208,9 +208,8 @@ export class Writer {
    */
   private flush(): void {
     this.endRun();
-    // Text is encoded straight into the reused buffer, part after part: joining a megabyte of parts
-    // into one string first made it fresh memory each time (63 MB of it for a 10,000-event build's
-    // documents, which on this host cost about 18 us a page).
+    // Text is encoded straight into the reused buffer, part after part: joining the parts into one
+    // string first made it fresh memory each time (see docs/decisions/0006).
     let encoded = 0;
     const writeText = () => {
       if (encoded === 0) return;

@@ -120,9 +120,8 @@ function sweepIfStale(path: string): void {
 
 /**
  * An entry's bytes: one line of JSON (the toolkit, the files' paths and byte sizes, and `extra`), then
- * the files' texts one after another as UTF-8, unescaped. As one JSON text (the format before) each file
- * was escaped, copied into a string of the whole entry and encoded again: that was 7 % of what a thread
- * generating groups allocated at 10,000 events. The texts are encoded once, into a buffer this thread
+ * the files' texts one after another as UTF-8, unescaped, not one JSON text (each file escaped, copied
+ * and encoded again: see docs/decisions/0004). The texts are encoded once, into a buffer this thread
  * keeps from one entry to the next (a fresh one per group was fresh memory, which costs more than
  * copying here).
  */
@@ -157,7 +156,7 @@ function entryBytes(tool: string, files: readonly OutputFile[], extra: unknown):
   return [Buffer.from(`${JSON.stringify(header)}\n`), scratch.subarray(0, end)];
 }
 
-/** The buffer `entryBytes` encodes into, kept by the thread (1 MB holds most groups' entries). */
+/** The buffer `entryBytes` encodes into, kept by the thread (sized to hold most groups' entries). */
 let entryScratch = Buffer.allocUnsafe(1 << 20);
 
 /**

@@ -63,13 +63,12 @@ export interface EmitPool {
 
 /**
  * Each thread's heap: V8 lets an idle-looking heap grow far past what is live, and the ajv code
- * generation leaves a lot of short-lived garbage, so three default heaps took a 10,000-event build to
- * 1 GiB. A 16 MiB young generation and an old generation of a few times the model's size keep the
- * process near what is live. A thread generating group packages holds at most the model (the events of
- * the groups it generated, unpacked: about 2.5 times their packed size), ajv and one group's files;
- * the first thread also writes the catalogue-wide documents, whose text grows with the catalogue (about
- * 6 times the packed model at 10,000 events), and on an edit holds the last build's text of them beside
- * (it copies unchanged entries from it), so it gets more.
+ * generation leaves a lot of short-lived garbage, so default heaps are too large; a small young
+ * generation and an old generation of a few times the model's size keep the process near what is live.
+ * A thread generating group packages holds at most the model (the groups it generated, unpacked), ajv
+ * and one group's files; the first thread also writes the catalogue-wide documents, which grow with the
+ * catalogue, and on an edit holds the last build's text of them beside, so it gets more (see
+ * docs/decisions/0005).
  */
 function heapLimits(
   modelBytes: number,

@@ -24,9 +24,8 @@ function idsInStep(json: FileIndex, yaml: FileIndex): boolean {
 /**
  * Where each deferred entry is in a document file, in the order written: entry `i` has the id
  * `ids[3i..3i + 2]` (see `EntryIds`) and spans the bytes from `spans[2i]` to `spans[2i + 1]`; and the
- * digest of the whole file. Typed arrays, not an id string per entry: at 10,000 events the AsyncAPI
- * file has 40,000 entries, whose ids as strings were 4 MB to read, deserialise, join and write again on
- * every edit (200 ms of it, much of that the fresh memory it took).
+ * digest of the whole file. Typed arrays, not an id string per entry: strings were read, deserialised,
+ * joined and written again on every edit (see docs/decisions/0006).
  */
 export interface FileIndex {
   digest: string;

@@ -11,9 +11,8 @@ const SYNC_TIMEOUT_MS = 120_000;
 
 /**
  * `sync -f` of a folder's file system on request, through one `sh` that reads a folder per line and
- * answers each with a line. A process started per sync cost a 10,000-event build 16 forks of a process
- * of 300 MB: 30 ms each on the build's thread to copy its page tables, and every page then written
- * faulted once more (40,000 of the build's 155,000 faults). Started while the process is small
+ * answers each with a line: a process started per sync forked the grown build process each time, on the
+ * build's thread (see docs/decisions/0002). Started while the process is small
  * (`start`), the shell costs one small fork. While no request is waiting it holds nothing open for the
  * event loop, so the process ends when its work does, and the shell with it (its input closes).
  */
@@ -110,7 +109,7 @@ export function fileSystemSyncer(): FileSystemSyncer {
 
 let childProcessModule: typeof import('node:child_process') | undefined;
 
-/** `node:child_process`, loaded when a build first syncs: importing it cost every no-op build 5 ms. */
+/** `node:child_process`, loaded when a build first syncs, so that a no-op build never pays for it. */
 function childProcess(): typeof import('node:child_process') {
   childProcessModule ??= createRequire(import.meta.url)(
     'node:child_process',

@@ -6,9 +6,8 @@ import type { DigestMemo } from '../digests.js';
 import { projectRoot } from '../fingerprint.js';
 import { writeOutputs } from '../write.js';
 
-// The folder record on disk. At 10,000 events it holds 3,400 folders, 4,800 files and 1,000 digests:
-// keyed JSON objects took 20 ms to parse (a fresh hidden class per key), so each table is stored as
-// columns (arrays of names and of values) and parses in a quarter of that.
+// The folder record on disk: each table is stored as columns (arrays of names and of values), which
+// parse faster than keyed JSON objects (a fresh hidden class per key; see docs/decisions/0003).
 
 /** The file digests the folder record keeps, so the next no-op reads only what changed. */
 export interface RecordedDigests {

@@ -112,8 +112,8 @@ interface SourceHash {
 
 /**
  * Each group's `groupSourceHash` and `groupUsesFormats`, taken from the last build's when the group's
- * events and the shapes are as they were (at 10,000 events, computing them all was a fifth of an edit's
- * time): the group's own events by their model digest, the shapes all together.
+ * events and the shapes are as they were (computing them all was a large part of an edit: see
+ * docs/decisions/0004): the group's own events by their model digest, the shapes all together.
  */
 class SourceHashes {
   private readonly last: Map<string, SourceHash> | undefined;
@@ -125,7 +125,7 @@ class SourceHashes {
   ) {
     const cache = context.cache;
     // Recalled once per cache until the next `keep`: a build's thread makes one `SourceHashes` per
-    // group it generates, and reading the whole map for each was 2% of a 10,000-event build.
+    // group it generates, and reading the whole map for each showed in a large build (docs/decisions/0004).
     let kept = cache ? RECALLED.get(cache) : undefined;
     if (cache && kept === undefined) {
       kept = cache.recall?.(SOURCE_HASHES_UNIT) ?? null;

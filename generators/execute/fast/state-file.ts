@@ -7,9 +7,8 @@ import type { FileStat, FileStats } from '../write.js';
 
 // The build state: a main file with one line per top-level folder of the output, and the files below
 // each folder's top (the per-event files of a group package) in a file of their own, named by its
-// digest, in `STATE_DIR`. An edit reads, checks and writes what it changed, not the whole record: at
-// 10,000 events the state holds 56,000 files (5.7 MB in one file before, read and written whole by
-// every edit); the main file is the folders' tops (a few files each) and the unit hashes.
+// digest, in `STATE_DIR`. An edit reads, checks and writes what it changed, not the whole record (see
+// docs/decisions/0004); the main file is the folders' tops (a few files each) and the unit hashes.
 //
 //   eventry-build-state 3
 //   {"inputHash":"…","unitNames":["<slug>",…],"unitHashes":["<unit hash>",…]}
@@ -45,8 +44,8 @@ interface BelowFile {
 
 /**
  * A folder's files below its top as a build seals them: their paths, sorted, and their list's text,
- * made from them at once with no object of them (at 10,000 events the 56,000 entries of such objects
- * were half of a build's seal); `RecordedArea.below` decodes the text if asked.
+ * made from them at once with no object of them (objects per entry were half of a large build's seal);
+ * `RecordedArea.below` decodes the text if asked.
  */
 class SealedBelow {
   constructor(
@@ -320,8 +319,8 @@ function sameStats(a: FileStats[string] | undefined, b: FileStats[string]): bool
 }
 
 /**
- * A folder's files as the state file holds them: `{"<path inside the folder>":[size,mtimeMs],…}`, a
- * third of the size of full paths and `{size, mtimeMs}` objects (at 10,000 events, 6 MB became 4).
+ * A folder's files as the state file holds them: `{"<path inside the folder>":[size,mtimeMs],…}`,
+ * smaller than full paths and `{size, mtimeMs}` objects.
  */
 function encodeFiles(area: string, files: FileStats): string {
   return encodeEntries(area, Object.keys(files), (path) => files[path]!);

@@ -66,7 +66,7 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
   const stamps = record && stampsCurrent(outDir, record) ? record : undefined;
   const unchanged = stamps ? foldersUnchanged(outDir, stamps) : undefined;
   if (!force && stamps && unchanged && known) {
-    // The quick no-op: the folder record alone, without parsing the state (56,000 entries at 10k events).
+    // The quick no-op: the folder record alone, without parsing the state (see docs/decisions/0003).
     const inputHash = hashInputs(known, tool);
     if (stamps.inputHash === inputHash && foldersAsRecorded(outDir, stamps, unchanged)) {
       return {

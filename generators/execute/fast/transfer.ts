@@ -60,8 +60,8 @@ function walkObjects(root: unknown, visit: (object: object, rank: number) => voi
 /**
  * A catalogue packed for the build's threads: the model without its events (`head`), then each group's
  * events apart, so that a thread unpacks only the groups it generates, when it first reads one of
- * their events (unpacking the whole model took each thread half a second of a 10,000-event build
- * before its first task, most of it collecting the garbage of 60 MB of objects). Objects the model
+ * their events (unpacking the whole model delayed each thread's first task: see docs/decisions/0005).
+ * Objects the model
  * shares between two groups' events (or with a shape) arrive as equal copies.
  */
 export interface PackedCatalogue {
