@@ -3,12 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { OutputFile } from '../../../generators/emit/context.js';
-import {
-  Deferred,
-  documentFiles,
-  documentJson,
-  documentYaml,
-} from '../../../generators/execute/fast/document-text.js';
+import { Deferred } from '../../../generators/execute/fast/deferred-entries.js';
+import { documentFiles, documentJson, documentYaml } from '../../../generators/execute/fast/document-text.js';
 import { createDiskCache } from '../../../generators/execute/fast/emit-cache.js';
 import type {
   FastContext as EmitContext,
