@@ -95,6 +95,11 @@ export const ERROR_CODE_REGISTRY = {
         meaning: 'A file of the build could not be written (the system error follows); nothing was written.',
         exit: EXIT.problems,
       },
+      'toolkit-not-built': {
+        meaning:
+          'A compiled part of eventry itself (a worker module, precompiled templates or validators) is missing or older than the sources: run `npm run build:tool`.',
+        exit: EXIT.internal,
+      },
     },
   },
   docs: {
@@ -111,6 +116,10 @@ export const ERROR_CODE_REGISTRY = {
       },
       'docs-validator-import': {
         meaning: 'A built validator imports a module the site cannot ship to the browser.',
+      },
+      'site-writer-stopped': {
+        meaning: 'The thread writing the site stopped before the site was written; the last good site stays.',
+        exit: EXIT.internal,
       },
     },
   },

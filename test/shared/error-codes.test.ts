@@ -168,6 +168,8 @@ function codeUses(files: readonly SourceText[]): CodeUse[] {
         );
       }
       if (node.type === 'ObjectProperty' && key === 'error_code') add(literalsOf(node.value), node);
+      // A coded error class: `readonly code = 'toolkit-not-built'`.
+      if (node.type === 'ClassProperty' && key === 'code') add(literalsOf(node.value), node);
       if (node.type === 'TSPropertySignature' && key === 'code')
         add(literalTypesOf(node.typeAnnotation), node);
       if (node.type === 'TSTypeAliasDeclaration' && /Code$/.test(nameOf(node.id) ?? ''))
