@@ -56,10 +56,12 @@ export interface ValidatorPlace {
   file: string;
   start: number;
   end: number;
+  /** Whether the validator's code uses ajv-formats (kept beside it, so a reuse need not read the code). */
+  usesFormats: boolean;
 }
 
 /** Validator code from the last build's files of a group, by the digest of its `validationSchema`. */
-export type ReusableValidators = Map<string, string>;
+export type ReusableValidators = Map<string, { code: string; usesFormats: boolean }>;
 
 /** One validator of a group's package: its code, the events it checks, and the function that holds it. */
 interface GroupValidator {
@@ -100,7 +102,7 @@ export async function emitGroupPackage(
       const digest = createHash('sha256').update(text).digest('base64');
       const kept = reusable?.get(digest);
       let compiled: { code: string; usesFormats: boolean };
-      if (kept !== undefined) compiled = { code: kept, usesFormats: FORMATS.test(kept) };
+      if (kept !== undefined) compiled = kept;
       else {
         compile ??= (await import('./validators.js')).compileEventValidators;
         compiled = compile(key, schema);
@@ -161,7 +163,14 @@ export async function emitGroupPackage(
       if (start === -1) continue;
       from = start + validator.code.length;
       for (const key of validator.keys)
-        validators.push({ key, digest: validator.digest, file: path, start, end: from });
+        validators.push({
+          key,
+          digest: validator.digest,
+          file: path,
+          start,
+          end: from,
+          usesFormats: validator.usesFormats,
+        });
     }
   });
   for (const [i, key] of group.events.entries()) {
@@ -197,6 +206,3 @@ export async function emitGroupPackage(
   }
   return { files, validators };
 }
-
-/** Whether validator code reads `fullFormats` (as `compileEventValidators` tells of the code it makes). */
-const FORMATS = /\bfullFormats\b/;

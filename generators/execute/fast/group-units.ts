@@ -216,10 +216,11 @@ function reusableValidators(last: { files: OutputFile[]; extra?: unknown }): Reu
   }
   for (const place of last.extra as Partial<ValidatorPlace>[]) {
     const text = typeof place?.file === 'string' ? contents.get(place.file) : undefined;
-    const { digest, start, end } = place ?? {};
+    const { digest, start, end, usesFormats } = place ?? {};
     if (
       text === undefined ||
       typeof digest !== 'string' ||
+      typeof usesFormats !== 'boolean' ||
       !Number.isInteger(start) ||
       !Number.isInteger(end) ||
       start! < 0 ||
@@ -227,7 +228,7 @@ function reusableValidators(last: { files: OutputFile[]; extra?: unknown }): Reu
       end! > text.length
     )
       continue;
-    reusable.set(digest, text.slice(start, end));
+    reusable.set(digest, { code: text.slice(start, end), usesFormats });
   }
   return reusable;
 }
