@@ -4,7 +4,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Catalogue } from '../../../generators/model.js';
 import { describeWithResource, findChromium, launchChromium } from '../../helpers.js';
-import { AXE, type PortalServer, servePortalSites } from './portal-helpers.js';
+import {
+  AXE,
+  DARK_PAGES,
+  NESTED,
+  type PortalServer,
+  phonePages,
+  servePortalSites,
+} from './portal-helpers.js';
 
 // The portal as a reader meets it, in Chromium under the strict policy: the editor's markers, any screen
 // width, dark mode, the shapes index, search results with fields and snippets, the page weight and first
@@ -21,8 +28,6 @@ declare const window: {
   getComputedStyle(element: unknown): { backgroundColor: string };
 };
 declare const performance: { getEntriesByName(name: string): { startTime: number }[] };
-
-const NESTED = 'agreement.rollover.completed-v1';
 
 describeWithResource('docs portal design in Chromium', await findChromium(), designTests);
 
@@ -89,16 +94,7 @@ function designTests(chromiumPath: string): void {
   it('no page is wider than a 390 px phone', async () => {
     const shape = Object.keys(catalogue.shapes).sort()[0]!;
     const wide: string[] = [];
-    for (const path of [
-      '/index.html',
-      '/groups/billing/index.html',
-      `/events/${NESTED}/index.html`,
-      '/events/billing.ledger.entry_posted-v2/index.html',
-      `/shapes/${shape}/index.html`,
-      '/shapes/index.html',
-      '/search/index.html?q=account',
-      '/changelog/index.html',
-    ]) {
+    for (const path of phonePages(shape)) {
       const { page, context } = await open(path, { viewport: { width: 390, height: 844 } });
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       if (width > 390) wide.push(`${path}: ${width}px`);
@@ -108,12 +104,7 @@ function designTests(chromiumPath: string): void {
   }, 120_000);
 
   it('dark mode follows prefers-color-scheme, with no serious or critical axe-core violation', async () => {
-    for (const path of [
-      '/index.html',
-      `/events/${NESTED}/index.html`,
-      '/shapes/index.html',
-      '/search/index.html?q=agreement',
-    ]) {
+    for (const path of DARK_PAGES) {
       const { page, context } = await open(path, { colorScheme: 'dark' });
       const background = await page.evaluate(() => window.getComputedStyle(document.body).backgroundColor);
       const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);

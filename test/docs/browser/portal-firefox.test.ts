@@ -2,7 +2,15 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Catalogue } from '../../../generators/model.js';
 import { describeWithResource, findFirefox, launchFirefox } from '../../helpers.js';
-import { AXE, expectedRows, type PortalServer, servePortalSites } from './portal-helpers.js';
+import {
+  AXE,
+  DARK_PAGES,
+  expectedRows,
+  NESTED,
+  type PortalServer,
+  phonePages,
+  servePortalSites,
+} from './portal-helpers.js';
 
 // The page functions below run in Firefox; this file is type-checked with Node's globals only.
 interface BrowserElement {
@@ -22,7 +30,6 @@ declare const window: {
   getComputedStyle(element: unknown): { backgroundColor: string };
 };
 
-const NESTED = 'agreement.rollover.completed-v1';
 /** Firefox's own switch for `prefers-color-scheme` (0 = dark): BiDi has no media emulation. */
 const DARK = { 'layout.css.prefers-color-scheme.content-override': 0 };
 
@@ -214,16 +221,7 @@ describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
   it('no page is wider than a 390 px phone', async () => {
     const shape = Object.keys(catalogue.shapes).sort()[0]!;
     const wide: string[] = [];
-    for (const path of [
-      '/index.html',
-      '/groups/billing/index.html',
-      `/events/${NESTED}/index.html`,
-      '/events/billing.ledger.entry_posted-v2/index.html',
-      `/shapes/${shape}/index.html`,
-      '/shapes/index.html',
-      '/search/index.html?q=account',
-      '/changelog/index.html',
-    ]) {
+    for (const path of phonePages(shape)) {
       const { page } = await open(path, { width: 390 });
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       if (width > 390) wide.push(`${path}: ${width}px`);
@@ -234,12 +232,7 @@ describeWithResource('docs portal in Firefox', findFirefox(), (firefoxPath) => {
 
   it('dark mode follows prefers-color-scheme, with no serious or critical axe-core violation', async () => {
     dark = await launchFirefox(firefoxPath, DARK);
-    for (const path of [
-      '/index.html',
-      `/events/${NESTED}/index.html`,
-      '/shapes/index.html',
-      '/search/index.html?q=agreement',
-    ]) {
+    for (const path of DARK_PAGES) {
       const { page, errors } = await open(path, { in: dark });
       const background = await page.evaluate(() => window.getComputedStyle(document.body).backgroundColor);
       const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);

@@ -146,3 +146,28 @@ export function expectedRows(
   }
   return rows;
 }
+
+/** The nested event both portal suites open (arrays of shapes, several levels deep). */
+export const NESTED = 'agreement.rollover.completed-v1';
+
+/** The pages the phone-width check opens in every browser: one of each kind, `shape` the first shape. */
+export function phonePages(shape: string): string[] {
+  return [
+    '/index.html',
+    '/groups/billing/index.html',
+    `/events/${NESTED}/index.html`,
+    '/events/billing.ledger.entry_posted-v2/index.html',
+    `/shapes/${shape}/index.html`,
+    '/shapes/index.html',
+    '/search/index.html?q=account',
+    '/changelog/index.html',
+  ];
+}
+
+/** The pages the dark-mode check opens in every browser. */
+export const DARK_PAGES: readonly string[] = [
+  '/index.html',
+  `/events/${NESTED}/index.html`,
+  '/shapes/index.html',
+  '/search/index.html?q=agreement',
+];
