@@ -116,15 +116,13 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
   await new Promise<void>((done) => {
     const stop = () => {
       follower?.stop();
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
+      for (const stopListening of handlers) stopListening();
       server.close(() => done());
       server.closeIdleConnections();
       // Requests in flight get the request timeout to finish; then the sockets are cut.
       setTimeout(() => server.closeAllConnections(), 10_000).unref();
     };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    const handlers = [io.onSignal('SIGTERM', stop), io.onSignal('SIGINT', stop)];
   });
   return EXIT.ok;
 }
