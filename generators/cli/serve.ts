@@ -51,17 +51,18 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
   const catalogue = options.catalogue ?? 'catalogue';
   const history = openHistory(io, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
-  const holder = new ServedStateHolder(buildServedState(history, resolveCommit(cwd, 'HEAD')));
+  const holder = new ServedStateHolder(buildServedState(history, resolveCommit(io, 'HEAD')));
   const follower =
     poll > 0
       ? followRepository(
           holder,
           {
             cwd,
+            env: io.env,
             catalogue,
             accelerator: memoLoad,
             ...(options.cache !== false
-              ? { cacheDir: join(repoRoot(cwd) ?? cwd, '.eventry', 'registry') }
+              ? { cacheDir: join(repoRoot(io) ?? cwd, '.eventry', 'registry') }
               : {}),
           },
           poll * 1000,

@@ -20,11 +20,11 @@ describe('planVersions: the release `eventry version` makes, as data', () => {
     repo.commit('release');
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
     repo.commit('changes');
-    const folders = locateReleaseFolders(repo.dir, 'packages');
+    const folders = locateReleaseFolders({ cwd: repo.dir, env: process.env }, 'packages');
     expect(folders.kind).toBe('located');
     if (folders.kind !== 'located') return;
 
-    const run = planVersions(repo.dir, 'catalogue', folders);
+    const run = planVersions({ cwd: repo.dir, env: process.env }, 'catalogue', folders);
 
     expect(run.kind).toBe('planned');
     if (run.kind !== 'planned') return;
@@ -53,6 +53,8 @@ describe('planVersions: the release `eventry version` makes, as data', () => {
   });
 
   it('outside a git repository there is no release to find', () => {
-    expect(locateReleaseFolders(tempDir(), 'packages').kind).toBe('not-a-repository');
+    expect(locateReleaseFolders({ cwd: tempDir(), env: process.env }, 'packages').kind).toBe(
+      'not-a-repository',
+    );
   });
 });

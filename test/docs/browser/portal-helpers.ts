@@ -98,7 +98,7 @@ export function buildSmallPackages(): string {
 export async function servePortalSites(
   prefix: string,
 ): Promise<{ server: PortalServer; catalogue: Catalogue; site: string }> {
-  const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
+  const loaded = loadHistory({ cwd: REPO, env: process.env, catalogue: 'catalogue' });
   if (!loaded.ok) throw new Error('the seed catalogue does not load');
   const catalogue = loaded.history.current;
   const site = join(tempDir(prefix), 'site');
