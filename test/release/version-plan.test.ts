@@ -2,22 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { locateReleaseFolders, planVersions } from '../../generators/release/version-plan.js';
-import { REPO, tempDir } from '../helpers.js';
-import { makeRepo } from '../sources/git-repo.js';
-
-const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
-const manifest = (slug: string, version: string) =>
-  `{\n  "name": "@shop-events/${slug}",\n  "version": "${version}",\n  "type": "module"\n}\n`;
+import { FIXTURE, manifest, released } from '../cli/version-repo.js';
+import { tempDir } from '../helpers.js';
 
 describe('planVersions: the release `eventry version` makes, as data', () => {
   it('bumps each package from its own findings and lists the files to write, writing none', {
     timeout: 60_000,
   }, () => {
-    const repo = makeRepo();
-    repo.copy(join(FIXTURE, 'before'), 'catalogue');
-    repo.write('packages/orders/package.json', manifest('orders', '1.4.2'));
-    repo.write('packages/payments/package.json', manifest('payments', '1.0.3'));
-    repo.commit('release');
+    const repo = released();
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
     repo.commit('changes');
     const folders = locateReleaseFolders({ cwd: repo.dir, env: process.env }, 'packages');
