@@ -152,7 +152,7 @@ function checkConsumers(
  * Runs the gate on two resolved catalogues. The base's allow-list holds the entries a release already
  * carried; `earlier` those the release before the base carried too.
  */
-export function checkVersionPolicy(
+function checkVersionPolicy(
   base: ResolvedSource,
   current: ResolvedSource,
   entries: readonly AllowEntry[],

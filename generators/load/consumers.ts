@@ -267,6 +267,5 @@ export {
   checkDeclarations,
   rangeMatches,
   type VersionRef,
-  versionAsSemver,
   versionsByType,
 } from './consumer-checks.js';

@@ -40,7 +40,7 @@ export type GateBase =
 export type BaseResult<T> = { ok: true; value: T } | { ok: false; problem: BaseProblem };
 
 /** How to let the gate see its base: printed with every base problem. */
-export const FETCH_HINT =
+const FETCH_HINT =
   'fetch the history (`git fetch --unshallow --tags`; GitHub Actions: `actions/checkout` with `fetch-depth: 0`; ' +
   'GitLab CI: `GIT_DEPTH: 0`), or name a base this clone holds with --base or EVENTRY_BASE (e.g. `origin/main`)';
 

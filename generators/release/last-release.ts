@@ -34,7 +34,7 @@ export interface Release {
  * git runs at `top`, the repository's top folder), or undefined when no commit records one (the first
  * commit that recorded one counts as a release).
  */
-export function lastVersionChange(
+function lastVersionChange(
   top: GitPlace,
   path: string,
   read: (text: string | undefined) => string | undefined,

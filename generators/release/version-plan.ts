@@ -199,7 +199,7 @@ function planCatalogueVersion(
 }
 
 /** The package.json text with only `version` changed (key order and indent kept). */
-export function withVersion(text: string, version: string): string {
+function withVersion(text: string, version: string): string {
   const manifest = JSON.parse(text) as Record<string, unknown>;
   manifest.version = version;
   const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';

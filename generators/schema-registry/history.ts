@@ -109,7 +109,7 @@ export interface ReleaseCommit {
  * Release commits, oldest first: first-parent commits where the recorded catalogue version changed
  * (git runs at `top`, the repository's top folder).
  */
-export function findReleases(top: GitPlace, catalogueInRepo: string): ReleaseCommit[] {
+function findReleases(top: GitPlace, catalogueInRepo: string): ReleaseCommit[] {
   const configPath = catalogueInRepo === '' ? CONFIG_FILE : `${catalogueInRepo}/${CONFIG_FILE}`;
   const commits = firstParentCommitsTouching(top, configPath).reverse();
   const texts = readObjects(
@@ -139,7 +139,7 @@ function firstParentCommitsTouching(top: GitPlace, path: string): string[] {
 }
 
 /** Schema texts of every event of a catalogue. */
-export function schemaTexts(catalogue: Catalogue): Map<string, string> {
+function schemaTexts(catalogue: Catalogue): Map<string, string> {
   const schemas = new Map<string, string>();
   for (const key of Object.keys(catalogue.events).sort()) schemas.set(key, servedSchemaText(catalogue, key));
   return schemas;

@@ -10,7 +10,7 @@ import { displayPath, loaded, type SourceKind, toPosix, unknownSpec } from './so
  */
 
 /** A git failure the caller can explain to the user (not a bug). */
-export class GitError extends Error {}
+class GitError extends Error {}
 
 /**
  * Where a git command runs: a folder of the repository, and the environment git gets (the command's
@@ -59,7 +59,7 @@ export function resolveCommit(at: GitPlace, ref: string): string | undefined {
 }
 
 /** Paths of the files below `folder` (repo-relative, `/`-separated) at a commit. */
-export function listFiles(at: GitPlace, commit: string, folder: string): string[] {
+function listFiles(at: GitPlace, commit: string, folder: string): string[] {
   const out = runGit(at, [
     'ls-tree',
     '-r',
