@@ -266,6 +266,5 @@ function at(
 export {
   checkDeclarations,
   rangeMatches,
-  type VersionRef,
   versionsByType,
 } from './consumer-checks.js';

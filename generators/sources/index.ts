@@ -11,7 +11,7 @@ import {
   unknownSpec,
 } from './source.js';
 
-export type { ResolvedSource, SourceKind, SourceOptions, SourceResult } from './source.js';
+export type { ResolvedSource, SourceOptions, SourceResult } from './source.js';
 
 // The catalogue inputs `diff`, `check` and `version` compare: a git ref (`git.ts`), a folder
 // (`folder.ts`), an OpenAPI document (`openapi.ts`), a published npm package (`npm-package.ts`). This
