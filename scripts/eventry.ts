@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** The `eventry` command line: builds the container from the process once and runs generators/cli with it. */
+import type { Container } from '../generators/cli/container.js';
 import { exitQuietlyOnClosedOutput, runCli } from '../generators/cli/main.js';
 
-exitQuietlyOnClosedOutput([process.stdout, process.stderr]);
-process.exitCode = await runCli(process.argv, {
+const io: Container = {
   // Read on use: process.stdin is made on first access, and only `validate --ndjson -` and `mcp` read it.
   get stdin() {
     return process.stdin;
@@ -12,4 +12,11 @@ process.exitCode = await runCli(process.argv, {
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
-});
+  onSignal: (signal, handler) => {
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  },
+  exit: (status) => process.exit(status),
+};
+exitQuietlyOnClosedOutput(io);
+process.exitCode = await runCli(process.argv, io);

@@ -23,7 +23,7 @@ import {
 import type { Container } from './container.js';
 
 /** The report formats of `eventry diff`. */
-export const DIFF_FORMATS = {
+const DIFF_FORMATS = {
   text: formatText,
   markdown: formatMarkdown,
   json: formatJson,
@@ -44,7 +44,7 @@ export interface DiffCommandOptions {
 }
 
 /** What `--level NONE` means, printed with its verdict. */
-export const LEVEL_NONE_NOTE =
+const LEVEL_NONE_NOTE =
   'NONE: the registry checks no compatibility and accepts every new version, breaking or not; the changes above say what breaks.';
 
 const FAILING: Record<NonNullable<DiffCommandOptions['failOn']>, readonly Severity[]> = {

@@ -21,9 +21,10 @@ export function openHistory(io: Container, catalogue: string, cache: boolean): H
     io.stderr.write(`eventry: no catalogue folder at ${catalogue} (give one with --catalogue <dir>).\n`);
     return EXIT.usage;
   }
-  const top = repoRoot(cwd) ?? cwd;
+  const top = repoRoot(io) ?? cwd;
   const result = loadHistory({
     cwd,
+    env: io.env,
     catalogue,
     accelerator: memoLoad,
     ...(cache ? { cacheDir: join(top, '.eventry', 'registry') } : {}),

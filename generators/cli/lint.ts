@@ -99,7 +99,7 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
 }
 
 /** Why the lint fails, or undefined when it passes. */
-export function failedBy(result: LintResult, maxWarnings: number | undefined): string | undefined {
+function failedBy(result: LintResult, maxWarnings: number | undefined): string | undefined {
   if (result.counts.error > 0) return 'errors';
   if (maxWarnings !== undefined && result.counts.warning > maxWarnings)
     return `more than ${maxWarnings} warning(s)`;
@@ -107,7 +107,7 @@ export function failedBy(result: LintResult, maxWarnings: number | undefined): s
 }
 
 /** `eventry lint: 0 errors, 3 warnings, 0 infos (12 in the baseline, 1 suppressed): passed.` */
-export function summaryLine(result: LintResult, failed: string | undefined): string {
+function summaryLine(result: LintResult, failed: string | undefined): string {
   const notes = [
     ...(result.baselined.length > 0 ? [`${result.baselined.length} in the baseline`] : []),
     ...(result.fixed > 0

@@ -99,16 +99,16 @@ function toolVersion(): string {
 const CLOSED_OUTPUT = 128 + 13;
 
 /**
- * Makes a closed stdout (`eventry ... | head -1`) end the process quietly, with the status of SIGPIPE,
- * instead of an unhandled EPIPE error or a misleading message. For the process's own streams only:
- * the command line calls it once, before `runCli`.
+ * Makes a closed stdout (`eventry ... | head -1`) end the run quietly through `io.exit`, with the status
+ * of SIGPIPE, instead of an unhandled EPIPE error or a misleading message. The command line calls it
+ * once, before `runCli`, on the container it builds from the process.
  */
-export function exitQuietlyOnClosedOutput(streams: readonly NodeJS.WritableStream[]): void {
-  for (const stream of streams) {
+export function exitQuietlyOnClosedOutput(io: Container): void {
+  for (const stream of [io.stdout, io.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') process.exit(CLOSED_OUTPUT);
+      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') io.exit(CLOSED_OUTPUT);
       // Any other failure to write the output is an I/O error; there is nowhere left to report it.
-      process.exit(EXIT.usage);
+      else io.exit(EXIT.usage);
     });
   }
 }

@@ -51,17 +51,18 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
   const catalogue = options.catalogue ?? 'catalogue';
   const history = openHistory(io, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
-  const holder = new ServedStateHolder(buildServedState(history, resolveCommit(cwd, 'HEAD')));
+  const holder = new ServedStateHolder(buildServedState(history, resolveCommit(io, 'HEAD')));
   const follower =
     poll > 0
       ? followRepository(
           holder,
           {
             cwd,
+            env: io.env,
             catalogue,
             accelerator: memoLoad,
             ...(options.cache !== false
-              ? { cacheDir: join(repoRoot(cwd) ?? cwd, '.eventry', 'registry') }
+              ? { cacheDir: join(repoRoot(io) ?? cwd, '.eventry', 'registry') }
               : {}),
           },
           poll * 1000,
@@ -116,15 +117,13 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
   await new Promise<void>((done) => {
     const stop = () => {
       follower?.stop();
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
+      for (const stopListening of handlers) stopListening();
       server.close(() => done());
       server.closeIdleConnections();
       // Requests in flight get the request timeout to finish; then the sockets are cut.
       setTimeout(() => server.closeAllConnections(), 10_000).unref();
     };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    const handlers = [io.onSignal('SIGTERM', stop), io.onSignal('SIGINT', stop)];
   });
   return EXIT.ok;
 }

@@ -35,7 +35,7 @@ export interface VersionCommandOptions {
 export async function runVersion(options: VersionCommandOptions, io: Container): Promise<ExitStatus> {
   const { cwd } = io;
   const catalogueDir = options.catalogue ?? 'catalogue';
-  const folders = locateReleaseFolders(cwd, options.out ?? 'packages');
+  const folders = locateReleaseFolders(io, options.out ?? 'packages');
   if (folders.kind === 'not-a-repository') {
     io.stderr.write('eventry version: not inside a git repository; releases are found through git.\n');
     return EXIT.usage;
@@ -59,7 +59,7 @@ export async function runVersion(options: VersionCommandOptions, io: Container):
     return EXIT.usage;
   }
   // The catalogue and its releases share most files: each parsed once.
-  const run = planVersions(cwd, catalogueDir, folders, { accelerator: new FastLoad({ memo: true }) });
+  const run = planVersions(io, catalogueDir, folders, { accelerator: new FastLoad({ memo: true }) });
   if (run.kind === 'problems') {
     for (const problem of run.problems) io.stderr.write(`${formatProblem(problem, run.root)}\n`);
     return EXIT.problems;

@@ -8,7 +8,7 @@ import {
 import type { ModelChange } from './model-change.js';
 import { ShapeDiffer } from './shape-differ.js';
 
-export type { EnumValue, ModelChange, TextKind } from './model-change.js';
+export type { EnumValue, ModelChange } from './model-change.js';
 
 /**
  * Stage one of the diff: a typed structural comparison of two models, with no judgement. Compositions

@@ -4,7 +4,7 @@ import { ALLOW_LIST_FILE, type CatalogueProblem } from '../load/index.js';
 import { type GateBase, missingBaseHint, resolveGateBase } from '../release/base.js';
 import { lastRelease } from '../release/last-release.js';
 import { directorySource } from '../sources/folder.js';
-import { readFiles, repoRoot, resolveCommit } from '../sources/git.js';
+import { type GitPlace, readFiles, repoRoot, resolveCommit } from '../sources/git.js';
 import { type ResolvedSource, resolveSource } from '../sources/index.js';
 import type { SourceOptions } from '../sources/source.js';
 import { type AllowEntry, readAllowList } from './allow-list.js';
@@ -71,11 +71,11 @@ export function runGate(request: GateRequest): GateRun {
     return { kind: 'usage', message: `no catalogue directory \`${catalogueDir}\`.` };
   // Usage errors first: a wrong --base is reported as such even when the catalogue has problems too.
   const explicit = request.base;
-  let chosen = explicit ? resolveGateBase(cwd, { catalogueDir, scope: '' }, explicit) : undefined;
+  let chosen = explicit ? resolveGateBase(sourceOptions, { catalogueDir, scope: '' }, explicit) : undefined;
   let given =
     chosen?.ok && chosen.value.kind !== 'empty' ? resolveSource(chosen.value.ref, sourceOptions) : undefined;
   if (chosen?.ok && given && !given.ok && given.reason !== 'problems')
-    return cannotSee(cwd, given.reason, `${explicit!.from} ${given.message}`);
+    return cannotSee(sourceOptions, given.reason, `${explicit!.from} ${given.message}`);
   const current = directorySource.resolve(catalogueDir, sourceOptions);
   if (!current.ok) {
     if (current.reason === 'problems')
@@ -87,7 +87,7 @@ export function runGate(request: GateRequest): GateRun {
   if (allowList.problems.length > 0)
     return { kind: 'allow-list-problems', problems: allowList.problems, root: after.root };
 
-  chosen ??= resolveGateBase(cwd, { catalogueDir, scope: after.catalogue.config.scope });
+  chosen ??= resolveGateBase(sourceOptions, { catalogueDir, scope: after.catalogue.config.scope });
   if (!chosen.ok) return { kind: 'base-problem', ...chosen.problem };
   const chosenBase = chosen.value;
   given ??= chosenBase.kind === 'empty' ? undefined : resolveSource(chosenBase.ref, sourceOptions);
@@ -100,7 +100,7 @@ export function runGate(request: GateRequest): GateRun {
     base = emptySource(after);
   } else if (!given.ok) {
     if (given.reason !== 'problems')
-      return { ...cannotSee(cwd, given.reason, given.message), base: chosenBase };
+      return { ...cannotSee(sourceOptions, given.reason, given.message), base: chosenBase };
     return { kind: 'base-does-not-load', base: chosenBase, problems: given.problems.length };
   } else {
     base = given.source;
@@ -112,7 +112,9 @@ export function runGate(request: GateRequest): GateRun {
         ? chosenBase.ref
         : undefined;
   const earlier =
-    baseSpec === undefined ? [] : earlierEntries(cwd, catalogueDir, after.catalogue.config.scope, baseSpec);
+    baseSpec === undefined
+      ? []
+      : earlierEntries(sourceOptions, catalogueDir, after.catalogue.config.scope, baseSpec);
   const outcome = checkVersionPolicy(base, after, allowList.entries, earlier);
   const verdict: GateVerdict = {
     kind: 'gated',
@@ -150,7 +152,7 @@ function checkConsumers(
  * Runs the gate on two resolved catalogues. The base's allow-list holds the entries a release already
  * carried; `earlier` those the release before the base carried too.
  */
-export function checkVersionPolicy(
+function checkVersionPolicy(
   base: ResolvedSource,
   current: ResolvedSource,
   entries: readonly AllowEntry[],
@@ -162,21 +164,21 @@ export function checkVersionPolicy(
 }
 
 /** The allow-list of the last release before the base (none when the base is a folder or the first release). */
-function earlierEntries(cwd: string, catalogueDir: string, scope: string, baseSpec: string): AllowEntry[] {
-  const top = repoRoot(cwd);
-  const baseCommit = top ? resolveCommit(cwd, baseSpec) : undefined;
-  const parent = baseCommit ? resolveCommit(cwd, `${baseCommit}^`) : undefined;
+function earlierEntries(at: GitPlace, catalogueDir: string, scope: string, baseSpec: string): AllowEntry[] {
+  const top = repoRoot(at);
+  const baseCommit = top ? resolveCommit(at, baseSpec) : undefined;
+  const parent = baseCommit ? resolveCommit(at, `${baseCommit}^`) : undefined;
   if (!top || !parent) return [];
-  const release = lastRelease(cwd, top, catalogueDir, scope, parent);
+  const release = lastRelease(at, top, catalogueDir, scope, parent);
   if (!release) return [];
-  const path = posix.join(toPosix(relative(top, resolve(cwd, catalogueDir))), ALLOW_LIST_FILE);
-  const text = readFiles(cwd, release.commit, [path]).get(path);
+  const path = posix.join(toPosix(relative(top, resolve(at.cwd, catalogueDir))), ALLOW_LIST_FILE);
+  const text = readFiles(at, release.commit, [path]).get(path);
   return text === undefined ? [] : readAllowList({ path: ALLOW_LIST_FILE, text }).entries;
 }
 
 /** Why the base cannot be seen and how to fix it: a usage error, never a pass. */
 function cannotSee(
-  cwd: string,
+  at: GitPlace,
   reason: 'usage' | 'absent',
   message: string,
 ): { kind: 'base-unseen'; code: string; message: string; hint: string } {
@@ -184,7 +186,7 @@ function cannotSee(
     reason === 'absent' && / has no catalogue /.test(message) ? 'base-without-catalogue' : 'base-not-found';
   const hint =
     code === 'base-not-found'
-      ? missingBaseHint(cwd)
+      ? missingBaseHint(at)
       : 'name a base that holds the catalogue with --base or EVENTRY_BASE (before the first release, set neither: the gate then compares with the root commit).';
   return { kind: 'base-unseen', code, message, hint };
 }

@@ -8,7 +8,7 @@ import { code, type Finding, nextVersionKey } from './rule.js';
  * notice versioning asks for); removing (or moving) it without notice is
  * `event-removed-without-deprecation`.
  */
-export const GATE_EXEMPT: ReadonlySet<string> = new Set(['event-removed']);
+const GATE_EXEMPT: ReadonlySet<string> = new Set(['event-removed']);
 
 /** A blocked finding with what to do about it. */
 export interface BlockedFinding {

@@ -13,14 +13,6 @@ import { code, type Finding } from './rule.js';
 /** What a change means for one consumer of one event version, from the worst to the mildest. */
 export type ImpactStatus = 'broken' | 'potentially-affected' | 'safe' | 'unaffected';
 
-/** Statuses from the most to the least serious. */
-export const IMPACT_STATUSES: readonly ImpactStatus[] = [
-  'broken',
-  'potentially-affected',
-  'safe',
-  'unaffected',
-];
-
 /** One finding as one consumer meets it. */
 export interface ImpactCause {
   finding: Finding;

@@ -36,7 +36,7 @@ export const SEARCH_OPTIONS = {
 export const TOKEN_SEPARATOR = '[^\\p{L}\\p{N}_]+';
 
 /** MiniSearch's tokenizer from TOKEN_SEPARATOR. */
-export function tokenize(text: string): string[] {
+function tokenize(text: string): string[] {
   return text.split(new RegExp(TOKEN_SEPARATOR, 'u')).filter((term) => term !== '');
 }
 

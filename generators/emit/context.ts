@@ -31,9 +31,6 @@ export interface EmitOptions {
   versions: Readonly<Record<string, string>>;
 }
 
-/** Options for a first build: no package in the output yet. */
-export const FIRST_BUILD: EmitOptions = { versions: {} };
-
 /** Every emitter has this signature: a pure function from the model and its options to files. */
 export type Emitter = (model: Catalogue, options: EmitOptions) => OutputFile[] | Promise<OutputFile[]>;
 

@@ -15,7 +15,7 @@ import type { CatalogueProblem } from './problem.js';
 import type { YamlSource } from './yaml-source.js';
 
 /** Longest event key and group slug: they become file names (`<slug>/events/<key>.d.ts`), at most 255 bytes. */
-export const MAX_NAME_LENGTH = { event: 200, group: 64 } as const;
+const MAX_NAME_LENGTH = { event: 200, group: 64 } as const;
 /** Group slugs that name something else in the output, with what `packages/<slug>/` holds instead. */
 const RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
   ['catalogue', 'the compiled catalogue'],

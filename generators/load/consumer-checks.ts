@@ -76,7 +76,7 @@ function pathsOf(ref: VersionRef): FieldPaths {
 }
 
 /** An event version as semver: `v2` is `2.0.0`. */
-export function versionAsSemver(version: string): string {
+function versionAsSemver(version: string): string {
   const v = /^v(\d+)$/.exec(version);
   return v ? `${v[1]}.0.0` : version;
 }

@@ -266,7 +266,5 @@ function at(
 export {
   checkDeclarations,
   rangeMatches,
-  type VersionRef,
-  versionAsSemver,
   versionsByType,
 } from './consumer-checks.js';

@@ -7,7 +7,7 @@ import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
 import type { YamlSource } from './yaml-source.js';
 
-export { type LoadAccelerator, PLAIN_LOAD } from './accelerator.js';
+export type { LoadAccelerator } from './accelerator.js';
 export {
   CONSUMERS_FOLDER,
   checkDeclarations,
@@ -20,7 +20,7 @@ export { fieldPathsOf, hasFieldPath, type PathRelation, relatePaths } from './fi
 export type { CatalogueProblem } from './problem.js';
 export { formatProblem, PROBLEM_CODES } from './problem.js';
 export type { CatalogueSourceFile, SourceReader } from './sources.js';
-export { hashSources, readCatalogueSources } from './sources.js';
+export { readCatalogueSources } from './sources.js';
 
 /** How a catalogue is read: the plain path unless an accelerator is given. */
 export interface LoadOptions {

@@ -19,7 +19,7 @@ import { suggest } from './suggest.js';
 import type { YamlSource } from './yaml-source.js';
 
 /** Deepest array type (`[[[T]]]` is 3): beyond this the generated types and examples stop being useful. */
-export const MAX_ARRAY_DEPTH = 8;
+const MAX_ARRAY_DEPTH = 8;
 
 const BUILTINS = ['string', 'integer', 'number', 'boolean', 'object'];
 /** Field names a JavaScript object already has: as payload keys they break generated code and validators. */

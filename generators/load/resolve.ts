@@ -15,9 +15,6 @@ import type { CatalogueProblem } from './problem.js';
 import { suggest } from './suggest.js';
 import type { YamlSource } from './yaml-source.js';
 
-export { MAX_NAME_LENGTH } from './collect.js';
-export { MAX_ARRAY_DEPTH } from './parse-type.js';
-
 /** Names every generated types file declares itself; a shape of the same name would collide. */
 const GENERATED_TYPE_NAMES = new Set(['EventPayloadMap', 'EventKey']);
 

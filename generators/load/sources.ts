@@ -30,8 +30,7 @@ const DISK: SourceReader = {
 };
 
 /** Why a link that leaves the catalogue is not read (the loader reports it as `symlink-outside-catalogue`). */
-export const OUTSIDE_REASON =
-  'it is a symbolic link to a file outside the catalogue folder, which is not read';
+const OUTSIDE_REASON = 'it is a symbolic link to a file outside the catalogue folder, which is not read';
 
 /** Why reading failed, by the errno codes a catalogue folder can produce. */
 const REASONS: Record<string, string> = {

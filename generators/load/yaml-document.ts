@@ -22,7 +22,7 @@ import type { CatalogueSourceFile } from './sources.js';
 // located problems; `yaml-source.ts` wraps the document it composes.
 
 /** Deeper than any catalogue file needs (a field's type sits at depth 6), shallow enough to walk recursively. */
-export const MAX_DEPTH = 64;
+const MAX_DEPTH = 64;
 /** yaml's guard against alias bombs ("billion laughs"): how many times aliases may be expanded. */
 const MAX_ALIAS_COUNT = 100;
 

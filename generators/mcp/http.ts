@@ -5,9 +5,6 @@ import type { CatalogueView } from './catalogue-view.js';
 import { MAX_INPUT_BYTES } from './catalogue-view.js';
 import { createMcpServer } from './server.js';
 
-/** The path `eventry serve` answers MCP on. */
-export const MCP_PATH = '/mcp';
-
 /**
  * The MCP server over streamable HTTP, stateless: each POST gets a server and a transport of its own
  * (no session to keep or leak), answered as JSON. GET (a server-to-client stream) and DELETE (ending a

@@ -7,7 +7,7 @@ import { registerConsumerTools } from './consumer-tools.js';
 import { McpToolError } from './errors.js';
 
 /** The server's name and version as MCP clients see them. */
-export const MCP_SERVER_INFO = { name: 'eventry', version: '1.0.0' } as const;
+const MCP_SERVER_INFO = { name: 'eventry', version: '1.0.0' } as const;
 
 const field = z.object({
   path: z.string(),

@@ -29,8 +29,8 @@ export interface RegistryTimeouts {
 }
 
 /** The defaults, in seconds: a registry that is down costs a run well under a minute. */
-export const DEFAULT_REQUEST_SECONDS = 10;
-export const DEFAULT_DEADLINE_SECONDS = 40;
+const DEFAULT_REQUEST_SECONDS = 10;
+const DEFAULT_DEADLINE_SECONDS = 40;
 
 /**
  * The registry timeouts from `EVENTRY_REGISTRY_TIMEOUT` (seconds per request) and

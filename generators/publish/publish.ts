@@ -225,11 +225,7 @@ async function readRegistryState(client: NpmRegistryClient, local: PackedPackage
 }
 
 /** Maps with at most `limit` calls in flight; results in input order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   // After a failure no more calls start: the run is over, and each would wait out its own timeout.

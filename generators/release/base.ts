@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../shared/error-codes.js';
 import {
+  type GitPlace,
   isShallow,
   repoRoot,
   resolveCommit,
@@ -39,7 +40,7 @@ export type GateBase =
 export type BaseResult<T> = { ok: true; value: T } | { ok: false; problem: BaseProblem };
 
 /** How to let the gate see its base: printed with every base problem. */
-export const FETCH_HINT =
+const FETCH_HINT =
   'fetch the history (`git fetch --unshallow --tags`; GitHub Actions: `actions/checkout` with `fetch-depth: 0`; ' +
   'GitLab CI: `GIT_DEPTH: 0`), or name a base this clone holds with --base or EVENTRY_BASE (e.g. `origin/main`)';
 
@@ -49,11 +50,11 @@ export const FETCH_HINT =
  * boundary, "the first commit that records a version" may just be the first commit fetched.
  */
 export function findLastRelease(
-  cwd: string,
+  at: GitPlace,
   subject: ReleaseSubject,
   from = 'HEAD',
 ): BaseResult<Release | undefined> {
-  const top = repoRoot(cwd);
+  const top = repoRoot(at);
   if (!top) {
     return {
       ok: false,
@@ -65,10 +66,10 @@ export function findLastRelease(
   }
   const release =
     subject.kind === 'catalogue'
-      ? lastRelease(cwd, top, subject.catalogueDir, subject.scope, from)
-      : findRelease(cwd, top, subject.name, subject.manifestPath, from);
-  if (!isShallow(cwd)) return { ok: true, value: release };
-  const boundary = shallowBoundary(cwd);
+      ? lastRelease(at, top, subject.catalogueDir, subject.scope, from)
+      : findRelease(at, top, subject.name, subject.manifestPath, from);
+  if (!isShallow(at)) return { ok: true, value: release };
+  const boundary = shallowBoundary(at);
   if (release && (release.via.startsWith('tag ') || !boundary.has(release.commit))) {
     return { ok: true, value: release };
   }
@@ -89,25 +90,25 @@ export function findLastRelease(
  * history: the root commit, or an empty catalogue when HEAD is the first commit.
  */
 export function resolveGateBase(
-  cwd: string,
+  at: GitPlace,
   subject: { catalogueDir: string; scope: string },
   explicit?: { spec: string; from: '--base' | 'EVENTRY_BASE' },
 ): BaseResult<GateBase> {
   if (explicit) {
-    const commit = repoRoot(cwd) ? resolveCommit(cwd, explicit.spec) : undefined;
+    const commit = repoRoot(at) ? resolveCommit(at, explicit.spec) : undefined;
     if (!commit) return { ok: true, value: { kind: 'given', ref: explicit.spec, why: explicit.from } };
     const why = commit.startsWith(explicit.spec) ? explicit.from : `${explicit.spec}, from ${explicit.from}`;
     return { ok: true, value: { kind: 'commit', ref: explicit.spec, commit, why, neverReleased: false } };
   }
-  const head = repoRoot(cwd) ? resolveCommit(cwd, 'HEAD') : undefined;
+  const head = repoRoot(at) ? resolveCommit(at, 'HEAD') : undefined;
   if (!head) {
-    const found = findLastRelease(cwd, { kind: 'catalogue', ...subject });
+    const found = findLastRelease(at, { kind: 'catalogue', ...subject });
     if (!found.ok) return found;
     return { ok: true, value: { kind: 'empty', why: 'no commit yet, so nothing released' } };
   }
-  const from = workTreeDiffers(cwd, subject.catalogueDir) ? head : resolveCommit(cwd, `${head}^`);
+  const from = workTreeDiffers(at, subject.catalogueDir) ? head : resolveCommit(at, `${head}^`);
   if (!from) {
-    if (isShallow(cwd)) {
+    if (isShallow(at)) {
       const message = `this clone is shallow and holds no commit before HEAD: ${FETCH_HINT}.`;
       return { ok: false, problem: { code: 'shallow-history', message } };
     }
@@ -116,7 +117,7 @@ export function resolveGateBase(
       value: { kind: 'empty', why: 'nothing released before HEAD, the first commit' },
     };
   }
-  const found = findLastRelease(cwd, { kind: 'catalogue', ...subject }, from);
+  const found = findLastRelease(at, { kind: 'catalogue', ...subject }, from);
   if (!found.ok) return found;
   if (found.value) {
     const release = found.value;
@@ -126,7 +127,7 @@ export function resolveGateBase(
       value: { kind: 'commit', ref: release.commit, commit: release.commit, why, neverReleased: false },
     };
   }
-  const root = rootCommit(cwd, from)!;
+  const root = rootCommit(at, from)!;
   return {
     ok: true,
     value: {
@@ -156,8 +157,8 @@ function viaTag(release: Release): string {
 }
 
 /** What to do about a base that names no commit: fetch more history when the clone is shallow. */
-export function missingBaseHint(cwd: string): string {
-  return isShallow(cwd)
+export function missingBaseHint(at: GitPlace): string {
+  return isShallow(at)
     ? `this clone is shallow: ${FETCH_HINT}.`
     : 'name a branch, tag or commit this repository holds with --base or EVENTRY_BASE (e.g. `origin/main`).';
 }

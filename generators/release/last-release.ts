@@ -6,6 +6,7 @@ import { CONFIG_FILE } from '../load/index.js';
 import {
   commitsTouching,
   describeTag,
+  type GitPlace,
   isAncestor,
   listTags,
   readObjects,
@@ -29,11 +30,12 @@ export interface Release {
 }
 
 /**
- * The newest commit at or below `from` that changed the version `read` finds in `path` (the first
- * commit that recorded one counts as a release), or undefined when no commit records one.
+ * The newest commit at or below `from` that changed the version `read` finds in `path` (repo-relative;
+ * git runs at `top`, the repository's top folder), or undefined when no commit records one (the first
+ * commit that recorded one counts as a release).
  */
-export function lastVersionChange(
-  top: string,
+function lastVersionChange(
+  top: GitPlace,
   path: string,
   read: (text: string | undefined) => string | undefined,
   from = 'HEAD',
@@ -59,22 +61,22 @@ export function lastVersionChange(
  * the version its package.json records.
  */
 export function findRelease(
-  cwd: string,
+  at: GitPlace,
   top: string,
   name: string,
   manifestPath: string,
   from = 'HEAD',
 ): Release | undefined {
   const prefix = `${name}@`;
-  const tagged = listTags(cwd, `${prefix}*`)
+  const tagged = listTags(at, `${prefix}*`)
     .map((tag) => tag.slice(prefix.length))
     .filter((version) => semverValid(version) === version);
   if (tagged.length > 0) {
     const version = semverRsort(tagged)[0]!;
-    const commit = resolveCommit(cwd, `refs/tags/${prefix}${version}`);
+    const commit = resolveCommit(at, `refs/tags/${prefix}${version}`);
     if (commit) return { version, commit, via: `tag ${prefix}${version}` };
   }
-  return lastVersionChange(top, manifestPath, packageVersion, from);
+  return lastVersionChange({ ...at, cwd: top }, manifestPath, packageVersion, from);
 }
 
 /** The `version` of an eventry.config.yaml text, if it records one. */
@@ -93,23 +95,23 @@ export function catalogueVersion(text: string | undefined): string | undefined {
  * its packages and the commit that last changed the catalogue version.
  */
 export function lastRelease(
-  cwd: string,
+  at: GitPlace,
   top: string,
   catalogueDir: string,
   scope: string,
   from: string,
 ): Release | undefined {
-  const tag = describeTag(cwd, `${scope}/*@*`, from);
-  const tagged = tag ? resolveCommit(cwd, `refs/tags/${tag}`) : undefined;
-  const config = toPosix(relative(top, resolve(cwd, catalogueDir, CONFIG_FILE)));
-  const changed = lastVersionChange(top, config, catalogueVersion, from);
+  const tag = describeTag(at, `${scope}/*@*`, from);
+  const tagged = tag ? resolveCommit(at, `refs/tags/${tag}`) : undefined;
+  const config = toPosix(relative(top, resolve(at.cwd, catalogueDir, CONFIG_FILE)));
+  const changed = lastVersionChange({ ...at, cwd: top }, config, catalogueVersion, from);
   const byTag =
     tagged && tag
       ? { version: tag.slice(tag.lastIndexOf('@') + 1), commit: tagged, via: `tag ${tag}` }
       : undefined;
   if (!byTag) return changed;
   if (!changed) return byTag;
-  return isAncestor(cwd, byTag.commit, changed.commit) ? changed : byTag;
+  return isAncestor(at, byTag.commit, changed.commit) ? changed : byTag;
 }
 
 function toPosix(path: string): string {

@@ -18,7 +18,7 @@ export interface PackageBump {
 }
 
 /** The version the build gives a package that records none. */
-export const DEFAULT_PACKAGE_VERSION = '1.0.0';
+const DEFAULT_PACKAGE_VERSION = '1.0.0';
 
 const ORDER: readonly Bump[] = ['none', 'patch', 'minor', 'major'];
 const BY_SEVERITY: Record<Severity, Bump> = { breaking: 'major', 'non-breaking': 'minor', docs: 'patch' };

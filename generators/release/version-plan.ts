@@ -8,7 +8,7 @@ import { type CatalogueProblem, CONFIG_FILE, type LoadOptions } from '../load/in
 import { type Catalogue, groupPackageName } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { directorySource } from '../sources/folder.js';
-import { gitSource, repoRoot } from '../sources/git.js';
+import { type GitPlace, gitSource, repoRoot } from '../sources/git.js';
 import { packageVersion } from '../sources/source.js';
 import { findLastRelease } from './base.js';
 import { changelogEntry, prependChangelog } from './changelog.js';
@@ -54,10 +54,10 @@ export interface FileWrite {
   contents: string;
 }
 
-/** The repository and packages folder of a release; `out` relative to `cwd`. */
-export function locateReleaseFolders(cwd: string, out: string): ReleaseFolders {
-  const packagesDir = resolve(cwd, out);
-  const top = repoRoot(cwd);
+/** The repository and packages folder of a release; `out` relative to `at.cwd`. */
+export function locateReleaseFolders(at: GitPlace, out: string): ReleaseFolders {
+  const packagesDir = resolve(at.cwd, out);
+  const top = repoRoot(at);
   if (!top) return { kind: 'not-a-repository' };
   // git reports the repository's real path: compare it with the real path of the packages folder.
   const outside = relative(top, existsSync(packagesDir) ? realpathSync(packagesDir) : packagesDir);
@@ -74,15 +74,17 @@ export function locateReleaseFolders(cwd: string, out: string): ReleaseFolders {
  * the caller writes `writes`.
  */
 export function planVersions(
-  cwd: string,
+  at: GitPlace,
   catalogueDir: string,
   folders: { top: string; packagesDir: string },
   /** How the catalogue and its releases load (the CLI passes a memo: they share most files). */
   load?: LoadOptions,
 ): VersionRun {
   const { top, packagesDir } = folders;
+  const { cwd, env } = at;
   const current = directorySource.resolve(catalogueDir, {
     cwd,
+    env,
     catalogue: catalogueDir,
     ...(load ? { load } : {}),
   });
@@ -95,7 +97,12 @@ export function planVersions(
   const bases = new Map<string, Catalogue | undefined>();
   const baseAt = (commit: string): Catalogue | undefined => {
     if (!bases.has(commit)) {
-      const result = gitSource.resolve(commit, { cwd, catalogue: catalogueDir, ...(load ? { load } : {}) });
+      const result = gitSource.resolve(commit, {
+        cwd,
+        env,
+        catalogue: catalogueDir,
+        ...(load ? { load } : {}),
+      });
       bases.set(commit, result.ok ? result.source.catalogue : undefined);
     }
     return bases.get(commit);
@@ -122,7 +129,7 @@ export function planVersions(
       packages.push({ kind: 'unbuilt', name, manifest: posixRelative(cwd, manifest) });
       continue;
     }
-    const found = findLastRelease(cwd, { kind: 'package', name, manifestPath: posixRelative(top, manifest) });
+    const found = findLastRelease(at, { kind: 'package', name, manifestPath: posixRelative(top, manifest) });
     if (!found.ok) return { kind: 'release-problem', ...found.problem };
     const release = found.value;
     if (!release) {
@@ -192,7 +199,7 @@ function planCatalogueVersion(
 }
 
 /** The package.json text with only `version` changed (key order and indent kept). */
-export function withVersion(text: string, version: string): string {
+function withVersion(text: string, version: string): string {
   const manifest = JSON.parse(text) as Record<string, unknown>;
   manifest.version = version;
   const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? '  ';

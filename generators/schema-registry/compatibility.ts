@@ -26,7 +26,7 @@ import { servedSchemaText } from './schema-text.js';
 export type { Direction, Policy };
 
 /** The directions a level checks. */
-export function directionsOf(level: CompatibilityLevel): Direction[] {
+function directionsOf(level: CompatibilityLevel): Direction[] {
   if (level === 'NONE') return [];
   if (level.startsWith('BACKWARD')) return ['backward'];
   if (level.startsWith('FORWARD')) return ['forward'];
@@ -34,7 +34,7 @@ export function directionsOf(level: CompatibilityLevel): Direction[] {
 }
 
 /** Whether a level checks every earlier version rather than the latest only. */
-export const isTransitive = (level: CompatibilityLevel): boolean => level.endsWith('_TRANSITIVE');
+const isTransitive = (level: CompatibilityLevel): boolean => level.endsWith('_TRANSITIVE');
 
 /** One reason a change is incompatible in one direction. */
 export interface Incompatibility {
@@ -65,7 +65,7 @@ export interface EventVerdict {
 }
 
 /** The eventry field a Confluent path points into (`#/properties/a/items/properties/b` -> `a[].b`). */
-export function attrOfPath(path: string): string | null {
+function attrOfPath(path: string): string | null {
   const segments = path.replace(/^#\/?/, '').split('/').filter(Boolean);
   let attr = '';
   for (let i = 0; i < segments.length; i++) {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -11,7 +10,7 @@ import {
 } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { catalogueVersion } from '../release/last-release.js';
-import { gitSource, readObjects, repoRoot } from '../sources/git.js';
+import { type GitPlace, gitSource, readObjects, repoRoot, runGit } from '../sources/git.js';
 import { schemaTextFingerprint, servedSchemaText } from './schema-text.js';
 
 /**
@@ -40,8 +39,8 @@ export interface History {
   warnings: string[];
 }
 
-/** Where `loadHistory` looks and caches. */
-export interface HistoryOptions {
+/** Where `loadHistory` looks and caches; git runs with `env`. */
+export interface HistoryOptions extends GitPlace {
   /** The folder commands run in. */
   cwd: string;
   /** The catalogue folder, relative to `cwd`. */
@@ -74,11 +73,12 @@ export function loadHistory(options: HistoryOptions): HistoryResult {
     return { ok: false, reason: 'problems', problems: working.problems, root: options.catalogue };
   const points: HistoryPoint[] = [];
   const warnings: string[] = [];
-  const top = repoRoot(options.cwd);
+  const top = repoRoot(options);
   if (top) {
     const inRepo = relative(top, folder).split(sep).join('/');
-    for (const release of findReleases(top, inRepo)) {
-      const schemas = releaseSchemas(options, top, inRepo, release.commit, load);
+    const atTop: GitPlace = { cwd: top, env: options.env };
+    for (const release of findReleases(atTop, inRepo)) {
+      const schemas = releaseSchemas(options, atTop, inRepo, release.commit, load);
       if (typeof schemas === 'string') {
         warnings.push(`release ${release.version} (${release.commit.slice(0, 7)}) left out: ${schemas}`);
         continue;
@@ -105,8 +105,11 @@ export interface ReleaseCommit {
   version: string;
 }
 
-/** Release commits, oldest first: first-parent commits where the recorded catalogue version changed. */
-export function findReleases(top: string, catalogueInRepo: string): ReleaseCommit[] {
+/**
+ * Release commits, oldest first: first-parent commits where the recorded catalogue version changed
+ * (git runs at `top`, the repository's top folder).
+ */
+function findReleases(top: GitPlace, catalogueInRepo: string): ReleaseCommit[] {
   const configPath = catalogueInRepo === '' ? CONFIG_FILE : `${catalogueInRepo}/${CONFIG_FILE}`;
   const commits = firstParentCommitsTouching(top, configPath).reverse();
   const texts = readObjects(
@@ -123,13 +126,10 @@ export function findReleases(top: string, catalogueInRepo: string): ReleaseCommi
   return releases;
 }
 
-function firstParentCommitsTouching(top: string, path: string): string[] {
+function firstParentCommitsTouching(top: GitPlace, path: string): string[] {
   try {
-    return execFileSync('git', ['log', '--first-parent', '--format=%H', '--', path], {
-      cwd: top,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    return runGit(top, ['log', '--first-parent', '--format=%H', '--', path])
+      .toString()
       .split('\n')
       .filter((line) => line !== '');
   } catch {
@@ -139,7 +139,7 @@ function firstParentCommitsTouching(top: string, path: string): string[] {
 }
 
 /** Schema texts of every event of a catalogue. */
-export function schemaTexts(catalogue: Catalogue): Map<string, string> {
+function schemaTexts(catalogue: Catalogue): Map<string, string> {
   const schemas = new Map<string, string>();
   for (const key of Object.keys(catalogue.events).sort()) schemas.set(key, servedSchemaText(catalogue, key));
   return schemas;
@@ -148,7 +148,7 @@ export function schemaTexts(catalogue: Catalogue): Map<string, string> {
 /** The schema texts at a release commit, from the cache or loaded from git; a string says why not. */
 function releaseSchemas(
   options: HistoryOptions,
-  top: string,
+  top: GitPlace,
   catalogueInRepo: string,
   commit: string,
   load: LoadOptions,
@@ -167,7 +167,7 @@ function releaseSchemas(
     const cached = readCachedSchemas(cacheFile, inputs);
     if (cached) return cached;
   }
-  const loaded = gitSource.resolve(commit, { cwd: top, catalogue: catalogueInRepo || '.', load });
+  const loaded = gitSource.resolve(commit, { ...top, catalogue: catalogueInRepo || '.', load });
   if (!loaded.ok) {
     return loaded.reason === 'problems'
       ? `its catalogue has ${loaded.problems.length} problem(s)`
@@ -252,13 +252,11 @@ function readCachedSchemas(file: string, inputs: CacheInputs): Map<string, strin
   return new Map(pairs);
 }
 
-function treeHash(top: string, commit: string, catalogueInRepo: string): string | undefined {
+function treeHash(top: GitPlace, commit: string, catalogueInRepo: string): string | undefined {
   try {
-    return execFileSync('git', ['rev-parse', `${commit}:${catalogueInRepo}`], {
-      cwd: top,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }).trim();
+    return runGit(top, ['rev-parse', `${commit}:${catalogueInRepo}`])
+      .toString()
+      .trim();
   } catch {
     return undefined;
   }

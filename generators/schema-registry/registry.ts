@@ -41,7 +41,7 @@ export interface CompatibilitySettings {
 }
 
 /** The suffix of Confluent's TopicNameStrategy for record values. */
-export const VALUE_SUFFIX = '-value';
+const VALUE_SUFFIX = '-value';
 
 /** Subjects, versions and ids of a history; read-only once built. */
 export class SchemaRegistryState {

@@ -37,7 +37,7 @@ export function firstGenerationText(key: string, text: string): string | undefin
  * Compact JSON with object keys sorted at every depth (array order kept): two schemas that differ only
  * in key order or white space have the same text, so a look-up by schema text finds them.
  */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 

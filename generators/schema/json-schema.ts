@@ -13,7 +13,7 @@ import { generatedNote } from './generated-note.js';
 // sources and the schema registry share. It reads the model only; the emitters write it out.
 
 /** JSON Schema dialect of every schema eventry emits. */
-export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /**
  * Extension keywords eventry puts in the schemas of its documents (OpenAPI and AsyncAPI allow `x-`
@@ -47,7 +47,7 @@ export interface SchemaOptions {
 }
 
 /** The schema of a field type. Optional fields are never nullable: the platform omits them. */
-export function typeSchema(type: FieldType, options: SchemaOptions): Record<string, unknown> {
+function typeSchema(type: FieldType, options: SchemaOptions): Record<string, unknown> {
   switch (type.kind) {
     case 'shape':
       return { $ref: options.ref(type.name) };
@@ -65,7 +65,7 @@ export function typeSchema(type: FieldType, options: SchemaOptions): Record<stri
 }
 
 /** The object schema of a field list; closed unless open mode or `open` (a partial event). */
-export function objectSchema(fields: Field[], options: SchemaOptions, open = false): Record<string, unknown> {
+function objectSchema(fields: Field[], options: SchemaOptions, open = false): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const field of fields) {
     // Defined, not assigned: a field called `__proto__` is a key, not the object's prototype.

@@ -26,7 +26,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The policy every portal answer carries. */
-export const DOCS_CSP =
+const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'";
 
 /** Whether a request path belongs to the portal. */

@@ -49,7 +49,7 @@ export const invalidSchema = (why: string): SchemaRegistryError =>
   new SchemaRegistryError(422, ERROR_CODES.invalidSchema, `Invalid schema: ${why}`);
 
 /** What every write answers: schemas change through the catalogue, not through this API. */
-export const READ_ONLY_MESSAGE =
+const READ_ONLY_MESSAGE =
   'This registry is read-only: it serves the eventry catalogue in git. To change a schema, edit the ' +
   'catalogue (catalogue/groups/<group>.yaml), pass the gate (`eventry check --base main`) in review, ' +
   'and release (`eventry version`, then merge); the registry serves the new version from then on.';

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { CONFIG_FILE, formatProblem, type LoadAccelerator } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { loadHistory } from '../schema-registry/history.js';
-import { resolveCommit } from '../sources/git.js';
+import { type GitPlace, resolveCommit } from '../sources/git.js';
 import { buildServedState, type ServedState, type ServedStateHolder } from './served-state.js';
 
 /**
@@ -12,8 +12,8 @@ import { buildServedState, type ServedState, type ServedStateHolder } from './se
  * fails (a catalogue half-edited, a broken release) keeps the state being served and says why.
  */
 
-/** Where the served history comes from. */
-export interface ServedSource {
+/** Where the served history comes from; git runs with `env`. */
+export interface ServedSource extends GitPlace {
   cwd: string;
   /** The catalogue folder, relative to `cwd`. */
   catalogue: string;
@@ -28,7 +28,7 @@ export type LoadedState = { ok: true; served: ServedState } | { ok: false; messa
 
 /** Loads the history and builds the state to serve; the commit checked out is recorded with it. */
 export function loadServedState(source: ServedSource): LoadedState {
-  const head = resolveCommit(source.cwd, 'HEAD');
+  const head = resolveCommit(source, 'HEAD');
   const result = loadHistory(source);
   if (!result.ok) {
     return {
@@ -114,7 +114,7 @@ export function followRepository(
 
 /** The commit checked out and every catalogue file's path, size and modification time, as one string. */
 function fingerprint(source: ServedSource): string {
-  const lines = [resolveCommit(source.cwd, 'HEAD') ?? 'no commit'];
+  const lines = [resolveCommit(source, 'HEAD') ?? 'no commit'];
   walk(resolve(source.cwd, source.catalogue), '', lines);
   return lines.join('\n');
 }

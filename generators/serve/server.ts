@@ -9,8 +9,6 @@ import { answerDocs, handle } from './routes.js';
 import { CONTENT_TYPE, send, sendJson } from './send.js';
 import { buildServedState, ServedStateHolder } from './served-state.js';
 
-export { CONTENT_TYPE } from './send.js';
-
 /** Options of the registry server. */
 export interface RegistryServerOptions {
   /** Where one JSON line per request goes (`--access-log`); no access log when undefined. */

@@ -29,7 +29,19 @@ export class WorkerModuleMissing extends ToolkitNotBuilt {
  * module is not built, instead of the thread failing later with a module-resolution error.
  */
 export function startWorker(name: string, options: WorkerOptions = {}): Worker {
-  const path = compiledModule(name);
-  if (!existsSync(path)) throw new WorkerModuleMissing(name);
+  return startCompiled(name, compiledModule(name), options);
+}
+
+/**
+ * `startWorker` for a module of the repository's `scripts/` (`'bench/validate-worker'`, its path under
+ * `scripts/` without extension): its compiled file in `dist/scripts/`, from source under vitest too.
+ */
+export function startScriptWorker(name: string, options: WorkerOptions = {}): Worker {
+  if (!MODULE_NAME.test(name)) throw new TypeError(`not a script module name: ${JSON.stringify(name)}`);
+  return startCompiled(`scripts/${name}`, compiledToolkitFile(`../scripts/${name}.js`), options);
+}
+
+function startCompiled(module: string, path: string, options: WorkerOptions): Worker {
+  if (!existsSync(path)) throw new WorkerModuleMissing(module);
   return new Worker(path, options);
 }

@@ -10,16 +10,26 @@ import { displayPath, loaded, type SourceKind, toPosix, unknownSpec } from './so
  */
 
 /** A git failure the caller can explain to the user (not a bug). */
-export class GitError extends Error {}
+class GitError extends Error {}
 
-function git(cwd: string, args: string[], input?: string): Buffer {
+/**
+ * Where a git command runs: a folder of the repository, and the environment git gets (the command's
+ * container's, so `GIT_DIR`, `HOME` or `GIT_CONFIG_GLOBAL` given to `runCli` are the ones git sees).
+ */
+export interface GitPlace {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The output of `git ARGS` run at `at`; a `GitError` with git's own message when it fails. */
+export function runGit(at: GitPlace, args: string[], input?: string): Buffer {
   try {
     return execFileSync('git', args, {
-      cwd,
+      cwd: at.cwd,
       input,
       maxBuffer: 1 << 30,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      env: { ...at.env, GIT_TERMINAL_PROMPT: '0' },
     });
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
@@ -28,19 +38,19 @@ function git(cwd: string, args: string[], input?: string): Buffer {
 }
 
 /** The repository's top folder, or undefined outside a work tree. */
-export function repoRoot(cwd: string): string | undefined {
+export function repoRoot(at: GitPlace): string | undefined {
   try {
-    return git(cwd, ['rev-parse', '--show-toplevel']).toString().trim();
+    return runGit(at, ['rev-parse', '--show-toplevel']).toString().trim();
   } catch {
     return undefined;
   }
 }
 
 /** The commit a ref names, or undefined when it names none (a typo, `HEAD~1` of a first commit). */
-export function resolveCommit(cwd: string, ref: string): string | undefined {
+export function resolveCommit(at: GitPlace, ref: string): string | undefined {
   if (ref.startsWith('-')) return undefined;
   try {
-    return git(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])
+    return runGit(at, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])
       .toString()
       .trim();
   } catch {
@@ -49,8 +59,8 @@ export function resolveCommit(cwd: string, ref: string): string | undefined {
 }
 
 /** Paths of the files below `folder` (repo-relative, `/`-separated) at a commit. */
-export function listFiles(cwd: string, commit: string, folder: string): string[] {
-  const out = git(cwd, [
+function listFiles(at: GitPlace, commit: string, folder: string): string[] {
+  const out = runGit(at, [
     'ls-tree',
     '-r',
     '-z',
@@ -64,19 +74,19 @@ export function listFiles(cwd: string, commit: string, folder: string): string[]
 }
 
 /** The contents of several files at a commit, read through one `git cat-file --batch`; by path. */
-export function readFiles(cwd: string, commit: string, paths: string[]): Map<string, string> {
+export function readFiles(at: GitPlace, commit: string, paths: string[]): Map<string, string> {
   const objects = readObjects(
-    cwd,
+    at,
     paths.map((path) => `${commit}:${path}`),
   );
   return new Map([...objects].map(([spec, text]) => [spec.slice(commit.length + 1), text]));
 }
 
 /** The contents of `<commit>:<path>` objects, one `git cat-file --batch` for all; missing ones are left out. */
-export function readObjects(cwd: string, specs: string[]): Map<string, string> {
+export function readObjects(at: GitPlace, specs: string[]): Map<string, string> {
   const files = new Map<string, string>();
   if (specs.length === 0) return files;
-  const out = git(cwd, ['cat-file', '--batch'], specs.map((spec) => `${spec}\n`).join(''));
+  const out = runGit(at, ['cat-file', '--batch'], specs.map((spec) => `${spec}\n`).join(''));
   let offset = 0;
   for (const spec of specs) {
     const end = out.indexOf(0x0a, offset);
@@ -92,25 +102,25 @@ export function readObjects(cwd: string, specs: string[]): Map<string, string> {
 }
 
 /** Tags matching a glob (`@scope/pkg@*`). */
-export function listTags(cwd: string, pattern: string): string[] {
-  return git(cwd, ['tag', '--list', pattern])
+export function listTags(at: GitPlace, pattern: string): string[] {
+  return runGit(at, ['tag', '--list', pattern])
     .toString()
     .split('\n')
     .filter((tag) => tag !== '');
 }
 
 /** Commits reachable from `from` that touched a path, newest first. */
-export function commitsTouching(cwd: string, path: string, from = 'HEAD'): string[] {
-  return git(cwd, ['log', '--format=%H', '--end-of-options', from, '--', path])
+export function commitsTouching(at: GitPlace, path: string, from = 'HEAD'): string[] {
+  return runGit(at, ['log', '--format=%H', '--end-of-options', from, '--', path])
     .toString()
     .split('\n')
     .filter((line) => line !== '');
 }
 
 /** The nearest tag matching a glob reachable from `from` (git describe), or undefined. */
-export function describeTag(cwd: string, pattern: string, from: string): string | undefined {
+export function describeTag(at: GitPlace, pattern: string, from: string): string | undefined {
   try {
-    return git(cwd, ['describe', '--tags', '--abbrev=0', `--match=${pattern}`, '--end-of-options', from])
+    return runGit(at, ['describe', '--tags', '--abbrev=0', `--match=${pattern}`, '--end-of-options', from])
       .toString()
       .trim();
   } catch {
@@ -119,9 +129,9 @@ export function describeTag(cwd: string, pattern: string, from: string): string 
 }
 
 /** Whether commit `a` is an ancestor of (or equal to) commit `b`. */
-export function isAncestor(cwd: string, a: string, b: string): boolean {
+export function isAncestor(at: GitPlace, a: string, b: string): boolean {
   try {
-    git(cwd, ['merge-base', '--is-ancestor', a, b]);
+    runGit(at, ['merge-base', '--is-ancestor', a, b]);
     return true;
   } catch {
     return false;
@@ -129,8 +139,8 @@ export function isAncestor(cwd: string, a: string, b: string): boolean {
 }
 
 /** The first root commit reachable from `from` (the oldest one on a merged history). */
-export function rootCommit(cwd: string, from: string): string | undefined {
-  const roots = git(cwd, ['rev-list', '--max-parents=0', '--end-of-options', from])
+export function rootCommit(at: GitPlace, from: string): string | undefined {
+  const roots = runGit(at, ['rev-list', '--max-parents=0', '--end-of-options', from])
     .toString()
     .split('\n')
     .filter((line) => line !== '');
@@ -138,18 +148,20 @@ export function rootCommit(cwd: string, from: string): string | undefined {
 }
 
 /** Whether the clone is shallow (`git clone --depth N`): history before its boundary is not there. */
-export function isShallow(cwd: string): boolean {
+export function isShallow(at: GitPlace): boolean {
   try {
-    return git(cwd, ['rev-parse', '--is-shallow-repository']).toString().trim() === 'true';
+    return runGit(at, ['rev-parse', '--is-shallow-repository']).toString().trim() === 'true';
   } catch {
     return false;
   }
 }
 
 /** The commits at a shallow clone's boundary: they look parentless, but their parents were not fetched. */
-export function shallowBoundary(cwd: string): Set<string> {
+export function shallowBoundary(at: GitPlace): Set<string> {
   try {
-    const file = git(cwd, ['rev-parse', '--path-format=absolute', '--git-path', 'shallow']).toString().trim();
+    const file = runGit(at, ['rev-parse', '--path-format=absolute', '--git-path', 'shallow'])
+      .toString()
+      .trim();
     return new Set(
       readFileSync(file, 'utf8')
         .split('\n')
@@ -161,18 +173,26 @@ export function shallowBoundary(cwd: string): Set<string> {
 }
 
 /** Whether the work tree's `folder` differs from HEAD (changed, staged, deleted or new files; ignored ones aside). */
-export function workTreeDiffers(cwd: string, folder: string): boolean {
-  const out = git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', folder]).toString();
+export function workTreeDiffers(at: GitPlace, folder: string): boolean {
+  const out = runGit(at, [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    '--',
+    folder,
+  ]).toString();
   return out !== '';
 }
 
 /** A git ref: the catalogue at that commit, read from git objects (the work tree is never touched). */
 export const gitSource: SourceKind = {
   name: 'git',
-  claims: (_spec, { cwd }) => repoRoot(cwd) !== undefined,
-  resolve(spec, { cwd, catalogue, load }) {
-    const top = repoRoot(cwd)!;
-    const commit = resolveCommit(cwd, spec);
+  claims: (_spec, { cwd, env }) => repoRoot({ cwd, env }) !== undefined,
+  resolve(spec, { cwd, env, catalogue, load }) {
+    const at: GitPlace = { cwd, env };
+    const top = repoRoot(at)!;
+    const commit = resolveCommit(at, spec);
     if (!commit) {
       if (/^(HEAD|@)([~^][0-9]*)*$/.test(spec)) {
         return { ok: false, reason: 'absent', message: `\`${spec}\` names no commit in this repository.` };
@@ -183,7 +203,7 @@ export const gitSource: SourceKind = {
     const label = commit.startsWith(spec) ? commit.slice(0, 7) : `${spec} (${commit.slice(0, 7)})`;
     try {
       const prefix = folder === '' ? '' : `${folder}/`;
-      const paths = listFiles(cwd, commit, folder || '.').filter(
+      const paths = listFiles(at, commit, folder || '.').filter(
         (path) =>
           /\.ya?ml$/.test(path) &&
           !path
@@ -198,13 +218,13 @@ export const gitSource: SourceKind = {
           message: `${label} has no catalogue in \`${folder || '.'}/\`.`,
         };
       }
-      const texts = readFiles(cwd, commit, paths);
+      const texts = readFiles(at, commit, paths);
       const files = paths.map((path) => ({ path: path.slice(prefix.length), text: texts.get(path) ?? '' }));
       const result = loadCatalogueFromSources(files, load);
       const packagesFolder = posix.join(posix.dirname(folder || '.'), 'packages');
       const versions = result.ok
         ? readFiles(
-            cwd,
+            at,
             commit,
             result.catalogue.groups.map((group) => posix.join(packagesFolder, group.slug, 'package.json')),
           )

@@ -11,7 +11,7 @@ import {
   unknownSpec,
 } from './source.js';
 
-export type { ResolvedSource, SourceKind, SourceOptions, SourceResult } from './source.js';
+export type { ResolvedSource, SourceOptions, SourceResult } from './source.js';
 
 // The catalogue inputs `diff`, `check` and `version` compare: a git ref (`git.ts`), a folder
 // (`folder.ts`), an OpenAPI document (`openapi.ts`), a published npm package (`npm-package.ts`). This
@@ -46,7 +46,7 @@ export function alignSources<T extends Pick<ResolvedSource, 'catalogue' | 'group
 }
 
 /** The kinds, in the order they are tried: explicit prefixes first, then paths, then git refs. */
-export const SOURCE_KINDS: readonly SourceKind[] = [npmSource, directorySource, openApiSource, gitSource];
+const SOURCE_KINDS: readonly SourceKind[] = [npmSource, directorySource, openApiSource, gitSource];
 
 /** Resolves OLD or NEW: `npm:…`, a directory, an OpenAPI document, or a git ref, in that order. */
 export function resolveSource(spec: string, options: SourceOptions): SourceResult {

@@ -103,7 +103,7 @@ export interface FetchedPackage {
  * `.npmrc` of `cwd` or the home folder), with its own credentials. Synchronous because diff sources
  * are; the registry must therefore be another process (it always is, outside tests).
  */
-export function fetchPackageFiles(
+function fetchPackageFiles(
   spec: string,
   cwd: string,
   /** Extra npm flags (`--registry=…`) on top of the user's configuration. */

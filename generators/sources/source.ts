@@ -15,8 +15,8 @@ export interface SourceOptions {
   registry?: string;
   /** How catalogue files are loaded (an accelerator shared by the two sides of a diff). */
   load?: LoadOptions;
-  /** The environment npm runs with for `npm:` sources (default: the process's). */
-  env?: Readonly<Record<string, string | undefined>>;
+  /** The environment git and npm run with for git refs and `npm:` sources (the command's container's). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** A catalogue to compare, whatever it was given as. */

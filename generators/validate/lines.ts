@@ -9,7 +9,7 @@ export type Line =
   | { number: number; problem: 'too_long' | 'invalid_encoding' };
 
 /** A read that stopped because the input broke the limits (not an I/O error from the system). */
-export class InputTooLargeError extends Error {}
+class InputTooLargeError extends Error {}
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -23,10 +23,7 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * Yields the lines of each chunk together: a caller flushes its output between batches, which is when
  * the input has nothing more ready.
  */
-export async function* readLines(
-  input: AsyncIterable<Buffer | string>,
-  maxBytes: number,
-): AsyncGenerator<Line[]> {
+async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes: number): AsyncGenerator<Line[]> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let pending: Buffer[] = [];
   let pendingBytes = 0;

@@ -4,11 +4,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { Worker } from 'node:worker_threads';
 import { openEventSchema } from '../../generators/emit/package/validators.js';
 import { loadCatalogue } from '../../generators/load/index.js';
 import type { Catalogue } from '../../generators/model.js';
 import { standaloneEventSchema } from '../../generators/schema/json-schema.js';
+import { startScriptWorker } from '../../generators/shared/worker.js';
 import { median } from './measure.js';
 import { type ColdStart, type Mode, type Row, report } from './validate-report.js';
 import {
@@ -138,11 +138,8 @@ export interface ContenderThreads {
   close(): Promise<void>;
 }
 
-/** `script`: the compiled worker, beside this file in `dist/` unless said otherwise (a test runs this from source). */
-export function contenderThreads(
-  out: string,
-  script: URL = new URL('./validate-worker.js', import.meta.url),
-): ContenderThreads {
+/** The threads run the compiled `validate-worker.ts` in `dist/`, from source under vitest too (`startScriptWorker`). */
+export function contenderThreads(out: string): ContenderThreads {
   // V8 moves an allocation site's objects straight to the old generation once enough of them outlive a
   // young-generation collection. A benchmark loop trips it by chance: ajv `allErrors` on the flat
   // invalid payload took 65 ns a call in some runs and 200–420 ns in others, depending on what ran before
@@ -152,7 +149,7 @@ export function contenderThreads(
   const threads = new Map(
     CONTENDERS.map((contender) => [
       contender,
-      new Worker(script, { workerData: { contender, out } satisfies ContenderData }),
+      startScriptWorker('bench/validate-worker', { workerData: { contender, out } satisfies ContenderData }),
     ]),
   );
   return {

@@ -32,7 +32,7 @@ export interface LocalRegistry {
  * does not hold is a 404, never a copy from the public registry); every package readable and
  * publishable without an account. npm still sends a token to publish: any value is accepted.
  */
-export function localRegistryConfig(storage: string, logLevel: LocalRegistryOptions['logLevel'] = 'warn') {
+function localRegistryConfig(storage: string, logLevel: LocalRegistryOptions['logLevel'] = 'warn') {
   const open = { access: '$all', publish: '$all', unpublish: '$all' };
   return {
     // Verdaccio resolves relative paths against the config file's folder; there is no file, only this.

@@ -170,6 +170,8 @@ describe('every command with broken arguments: a message and the documented exit
         stderr: new PassThrough(),
         env: {},
         cwd: REPO,
+        onSignal: () => () => {},
+        exit: () => {},
       })
         .commands.map((command) => command.name())
         .sort(),

@@ -1,4 +1,6 @@
+import { EventEmitter } from 'node:events';
 import { Readable, Writable } from 'node:stream';
+import type { StopSignal } from '../../generators/cli/container.js';
 import { runCli } from '../../generators/cli/main.js';
 import { REPO } from '../helpers.js';
 
@@ -19,13 +21,26 @@ export interface InProcessOptions {
   input?: string;
 }
 
+/** A command started inside the test process: its output so far, its stop signals, its end. */
+export interface InProcessRun {
+  /** What it wrote to stdout so far. */
+  stdout(): string;
+  /** Sends `signal` through the container, as the process's SIGTERM or SIGINT would reach it. */
+  signal(signal: StopSignal): void;
+  /** The statuses it asked to exit with through the container (`exit`), in order. */
+  readonly exits: number[];
+  /** Its status and whole output once `runCli` returned. */
+  readonly done: Promise<CliResult>;
+}
+
 /**
- * Runs `eventry ARGS` inside the test process through the CLI's own `runCli`, with in-memory streams,
- * the given working directory and environment: the same exit code and output as the compiled CLI,
- * without starting Node for every command, and without touching any process global, so runs may
- * overlap. Tests that need a real process (kills, crashes, pipes, heap limits, streaming stdin) spawn it.
+ * Starts `eventry ARGS` inside the test process through the CLI's own `runCli`, with in-memory streams,
+ * the given working directory and environment, and stop signals the test sends itself (`signal`):
+ * the same exit code and output as the compiled CLI, without starting Node for every command, and
+ * without touching any process global, so runs may overlap. Tests that need a real process (kills,
+ * crashes, pipes, heap limits, streaming stdin) spawn it.
  */
-export async function runCliInProcess(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
+export function startCliInProcess(args: string[], options: InProcessOptions = {}): InProcessRun {
   const stdout = memoryOutput();
   const stderr = memoryOutput();
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
@@ -33,14 +48,26 @@ export async function runCliInProcess(args: string[], options: InProcessOptions 
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
-  const status = await runCli(['node', 'eventry', ...args], {
+  const signals = new EventEmitter();
+  const exits: number[] = [];
+  const done = runCli(['node', 'eventry', ...args], {
     stdin: Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]),
     stdout: stdout.stream,
     stderr: stderr.stream,
     env,
     cwd: options.cwd ?? REPO,
-  });
-  return { status, stdout: stdout.text(), stderr: stderr.text() };
+    onSignal: (signal, handler) => {
+      signals.on(signal, handler);
+      return () => signals.off(signal, handler);
+    },
+    exit: (status) => exits.push(status),
+  }).then((status) => ({ status, stdout: stdout.text(), stderr: stderr.text() }));
+  return { stdout: stdout.text, signal: (signal) => signals.emit(signal), exits, done };
+}
+
+/** Runs `eventry ARGS` inside the test process to its end (see `startCliInProcess`). */
+export function runCliInProcess(args: string[], options: InProcessOptions = {}): Promise<CliResult> {
+  return startCliInProcess(args, options).done;
 }
 
 /** A writable stream that keeps what is written to it. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compiledToolkitPath, fixturePath, REPO, tempDir } from '../helpers.js';
 import { releasedTwice, releaseNickname, runCliAsync } from '../schema-registry/released-repo.js';
 import { makeRepo } from '../sources/git-repo.js';
+import { type InProcessRun, startCliInProcess } from './in-process.js';
 
 /** A `serve` process of the compiled CLI, once it printed its address. */
 interface Served {
@@ -171,4 +172,43 @@ describe('eventry serve (compiled CLI)', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('--port http is not a port number');
   });
+});
+
+/** The address an in-process `serve` printed, once it did; its output when it ended before that. */
+async function servingUrl(run: InProcessRun): Promise<string> {
+  let ended = false;
+  void run.done.then(() => {
+    ended = true;
+  });
+  // A hang guard, not a timing: the line comes once the history is loaded and the port is bound.
+  for (let tries = 0; tries < 1500; tries += 1) {
+    const match = /^eventry: serving (http:\/\/\S+)$/m.exec(run.stdout());
+    if (match) return match[1]!;
+    if (ended) throw new Error(`serve ended before serving: ${JSON.stringify(await run.done)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`serve printed no address: ${run.stdout()}`);
+}
+
+describe('eventry serve (in process, stopped through the container)', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s sent through the container closes the server cleanly: exit 0, the port refuses after, no process handler',
+    async (signal) => {
+      const repo = releasedTwice();
+      const handlers = () => [process.listenerCount('SIGTERM'), process.listenerCount('SIGINT')];
+      const before = handlers();
+      const run = startCliInProcess(['serve', '--port', '0', '--poll', '0'], { cwd: repo.dir });
+      const url = await servingUrl(run);
+      expect((await getJson(`${url}/healthz`)).body.status).toBe('ok');
+      // It listens for the stop through the container, not on the test process.
+      expect(handlers()).toEqual(before);
+      run.signal(signal);
+      const result = await run.done;
+      expect(result.status).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(run.exits).toEqual([]);
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    },
+    30_000,
+  );
 });

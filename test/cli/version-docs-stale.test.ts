@@ -1,32 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers.js';
-import { makeRepo } from '../sources/git-repo.js';
-import { runCliInProcess } from './in-process.js';
-
-const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
+import { changedSinceRelease } from './version-repo.js';
 
 describe('the release flow leaves the docs portal stale (regression: it showed the last release after `version`)', () => {
   it('after `version`, the docs portal shows the new release, before and after it is committed', {
     timeout: 180_000,
   }, async () => {
-    const repo = makeRepo();
-    repo.copy(join(FIXTURE, 'before'), 'catalogue');
-    repo.write(
-      '.gitignore',
-      'packages/.eventry-build-state.json\npackages/.eventry-build-state/\n.eventry/\n',
-    );
-    const cli = (...args: string[]) => runCliInProcess(args, { cwd: repo.dir });
+    const { repo, cli } = await changedSinceRelease({ docs: true });
     const site = (path: string) => readFileSync(join(repo.dir, '.eventry/site', path), 'utf8');
-    expect((await cli('build')).status).toBe(0);
-    expect((await cli('docs')).status).toBe(0);
-    repo.commit('release 1.4.0');
-
-    repo.copy(join(FIXTURE, 'after'), 'catalogue');
-    expect((await cli('build')).status).toBe(0);
-    expect((await cli('docs')).status).toBe(0);
-    repo.commit('change');
     const bumped = await cli('version');
     expect(bumped.status).toBe(0);
     expect(bumped.stdout).toContain('eventry: wrote the docs site into .eventry/site');

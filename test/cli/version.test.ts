@@ -1,23 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers.js';
-import { makeRepo, type TestRepo } from '../sources/git-repo.js';
+import type { TestRepo } from '../sources/git-repo.js';
 import { runCliInProcess } from './in-process.js';
+import { changedSinceRelease, FIXTURE, manifest, released } from './version-repo.js';
 
-const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
-const manifest = (slug: string, version: string) =>
-  `{\n  "name": "@shop-events/${slug}",\n  "version": "${version}",\n  "type": "module"\n}\n`;
-
-/** A repository with the report fixture's `before` released: orders 1.4.2, payments 1.0.3. */
-function released(): TestRepo {
-  const repo = makeRepo();
-  repo.copy(join(FIXTURE, 'before'), 'catalogue');
-  repo.write('packages/orders/package.json', manifest('orders', '1.4.2'));
-  repo.write('packages/payments/package.json', manifest('payments', '1.0.3'));
-  repo.commit('release');
-  return repo;
-}
 const read = (repo: TestRepo, path: string) => readFileSync(join(repo.dir, path), 'utf8');
 const version = (repo: TestRepo) => runCliInProcess(['version'], { cwd: repo.dir });
 const snapshot = (repo: TestRepo) =>
@@ -125,19 +112,7 @@ describe('the README release loop leaves nothing stale (regression: packages/cat
   it('after `version`, `build` has nothing to do and a clean rebuild (CI freshness check) changes no committed file', {
     timeout: 120_000,
   }, async () => {
-    const repo = makeRepo();
-    repo.copy(join(FIXTURE, 'before'), 'catalogue');
-    repo.write(
-      '.gitignore',
-      'packages/.eventry-build-state.json\npackages/.eventry-build-state/\n.eventry/\n',
-    );
-    const cli = (...args: string[]) => runCliInProcess(args, { cwd: repo.dir });
-    expect((await cli('build')).status).toBe(0);
-    repo.commit('release 1.4.0');
-
-    repo.copy(join(FIXTURE, 'after'), 'catalogue');
-    expect((await cli('build')).status).toBe(0);
-    repo.commit('change');
+    const { repo, cli } = await changedSinceRelease();
     const bumped = await cli('version');
     expect(bumped.status).toBe(0);
     expect(bumped.stdout).toContain('catalogue version: 1.4.0 → 2.0.0 (major; wrote eventry.config.yaml)');

@@ -231,7 +231,7 @@ describe('semantic diff between versions and per-field history', () => {
 
   it('records the release that added a field, from the release history', () => {
     const repo = releasedTwice();
-    const loaded = loadHistory({ cwd: repo.dir, catalogue: 'catalogue' });
+    const loaded = loadHistory({ cwd: repo.dir, env: process.env, catalogue: 'catalogue' });
     if (!loaded.ok) throw new Error('history does not load');
     const history = siteHistory(loaded.history);
     expect(history.releases.map((r) => r.version)).toEqual(['1.0.0', '1.1.0']);
@@ -277,7 +277,7 @@ describe('notices and history on the pages', () => {
     const packages = join(repo.dir, 'packages');
     const built = runCli(['build', '--catalogue', join(repo.dir, 'catalogue'), '--out', packages]);
     expect(built.status).toBe(0);
-    const loaded = loadHistory({ cwd: repo.dir, catalogue: 'catalogue' });
+    const loaded = loadHistory({ cwd: repo.dir, env: process.env, catalogue: 'catalogue' });
     if (!loaded.ok) throw new Error('history does not load');
     const files = new Map<string, string>();
     const result = await generateSite(

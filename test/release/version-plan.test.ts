@@ -2,29 +2,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { locateReleaseFolders, planVersions } from '../../generators/release/version-plan.js';
-import { REPO, tempDir } from '../helpers.js';
-import { makeRepo } from '../sources/git-repo.js';
-
-const FIXTURE = join(REPO, 'test', 'fixtures', 'diff-report');
-const manifest = (slug: string, version: string) =>
-  `{\n  "name": "@shop-events/${slug}",\n  "version": "${version}",\n  "type": "module"\n}\n`;
+import { FIXTURE, manifest, released } from '../cli/version-repo.js';
+import { tempDir } from '../helpers.js';
 
 describe('planVersions: the release `eventry version` makes, as data', () => {
   it('bumps each package from its own findings and lists the files to write, writing none', {
     timeout: 60_000,
   }, () => {
-    const repo = makeRepo();
-    repo.copy(join(FIXTURE, 'before'), 'catalogue');
-    repo.write('packages/orders/package.json', manifest('orders', '1.4.2'));
-    repo.write('packages/payments/package.json', manifest('payments', '1.0.3'));
-    repo.commit('release');
+    const repo = released();
     repo.copy(join(FIXTURE, 'after'), 'catalogue');
     repo.commit('changes');
-    const folders = locateReleaseFolders(repo.dir, 'packages');
+    const folders = locateReleaseFolders({ cwd: repo.dir, env: process.env }, 'packages');
     expect(folders.kind).toBe('located');
     if (folders.kind !== 'located') return;
 
-    const run = planVersions(repo.dir, 'catalogue', folders);
+    const run = planVersions({ cwd: repo.dir, env: process.env }, 'catalogue', folders);
 
     expect(run.kind).toBe('planned');
     if (run.kind !== 'planned') return;
@@ -53,6 +45,8 @@ describe('planVersions: the release `eventry version` makes, as data', () => {
   });
 
   it('outside a git repository there is no release to find', () => {
-    expect(locateReleaseFolders(tempDir(), 'packages').kind).toBe('not-a-repository');
+    expect(locateReleaseFolders({ cwd: tempDir(), env: process.env }, 'packages').kind).toBe(
+      'not-a-repository',
+    );
   });
 });

@@ -66,7 +66,7 @@ describe('fault suite: a tampered registry cache is rebuilt from git, never serv
   const repo = releasedTwice();
   const cacheDir = join(tempDir(), 'registry-cache');
   const load = () => {
-    const result = loadHistory({ cwd: repo.dir, catalogue: 'catalogue', cacheDir });
+    const result = loadHistory({ cwd: repo.dir, env: process.env, catalogue: 'catalogue', cacheDir });
     if (!result.ok) throw new Error(JSON.stringify(result));
     return result.history;
   };

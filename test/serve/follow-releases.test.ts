@@ -23,7 +23,7 @@ async function servedRepo(intervalMs = 3_600_000) {
   const repo: TestRepo = makeRepo();
   repo.copy(fixturePath('small'), 'catalogue');
   const first = repo.commit('release 1.0.0');
-  const source = { cwd: repo.dir, catalogue: 'catalogue' };
+  const source = { cwd: repo.dir, env: process.env, catalogue: 'catalogue' };
   const loaded = loadServedState(source);
   if (!loaded.ok) throw new Error(loaded.message);
   const holder = new ServedStateHolder(loaded.served);
@@ -103,7 +103,7 @@ describe('serve follows the repository', () => {
   it('a request answers from the state it arrived under, even when a reload lands while its body arrives', async () => {
     const { repo, follower, url, server } = await servedRepo();
     releaseNickname(repo);
-    const v2 = loadServedState({ cwd: repo.dir, catalogue: 'catalogue' });
+    const v2 = loadServedState({ cwd: repo.dir, env: process.env, catalogue: 'catalogue' });
     if (!v2.ok) throw new Error(v2.message);
     const text = v2.served.state.subjects.get('account.created-v1')!.at(-1)!.schema;
     const body = JSON.stringify({ schemaType: 'JSON', schema: text });

@@ -27,7 +27,7 @@ import { type RunningRegistry, startRegistry } from './serve-helpers.js';
 let history: History;
 let registry: RunningRegistry;
 beforeAll(async () => {
-  const result = loadHistory({ cwd: releasedTwice().dir, catalogue: 'catalogue' });
+  const result = loadHistory({ cwd: releasedTwice().dir, env: process.env, catalogue: 'catalogue' });
   if (!result.ok) throw new Error(`the released fixture does not load: ${JSON.stringify(result)}`);
   history = result.history;
   registry = await startRegistry(history);

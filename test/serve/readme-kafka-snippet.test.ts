@@ -43,7 +43,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 let registry: RunningRegistry;
 let project: string;
 beforeAll(async () => {
-  const result = loadHistory({ cwd: releasedTwice().dir, catalogue: 'catalogue' });
+  const result = loadHistory({ cwd: releasedTwice().dir, env: process.env, catalogue: 'catalogue' });
   if (!result.ok) throw new Error('the released fixture does not load');
   registry = await startRegistry(result.history);
   project = tempDir('eventry-kafka-snippet-');

@@ -8,7 +8,7 @@ import { REPO } from '../helpers.js';
 let seed: History | undefined;
 export function seedHistory(): History {
   if (!seed) {
-    const result = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
+    const result = loadHistory({ cwd: REPO, env: process.env, catalogue: 'catalogue' });
     if (!result.ok) throw new Error(`the seed catalogue does not load: ${JSON.stringify(result)}`);
     seed = result.history;
   }

@@ -2,7 +2,12 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compiledModule, startWorker, WorkerModuleMissing } from '../../generators/shared/worker.js';
+import {
+  compiledModule,
+  startScriptWorker,
+  startWorker,
+  WorkerModuleMissing,
+} from '../../generators/shared/worker.js';
 import { compiledToolkitPath, REPO } from '../helpers.js';
 
 describe('startWorker: the one way to start a thread', () => {
@@ -30,14 +35,47 @@ describe('startWorker: the one way to start a thread', () => {
   });
 });
 
+/** The TypeScript files of generators/, scripts/ and test/ (not the fixtures' generated output) whose text matches. */
+function filesMatching(pattern: RegExp): string[] {
+  return ['generators', 'scripts', 'test'].flatMap((folder) =>
+    readdirSync(join(REPO, folder), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') && !name.startsWith('fixtures'))
+      .map((name) => join(folder, name))
+      .filter((path) => pattern.test(readFileSync(join(REPO, path), 'utf8'))),
+  );
+}
+
+describe('startScriptWorker: the same path for a module of scripts/', () => {
+  it('runs the compiled module in dist/scripts/ from a vitest run on the TypeScript source', async () => {
+    // A module with no top-level work: the thread loads it and ends; a .ts one would fail to load.
+    const worker = startScriptWorker('bench/measure');
+    const errors: Error[] = [];
+    worker.on('error', (error) => errors.push(error));
+    const [code] = await once(worker, 'exit');
+    expect(errors).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('a script module that was not built is the same coded error', () => {
+    const start = () => startScriptWorker('bench/no-such-worker');
+    expect(start).toThrow(/`scripts\/bench\/no-such-worker` is missing; run `npm run build:tool`/);
+    expect(() => start()).toThrow(expect.objectContaining({ code: 'toolkit-not-built' }));
+  });
+
+  it('by name only: no paths, no extensions, no code', () => {
+    for (const name of ['../generators/x', '/abs/path', 'bench/validate.ts', 'require("fs")', ''])
+      expect(() => startScriptWorker(name), name).toThrow(TypeError);
+  });
+});
+
 describe('no thread runs a code string', () => {
-  it('no `eval: true` worker option anywhere in generators/ or scripts/', () => {
-    const offenders = ['generators', 'scripts'].flatMap((folder) =>
-      readdirSync(join(REPO, folder), { recursive: true, encoding: 'utf8' })
-        .filter((name) => name.endsWith('.ts'))
-        .map((name) => join(folder, name))
-        .filter((path) => /\beval\s*:\s*true\b/.test(readFileSync(join(REPO, path), 'utf8'))),
-    );
-    expect(offenders).toEqual([]);
+  it('no worker option `eval` set to true anywhere in generators/, scripts/ or test/', () => {
+    expect(filesMatching(/\beval\s*:\s*true\b/)).toEqual([]);
+  });
+});
+
+describe('one way to run a worker', () => {
+  it('no thread is constructed outside generators/shared/worker.ts', () => {
+    expect(filesMatching(/\bnew\s+Worker\s*\(/)).toEqual([join('generators', 'shared', 'worker.ts')]);
   });
 });

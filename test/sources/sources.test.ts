@@ -31,7 +31,7 @@ describe('resolveSource', () => {
     // The work tree moves on; git refs must not see it.
     repo.remove('catalogue/groups');
   });
-  const options = () => ({ cwd: repo.dir, catalogue: 'catalogue' });
+  const options = () => ({ cwd: repo.dir, env: process.env, catalogue: 'catalogue' });
 
   it('reads a git ref from git objects, not from the work tree, with its package versions', () => {
     const old = source(resolveSource('HEAD~1', options()));
@@ -53,11 +53,17 @@ describe('resolveSource', () => {
   });
 
   it('reads a catalogue directory, or a folder holding catalogue/', () => {
-    const dir = source(resolveSource(fixturePath('small'), { cwd: tempDir(), catalogue: 'catalogue' }));
+    const dir = source(
+      resolveSource(fixturePath('small'), { cwd: tempDir(), env: process.env, catalogue: 'catalogue' }),
+    );
     expect(dir.kind).toBe('directory');
     expect(diffCatalogues(small, dir.catalogue)).toEqual([]);
     const parent = source(
-      resolveSource(join(fixturePath('small'), '..'), { cwd: tempDir(), catalogue: 'catalogue' }),
+      resolveSource(join(fixturePath('small'), '..'), {
+        cwd: tempDir(),
+        env: process.env,
+        catalogue: 'catalogue',
+      }),
     );
     expect(parent.catalogue.hash).toBe(small.hash);
   });
@@ -69,7 +75,11 @@ describe('resolveSource', () => {
     writeFileSync(join(out, 'packages/catalogue/openapi.json'), JSON.stringify(buildOpenApi(small), null, 2));
     writeFileSync(join(out, 'packages/billing/package.json'), '{"version": "2.1.0"}');
     const doc = source(
-      resolveSource('packages/catalogue/openapi.json', { cwd: out, catalogue: 'catalogue' }),
+      resolveSource('packages/catalogue/openapi.json', {
+        cwd: out,
+        env: process.env,
+        catalogue: 'catalogue',
+      }),
     );
     expect(doc.kind).toBe('openapi');
     expect(doc.label).toBe('packages/catalogue/openapi.json');
@@ -95,7 +105,7 @@ describe('resolveSource', () => {
     const bare = makeRepo();
     bare.write('README.md', 'hello\n');
     bare.commit('no catalogue yet');
-    expect(resolveSource('HEAD', { cwd: bare.dir, catalogue: 'catalogue' })).toMatchObject({
+    expect(resolveSource('HEAD', { cwd: bare.dir, env: process.env, catalogue: 'catalogue' })).toMatchObject({
       ok: false,
       reason: 'absent',
       message: expect.stringMatching(/has no catalogue in `catalogue\/`/),
@@ -109,7 +119,7 @@ describe('resolveSource', () => {
       join(broken, 'g.yaml'),
       'group: {slug: g, title: G}\nevents:\n  a.b-v1: {fields: {x: {type: Strin}}}\n',
     );
-    const result = resolveSource(broken, { cwd: tempDir(), catalogue: 'catalogue' });
+    const result = resolveSource(broken, { cwd: tempDir(), env: process.env, catalogue: 'catalogue' });
     expect(result).toMatchObject({
       ok: false,
       reason: 'problems',

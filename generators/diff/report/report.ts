@@ -127,7 +127,7 @@ export function countBySeverity(findings: readonly Finding[]): Record<Severity, 
 }
 
 /** Findings of one group, by event key (insertion order is already by key). */
-export function byEvent(findings: readonly Finding[]): Map<string, Finding[]> {
+function byEvent(findings: readonly Finding[]): Map<string, Finding[]> {
   const events = new Map<string, Finding[]>();
   for (const finding of findings) {
     const list = events.get(finding.event) ?? [];

@@ -57,7 +57,7 @@ const HINT_RULES: readonly [RegExp, string][] = [
 ];
 
 /** The hint of a string field, by its name (lower-cased), or undefined. */
-export function hintFor(name: string): string | undefined {
+function hintFor(name: string): string | undefined {
   const lower = name.toLowerCase();
   return HINT_RULES.find(([pattern]) => pattern.test(lower))?.[1];
 }
@@ -66,7 +66,7 @@ export function hintFor(name: string): string | undefined {
  * The data of a group's `testing-data.js`: each event's fields and every shape they reach, in the
  * compact form the run time's `defineTesting` reads. Keys of `events` in group order.
  */
-export function testingData(model: Catalogue, group: Group): TestingData {
+function testingData(model: Catalogue, group: Group): TestingData {
   const events: TestingData['events'] = {};
   const reached = new Set<string>();
   const reach = (fields: Field[]) => {

@@ -92,7 +92,7 @@ const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Canonical JSON (sorted keys) of a value, for equality as Java's `equals` on JSON values. */
-export function jsonKey(value: unknown): string {
+function jsonKey(value: unknown): string {
   const sort = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(sort);
     if (!isObject(node)) return node;

@@ -13,7 +13,7 @@ export type Policy = 'STRICT' | 'LENIENT';
 export type Direction = 'backward' | 'forward';
 
 /** The set of differences a policy accepts (SchemaDiff.COMPATIBLE_CHANGES_*). */
-export const compatibleChanges = (policy: Policy): ReadonlySet<DifferenceType> =>
+const compatibleChanges = (policy: Policy): ReadonlySet<DifferenceType> =>
   policy === 'LENIENT' ? COMPATIBLE_CHANGES_LENIENT : COMPATIBLE_CHANGES_STRICT;
 
 /** A schema loaded for comparison, or why Confluent would refuse it. */

@@ -12,7 +12,7 @@ import { fixturePath, loadValid, REPO, runCli, seedPackages, tempDir } from '../
  * The strict policy the docs portal must work under, as a static host would send it: `script-src 'self'`
  * (no inline script, no eval) and nothing but the site's own origin.
  */
-export const PORTAL_CSP =
+const PORTAL_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'";
 
 const TYPES: Record<string, string> = {
@@ -98,7 +98,7 @@ export function buildSmallPackages(): string {
 export async function servePortalSites(
   prefix: string,
 ): Promise<{ server: PortalServer; catalogue: Catalogue; site: string }> {
-  const loaded = loadHistory({ cwd: REPO, catalogue: 'catalogue' });
+  const loaded = loadHistory({ cwd: REPO, env: process.env, catalogue: 'catalogue' });
   if (!loaded.ok) throw new Error('the seed catalogue does not load');
   const catalogue = loaded.history.current;
   const site = join(tempDir(prefix), 'site');

@@ -64,7 +64,7 @@ export interface SeedCatalogue {
 }
 
 /** The variable naming the platform's catalogue document, for a checkout without `../shared` beside it. */
-export const SEED_ENV = 'EVENTRY_SEED_CATALOGUE';
+const SEED_ENV = 'EVENTRY_SEED_CATALOGUE';
 
 /**
  * The platform's catalogue document: `EVENTRY_SEED_CATALOGUE` when set (and only it), else

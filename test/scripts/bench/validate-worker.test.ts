@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEventSchema } from '../../../generators/emit/package/validators.js';
 import { standaloneEventSchema } from '../../../generators/schema/json-schema.js';
@@ -23,7 +22,7 @@ let threads: ContenderThreads;
 beforeAll(async () => {
   if (!existsSync(SCRIPT)) throw new Error(`${SCRIPT} is missing: run \`npm run build:tool\``);
   built = await buildPackages(fixturePath('small'));
-  threads = contenderThreads(built.out, pathToFileURL(SCRIPT));
+  threads = contenderThreads(built.out);
 }, 60_000);
 
 afterAll(async () => {
