@@ -64,18 +64,12 @@ export function loadFromSnapshot(
   if (config === undefined) return undefined;
   const reloaded = reloadChanged(files, changed, stored, parsing);
   if (!reloaded) return undefined;
-  const { groups, resolved, later, laterAll, eventIndex } = reloaded;
+  const { groups, resolved } = reloaded;
 
   const storedShapes = JSON.parse(stored.shapesJson) as Shape[];
   const shapes: Record<string, Shape> = Object.create(null);
   for (const shape of storedShapes) shapes[shape.name] = resolved.shapes[shape.name] ?? shape;
-  const { events, eventDigests, eventBases } = mergeEvents(
-    stored,
-    eventIndex,
-    resolved.events,
-    later,
-    laterAll,
-  );
+  const { events, eventDigests, eventBases } = mergeEvents(stored, reloaded);
   const catalogue: Catalogue = {
     config,
     groups,
@@ -332,10 +326,7 @@ function addDependents(stored: LastLoad, affected: Set<string>): void {
  */
 function mergeEvents(
   stored: StoredModel,
-  eventIndex: ReadonlyMap<string, number>,
-  fresh: Readonly<Record<string, EventVersion>>,
-  later: (key: string) => EventVersion,
-  laterAll: (keys: readonly string[]) => Record<string, EventVersion>,
+  { resolved, later, laterAll, eventIndex }: NonNullable<ReturnType<typeof reloadChanged>>,
 ): { events: Record<string, EventVersion>; eventDigests: string[]; eventBases: string[] } {
   const events: Record<string, EventVersion> = Object.create(null);
   const eventDigests: string[] = [];
@@ -346,7 +337,7 @@ function mergeEvents(
   };
   const unread = new Set<number>();
   stored.eventKeys.forEach((key, i) => {
-    const made = fresh[key];
+    const made = resolved.events[key];
     if (made !== undefined) {
       events[key] = made;
       eventDigests.push(modelDigest(made));
