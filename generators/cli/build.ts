@@ -103,7 +103,7 @@ export async function runBuild(
       );
       // Only after a real build: the no-op path stays free of the loader and the lint.
       const { lintSummaryLine } = await import('../lint/gate.js');
-      console.log(lintSummaryLine(result.catalogue, resolve(io.cwd, options.catalogue)));
+      console.log(lintSummaryLine(result.catalogue, resolve(io.cwd, options.catalogue), result.sources));
       return EXIT.ok;
     }
   }

@@ -1,4 +1,4 @@
-import type { CatalogueProblem } from '../load/index.js';
+import type { CatalogueProblem, CatalogueSourceFile } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import type { WriteFailure, WriteReport } from './write.js';
 
@@ -14,7 +14,13 @@ export interface BuildRequest {
 
 /** How a build ended; the output changed only when `kind` is `built`. */
 export type BuildResult =
-  | { kind: 'built'; catalogue: Catalogue; report: WriteReport }
+  | {
+      kind: 'built';
+      catalogue: Catalogue;
+      report: WriteReport;
+      /** The catalogue's files the build read, for what reads them next (the lint), not the disk again. */
+      sources?: readonly CatalogueSourceFile[];
+    }
   /** Nothing to do: the output is what the catalogue builds (only an executor that remembers can tell). */
   | { kind: 'up-to-date'; fileCount: number }
   | { kind: 'problems'; problems: CatalogueProblem[] }

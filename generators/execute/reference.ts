@@ -19,7 +19,8 @@ export const referenceExecutor: Executor = {
 };
 
 async function buildByReference(request: BuildRequest): Promise<BuildResult> {
-  const loaded = loadCatalogueFromSources(readCatalogueSources(request.catalogueDir));
+  const sources = readCatalogueSources(request.catalogueDir);
+  const loaded = loadCatalogueFromSources(sources);
   if (!loaded.ok) return { kind: 'problems', problems: loaded.problems };
   const { catalogue } = loaded;
   // The output folder's marker: every build makes it, so the folder is eventry's from its first commit.
@@ -31,7 +32,7 @@ async function buildByReference(request: BuildRequest): Promise<BuildResult> {
     const report = await commitOutputs(request.outDir, files, {
       ...(request.onReaders ? { onReaders: request.onReaders } : {}),
     });
-    return { kind: 'built', catalogue, report };
+    return { kind: 'built', catalogue, report, sources };
   } catch (error) {
     if (error instanceof WriteFailure) return { kind: 'write-failed', failure: error };
     throw error;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { readCatalogueSources } from '../load/index.js';
+import { type CatalogueSourceFile, readCatalogueSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { readBaseline } from './baseline.js';
 import { resolveLintConfig } from './config.js';
@@ -17,37 +17,22 @@ export interface LintGate {
 /**
  * The lint as a step of the gate: new findings (not in the baseline) printed, new errors failing, as
  * do problems with the `lint:` settings or the baseline file. `dir` is the catalogue folder, `root`
- * how the user named it.
+ * how the user named it; `files` its sources when the caller has read them already.
  */
 export function lintForGate(
   catalogue: Catalogue,
   dir: string,
   root: string,
   format: 'text' | 'github',
+  files?: readonly CatalogueSourceFile[],
 ): LintGate {
-  const files = readCatalogueSources(dir);
-  const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
-  const config = resolveLintConfig(catalogue.config.lint, configText);
-  const problems = config.problems.map(
-    (problem) =>
-      `${sourcePath(root, problem.location)}:${problem.location.line}:${problem.location.column}: error ${problem.code}: ${problem.message}\n    hint: ${problem.hint}\n`,
-  );
-  const read = readBaseline(resolve(dir, config.baseline));
-  if (!read.ok)
-    problems.push(
-      `${sourcePath(root, { file: config.baseline, line: 1, column: 1 })}:1:1: error invalid-lint-baseline: The baseline ${read.message}.\n`,
-    );
-  if (problems.length > 0)
+  const run = runLint(catalogue, dir, root, files ?? readCatalogueSources(dir));
+  if (!run.ok)
     return {
-      output: `${problems.join('')}eventry check: lint: the lint settings have problems: failed.\n`,
+      output: `${run.problems.join('')}eventry check: lint: the lint settings have problems: failed.\n`,
       failed: true,
     };
-  const baseline = read.ok ? read.baseline : undefined;
-  const result = lintCatalogue(catalogue, {
-    files,
-    config,
-    ...(baseline ? { baseline } : {}),
-  });
+  const { result } = run;
   const failed = result.counts.error > 0;
   const findings = format === 'github' ? formatGithub(result, root) : formatText(result, root);
   const recorded = result.baselined.length > 0 ? `, ${result.baselined.length} in the baseline` : '';
@@ -60,12 +45,40 @@ export function lintForGate(
 
 /**
  * The one line `eventry build` prints after building: how many new findings the lint has, or why it
- * could not tell (the build itself never fails on them).
+ * could not tell (the build itself never fails on them). `files`: the catalogue's sources, when read.
  */
-export function lintSummaryLine(catalogue: Catalogue, dir: string): string {
-  const gate = lintForGate(catalogue, dir, '', 'text');
-  if (!gate.result) return 'eventry: lint: the lint settings have problems (run `eventry lint`).';
-  const { findings, baselined } = gate.result;
+export function lintSummaryLine(
+  catalogue: Catalogue,
+  dir: string,
+  files?: readonly CatalogueSourceFile[],
+): string {
+  // The gate's lint without its report: the line counts the findings, it does not print them.
+  const run = runLint(catalogue, dir, '', files ?? readCatalogueSources(dir));
+  if (!run.ok) return 'eventry: lint: the lint settings have problems (run `eventry lint`).';
+  const { findings, baselined } = run.result;
   const recorded = baselined.length > 0 ? `, ${baselined.length} in the baseline` : '';
-  return `eventry: lint: ${countsText(gate.result)}${recorded}${findings.length > 0 ? ' (run `eventry lint` for details)' : ''}.`;
+  return `eventry: lint: ${countsText(run.result)}${recorded}${findings.length > 0 ? ' (run `eventry lint` for details)' : ''}.`;
+}
+
+/** The lint with the catalogue's settings and baseline, or the problems with them (lines, `root`-relative). */
+function runLint(
+  catalogue: Catalogue,
+  dir: string,
+  root: string,
+  files: readonly CatalogueSourceFile[],
+): { ok: true; result: LintResult } | { ok: false; problems: string[] } {
+  const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
+  const config = resolveLintConfig(catalogue.config.lint, configText);
+  const problems = config.problems.map(
+    (problem) =>
+      `${sourcePath(root, problem.location)}:${problem.location.line}:${problem.location.column}: error ${problem.code}: ${problem.message}\n    hint: ${problem.hint}\n`,
+  );
+  const read = readBaseline(resolve(dir, config.baseline));
+  if (!read.ok)
+    problems.push(
+      `${sourcePath(root, { file: config.baseline, line: 1, column: 1 })}:1:1: error invalid-lint-baseline: The baseline ${read.message}.\n`,
+    );
+  if (problems.length > 0) return { ok: false, problems };
+  const baseline = read.ok ? read.baseline : undefined;
+  return { ok: true, result: lintCatalogue(catalogue, { files, config, ...(baseline ? { baseline } : {}) }) };
 }

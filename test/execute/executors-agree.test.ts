@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { BuildResult, Executor } from '../../generators/execute/executor.js';
 import { fastExecutor } from '../../generators/execute/fast/index.js';
 import { referenceExecutor } from '../../generators/execute/reference.js';
-import { loadCatalogue } from '../../generators/load/index.js';
-import { REPO, tempDir } from '../helpers.js';
+import { loadCatalogue, readCatalogueSources } from '../../generators/load/index.js';
+import { describeGroup, REPO, tempDir } from '../helpers.js';
 
 // The reference executor is the oracle: whatever the fast one remembers, caches or runs on threads,
 // the output tree it leaves must be the reference's, byte for byte. Its build state is its own
@@ -155,4 +155,23 @@ describe('the fast executor writes what the reference executor writes', () => {
       expect(outputTree(plain), 'without a cache').toEqual(expected);
     }, 600_000);
   }
+});
+
+describe('both executors hand on the files they built from (the lint summary reads them, not the disk)', () => {
+  it.each([
+    ['reference', referenceExecutor],
+    ['fast', fast],
+  ] as const)('the %s executor, on a first build and after an edit of one group', async (_name, executor) => {
+    const work = tempDir('eventry-executor-sources-');
+    const catalogue = copyCatalogue(work, 'small', join(REPO, 'test/fixtures/small/catalogue'));
+    const out = join(work, 'small', 'out');
+    const first = await build(executor, catalogue, out);
+    expect(first.kind === 'built' ? first.sources : undefined).toEqual(readCatalogueSources(catalogue));
+    const groups = join(catalogue, 'groups');
+    describeGroup(join(groups, readdirSync(groups).sort()[0]!), 'Edited for the sources test.');
+    const edited = await build(executor, catalogue, out);
+    const sources = edited.kind === 'built' ? edited.sources : undefined;
+    expect(sources).toEqual(readCatalogueSources(catalogue));
+    expect(sources?.some((file) => file.text.includes('Edited for the sources test.'))).toBe(true);
+  });
 });

@@ -73,5 +73,5 @@ async function buildFast(request: BuildRequest, options: FastOptions): Promise<B
       folderTimes && unchanged ? { folderTimes, unchanged, touched, keptBelow: sealed.keptBelow } : undefined;
     stampFolders(outDir, plan.foldersRecord, sealed.state, plan.digests, known);
   }
-  return result;
+  return result.kind === 'built' ? { ...result, sources: plan.sources } : result;
 }

@@ -22,6 +22,8 @@ export const duplicateShape: LintRule = {
   check(ctx) {
     const { shapes, events } = ctx.catalogue;
     const first = new Map<string, string>();
+    // How many fields the signatures in `first` list: an event of another count matches none of them.
+    const counts = new Set<number>();
     const reports: LintReport[] = [];
     for (const name of Object.keys(shapes).sort()) {
       const shape = shapes[name]!;
@@ -31,6 +33,7 @@ export const duplicateShape: LintRule = {
       const other = first.get(key);
       if (other === undefined) {
         first.set(key, name);
+        counts.add(shape.fields.length);
         continue;
       }
       reports.push({
@@ -42,6 +45,7 @@ export const duplicateShape: LintRule = {
     for (const key of Object.keys(events).sort()) {
       const event = events[key]!;
       if (event.composition.kind !== 'fields' || event.fields.length < 3) continue;
+      if (!counts.has(event.fields.length)) continue;
       const shape = first.get(signature(event.fields));
       if (shape === undefined) continue;
       reports.push({

@@ -6,6 +6,7 @@ import type { CatalogueProblem } from '../../../load/problem.js';
 import { resolveDefinitions } from '../../../load/resolve.js';
 import { type CatalogueSourceFile, hashSources } from '../../../load/sources.js';
 import type { ParsedFile } from '../../../load/yaml-source.js';
+import { presetReadAll } from '../../../model/lazy-record.js';
 import type { Catalogue, CatalogueConfig, EventVersion, Group, Shape } from '../../../model.js';
 import { modelDigest, presetEntryDigests, rememberDigest } from '../../../model-digest.js';
 import { baseName, type StoredModel } from './model-snapshot.js';
@@ -63,12 +64,12 @@ export function loadFromSnapshot(
   if (config === undefined) return undefined;
   const reloaded = reloadChanged(files, changed, stored, parsing);
   if (!reloaded) return undefined;
-  const { groups, resolved, later, eventIndex } = reloaded;
+  const { groups, resolved } = reloaded;
 
   const storedShapes = JSON.parse(stored.shapesJson) as Shape[];
   const shapes: Record<string, Shape> = Object.create(null);
   for (const shape of storedShapes) shapes[shape.name] = resolved.shapes[shape.name] ?? shape;
-  const { events, eventDigests, eventBases } = mergeEvents(stored, eventIndex, resolved.events, later);
+  const { events, eventDigests, eventBases } = mergeEvents(stored, reloaded);
   const catalogue: Catalogue = {
     config,
     groups,
@@ -117,8 +118,9 @@ export interface LastLoad {
 /**
  * The changed files (at `changed` in `files`) parsed and checked, and what they define resolved again
  * with whatever builds on it; an unchanged file is read only when one of its definitions is needed.
- * `later` resolves an unchanged event again when it is first read. Undefined when the full load must do
- * it: a changed file with a problem, or one that defines other names than it did.
+ * `later` resolves an unchanged event again when it is first read, `laterAll` many at once (every
+ * file they need through the parse cache). Undefined when the full load must do it: a changed file
+ * with a problem, or one that defines other names than it did.
  */
 export function reloadChanged(
   files: readonly CatalogueSourceFile[],
@@ -131,6 +133,7 @@ export function reloadChanged(
       groups: Group[];
       resolved: { shapes: Record<string, Shape>; events: Record<string, EventVersion> };
       later: (key: string) => EventVersion;
+      laterAll: (keys: readonly string[]) => Record<string, EventVersion>;
       /** Each event's index in `last.eventKeys`. */
       eventIndex: ReadonlyMap<string, number>;
     }
@@ -158,12 +161,14 @@ export function reloadChanged(
   const eventIndex = indexOf(last.eventKeys);
   const read = new Set<number>(changed);
   let unexpected = false;
+  // Set when a reader asked for every event (`laterAll`): then most files will be read.
+  let readingAll = false;
   const readFile = (i: number) => {
     if (read.has(i)) return;
     read.add(i);
     // A few files are parsed; past them (a build that reads many unchanged events) the parse cache
     // pays for reading its file.
-    const cached = read.size - changed.length > CACHE_AFTER_FILES;
+    const cached = readingAll || read.size - changed.length > CACHE_AFTER_FILES;
     const parsed = cached ? parsing.cached(files[i]!) : parsing.parse(files[i]!);
     if (!parsed.source || parsed.problems.length > 0) unexpected = true;
     else collectFile(parsed.source, defs, problems);
@@ -212,10 +217,18 @@ export function reloadChanged(
     }
     return event;
   };
+  const laterAll = (keys: readonly string[]): Record<string, EventVersion> => {
+    readingAll = true;
+    const made = resolve(keys).events;
+    if (problems.length > 0 || unexpected || keys.some((key) => made[key] === undefined)) {
+      throw new Error('the incremental load could not resolve its unchanged events again');
+    }
+    return made;
+  };
   const groups = last.groups.map((group) =>
     changedPaths.has(group.source.file) ? (defs.groups.get(group.slug) ?? group) : group,
   );
-  return { groups, resolved, later, eventIndex };
+  return { groups, resolved, later, laterAll, eventIndex };
 }
 
 /** The snapshot of a model a full load made from `files` (sorted, the allow-list aside). */
@@ -308,19 +321,23 @@ function addDependents(stored: LastLoad, affected: Set<string>): void {
 
 /**
  * The events record: those resolved again as objects, the others as properties that resolve theirs
- * (`later`) when first read, their digests known without it; and the snapshot's columns for them.
+ * (`later`) when first read, or all still unread at once (`laterAll`, for `readAllEntries`), their
+ * digests known without it; and the snapshot's columns for them.
  */
 function mergeEvents(
   stored: StoredModel,
-  eventIndex: ReadonlyMap<string, number>,
-  fresh: Readonly<Record<string, EventVersion>>,
-  later: (key: string) => EventVersion,
+  { resolved, later, laterAll, eventIndex }: NonNullable<ReturnType<typeof reloadChanged>>,
 ): { events: Record<string, EventVersion>; eventDigests: string[]; eventBases: string[] } {
   const events: Record<string, EventVersion> = Object.create(null);
   const eventDigests: string[] = [];
   const eventBases: string[] = [];
+  const settle = (key: string, value: EventVersion, i: number) => {
+    rememberDigest(value, stored.eventDigests[i]!);
+    Object.defineProperty(events, key, { value, writable: true, enumerable: true, configurable: true });
+  };
+  const unread = new Set<number>();
   stored.eventKeys.forEach((key, i) => {
-    const made = fresh[key];
+    const made = resolved.events[key];
     if (made !== undefined) {
       events[key] = made;
       eventDigests.push(modelDigest(made));
@@ -328,17 +345,24 @@ function mergeEvents(
     } else {
       eventDigests.push(stored.eventDigests[i]!);
       eventBases.push(stored.eventBases[i]!);
+      unread.add(i);
       Object.defineProperty(events, key, {
         configurable: true,
         enumerable: true,
         get() {
           const value = later(key);
-          rememberDigest(value, stored.eventDigests[i]!);
-          Object.defineProperty(events, key, { value, writable: true, enumerable: true, configurable: true });
+          unread.delete(i);
+          settle(key, value, i);
           return value;
         },
       });
     }
+  });
+  presetReadAll(events, () => {
+    const keys = [...unread].map((i) => stored.eventKeys[i]!);
+    const made = laterAll(keys);
+    for (const i of unread) settle(stored.eventKeys[i]!, made[stored.eventKeys[i]!]!, i);
+    unread.clear();
   });
   // By the snapshot's own index of the keys: no second map of 10,000 keys.
   presetEntryDigests(events, (key) => {
