@@ -17,15 +17,13 @@ import type { AjvError, ErrorItem, Failure, ValidateOptions, ValidatorContext } 
 const COUNT_BOUND = 10_000;
 const DEFAULT_BOUND = Math.max(DEFAULT_MAX_ERRORS + 1, COUNT_BOUND);
 
-/** Thrown by `report` to end a run that has counted enough problems. */
-export const STOP = Symbol('enough problems');
-
 /**
- * One validation run, which the generated code is given (see `CompiledValidator`): it reads `tolerant`
- * and hands each error to a method as found, which finds or makes the error's platform item there and
- * then (the payload is never read again). Items are listed in the order found, up to `maxErrors`; past
- * them errors are only counted, up to a bound. `options.maxErrors` is read at the first error, so it is
- * only checked once a payload fails.
+ * One validation run, which the generated code opens at a payload's first error (see
+ * `CompiledValidator`): it hands each error to a method as found, which finds or makes the error's
+ * platform item there and then (the payload is never read again). Items are listed in the order found,
+ * up to `maxErrors`; past them errors are only counted, up to a bound, where the run ends by throwing
+ * itself to the run time's `validate`. `options.maxErrors` is read at the first error, so it is only
+ * checked once a payload fails. Code generated before 1.4.0 is given a run, and reads `tolerant`.
  */
 export class Run implements ValidatorContext {
   tolerant = false;
@@ -130,7 +128,7 @@ export class Run implements ValidatorContext {
     this.found = found;
     if (found >= this.bound) {
       this.stopped = true;
-      throw STOP;
+      throw this;
     }
     return found <= this.maxErrors;
   }
@@ -153,7 +151,7 @@ export class Run implements ValidatorContext {
     } catch (optionError) {
       // The caller's mistake, thrown to the caller once the run has unwound.
       this.optionError = optionError;
-      throw STOP;
+      throw this;
     }
     this.bound = Math.max(this.maxErrors + 1, COUNT_BOUND);
   }

@@ -65,12 +65,25 @@ export interface GroupApi<M> {
 }
 
 /**
- * A generated ajv standalone validator: the all-errors code of an event's closed schema, given its run.
- * Code generated for 1.3.0 on takes it as its last argument, and says so (`CompiledExports`); earlier
- * code sees it as `this`.
+ * A generated validator: the all-errors code of an event's closed schema. Code generated for 1.4.0 on
+ * opens a run itself at the first error; earlier code is given one, as its last argument (1.3.0) or as
+ * `this` (1.2.0 and before), and says which (`CompiledExports.context`).
  */
-export type CompiledValidator = RunArgumentValidator | RunThisValidator;
-/** A validator generated for 1.3.0 on: the run time calls it as `validate(payload, '', undefined, run)`. */
+export type CompiledValidator = OpenRunValidator | RunArgumentValidator | RunThisValidator;
+/**
+ * A validator generated for 1.4.0 on, called as `validate(payload, '', undefined, undefined, tolerant,
+ * options)`: it opens a run at the first error (`CompiledExports.open`) and returns it, or returns
+ * nothing for a valid payload, which then touches no state outside the call.
+ */
+export type OpenRunValidator = (
+  data: unknown,
+  instancePath: string,
+  parentData: unknown,
+  run: ValidatorContext | undefined,
+  tolerant: boolean,
+  options: ValidateOptions | undefined,
+) => ValidatorContext | undefined;
+/** A validator generated for 1.3.0: the run time calls it as `validate(payload, '', undefined, run)`. */
 export type RunArgumentValidator = (
   data: unknown,
   instancePath: string,
@@ -81,12 +94,23 @@ export type RunArgumentValidator = (
 export type RunThisValidator = (this: ValidatorContext, data: unknown, instancePath?: string) => boolean;
 
 /**
- * What a generated event's code sets besides its validator: `context: "argument"` (code generated for
- * 1.3.0 on) when the validator takes the run as its last argument rather than as `this`.
+ * What the run time gives a generated event's code, and what the code sets besides its validator.
+ * Given (read by code generated for 1.4.0 on): `open` opens a run with the caller's options; `mode`
+ * reads the options' mode (true: tolerant); `failed` ends a validation whose run found problems,
+ * `thrown` one that met an exception (a run that counted enough problems is thrown); `valid` is the
+ * result of a valid payload. Set: `context`, how the code takes its run: `"open"` (1.4.0 on),
+ * `"argument"` (1.3.0), none (1.2.0 and before); `entry`, the event's `validate(payload, options)`
+ * (1.4.0 on).
  */
 export interface CompiledExports {
   validate?: CompiledValidator;
   context?: unknown;
+  entry?: (payload: unknown, options?: ValidateOptions) => ValidationResult;
+  open?: (options: ValidateOptions | undefined) => ValidatorContext;
+  mode?: (options: unknown) => boolean;
+  failed?: (run: ValidatorContext) => ValidationResult;
+  thrown?: (error: unknown) => ValidationResult;
+  valid?: ValidationResult;
 }
 
 /** The part of an ajv error the mapping reads. */
@@ -102,8 +126,8 @@ export interface AjvError {
 }
 
 /**
- * What the generated validator is given as its run: the mode, and where each error goes as found (see
- * `reportEachError` in generators/emit/package/validators.ts). Paths are dot paths with a leading `.`
+ * A validation run as generated code sees it: where each error goes as found (see `writeValidatorCode`
+ * in generators/emit/package/validator/write-code.ts), and the mode for code generated before 1.4.0. Paths are dot paths with a leading `.`
  * per part (`""` is the payload itself). The two-part methods take `prefix + suffix` and the place in
  * the code that reports the error (`site`), so that texts are made once per place; the methods of every
  * earlier minor version stay, for code generated for it (see docs/decisions/0066).

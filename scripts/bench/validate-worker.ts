@@ -103,7 +103,8 @@ async function checkOf({ contender, out }: ContenderData, request: MeasureReques
       // One module instance per mode, as ajv compiles one function per mode. V8 shares one file's code
       // and type feedback between the two: the tolerant rows run on the validator the strict rows warmed.
       const group = (await import(`${url('index.js')}?${request.mode}`)) as GroupApi<Record<string, unknown>>;
-      check = own(id, 'group.validate(key, payload, options)', { group, key, options });
+      // The key as a caller writes it too, a literal: the request's is a copy made by structured clone.
+      check = own(id, `group.validate(${JSON.stringify(key)}, payload, options)`, { group, options });
       break;
     }
     case 'eventry event': {

@@ -58,12 +58,7 @@ export async function runValidateBench(): Promise<string> {
 
     const load = loadavg();
     const rows: Row[] = [];
-    const threads = contenderThreads(out);
-    try {
-      for (const [kind, key] of EVENTS) rows.push(...(await measureEvent(model, threads, kind, key)));
-    } finally {
-      await threads.close();
-    }
+    for (const [kind, key] of EVENTS) rows.push(...(await measureEvent(model, out, kind, key)));
     const cold = measureColdStart(model, out, nodeModules);
     return report(rows, cold, { start: load, end: loadavg() });
   } finally {
@@ -71,14 +66,9 @@ export async function runValidateBench(): Promise<string> {
   }
 }
 
-async function measureEvent(
-  model: Catalogue,
-  threads: ContenderThreads,
-  kind: string,
-  key: string,
-): Promise<Row[]> {
+async function measureEvent(model: Catalogue, out: string, kind: string, key: string): Promise<Row[]> {
   const slug = model.events[key]!.group;
-  const examples = JSON.parse(readFileSync(join(threads.out, slug, 'examples', `${key}.json`), 'utf8')) as {
+  const examples = JSON.parse(readFileSync(join(out, slug, 'examples', `${key}.json`), 'utf8')) as {
     full: Json;
   };
   const valid = widen(examples.full);
@@ -110,25 +100,44 @@ async function measureEvent(
       cpuMs,
       ...(parse ? { parse } : {}),
     });
-    const ops: Record<string, number[]> = Object.fromEntries(CONTENDERS.map((name) => [name, []]));
-    // Rounds: each contender in turn, in its own thread, so that neighbours in a round ran under the same load.
-    for (let round = 0; round < 5; round++) {
-      for (const name of CONTENDERS) ops[name]!.push(1e9 / (await threads.measure(name, request(100))).ns);
+    // Fresh threads for each row: a validator that ran the rows before it carries what V8 learnt of
+    // their payloads (see docs/decisions/0068), and each row measures its own payload alone.
+    const threads = contenderThreads(out);
+    try {
+      rows.push(await measureRow(threads, request, kind, key, label, mode, isValid));
+    } finally {
+      await threads.close();
     }
-    const row: Row = { event: `${kind} \`${key}\``, payload: label, mode, valid: isValid, ops };
-    if (isValid) {
-      const parse: number[] = [];
-      const parseValidate: number[] = [];
-      for (let round = 0; round < 21; round++) {
-        const reply = await threads.measure('eventry', request(40, true));
-        parse.push(1e9 / reply.ns);
-        parseValidate.push(1e9 / reply.parseValidateNs!);
-      }
-      row.parse = { parse, parseValidate };
-    }
-    rows.push(row);
   }
   return rows;
+}
+
+async function measureRow(
+  threads: ContenderThreads,
+  request: (cpuMs: number, parse?: boolean) => MeasureRequest,
+  kind: string,
+  key: string,
+  label: string,
+  mode: Mode,
+  isValid: boolean,
+): Promise<Row> {
+  const ops: Record<string, number[]> = Object.fromEntries(CONTENDERS.map((name) => [name, []]));
+  // Rounds: each contender in turn, in its own thread, so that neighbours in a round ran under the same load.
+  for (let round = 0; round < 5; round++) {
+    for (const name of CONTENDERS) ops[name]!.push(1e9 / (await threads.measure(name, request(100))).ns);
+  }
+  const row: Row = { event: `${kind} \`${key}\``, payload: label, mode, valid: isValid, ops };
+  if (isValid) {
+    const parse: number[] = [];
+    const parseValidate: number[] = [];
+    for (let round = 0; round < 21; round++) {
+      const reply = await threads.measure('eventry', request(40, true));
+      parse.push(1e9 / reply.ns);
+      parseValidate.push(1e9 / reply.parseValidateNs!);
+    }
+    row.parse = { parse, parseValidate };
+  }
+  return row;
 }
 
 /** A thread per contender (`validate-worker.ts`), each asked in turn for one measurement at a time. */

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type CompiledValidator,
   defineEvent,
+  defineGroup,
   type GroupApi,
   type ValidatorContext,
 } from '../../../generators/runtime/runtime.js';
@@ -193,5 +194,14 @@ describe('the run a validator is given', () => {
     });
     expect(api.validate({ count: 'x' })).toEqual(expected('new.code-v1'));
     expect(thisSeen).toEqual([undefined, '']);
+  });
+
+  it('a group package generated before 1.4.0 (no dispatch of its own) still finds its events', () => {
+    const old = defineEvent('old.code-v2', () => (_data: unknown) => true);
+    const group = defineGroup<Record<string, unknown>>('@old/group', [old]);
+    expect(group.validate('old.code-v2', {})).toEqual({ valid: true });
+    expect(group.validate('old.code-v2', {})).toEqual({ valid: true });
+    const unknown = group.validate('old.code-v3', {});
+    expect(unknown.valid ? undefined : unknown.error.code).toBe('unknown_event');
   });
 });

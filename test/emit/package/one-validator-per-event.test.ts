@@ -10,8 +10,9 @@ import { writeModelPackages } from './build-packages.js';
 
 /**
  * Each event ships one validator, for both modes and for valid and invalid payloads: ajv's all-errors
- * code, whose run (its last argument) says the mode (`tolerant` switches off the walk over undocumented
- * keys) and takes each error as found (`missing`, `undocumented`, `mistyped`, or `report` for any other). A build compiles each event once, and a package holds its code once.
+ * checks, which `tolerant` tells to skip the walk over undocumented keys, handing each error as found
+ * to a run they open at the first one (`missing`, `undocumented`, `mistyped`, or `report` for any
+ * other). A build compiles each event once, and a package holds its code once.
  * The mode and the errors belong to each call: a payload getter that validates another payload does
  * not change the run that reads it.
  */
@@ -24,31 +25,41 @@ type Validator = (
   payload: unknown,
   instancePath: string,
   parentData: unknown,
-  run: { tolerant: boolean } & Record<Sink, () => void>,
-) => boolean;
+  run: undefined,
+  tolerant: boolean,
+  options: undefined,
+) => Run | undefined;
 /** Where the generated code hands an error: see `ValidatorContext` in generators/runtime/types.ts. */
 type Sink = 'missing' | 'undocumented' | 'mistyped' | 'report';
+type Run = Record<Sink, () => void>;
 
 describe('one validator per event', () => {
-  it('is one exported function: `run.tolerant` allows undocumented fields, the run gets each error', () => {
+  it('is one validator and its entry point: `tolerant` allows undocumented fields, a run opened at the first error gets each', () => {
     const { code } = compileEventValidators(KEY, standaloneEventSchema(model, KEY, 'closed'));
-    const exports: { validate?: Validator } = {};
-    new Function('exports', 'fullFormats', code)(exports, fullFormats);
-    expect(Object.keys(exports)).toEqual(['validate']);
-    const check = (tolerant: boolean, payload: unknown) => {
-      let reported = 0;
-      const count = () => {
-        reported += 1;
-      };
-      const run = { tolerant, missing: count, undocumented: count, mistyped: count, report: count };
-      const valid = exports.validate!(payload, '', undefined, run);
-      return { valid, reported };
+    let opened = 0;
+    let reported = 0;
+    const count = () => {
+      reported += 1;
     };
-    expect(check(false, valid)).toEqual({ valid: true, reported: 0 });
-    expect(check(false, undocumented)).toEqual({ valid: false, reported: 1 });
-    expect(check(true, undocumented)).toEqual({ valid: true, reported: 0 });
+    const open = (): Run => {
+      opened += 1;
+      return { missing: count, undocumented: count, mistyped: count, report: count };
+    };
+    const exports: { validate?: Validator; entry?: unknown; open?: unknown } = { open };
+    new Function('exports', 'fullFormats', code)(exports, fullFormats);
+    expect(Object.keys(exports)).toEqual(['open', 'validate', 'entry']);
+    const check = (tolerant: boolean, payload: unknown) => {
+      opened = 0;
+      reported = 0;
+      const run = exports.validate!(payload, '', undefined, undefined, tolerant, undefined);
+      return { valid: run === undefined, opened, reported };
+    };
+    expect(check(false, valid)).toEqual({ valid: true, opened: 0, reported: 0 });
+    expect(check(false, undocumented)).toEqual({ valid: false, opened: 1, reported: 1 });
+    expect(check(true, undocumented)).toEqual({ valid: true, opened: 0, reported: 0 });
     expect(check(true, { ...undocumented, account_number: 1, account_user_emails: [2, 3] })).toEqual({
       valid: false,
+      opened: 1,
       reported: 3,
     });
   });
@@ -75,6 +86,23 @@ describe('one validator per event', () => {
       expect(result.valid ? [] : result.error.errors.map((item) => [item.code, item.attr])).toEqual([
         ['unknown_field', 'added_later'],
       ]);
+    });
+
+    it('an item getter validating an invalid payload of the same event mid-run: each result lists its own problems', () => {
+      const problems = (result: ReturnType<typeof account.validate>) =>
+        result.valid ? [] : result.error.errors.map((item) => [item.code, item.attr]);
+      const inner: unknown[] = [];
+      const emails = Object.defineProperty([], '0', {
+        enumerable: true,
+        get() {
+          inner.push(problems(account.validate(KEY, { account_number: 1, account_user_emails: [] })));
+          return 'a@example.com';
+        },
+      });
+      // The undocumented field is reported (the outer run opened) before the array's items are read.
+      const outer = account.validate(KEY, { account_number: 'A1', account_user_emails: emails, extra: 1 });
+      expect(problems(outer)).toEqual([['unknown_field', 'extra']]);
+      expect(inner).toEqual([[['invalid_type', 'account_number']]]);
     });
 
     it('a call after one that threw (bad maxErrors) or failed lists only its own problems', () => {

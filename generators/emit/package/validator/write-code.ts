@@ -19,13 +19,23 @@ export interface WrittenValidator {
   usesFormats: boolean;
 }
 
-/** The names every generated function uses: its parameters and its error count. */
+/** The names every generated function uses: its parameters, and the run time's `open`. */
 const DATA = new Name('data');
 const INSTANCE_PATH = new Name('instancePath');
 const PARENT_DATA = new Name('parentData');
 const RUN = new Name('run');
-const ERRORS = new Name('errors');
+const TOLERANT = new Name('tolerant');
+const OPTIONS = new Name('options');
+const OPEN = new Name('open');
+/** What the run time gives the entry point (see `CompiledExports`). */
+const MODE = new Name('mode');
+const THROWN = new Name('thrown');
+const FAILED = new Name('failed');
+const VALID = new Name('valid');
+const PAYLOAD = new Name('payload');
 const FULL_FORMATS = new Name('fullFormats');
+/** The run an error goes to: the function's, or one opened at the payload's first error. */
+const OPENED = _`(${RUN} ??= ${OPEN}(${OPTIONS}))`;
 
 /** Enums from this many values on are checked by a loop (shorter ones by inline comparisons, faster). */
 const LOOP_ENUM = 32;
@@ -35,11 +45,13 @@ const WIDE_OBJECT = 8;
 /**
  * Writes an event's validator with ajv's code builder (`CodeGen`, whose `_` template escapes every
  * value it is given): `exports.validate`, the all-errors check of the schema, called as
- * `validate(payload, instancePath, parentData, run)`. It checks what ajv's all-errors code of the same
- * schema checks, in ajv's order (the agreement tests compare the two on every event), and hands each
- * error to the run as found (`ValidatorContext` in generators/runtime/runtime.ts): the common ones to
- * `run.missing`, `run.undocumented` and `run.mistyped` with their dot path in two parts, any other to
- * `run.report` as ajv's error object. `run.tolerant` switches off the walk over undocumented keys.
+ * `validate(payload, instancePath, parentData, run, tolerant, options)` with no run, which returns
+ * none for a valid payload. It checks what ajv's all-errors code of the same schema checks, in ajv's
+ * order (the agreement tests compare the two on every event), and hands each error as found to a run
+ * it opens at the first one (`exports.open(options)`, set by the run time; `ValidatorContext` in
+ * generators/runtime/types.ts): the common ones to `missing`, `undocumented` and `mistyped` with their
+ * dot path in two parts, any other to `report` as ajv's error object. `tolerant` switches off the walk
+ * over undocumented keys. A valid payload touches nothing but its own locals (see docs/decisions/0066).
  */
 export function writeValidatorCode(tree: SchemaTree): WrittenValidator {
   return new ValidatorWriter(tree).write();
@@ -63,19 +75,41 @@ class ValidatorWriter {
   write(): WrittenValidator {
     const { head } = this;
     head.code(_`${'use strict'}`);
+    for (const name of [OPEN, MODE, THROWN, FAILED, VALID]) head.const(name, _`exports.${name}`);
     const main = head.name('validate');
     head.assign(_`exports.validate`, main);
+    const entry = head.name('entry');
+    head.assign(_`exports.entry`, entry);
+    this.entry(entry, main);
     this.pending.push([this.tree.root, main]);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
     return { code: `${head.toString()}\n${this.body.toString()}`, usesFormats: this.formats.size > 0 };
   }
 
+  /**
+   * The event's `validate(payload, options)`, code of its own for each event rather than one function of
+   * the run time's for all: V8 then keeps what it learns of this event's calls apart from every other's,
+   * and compiles the validator into it (see docs/decisions/0066).
+   */
+  private entry(name: Name, main: Name): void {
+    const gen = this.body;
+    gen.func(name, _`${PAYLOAD}, ${OPTIONS}`, false, () => {
+      const tolerant = gen.const('tolerant', _`${OPTIONS} === undefined ? false : ${MODE}(${OPTIONS})`);
+      const run = gen.let('run');
+      gen.try(
+        () => gen.assign(run, _`${main}(${PAYLOAD}, "", undefined, undefined, ${tolerant}, ${OPTIONS})`),
+        (error) => gen.return(_`${THROWN}(${error})`),
+      );
+      gen.return(_`${run} === undefined ? ${VALID} : ${FAILED}(${run})`);
+    });
+  }
+
   private func(node: SchemaNode, name: Name): void {
     const gen = this.body;
-    gen.func(name, _`${DATA}, ${INSTANCE_PATH}, ${PARENT_DATA}, ${RUN}`, false, () => {
-      gen.let(ERRORS, 0);
+    const parameters = _`${DATA}, ${INSTANCE_PATH}, ${PARENT_DATA}, ${RUN}, ${TOLERANT}, ${OPTIONS}`;
+    gen.func(name, parameters, false, () => {
       this.value(node, DATA, rootPath(INSTANCE_PATH), PARENT_DATA);
-      gen.return(_`${ERRORS} === 0`);
+      gen.return(RUN);
     });
   }
 
@@ -89,8 +123,11 @@ class ValidatorWriter {
         this.value(def, data, path, parentData);
         return;
       }
-      const call = _`${this.functionOf(node.name, def)}(${data}, ${pathExpression(path)}, ${parentData}, ${RUN})`;
-      gen.if(not(call), () => this.countError());
+      const fn = this.functionOf(node.name, def);
+      gen.assign(
+        RUN,
+        _`${fn}(${data}, ${pathExpression(path)}, ${parentData}, ${RUN}, ${TOLERANT}, ${OPTIONS})`,
+      );
       return;
     }
     // ajv's order: a type without keywords of its own is checked first, then `enum`; otherwise `enum`
@@ -154,12 +191,11 @@ class ValidatorWriter {
     for (const name of rules.required) {
       gen.if(_`${locals.get(name)!} === undefined`, () => {
         const { prefix, suffix } = this.parts(path, `.${missingKey(name)}`);
-        gen.code(_`${RUN}.missing(${prefix}, ${suffix}, ${this.site++})`);
-        this.countError();
+        gen.code(_`${OPENED}.missing(${prefix}, ${suffix}, ${this.site++})`);
       });
     }
     if (rules.closed) {
-      gen.if(_`!${RUN}.tolerant`, () =>
+      gen.if(_`!${TOLERANT}`, () =>
         this.closedObject(
           rules.properties.map(([name]) => name),
           locals,
@@ -200,8 +236,7 @@ class ValidatorWriter {
     const each = (key: Name): void => {
       const report = (): void => {
         const { prefix, suffix } = this.parts(path, '');
-        gen.code(_`${RUN}.undocumented(${prefix}, ${suffix}, ${key}, ${this.site++})`);
-        this.countError();
+        gen.code(_`${OPENED}.undocumented(${prefix}, ${suffix}, ${key}, ${this.site++})`);
       };
       if (names.length === 0) report();
       else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
@@ -238,17 +273,15 @@ class ValidatorWriter {
   private mistyped(type: string, data: Name, path: Path): void {
     const { prefix, suffix } = this.parts(path, '');
     const item = path.last === 'root' ? _`Array.isArray(${PARENT_DATA})` : _`${path.last === 'index'}`;
-    this.body.code(_`${RUN}.mistyped(${prefix}, ${suffix}, ${type}, ${data}, ${item}, ${this.site++})`);
-    this.countError();
+    this.body.code(_`${OPENED}.mistyped(${prefix}, ${suffix}, ${type}, ${data}, ${item}, ${this.site++})`);
   }
 
   /** Any other error, as ajv's error object (with its value, as in ajv's `verbose` mode). */
   private report(path: Path, keyword: string, params: Code, data: Name): void {
     this.site++;
     this.body.code(
-      _`${RUN}.report({instancePath: ${pathExpression(path)}, keyword: ${keyword}, params: ${params}, data: ${data}})`,
+      _`${OPENED}.report({instancePath: ${pathExpression(path)}, keyword: ${keyword}, params: ${params}, data: ${data}})`,
     );
-    this.countError();
   }
 
   /**
@@ -259,10 +292,6 @@ class ValidatorWriter {
     if (path.index.length === 0) return { prefix: INSTANCE_PATH, suffix: path.suffix + more };
     const whole = pathExpression({ ...path, suffix: path.suffix + more });
     return { prefix: whole, suffix: '' };
-  }
-
-  private countError(): void {
-    this.body.code(_`${ERRORS}++`);
   }
 
   private functionOf(defName: string, def: SchemaNode): Name {
