@@ -17,6 +17,9 @@ export interface OutputSink {
   close?(): string | undefined;
 }
 
+/** The emit cache's unit that keeps each group's source hash from one build to the next (group-units.ts). */
+export const SOURCE_HASHES_UNIT = 'group-source-hashes';
+
 /**
  * Memoises expensive units (one group package) across builds. The key must cover every input of the
  * unit; the cache itself adds the toolkit's own fingerprint, so new generator code never reuses old

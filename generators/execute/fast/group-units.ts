@@ -16,7 +16,7 @@ import {
 import { RUNTIME_VERSION } from '../../emit/package/runtime-package.js';
 import type { Catalogue, Group } from '../../model.js';
 import { entryDigest, modelDigest } from '../../model-digest.js';
-import type { EmitCache, FastContext } from './emit-context.js';
+import { type EmitCache, type FastContext, SOURCE_HASHES_UNIT } from './emit-context.js';
 
 /**
  * `emitGroupPackages`, made faster: a group's files but its package.json are memoised in
@@ -99,9 +99,6 @@ function groupPackageUnit(
     },
   };
 }
-
-/** The emit cache's unit that keeps each group's source hash from one build to the next. */
-const SOURCE_HASHES_UNIT = 'group-source-hashes';
 
 interface SourceHash {
   /** Digest of what `sourceHash` and `usesFormats` are computed from: the group's events and every shape. */

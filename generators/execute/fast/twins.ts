@@ -1,42 +1,54 @@
-import type { EmitCache } from './emit-context.js';
+import { type EmitCache, SOURCE_HASHES_UNIT } from './emit-context.js';
 
 /**
  * The fast executor's twins that can be turned off one by one, for `npm run bench -- twins` (see
  * docs/decisions/0080): the output is the same byte for byte either way, only the time differs.
  */
-export type FastTwin = 'threads' | 'emit-cache' | 'document-copy' | 'quick-plan' | 'bulk-sync';
+export type FastTwin =
+  | 'threads'
+  | 'emit-cache'
+  | 'source-hashes'
+  | 'document-copy'
+  | 'quick-plan'
+  | 'bulk-sync';
 
 /** Every twin `FastOptions.off` can name. */
 export const FAST_TWINS: readonly FastTwin[] = [
   'threads',
   'emit-cache',
+  'source-hashes',
   'document-copy',
   'quick-plan',
   'bulk-sync',
 ];
 
-/** The emit cache's units that hold what the catalogue documents copy entries from (document-text.ts). */
-const isDocumentUnit = (unit: string) => unit.startsWith('document-');
-
 /**
- * The emit cache as a build with the twins `off` may use it: without `emit-cache` no group package or
- * source hash is memoised (only the documents' entry indexes stay); without `document-copy` nothing
- * changes here (the documents are then the pure emitters', which never ask).
+ * The emit cache as a build with the twins `off` may use it: without `emit-cache` no group package's
+ * files are memoised (`get`, `set`, `last`); without `source-hashes` no group's source hash is taken
+ * from the last build's. What the catalogue documents copy entries from stays (`document-copy` turns
+ * the documents' writer off instead: the pure emitters never ask the cache).
  */
 export function cacheWithout(
   cache: EmitCache | undefined,
   off: ReadonlySet<FastTwin>,
 ): EmitCache | undefined {
-  if (!cache || !off.has('emit-cache')) return cache;
-  const { recall, keep } = cache;
+  const files = !off.has('emit-cache');
+  const hashes = !off.has('source-hashes');
+  if (!cache || (files && hashes)) return cache;
+  const recall = cache.recall?.bind(cache);
+  const keep = cache.keep?.bind(cache);
+  const kept = (unit: string) => hashes || unit !== SOURCE_HASHES_UNIT;
   return {
-    get: () => undefined,
-    set: () => {},
-    ...(recall ? { recall: (unit: string) => (isDocumentUnit(unit) ? recall(unit) : undefined) } : {}),
+    get: (unit, key) => (files ? cache.get(unit, key) : undefined),
+    set: (unit, key, generated, extra) => {
+      if (files) cache.set(unit, key, generated, extra);
+    },
+    ...(files && cache.last ? { last: (unit: string) => cache.last!(unit) } : {}),
+    ...(recall ? { recall: (unit: string) => (kept(unit) ? recall(unit) : undefined) } : {}),
     ...(keep
       ? {
           keep: (unit: string, value: unknown) => {
-            if (isDocumentUnit(unit)) keep(unit, value);
+            if (kept(unit)) keep(unit, value);
           },
         }
       : {}),
