@@ -15,7 +15,6 @@ export type FastTwin =
 /** Every twin `FastOptions.off` can name. */
 export const FAST_TWINS: readonly FastTwin[] = [
   'threads',
-  'emit-cache',
   'source-hashes',
   'document-copy',
   'quick-plan',
@@ -23,27 +22,19 @@ export const FAST_TWINS: readonly FastTwin[] = [
 ];
 
 /**
- * The emit cache as a build with the twins `off` may use it: without `emit-cache` no group package's
- * files are memoised (`get`, `set`, `last`); without `source-hashes` no group's source hash is taken
- * from the last build's. What the catalogue documents copy entries from stays (`document-copy` turns
- * the documents' writer off instead: the pure emitters never ask the cache).
+ * The emit cache as a build with the twins `off` may use it: without `source-hashes` no group's source
+ * hash is taken from the last build's. What the catalogue documents copy entries from stays
+ * (`document-copy` turns the documents' writer off instead: the pure emitters never ask the cache).
  */
 export function cacheWithout(
   cache: EmitCache | undefined,
   off: ReadonlySet<FastTwin>,
 ): EmitCache | undefined {
-  const files = !off.has('emit-cache');
-  const hashes = !off.has('source-hashes');
-  if (!cache || (files && hashes)) return cache;
+  if (!cache || !off.has('source-hashes')) return cache;
   const recall = cache.recall?.bind(cache);
   const keep = cache.keep?.bind(cache);
-  const kept = (unit: string) => hashes || unit !== SOURCE_HASHES_UNIT;
+  const kept = (unit: string) => unit !== SOURCE_HASHES_UNIT;
   return {
-    get: (unit, key) => (files ? cache.get(unit, key) : undefined),
-    set: (unit, key, generated, extra) => {
-      if (files) cache.set(unit, key, generated, extra);
-    },
-    ...(files && cache.last ? { last: (unit: string) => cache.last!(unit) } : {}),
     ...(recall ? { recall: (unit: string) => (kept(unit) ? recall(unit) : undefined) } : {}),
     ...(keep
       ? {
