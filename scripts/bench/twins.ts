@@ -70,7 +70,10 @@ function measureSize(catalogue: string, work: string, groupFiles: string[]): Run
     runs[variant] = { full: [], edit: [], 'no-op': [] };
   }
   for (let round = 0; round < ROUNDS; round++) {
-    for (const variant of VARIANTS) {
+    // Each round starts one variant later: in a fixed order `fast`, the base of every ratio, always ran
+    // right after the reference's heavy build, and a slot's neighbour moved its rows (decision 0080).
+    const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]!);
+    for (const variant of order) {
       const dir = join(work, variant);
       const aside = join(work, 'aside', `${variant}-${round}`);
       mkdirSync(aside, { recursive: true });
@@ -79,11 +82,11 @@ function measureSize(catalogue: string, work: string, groupFiles: string[]): Run
       }
       runs[variant]!.full.push(build(variant, dir));
     }
-    for (const variant of VARIANTS) {
+    for (const variant of order) {
       editGroup(join(work, variant, 'catalogue', 'groups', groupFiles[round]!), String(round));
       runs[variant]!.edit.push(build(variant, join(work, variant)));
     }
-    for (const variant of VARIANTS) {
+    for (const variant of order) {
       const count = variant === 'reference' ? 1 : NOOPS;
       for (let i = 0; i < count; i++) runs[variant]!['no-op'].push(build(variant, join(work, variant)));
     }
@@ -128,7 +131,7 @@ export async function runTwinsBench(): Promise<string> {
     const lines = [
       `## Build twins (seed: 276 events; synthetic: ${big.events} events in ${big.groups} groups)`,
       '',
-      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared); ${minutes.toFixed(1)} min in all. Each cell a whole \`node dist/scripts/bench/twins-build.js <variant>\` process (\`eventry build\`'s executor run, without its lint summary line), start included: the median time of ${ROUNDS} rounds (no-op: of ${ROUNDS * NOOPS}, the reference's of ${ROUNDS}) and the highest peak RSS (\`/usr/bin/time -f %M\`). The variants run in turn within each round; full: empty output and project cache; edit: one group's description added, after the full build; no-op: after the edit. \`no-<twin>\`: the fast executor with that twin off alone (\`FastOptions.off\`, docs/decisions/0080).`,
+      `${machineLine()} Load average at start ${load.join(' / ')} (1/5/15 min; the machine is shared); ${minutes.toFixed(1)} min in all. Each cell a whole \`node dist/scripts/bench/twins-build.js <variant>\` process (\`eventry build\`'s executor run, without its lint summary line), start included: the median time of ${ROUNDS} rounds (no-op: of ${ROUNDS * NOOPS}, the reference's of ${ROUNDS}) and the highest peak RSS (\`/usr/bin/time -f %M\`). The variants run in turn within each round, each round starting one variant later; full: empty output and project cache; edit: one group's description added, after the full build; no-op: after the edit. \`no-<twin>\`: the fast executor with that twin off alone (\`FastOptions.off\`, docs/decisions/0080).`,
       '',
       `| run | ${VARIANTS.join(' | ')} |`,
       `|---|${VARIANTS.map(() => '---').join('|')}|`,
