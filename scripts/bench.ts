@@ -18,6 +18,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   lint: async () => (await import(`./bench/${'lint'}.js`)).runLintBench,
   consumers: async () => (await import(`./bench/${'consumers'}.js`)).runConsumersBench,
   fake: async () => (await import(`./bench/${'fake'}.js`)).runFakeBench,
+  twins: async () => (await import(`./bench/${'twins'}.js`)).runTwinsBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));

@@ -276,8 +276,6 @@ export function describeWithResource(
 export function keptOnlyCache(): { cache: EmitCache; kept: Map<string, unknown> } {
   const kept = new Map<string, unknown>();
   const cache: EmitCache = {
-    get: () => undefined,
-    set: () => undefined,
     recall: (unit) => structuredClone(kept.get(unit)),
     keep: (unit, value) => void kept.set(unit, structuredClone(value)),
   };

@@ -10,7 +10,7 @@ export interface BuildOptions {
   catalogue: string;
   out: string;
   force?: boolean;
-  /** commander's `--no-cache`: false turns the per-group output cache and the parse cache off. */
+  /** commander's `--no-cache`: false turns the build's cache (source hashes, document entries) and the parse cache off. */
   cache?: boolean;
 }
 

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } f
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BuildResult, Executor } from '../../generators/execute/executor.js';
-import { fastExecutor } from '../../generators/execute/fast/index.js';
+import { FAST_TWINS, fastExecutor } from '../../generators/execute/fast/index.js';
 import { referenceExecutor } from '../../generators/execute/reference.js';
 import { loadCatalogue, readCatalogueSources } from '../../generators/load/index.js';
 import { describeGroup, REPO, tempDir } from '../helpers.js';
@@ -154,6 +154,33 @@ describe('the fast executor writes what the reference executor writes', () => {
       await build(uncached, catalogue, plain);
       expect(outputTree(plain), 'without a cache').toEqual(expected);
     }, 600_000);
+  }
+
+  // Each twin turned off alone (the `twins` bench's variants), threads on whatever the size: the
+  // output must still be the reference's, cold and after an edit, and a rebuild must find nothing to do.
+  for (const twin of FAST_TWINS) {
+    it(`with the ${twin} twin off: cold, after an edit of one group, then nothing to do`, async () => {
+      const name = `off-${twin}`;
+      const catalogue = copyCatalogue(work, name, join(REPO, 'test/fixtures/small/catalogue'));
+      const executor = fastExecutor({ threads: 2, anySize: true, off: [twin] });
+      const reference = async (tag: string) => {
+        const out = join(work, name, `reference-${tag}`);
+        await build(referenceExecutor, catalogue, out);
+        return outputTree(out);
+      };
+      const out = join(work, name, 'fast');
+      await build(executor, catalogue, out);
+      expect(outputTree(out), 'cold').toEqual(await reference('cold'));
+      const groups = join(catalogue, 'groups');
+      const file = join(groups, readdirSync(groups).sort()[0]!);
+      const text = readFileSync(file, 'utf8');
+      const edited = text.replace(/^ {2}title: (.+)$/m, '  title: $1 (edited)');
+      expect(edited).not.toBe(text);
+      writeFileSync(file, edited);
+      expect((await build(executor, catalogue, out)).kind).toBe('built');
+      expect(outputTree(out), 'after an edit').toEqual(await reference('edit'));
+      expect((await build(executor, catalogue, out)).kind).toBe('up-to-date');
+    }, 120_000);
   }
 });
 

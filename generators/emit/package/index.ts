@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type Catalogue, type Group, groupPackageName } from '../../model.js';
 import { shippedEventSchema, validationSchema } from '../../schema/json-schema.js';
 import { type EmitOptions, generatedNote, jsonFile, type OutputFile } from '../context.js';
@@ -29,7 +28,7 @@ export async function emitGroupPackages(model: Catalogue, options: EmitOptions):
     checkGroupSlug(group);
     const hashes = { sourceHash: groupSourceHash(model, group), usesFormats: groupUsesFormats(model, group) };
     files.push(emitPackageJson(model, group, options.versions[group.slug], hashes));
-    files.push(...(await emitGroupPackage(model, group, hashes.usesFormats)).files);
+    files.push(...(await emitGroupPackage(model, group, hashes.usesFormats)));
   }
   return files;
 }
@@ -43,49 +42,25 @@ export function checkGroupSlug(group: Group): void {
   }
 }
 
-/**
- * Where a generated package holds each event's validator code: in which chunk file, from where to
- * where, and the digest of the `validationSchema` it was compiled from. A group generated again takes
- * the code of each schema it finds there instead of compiling it (an edit of one event, or of the
- * group's description, compiled all its events again: a tenth of the edit). Events that share a
- * validator have places that point at the same code.
- */
-export interface ValidatorPlace {
-  key: string;
-  digest: string;
-  file: string;
-  start: number;
-  end: number;
-  /** Whether the validator's code uses ajv-formats (kept beside it, so a reuse need not read the code). */
-  usesFormats: boolean;
-}
-
-/** Validator code from the last build's files of a group, by the digest of its `validationSchema`. */
-export type ReusableValidators = Map<string, { code: string; usesFormats: boolean }>;
-
 /** One validator of a group's package: its code, the events it checks, and the function that holds it. */
 interface GroupValidator {
   /** The chunk function's name: `event<i>`, after the first event (in group order) it checks. */
   id: string;
-  /** The digest of the events' `validationSchema`. */
-  digest: string;
   code: string;
   usesFormats: boolean;
   keys: string[];
 }
 
 /**
- * The files of one group's package, but package.json; `usesFormats` is `groupUsesFormats` of the group;
- * `reusable`, validators of the last build to take where a schema is unchanged. Events whose
- * `validationSchema` is the same (same fields, types and shapes) share one validator, compiled once and
- * shipped once. Also where each event's validator is in the files, for the next build (`ValidatorPlace`).
+ * The files of one group's package, but package.json; `usesFormats` is `groupUsesFormats` of the group.
+ * Events whose `validationSchema` is the same (same fields, types and shapes) share one validator,
+ * compiled once and shipped once.
  */
 export async function emitGroupPackage(
   model: Catalogue,
   group: Group,
   usesFormats: boolean,
-  reusable?: ReusableValidators,
-): Promise<{ files: OutputFile[]; validators: ValidatorPlace[] }> {
+): Promise<OutputFile[]> {
   const slug = group.slug;
   const note = generatedNote(`catalogue/${group.source.file}`);
   const packageName = groupPackageName(model, group);
@@ -99,15 +74,8 @@ export async function emitGroupPackage(
     const text = JSON.stringify(schema);
     let validator = bySchema.get(text);
     if (validator === undefined) {
-      const digest = createHash('sha256').update(text).digest('base64');
-      const kept = reusable?.get(digest);
-      let compiled: { code: string; usesFormats: boolean };
-      if (kept !== undefined) compiled = kept;
-      else {
-        compile ??= (await import('./validators.js')).compileEventValidators;
-        compiled = compile(key, schema);
-      }
-      validator = { id: `event${i}`, digest, ...compiled, keys: [] };
+      compile ??= (await import('./validators.js')).compileEventValidators;
+      validator = { id: `event${i}`, ...compile(key, schema), keys: [] };
       bySchema.set(text, validator);
     }
     validator.keys.push(key);
@@ -143,7 +111,6 @@ export async function emitGroupPackage(
     { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note, runtimeName }) },
     ...emitTestingFiles(model, group, { note, packageName, runtimeName }),
   ];
-  const validators: ValidatorPlace[] = [];
   chunks.forEach((chunk, n) => {
     const path = `${slug}/chunks/${n}.js`;
     const contents = render('chunk.js', {
@@ -157,21 +124,6 @@ export async function emitGroupPackage(
       })),
     });
     files.push({ path, contents });
-    let from = 0;
-    for (const validator of chunk.validators) {
-      const start = contents.indexOf(validator.code, from);
-      if (start === -1) continue;
-      from = start + validator.code.length;
-      for (const key of validator.keys)
-        validators.push({
-          key,
-          digest: validator.digest,
-          file: path,
-          start,
-          end: from,
-          usesFormats: validator.usesFormats,
-        });
-    }
   });
   for (const [i, key] of group.events.entries()) {
     const validator = ofEvent[i]!;
@@ -204,5 +156,5 @@ export async function emitGroupPackage(
       }),
     );
   }
-  return { files, validators };
+  return files;
 }

@@ -2,6 +2,7 @@ import type { LoadOptions } from '../../load/index.js';
 import type { FileStat, SealedFile } from '../write.js';
 import type { EmitCache } from './emit-context.js';
 import type { BuildState } from './state-file.js';
+import type { FastTwin } from './twins.js';
 
 /** Options of `buildCatalogue`. */
 export interface BuildCatalogueOptions {
@@ -43,4 +44,6 @@ export interface BuildCatalogueOptions {
    * orphans, nor its state parsed.
    */
   untouchedAreas?: ReadonlySet<string>;
+  /** The twins turned off (`FastOptions.off`): the emitters and the threads' cache follow it. */
+  off?: ReadonlySet<FastTwin>;
 }

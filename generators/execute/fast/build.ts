@@ -24,7 +24,7 @@ import {
   type TaskResult,
 } from './emit-lanes.js';
 import type { EmitTask } from './emit-pool.js';
-import { FAST_EMITTERS } from './emitters.js';
+import { fastEmitters } from './emitters.js';
 import { fileSystemSyncer } from './file-system-sync.js';
 import { type GroupPackageUnit, groupPackageUnits } from './group-units.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
@@ -53,6 +53,7 @@ export async function buildCatalogue(
   // its first sync.
   if (!likelyEdit(options)) fileSystemSyncer().start();
   let pool = prestartPool(sources, outDir, options);
+  const emitters = fastEmitters(options.off ?? new Set());
   const loaded = loadCatalogueFromSources(sources, options.load);
   if (!loaded.ok) {
     await pool?.close();
@@ -112,7 +113,7 @@ export async function buildCatalogue(
     }
   };
   try {
-    for (const emitter of FAST_EMITTERS) {
+    for (const emitter of emitters) {
       if (emitter.name === 'json-schema') {
         const only = keepJsonSchemas(catalogue, state, untouched, options.tool, units, staging);
         if (only === undefined) tasks.push({ kind: 'emitter', name: emitter.name });
@@ -152,7 +153,8 @@ export async function buildCatalogue(
     // groups on a thread meanwhile was slower still (decision 0001): the thread's start and heap
     // cost more than the one group it took off this one.
     const fewGroups = groupEvents < minEvents / 2;
-    const documentsCopy = state !== undefined && context.cache?.recall !== undefined;
+    const documentsCopy =
+      state !== undefined && context.cache?.recall !== undefined && !options.off?.has('document-copy');
     const threads =
       options.workers && documentEvents + groupEvents >= minEvents && !(fewGroups && documentsCopy)
         ? options.workers.threads
@@ -186,7 +188,7 @@ export async function buildCatalogue(
       const files =
         task.kind === 'group'
           ? await generated.get(task.slug)!.files()
-          : await FAST_EMITTERS.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
+          : await emitters.find((emitter) => emitter.name === task.name)!.emit(catalogue, context);
       return { files };
     };
     const stage = async (result: TaskResult) =>

@@ -17,20 +17,15 @@ export interface OutputSink {
   close?(): string | undefined;
 }
 
+/** The emit cache's unit that keeps each group's source hash from one build to the next (group-units.ts). */
+export const SOURCE_HASHES_UNIT = 'group-source-hashes';
+
 /**
- * Memoises expensive units (one group package) across builds. The key must cover every input of the
- * unit; the cache itself adds the toolkit's own fingerprint, so new generator code never reuses old
- * output.
+ * What a build keeps for the next one, by unit (the catalogue documents' entry indexes, the groups'
+ * source hashes). The cache adds the toolkit's own fingerprint, so new generator code never reads an
+ * older toolkit's value.
  */
 export interface EmitCache {
-  get(unit: string, key: string): OutputFile[] | undefined;
-  /** Memoises `files` for `unit` under `key`, with `extra` (JSON data) for a later build's `last`. */
-  set(unit: string, key: string, files: OutputFile[], extra?: unknown): void;
-  /**
-   * The entry `unit` has whatever its key (the last build's, until `set` replaces it): what a unit whose
-   * inputs changed can reuse parts of. Its `extra` is whatever was set with it, unchecked.
-   */
-  last?(unit: string): { files: OutputFile[]; extra?: unknown } | undefined;
   /** What `unit` kept with `keep` in the last build (structured-clone data), if the cache has it. */
   recall?(unit: string): unknown;
   /** Keeps `value` (structured-clone data) for the next build's `recall`, in place of the last one. */
@@ -52,7 +47,7 @@ export interface FastContext {
    * files returned then say `sunk`); without it, the file's bytes are returned.
    */
   openSink?(path: string): OutputSink;
-  /** Optional memo of expensive units: the files are the same with or without it. */
+  /** Optional memory between builds: the files are the same with or without it. */
   cache?: EmitCache;
 }
 

@@ -48,6 +48,7 @@ export function openPool(
     outDir,
     modelBytes,
     ...(cacheDir && options.tool ? { cache: { dir: cacheDir, tool: options.tool } } : {}),
+    ...(options.off?.size ? { off: [...options.off] } : {}),
   });
 }
 

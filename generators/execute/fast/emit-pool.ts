@@ -5,6 +5,7 @@ import type { ModelDigests } from '../../model-digest.js';
 import { startWorker } from '../../shared/worker.js';
 import { type StagedFile, type StagingTarget, WriteFailure } from '../write.js';
 import { type PackedCatalogue, packCatalogue } from './transfer.js';
+import type { FastTwin } from './twins.js';
 
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
 export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
@@ -14,6 +15,8 @@ export interface WorkerData {
   outDir: string;
   /** The build's disk cache (`createDiskCache`), opened again in each worker. */
   cache?: { dir: string; tool: string };
+  /** The twins the build turned off (`FastOptions.off`). */
+  off?: FastTwin[];
 }
 
 /**

@@ -8,9 +8,10 @@ import { type StagingTarget, WriteFailure } from '../write.js';
 import { createDiskCache } from './emit-cache.js';
 import type { FastContext } from './emit-context.js';
 import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
-import { FAST_EMITTERS } from './emitters.js';
+import { fastEmitters } from './emitters.js';
 import { groupPackageUnits } from './group-units.js';
 import { unpackCatalogue } from './transfer.js';
+import { cacheWithout } from './twins.js';
 
 // One thread of the build's pool (see emit-pool.ts): started before the model is known, it loads the
 // toolkit, takes the model it is then sent (its first message; a group's events are unpacked when
@@ -18,12 +19,15 @@ import { unpackCatalogue } from './transfer.js';
 // the build's own thread would use.
 
 const data = workerData as WorkerData;
+const off = new Set(data.off);
+const emitters = fastEmitters(off);
+const cache = data.cache ? cacheWithout(createDiskCache(data.cache.dir, data.cache.tool), off) : undefined;
 let model: Catalogue | undefined;
 let staging: StagingTarget | undefined;
 const context: FastContext = {
   readExisting: (path) => readIfExists(join(data.outDir, path)),
   openExisting: (path) => openIfExists(join(data.outDir, path)),
-  ...(data.cache ? { cache: createDiskCache(data.cache.dir, data.cache.tool) } : {}),
+  ...(cache ? { cache } : {}),
 };
 
 // For a task run with `stage`: the catalogue documents go to the staging folder as they are made.
@@ -35,7 +39,7 @@ async function runTask(model: Catalogue, task: EmitTask, context: FastContext): 
     if (!unit) throw new Error(`no group ${task.slug} in the model the worker was given`);
     return unit.files();
   }
-  const emitter = FAST_EMITTERS.find((candidate) => candidate.name === task.name);
+  const emitter = emitters.find((candidate) => candidate.name === task.name);
   if (!emitter) throw new Error(`no emitter ${task.name}`);
   return emitter.emit(model, context);
 }

@@ -8,6 +8,7 @@ import { modelEntries } from './deferred-entries.js';
 import { documentFiles } from './document-text.js';
 import type { FastContext, FastEmitter } from './emit-context.js';
 import { emitGroupPackagesFast } from './group-units.js';
+import type { FastTwin } from './twins.js';
 
 /**
  * The catalogue documents written entry by entry into the staging folder (`openSink`), and with a
@@ -55,7 +56,15 @@ const OPTIONS = new WeakMap<FastContext, { model: Catalogue; options: EmitOption
  * `EMITTERS` in the same order under the same names, each the faster twin where there is one, else
  * the pure emitter itself: what the fast executor runs.
  */
-export const FAST_EMITTERS: { name: string; emit: FastEmitter }[] = EMITTERS.map(({ name, emit }) => ({
-  name,
-  emit: FASTER[name] ?? ((model, context) => emit(model, emitOptionsOf(model, context))),
-}));
+export const FAST_EMITTERS: { name: string; emit: FastEmitter }[] = fastEmitters(new Set());
+
+/** `FAST_EMITTERS` with the twins `off`: without `document-copy`, the documents are the pure emitters'. */
+export function fastEmitters(off: ReadonlySet<FastTwin>): { name: string; emit: FastEmitter }[] {
+  const plain = off.has('document-copy') ? new Set(['asyncapi', 'openapi']) : new Set<string>();
+  return EMITTERS.map(({ name, emit }) => ({
+    name,
+    emit:
+      (plain.has(name) ? undefined : FASTER[name]) ??
+      ((model, context) => emit(model, emitOptionsOf(model, context))),
+  }));
+}

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OutputFile } from '../../emit/context.js';
-import {
-  checkGroupSlug,
-  emitGroupPackage,
-  type ReusableValidators,
-  type ValidatorPlace,
-} from '../../emit/package/index.js';
+import { checkGroupSlug, emitGroupPackage } from '../../emit/package/index.js';
 import {
   emitPackageJson,
   groupSourceHash,
@@ -16,12 +11,11 @@ import {
 import { RUNTIME_VERSION } from '../../emit/package/runtime-package.js';
 import type { Catalogue, Group } from '../../model.js';
 import { entryDigest, modelDigest } from '../../model-digest.js';
-import type { EmitCache, FastContext } from './emit-context.js';
+import { type EmitCache, type FastContext, SOURCE_HASHES_UNIT } from './emit-context.js';
 
 /**
- * `emitGroupPackages`, made faster: a group's files but its package.json are memoised in
- * `context.cache` when there is one, and its source hash taken from the last build's when its inputs
- * are unchanged.
+ * `emitGroupPackages`, made faster: a group's source hash is taken from the last build's (kept in
+ * `context.cache`) when its inputs are unchanged.
  */
 export async function emitGroupPackagesFast(model: Catalogue, context: FastContext): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
@@ -42,7 +36,7 @@ export interface GroupPackageUnit {
    * keeps in the output (a build that keeps the package keeps its package.json, as it is in the output).
    */
   packageJson(): OutputFile;
-  /** The package's other files, from `context.cache` when it has them. */
+  /** The package's other files, generated. */
   files(): Promise<OutputFile[]>;
 }
 
@@ -71,7 +65,6 @@ function groupPackageUnit(
   hashes: SourceHashes,
 ): GroupPackageUnit {
   checkGroupSlug(group);
-  const unit = `group-package-${group.slug}`;
   const { sourceHash, usesFormats } = hashes.of(group);
   const key = groupUnitKey(model, group, sourceHash);
   return {
@@ -85,23 +78,9 @@ function groupPackageUnit(
       file.inOutput = existing === file.contents ? 'same' : 'different';
       return file;
     },
-    async files() {
-      const cache = context.cache;
-      let generated = cache?.get(unit, key);
-      if (!generated) {
-        // The last build's validators of this group, for the events whose schemas it left alone.
-        const last = cache?.last?.(unit);
-        const made = await emitGroupPackage(model, group, usesFormats, last && reusableValidators(last));
-        generated = made.files;
-        cache?.set(unit, key, generated, made.validators);
-      }
-      return generated;
-    },
+    files: () => emitGroupPackage(model, group, usesFormats),
   };
 }
-
-/** The emit cache's unit that keeps each group's source hash from one build to the next. */
-const SOURCE_HASHES_UNIT = 'group-source-hashes';
 
 interface SourceHash {
   /** Digest of what `sourceHash` and `usesFormats` are computed from: the group's events and every shape. */
@@ -188,8 +167,8 @@ function groupInputs(model: Catalogue, group: Group, shapes: string): string {
 /**
  * Everything a group's generated files depend on: its events' schemas (which embed their shapes,
  * titles, descriptions and source file), the group's and the catalogue's names and the run time version
- * the package depends on. The templates are the cache's part of the key: its toolkit fingerprint
- * (`build/fingerprint.ts`) hashes the source folder they are read from.
+ * the package depends on. The templates are the toolkit fingerprint's part: the build hashes the key
+ * with it (`execute/fingerprint.ts` hashes the source folder they are read from).
  */
 function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): string {
   return JSON.stringify({
@@ -200,35 +179,4 @@ function groupUnitKey(model: Catalogue, group: Group, sourceHash: string): strin
     title: model.config.title,
     runtime: RUNTIME_VERSION,
   });
-}
-
-/**
- * The validators a cache entry of a group's package can give back: only places that name one of its
- * chunk files and lie inside it (the entry is read from disk; anything else is ignored).
- */
-function reusableValidators(last: { files: OutputFile[]; extra?: unknown }): ReusableValidators {
-  const reusable: ReusableValidators = new Map();
-  if (!Array.isArray(last.extra)) return reusable;
-  const contents = new Map<string, string>();
-  for (const file of last.files) {
-    if (typeof file?.path === 'string' && typeof file.contents === 'string')
-      contents.set(file.path, file.contents);
-  }
-  for (const place of last.extra as Partial<ValidatorPlace>[]) {
-    const text = typeof place?.file === 'string' ? contents.get(place.file) : undefined;
-    const { digest, start, end, usesFormats } = place ?? {};
-    if (
-      text === undefined ||
-      typeof digest !== 'string' ||
-      typeof usesFormats !== 'boolean' ||
-      !Number.isInteger(start) ||
-      !Number.isInteger(end) ||
-      start! < 0 ||
-      end! < start! ||
-      end! > text.length
-    )
-      continue;
-    reusable.set(digest, { code: text.slice(start, end), usesFormats });
-  }
-  return reusable;
 }

@@ -2,6 +2,9 @@ import type { BuildRequest, BuildResult, Executor } from '../executor.js';
 import { markBuildOutput } from '../output-folder.js';
 import { planBuild, stampFolders } from './state.js';
 import { type BuildState, isRecorded, sealState, stateFile } from './state-file.js';
+import type { FastTwin } from './twins.js';
+
+export { FAST_TWINS, type FastTwin } from './twins.js';
 
 /** How the fast executor may speed a build up. */
 export interface FastOptions {
@@ -11,6 +14,11 @@ export interface FastOptions {
   threads: number;
   /** Use the threads whatever the number of events (for tests and measurements). */
   anySize?: boolean;
+  /**
+   * Twins turned off, for measuring what each one saves (`npm run bench -- twins`; no CLI option sets
+   * it): the output is the same.
+   */
+  off?: readonly FastTwin[];
 }
 
 /**
@@ -25,7 +33,11 @@ export function fastExecutor(options: FastOptions): Executor {
 
 async function buildFast(request: BuildRequest, options: FastOptions): Promise<BuildResult> {
   const { catalogueDir, outDir } = request;
-  const plan = planBuild(catalogueDir, outDir, request.force);
+  const off = new Set(options.off);
+  // Without the bulk sync every staged file is fsynced (`makeDurable`'s fallback).
+  if (off.has('bulk-sync')) (await import('./file-system-sync.js')).fileSystemSyncer().close();
+  const quick = !off.has('quick-plan');
+  const plan = planBuild(catalogueDir, outDir, request.force, quick);
   if (plan.upToDate) {
     markBuildOutput(outDir);
     return { kind: 'up-to-date', fileCount: plan.fileCount };
@@ -34,9 +46,10 @@ async function buildFast(request: BuildRequest, options: FastOptions): Promise<B
   const { buildCatalogue } = await import('./build.js');
   const { FastLoad, ModelSnapshot, ParseCache } = await import('./load/index.js');
   const { createDiskCache } = await import('./emit-cache.js');
+  const { cacheWithout } = await import('./twins.js');
   const { projectCacheDir } = await import('../project-cache.js');
   const cacheDir = options.cache === false ? undefined : projectCacheDir(catalogueDir);
-  const cache = cacheDir ? createDiskCache(cacheDir, plan.tool) : undefined;
+  const cache = cacheDir ? cacheWithout(createDiskCache(cacheDir, plan.tool), off) : undefined;
   // The state this build commits, kept for the folder record (`stampFolders`) rather than read back.
   let sealed: { state: BuildState; keptBelow: ReadonlySet<string> } | undefined;
   const result = await buildCatalogue(plan.sources, outDir, {
@@ -60,13 +73,14 @@ async function buildFast(request: BuildRequest, options: FastOptions): Promise<B
       ),
     },
     workers: {
-      threads: options.threads,
+      threads: off.has('threads') ? 0 : options.threads,
       ...(cacheDir ? { cacheDir } : {}),
       ...(options.anySize ? { minEvents: 0 } : {}),
     },
     ...(plan.untouchedAreas ? { untouchedAreas: plan.untouchedAreas } : {}),
+    ...(off.size > 0 ? { off } : {}),
   });
-  if (result.kind === 'built' && sealed) {
+  if (result.kind === 'built' && sealed && quick) {
     const { folderTimes, unchanged } = plan;
     const { touched } = result.report;
     const known =

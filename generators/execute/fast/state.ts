@@ -51,10 +51,14 @@ export interface BuildPlan {
   digests: RecordedDigests;
 }
 
-/** Reads the catalogue and the last build's state, and decides whether the output is already current. */
-export function planBuild(catalogueDir: string, outDir: string, force = false): BuildPlan {
+/**
+ * Reads the catalogue and the last build's state, and decides whether the output is already current;
+ * `quick` false (the `quick-plan` twin off) neither reads nor writes the folder record: every input is
+ * read and hashed, and every recorded output file stat'ed.
+ */
+export function planBuild(catalogueDir: string, outDir: string, force = false, quick = true): BuildPlan {
   const foldersRecord = foldersRecordPath(catalogueDir, outDir);
-  const record = readFolderRecord(foldersRecord);
+  const record = quick ? readFolderRecord(foldersRecord) : undefined;
   const now = Date.now();
   const toolDigests = new FileDigests(record?.digests.tool, now);
   const tool = toolFingerprint(undefined, toolDigests);
@@ -89,7 +93,7 @@ export function planBuild(catalogueDir: string, outDir: string, force = false): 
     if (outputsExact(outDir, state)) {
       // Current after the full check: record the folders so the next no-op is the quick one.
       upToDate = true;
-      stampFolders(outDir, foldersRecord, state, digests());
+      if (quick) stampFolders(outDir, foldersRecord, state, digests());
     }
   }
   const fileCount = state ? recordedCount(state) : 0;

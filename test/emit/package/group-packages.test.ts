@@ -8,7 +8,6 @@ import {
 } from '../../../generators/emit/package/package-json.js';
 import { RUNTIME_RANGE } from '../../../generators/emit/package/runtime-package.js';
 import { interfaceName } from '../../../generators/emit/package/types.js';
-import { emitGroupPackagesFast } from '../../../generators/execute/fast/group-units.js';
 import { loadCatalogueFromSources, readCatalogueSources } from '../../../generators/load/index.js';
 import type { Catalogue } from '../../../generators/model.js';
 import { validationSchema } from '../../../generators/schema/json-schema.js';
@@ -20,7 +19,6 @@ import { fixturePath, loadValid, REPO } from '../../helpers.js';
  */
 const noExisting = { versions: {} };
 /** The fast executor's context over an output with no package in it. */
-const noOutput = { readExisting: () => undefined };
 const small = loadValid(fixturePath('small'));
 const byPath = (files: OutputFile[]) => new Map(files.map((file) => [file.path, file.contents]));
 const manifest = (files: OutputFile[], slug: string) =>
@@ -126,51 +124,6 @@ describe('package.json', () => {
     );
     expect((pkg.eventry as { sourceHash: string }).sourceHash).toMatch(/^[0-9a-f]{64}$/);
     expect((pkg.eventry as { sourceHash: string }).sourceHash).not.toBe(small.hash);
-  });
-});
-
-describe('with an emit cache', () => {
-  /** An in-memory EmitCache that records what it was asked. */
-  function memoryCache() {
-    const entries = new Map<string, OutputFile[]>();
-    const hits: string[] = [];
-    return {
-      hits,
-      get: (unit: string, key: string) => {
-        const files = entries.get(`${unit}\0${key}`);
-        if (files) hits.push(unit);
-        return files && structuredClone(files);
-      },
-      set: (unit: string, key: string, files: OutputFile[]) =>
-        void entries.set(`${unit}\0${key}`, structuredClone(files)),
-    };
-  }
-
-  it('gives the same files from the cache, and recomputes only the group that changed', async () => {
-    const cache = memoryCache();
-    const first = await emitGroupPackagesFast(small, { ...noOutput, cache });
-    expect(cache.hits).toEqual([]);
-    expect(await emitGroupPackagesFast(small, { ...noOutput, cache })).toEqual(first);
-    expect(cache.hits).toEqual(['group-package-account', 'group-package-billing']);
-
-    cache.hits.length = 0;
-    const changed = withSources(fixturePath('small'), (path, text) =>
-      path.endsWith('billing.yaml')
-        ? text.replace('closed_at: {type: string', 'closed_at: {type: integer')
-        : text,
-    );
-    const after = await emitGroupPackagesFast(changed, { ...noOutput, cache });
-    expect(cache.hits).toEqual(['group-package-account']);
-    expect(after).toEqual(await emitGroupPackagesFast(changed, noOutput));
-  });
-
-  it('still carries the existing version forward on a cache hit', async () => {
-    const cache = memoryCache();
-    await emitGroupPackagesFast(small, { ...noOutput, cache });
-    const existing = (path: string) => (path === 'account/package.json' ? '{"version": "4.0.0"}' : undefined);
-    const files = await emitGroupPackagesFast(small, { readExisting: existing, cache });
-    expect(cache.hits).toContain('group-package-account');
-    expect(manifest(files, 'account').version).toBe('4.0.0');
   });
 });
 
