@@ -94,8 +94,30 @@ export type RunArgumentValidator = (
 export type RunThisValidator = (this: ValidatorContext, data: unknown, instancePath?: string) => boolean;
 
 /**
+ * A place of the generated code that reports an error, as its code describes it once: `[0, suffix]`
+ * a missing field, `[1, suffix]` an undocumented one, `[2, suffix, type, item]` a wrong type (`item`
+ * null when the call passes it); null for a place that calls the run's `report` itself.
+ */
+export type Place = readonly [0 | 1, string] | readonly [2, string, string, boolean | null] | null;
+
+/**
+ * Hands the error at place `site` to `run` (or to a run it opens with `options`) and returns the run:
+ * `prefix` is the path's first part, `value` the undocumented key or the value of the wrong type, and
+ * `parentData` what holds the value where the place does not say whether it is an array item.
+ */
+export type Fail = (
+  run: ValidatorContext | undefined,
+  options: ValidateOptions | undefined,
+  site: number,
+  prefix: string,
+  value?: unknown,
+  parentData?: unknown,
+) => ValidatorContext;
+
+/**
  * What the run time gives a generated event's code, and what the code sets besides its validator.
- * Given (read by code generated for 1.4.0 on): `open` opens a run with the caller's options; `mode`
+ * Given (read by code generated for 1.4.0 on): `open` opens a run with the caller's options; `fail`
+ * makes, from the code's places (`Place`), the function each place calls with its error; `mode`
  * reads the options' mode (true: tolerant); `failed` ends a validation whose run found problems,
  * `thrown` one that met an exception (a run that counted enough problems is thrown); `valid` is the
  * result of a valid payload. Set: `context`, how the code takes its run: `"open"` (1.4.0 on),
@@ -107,6 +129,7 @@ export interface CompiledExports {
   context?: unknown;
   entry?: (payload: unknown, options?: ValidateOptions) => ValidationResult;
   open?: (options: ValidateOptions | undefined) => ValidatorContext;
+  fail?: (places: readonly Place[]) => Fail;
   mode?: (options: unknown) => boolean;
   failed?: (run: ValidatorContext) => ValidationResult;
   thrown?: (error: unknown) => ValidationResult;

@@ -45,9 +45,15 @@ describe('one validator per event', () => {
       opened += 1;
       return { missing: count, undocumented: count, mistyped: count, report: count };
     };
-    const exports: { validate?: Validator; entry?: unknown; open?: unknown } = { open };
+    // As the run time's `fail`: the first error opens a run, which gets every error.
+    const fail = () => (run: Run | undefined) => {
+      const opened = run ?? open();
+      opened.missing();
+      return opened;
+    };
+    const exports: { validate?: Validator; entry?: unknown; open?: unknown; fail?: unknown } = { open, fail };
     new Function('exports', 'fullFormats', code)(exports, fullFormats);
-    expect(Object.keys(exports)).toEqual(['open', 'validate', 'entry']);
+    expect(Object.keys(exports)).toEqual(['open', 'fail', 'validate', 'entry']);
     const check = (tolerant: boolean, payload: unknown) => {
       opened = 0;
       reported = 0;

@@ -10,6 +10,7 @@ import {
   ValueScope,
 } from 'ajv/dist/compile/codegen/index.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { Place } from '../../../runtime/types.js';
 import { indexPath, keyPath, missingKey, type Path, pathExpression, rootPath } from './paths.js';
 import { hasRef, type ObjectRules, type SchemaNode, type SchemaTree, type ValueNode } from './schema-tree.js';
 
@@ -34,6 +35,7 @@ const FAILED = new Name('failed');
 const VALID = new Name('valid');
 const PAYLOAD = new Name('payload');
 const FULL_FORMATS = new Name('fullFormats');
+const FAIL = new Name('fail');
 /** The run an error goes to: the function's, or one opened at the payload's first error. */
 const OPENED = _`(${RUN} ??= ${OPEN}(${OPTIONS}))`;
 
@@ -67,8 +69,9 @@ class ValidatorWriter {
   private readonly pending: [SchemaNode, Name][] = [];
   private readonly formats = new Map<string, Name>();
   private readonly enums = new Map<string, Name>();
-  /** The number of the next place that reports an error (the run time's `site`). */
-  private site = 0;
+  private copy: Name | undefined;
+  /** The places that report an error, by number (the run time's `site`). */
+  private readonly places: Place[] = [];
 
   constructor(private readonly tree: SchemaTree) {}
 
@@ -83,6 +86,7 @@ class ValidatorWriter {
     this.entry(entry, main);
     this.pending.push([this.tree.root, main]);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
+    head.const(FAIL, _`exports.fail(${stringify(this.places)})`);
     return { code: `${head.toString()}\n${this.body.toString()}`, usesFormats: this.formats.size > 0 };
   }
 
@@ -175,12 +179,7 @@ class ValidatorWriter {
         rules.own === 'members'
           ? _`Object.getPrototypeOf(${data}) !== null`
           : _`${data}.__proto__ !== Object.prototype`;
-      gen.if(foreign, () =>
-        gen.assign(
-          data,
-          _`Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(${data}))`,
-        ),
-      );
+      gen.if(foreign, () => gen.assign(data, _`${this.ownCopy()}(${data})`));
     }
     // Each field read once, into a local: one hash lookup per field on a payload in dictionary mode,
     // and a field's getter runs once.
@@ -191,7 +190,8 @@ class ValidatorWriter {
     for (const name of rules.required) {
       gen.if(_`${locals.get(name)!} === undefined`, () => {
         const { prefix, suffix } = this.parts(path, `.${missingKey(name)}`);
-        gen.code(_`${OPENED}.missing(${prefix}, ${suffix}, ${this.site++})`);
+        const site = this.place([0, suffix]);
+        gen.assign(RUN, _`${FAIL}(${RUN}, ${OPTIONS}, ${site}, ${prefix})`, true);
       });
     }
     if (rules.closed) {
@@ -236,7 +236,8 @@ class ValidatorWriter {
     const each = (key: Name): void => {
       const report = (): void => {
         const { prefix, suffix } = this.parts(path, '');
-        gen.code(_`${OPENED}.undocumented(${prefix}, ${suffix}, ${key}, ${this.site++})`);
+        const site = this.place([1, suffix]);
+        gen.assign(RUN, _`${FAIL}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${key})`, true);
       };
       if (names.length === 0) report();
       else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
@@ -272,16 +273,40 @@ class ValidatorWriter {
 
   private mistyped(type: string, data: Name, path: Path): void {
     const { prefix, suffix } = this.parts(path, '');
-    const item = path.last === 'root' ? _`Array.isArray(${PARENT_DATA})` : _`${path.last === 'index'}`;
-    this.body.code(_`${OPENED}.mistyped(${prefix}, ${suffix}, ${type}, ${data}, ${item}, ${this.site++})`);
+    if (path.last === 'root') {
+      const site = this.place([2, suffix, type, null]);
+      const call = _`${FAIL}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data}, ${PARENT_DATA})`;
+      this.body.assign(RUN, call, true);
+      return;
+    }
+    const site = this.place([2, suffix, type, path.last === 'index']);
+    this.body.assign(RUN, _`${FAIL}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data})`, true);
   }
 
   /** Any other error, as ajv's error object (with its value, as in ajv's `verbose` mode). */
   private report(path: Path, keyword: string, params: Code, data: Name): void {
-    this.site++;
+    this.place(null);
     this.body.code(
       _`${OPENED}.report({instancePath: ${pathExpression(path)}, keyword: ${keyword}, params: ${params}, data: ${data}})`,
     );
+  }
+
+  /**
+   * The function that copies an object's own fields into one without a prototype, declared once (out of
+   * the validator, whose code V8 then compiles into its caller when it is small).
+   */
+  private ownCopy(): Name {
+    this.copy ??= this.head.const(
+      'own',
+      _`(data) => Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(data))`,
+    );
+    return this.copy;
+  }
+
+  /** Numbers a place that reports an error. */
+  private place(place: Place): number {
+    this.places.push(place);
+    return this.places.length - 1;
   }
 
   /**
