@@ -1,8 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fastExecutor } from '../execute/fast/index.js';
-import { type RunResult, runExecutor } from '../execute/run.js';
-import { type LintSummary, startLintSummary } from '../lint/summary-beside.js';
+import { runExecutor } from '../execute/run.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { type Container, type Printer, printerOf } from './container.js';
 
@@ -26,25 +25,17 @@ export async function runBuild(
   console: Printer = printerOf(io),
 ): Promise<ExitStatus> {
   const started = performance.now();
-  const cache = options.cache !== false;
-  const executor = fastExecutor({ cache, ...buildThreads(io.env) });
-  const catalogueDir = resolve(io.cwd, options.catalogue);
-  // An edit's lint summary runs on a thread beside the build. A full build's runs after it on this
-  // thread: a second model beside all of its events would cost the memory a full build must stay under.
-  let summary: LintSummary | undefined;
+  const executor = fastExecutor({ cache: options.cache !== false, ...buildThreads(io.env) });
   const result = await runExecutor(
     executor,
     {
-      catalogueDir,
+      catalogueDir: resolve(io.cwd, options.catalogue),
       outDir: resolve(io.cwd, options.out),
       outGiven: options.out,
       cwd: io.cwd,
       ...(options.force ? { force: true } : {}),
       onReaders: (readers) =>
         console.error(`eventry: waiting for ${readers} command(s) reading ${options.out} to finish …`),
-      onPlanned: (how) => {
-        if (how === 'edit') summary = startLintSummary(catalogueDir, { module: LINT_SUMMARY_THREAD, cache });
-      },
     },
     {
       onLockWait: (pid) =>
@@ -56,24 +47,7 @@ export async function runBuild(
             : 'eventry: discarded the staged files of an interrupted build.',
         ),
     },
-  ).catch((error: unknown) => {
-    summary?.cancel();
-    throw error;
-  });
-  // Only a build prints the lint line: on any other outcome the thread's work is dropped.
-  if (result.kind !== 'built') summary?.cancel();
-  return printOutcome(result, options, io, console, started, summary);
-}
-
-/** Prints how the build ended; after a build, the lint summary (`summary`'s, or made here). */
-async function printOutcome(
-  result: RunResult,
-  options: BuildOptions,
-  io: Container,
-  console: Printer,
-  started: number,
-  summary: LintSummary | undefined,
-): Promise<ExitStatus> {
+  );
   switch (result.kind) {
     case 'no-catalogue':
       console.error(
@@ -128,18 +102,12 @@ async function printOutcome(
           `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
       );
       // Only after a real build: the no-op path stays free of the loader and the lint.
-      if (summary) console.log(await summary.line(result.catalogue, result.sources));
-      else {
-        const { lintSummaryLine } = await import('../lint/gate.js');
-        console.log(lintSummaryLine(result.catalogue, resolve(io.cwd, options.catalogue), result.sources));
-      }
+      const { lintSummaryLine } = await import('../lint/gate.js');
+      console.log(lintSummaryLine(result.catalogue, resolve(io.cwd, options.catalogue), result.sources));
       return EXIT.ok;
     }
   }
 }
-
-/** The thread of an edit's lint summary (`startLintSummary`): it loads the catalogue as `eventry lint` does. */
-const LINT_SUMMARY_THREAD = 'cli/lint-summary-worker';
 
 /** Why a file could not be written, for the codes an author can cause. */
 const WRITE_HINTS = new Map([

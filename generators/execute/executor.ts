@@ -10,12 +10,6 @@ export interface BuildRequest {
   force?: boolean;
   /** Told once when the commit waits for commands reading the output (how many). */
   onReaders?: (readers: number) => void;
-  /**
-   * Told once, before loading, when the build is real (not a no-op): `edit` when it builds over the last
-   * build's state (an edit, most likely of a few groups), else `full`. Only an executor that remembers
-   * earlier builds can tell, so the reference executor never calls it.
-   */
-  onPlanned?: (how: 'edit' | 'full') => void;
 }
 
 /** How a build ended; the output changed only when `kind` is `built`. */

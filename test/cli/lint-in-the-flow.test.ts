@@ -61,7 +61,7 @@ describe('eventry build prints a one-line lint count', () => {
     expect(again.stdout).not.toContain('lint');
   });
 
-  it('after an edit, counting the findings of the edited catalogue (linted beside the build)', async () => {
+  it('after an edit, counting the findings of the edited catalogue', async () => {
     const { project, dir } = catalogueOf('unused-shape');
     const out = join(project, 'packages');
     const build = () => runCliInProcess(['build', '--catalogue', dir, '--out', out], { cwd: project });

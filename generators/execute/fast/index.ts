@@ -30,7 +30,6 @@ async function buildFast(request: BuildRequest, options: FastOptions): Promise<B
     markBuildOutput(outDir);
     return { kind: 'up-to-date', fileCount: plan.fileCount };
   }
-  request.onPlanned?.(plan.state?.units !== undefined && !request.force ? 'edit' : 'full');
   // Only a real build loads the loader, the emitters and ajv: the no-op above stays free of them.
   const { buildCatalogue } = await import('./build.js');
   const { FastLoad, ModelSnapshot, ParseCache } = await import('./load/index.js');
