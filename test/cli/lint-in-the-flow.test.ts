@@ -1,4 +1,4 @@
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, tempDir } from '../helpers.js';
@@ -59,5 +59,29 @@ describe('eventry build prints a one-line lint count', () => {
     const again = await runCliInProcess(['build', '--catalogue', dir, '--out', out], { cwd: project });
     expect(again.stdout).toContain('nothing to do');
     expect(again.stdout).not.toContain('lint');
+  });
+
+  it('after an edit, counting the findings of the edited catalogue', async () => {
+    const { project, dir } = catalogueOf('unused-shape');
+    const out = join(project, 'packages');
+    const build = () => runCliInProcess(['build', '--catalogue', dir, '--out', out], { cwd: project });
+    expect((await build()).status).toBe(0);
+    const orders = join(dir, 'orders.yaml');
+    const text = readFileSync(orders, 'utf8');
+    writeFileSync(
+      orders,
+      text.replace('shapes:\n', 'shapes:\n  Stray:\n    fields:\n      id: {type: string}\n'),
+    );
+    const edited = await build();
+    expect(edited.status).toBe(0);
+    expect(edited.stdout).toContain('eventry: built 1 events in 1 groups');
+    expect(edited.stdout).toContain(
+      'eventry: lint: 0 errors, 2 warnings, 0 infos (run `eventry lint` for details).',
+    );
+    // An edit that breaks the catalogue: the build fails, and nothing of the lint is printed.
+    writeFileSync(orders, text.replace('type: [OrderLine]', 'type: [MissingShape]'));
+    const broken = await build();
+    expect(broken.status).toBe(1);
+    expect(`${broken.stdout}${broken.stderr}`).not.toContain('eventry: lint');
   });
 });
