@@ -6,7 +6,7 @@ import { fileSystemSyncer } from './fast/file-system-sync.js';
 // Making staged files durable before a commit: background flushes, one bulk sync, fsyncs. (split from write.ts, the writer).
 
 /** Runs at most `size` jobs at once; `done` settles once every job so far has, rejecting with the first failure. */
-export function limiter(size: number): { run(job: () => Promise<void>): void; done(): Promise<void> } {
+function limiter(size: number): { run(job: () => Promise<void>): void; done(): Promise<void> } {
   const waiting: (() => Promise<void>)[] = [];
   const running = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
@@ -57,7 +57,7 @@ export function flushInBackground(file: string): void {
 }
 
 /** From this many staged files, one sync of the file system is cheaper than an fsync of each. */
-export const BULK_SYNC_MIN = 64;
+const BULK_SYNC_MIN = 64;
 
 /**
  * Makes the staged files durable before the commit point. Many files: one `syncfs` of the file system
@@ -77,12 +77,12 @@ export async function makeDurable(staging: string, paths: readonly string[]): Pr
  * Staged bytes or files after which a build starts writing them to disk while it goes on (`earlyFlush`):
  * a file costs the disk its inode and folder entry besides its bytes.
  */
-export const EARLY_FLUSH_BYTES = 32 * 2 ** 20;
+const EARLY_FLUSH_BYTES = 32 * 2 ** 20;
 
-export const EARLY_FLUSH_FILES = 4096;
+const EARLY_FLUSH_FILES = 4096;
 
 /** A staged file this large is written to disk as soon as it is staged (`earlyFlush`). */
-export const EARLY_SYNC_FILE_BYTES = 4 * 2 ** 20;
+const EARLY_SYNC_FILE_BYTES = 4 * 2 ** 20;
 
 /**
  * Starts a `syncfs` of the staging folder's file system in the background each time another
@@ -132,7 +132,7 @@ export function earlyFlush(staging: string): {
 }
 
 /** Makes a file written by another thread durable (Windows flushes only a handle opened for writing). */
-export async function syncFile(path: string): Promise<void> {
+async function syncFile(path: string): Promise<void> {
   const handle = await open(path, 'r+');
   try {
     await handle.sync();

@@ -133,7 +133,7 @@ export interface ReadLock {
  * once, with the build's process id). A folder that does not exist, or where this process may not
  * write, is read without a registration: no build of this user can be writing it.
  */
-export async function lockForReading(root: string, onWait?: (pid: number) => void): Promise<ReadLock> {
+async function lockForReading(root: string, onWait?: (pid: number) => void): Promise<ReadLock> {
   const lock = join(root, LOCK_FILE);
   const dir = join(root, READERS_DIR);
   const file = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}`);

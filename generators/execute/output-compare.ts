@@ -26,10 +26,7 @@ export function inOutput(
  * it differs or is absent. One open for both (a file of another size is not read); a folder in its
  * place fails like reading it (EISDIR, with the path).
  */
-export function unchangedTarget(
-  path: string,
-  file: OutputFile,
-): { size: number; mtimeMs: number } | undefined {
+function unchangedTarget(path: string, file: OutputFile): { size: number; mtimeMs: number } | undefined {
   const fd = openForReading(path);
   if (fd === undefined) return undefined;
   try {
@@ -52,7 +49,7 @@ export function unchangedTarget(
 }
 
 /** Whether `bytes` are exactly `file`'s (its text, or its pieces one after another). */
-export function holds(bytes: Buffer, file: OutputFile): boolean {
+function holds(bytes: Buffer, file: OutputFile): boolean {
   if (!file.pieces) return bytes.toString('utf8') === file.contents;
   let at = 0;
   for (const piece of file.pieces) {
@@ -64,7 +61,7 @@ export function holds(bytes: Buffer, file: OutputFile): boolean {
 }
 
 /** An output file's text or bytes (undefined when absent); an error always names the path (EISDIR does not by itself). */
-export function readTarget<T>(path: string, read: (path: string) => T): T {
+function readTarget<T>(path: string, read: (path: string) => T): T {
   try {
     return read(path);
   } catch (error) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * only its `version` is carried forward by the emitter.) A hand-kept file of a package the catalogue no
  * longer has goes with that package's folder: a fresh build would not have it either.
  */
-export const KEPT_FILES: ReadonlySet<string> = new Set(['CHANGELOG.md']);
+const KEPT_FILES: ReadonlySet<string> = new Set(['CHANGELOG.md']);
 
 /** Folders never entered nor swept: `npm install` inside a package folder puts its own dependencies there. */
 const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules']);

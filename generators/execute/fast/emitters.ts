@@ -36,7 +36,7 @@ const FASTER: Record<string, FastEmitter> = {
 };
 
 /** The options a pure emitter gets in the fast executor: read through its context, once per build. */
-export function emitOptionsOf(model: Catalogue, context: FastContext): EmitOptions {
+function emitOptionsOf(model: Catalogue, context: FastContext): EmitOptions {
   const known = OPTIONS.get(context);
   if (known?.model === model) return known.options;
   const versions: Record<string, string> = {};

@@ -37,7 +37,7 @@ export function pathExpression(path: Path): Code {
 }
 
 /** One key of a dot path, quoted when it would otherwise read as something else (as `toDotPath` does). */
-export function fixedKey(name: string): string {
+function fixedKey(name: string): string {
   return name === '' || name.includes('.') || name.startsWith('"') ? JSON.stringify(name) : name;
 }
 

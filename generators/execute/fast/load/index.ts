@@ -7,9 +7,9 @@ import { PARSE_CACHE_FILE, ParseCache } from './parse-cache.js';
 // The loader's speed twins behind its one seam (`load/accelerator.ts`): the CLI builds a `FastLoad`
 // and passes it to the load; the plain loader never imports this folder.
 
-export { FastLoad, type FastLoadOptions } from './fast-load.js';
+export { FastLoad } from './fast-load.js';
 export { MODEL_SNAPSHOT_FILE, ModelSnapshot } from './model-snapshot.js';
-export { PARSE_CACHE_FILE, PARSE_DELTA_FILE, ParseCache } from './parse-cache.js';
+export { ParseCache } from './parse-cache.js';
 
 /**
  * The parse caches earlier builds left in the projects of `catalogueDirs` (the first's, then each other
