@@ -2,7 +2,7 @@ import { readIfExists, writeAtomically } from '../shared/fs.js';
 import type { LintFinding } from './rule.js';
 
 /** The note every baseline starts with: also how `--write-baseline` knows a file is its own. */
-export const BASELINE_NOTE =
+const BASELINE_NOTE =
   'eventry lint baseline: findings recorded when the rule pack was adopted: counted, not reported, never failing. Written by `eventry lint --write-baseline`; do not edit.';
 
 /** A recorded finding: rule and subject, stable across edits that move lines or reword messages. */

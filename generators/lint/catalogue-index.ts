@@ -62,7 +62,7 @@ export function majorOf(version: string): number {
 }
 
 /** Orders `vN` and semver versions numerically. */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const parts = (version: string): number[] =>
     version
       .replace(/^v/, '')
@@ -89,7 +89,3 @@ export function ownerText(use: FieldUse): string {
   return `${use.owner.kind} \`${use.owner.name}\``;
 }
 
-/** The use that stands for a group in messages: the first in source order. */
-export function firstUse(uses: readonly FieldUse[]): FieldUse {
-  return uses[0]!;
-}

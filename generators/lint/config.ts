@@ -24,7 +24,7 @@ export interface ResolvedLintConfig {
 }
 
 /** The baseline file, relative to the catalogue, unless `lint.baseline` names another. */
-export const DEFAULT_BASELINE = 'lint-baseline.json';
+const DEFAULT_BASELINE = 'lint-baseline.json';
 
 /** `strict` raises every rule one step: off and info to warning, warning to error. */
 function strict(severity: LintSeverity): FindingSeverity {

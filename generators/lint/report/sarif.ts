@@ -13,7 +13,7 @@ const LEVEL: Record<FindingSeverity | 'off', 'error' | 'warning' | 'note' | 'non
 };
 
 /** The SARIF 2.1.0 schema a log names, as GitHub code scanning documents it. */
-export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 /** A rule's descriptor: id, description and hint, its default level. */
 function descriptor(rule: Pick<LintRule, 'id' | 'description' | 'hint' | 'severity'>) {

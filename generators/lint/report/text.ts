@@ -11,7 +11,7 @@ export function sourcePath(root: string, location: SourceLocation): string {
 }
 
 /** `file:line:column: warning rule: message` and the hint, as catalogue problems print. */
-export function textLine(finding: LintFinding, root: string): string {
+function textLine(finding: LintFinding, root: string): string {
   const { line, column } = finding.location;
   return `${sourcePath(root, finding.location)}:${line}:${column}: ${finding.severity} ${finding.rule}: ${finding.message}\n    hint: ${finding.hint}`;
 }

@@ -26,7 +26,7 @@ const ABOUT_THE_DATA =
   /_(id|ids|type|types|count|status|verified|consent|preference|preferences|format|source|changed|updated_at)$/;
 
 /** Which personal data a field name suggests, or undefined. */
-export function personalDataOf(name: string): string | undefined {
+function personalDataOf(name: string): string | undefined {
   if (ABOUT_THE_DATA.test(name)) return undefined;
   return PERSONAL.find(([pattern]) => pattern.test(name))?.[1];
 }
