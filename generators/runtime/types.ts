@@ -101,23 +101,39 @@ export type RunThisValidator = (this: ValidatorContext, data: unknown, instanceP
 export type Place = readonly [0 | 1, string] | readonly [2, string, string, boolean | null] | null;
 
 /**
- * Hands the error at place `site` to `run` (or to a run it opens with `options`) and returns the run:
- * `prefix` is the path's first part, `value` the undocumented key or the value of the wrong type, and
- * `parentData` what holds the value where the place does not say whether it is an array item.
+ * What each error place of code generated for 1.4.0 on calls: hands the error at place `site` to `run`
+ * (or to a run it opens with `options`) and returns the run. `prefix` is the path's first part; `key`
+ * the undocumented key; `value` the value of the wrong type, and `parentData` what holds it where the
+ * place does not say whether it is an array item.
  */
-export type Fail = (
-  run: ValidatorContext | undefined,
-  options: ValidateOptions | undefined,
-  site: number,
-  prefix: string,
-  value?: unknown,
-  parentData?: unknown,
-) => ValidatorContext;
+export interface Reporter {
+  missing(
+    run: ValidatorContext | undefined,
+    options: ValidateOptions | undefined,
+    site: number,
+    prefix: string,
+  ): ValidatorContext;
+  undocumented(
+    run: ValidatorContext | undefined,
+    options: ValidateOptions | undefined,
+    site: number,
+    prefix: string,
+    key: string,
+  ): ValidatorContext;
+  mistyped(
+    run: ValidatorContext | undefined,
+    options: ValidateOptions | undefined,
+    site: number,
+    prefix: string,
+    value: unknown,
+    parentData?: unknown,
+  ): ValidatorContext;
+}
 
 /**
  * What the run time gives a generated event's code, and what the code sets besides its validator.
  * Given (read by code generated for 1.4.0 on): `open` opens a run with the caller's options; `fail`
- * makes, from the code's places (`Place`), the function each place calls with its error; `mode`
+ * makes, from the code's places (`Place`), the functions each place calls with its error (`Reporter`); `mode`
  * reads the options' mode (true: tolerant); `failed` ends a validation whose run found problems,
  * `thrown` one that met an exception (a run that counted enough problems is thrown); `valid` is the
  * result of a valid payload. Set: `context`, how the code takes its run: `"open"` (1.4.0 on),
@@ -129,7 +145,7 @@ export interface CompiledExports {
   context?: unknown;
   entry?: (payload: unknown, options?: ValidateOptions) => ValidationResult;
   open?: (options: ValidateOptions | undefined) => ValidatorContext;
-  fail?: (places: readonly Place[]) => Fail;
+  fail?: (places: readonly Place[]) => Reporter;
   mode?: (options: unknown) => boolean;
   failed?: (run: ValidatorContext) => ValidationResult;
   thrown?: (error: unknown) => ValidationResult;

@@ -35,7 +35,10 @@ const FAILED = new Name('failed');
 const VALID = new Name('valid');
 const PAYLOAD = new Name('payload');
 const FULL_FORMATS = new Name('fullFormats');
-const FAIL = new Name('fail');
+/** The run time's functions each error place calls, by kind of error (see `Place`). */
+const MISSING = new Name('missing');
+const UNDOCUMENTED = new Name('undocumented');
+const MISTYPED = new Name('mistyped');
 /** The run an error goes to: the function's, or one opened at the payload's first error. */
 const OPENED = _`(${RUN} ??= ${OPEN}(${OPTIONS}))`;
 
@@ -86,7 +89,8 @@ class ValidatorWriter {
     this.entry(entry, main);
     this.pending.push([this.tree.root, main]);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
-    head.const(FAIL, _`exports.fail(${stringify(this.places)})`);
+    const report = head.const('report', _`exports.fail(${stringify(this.places)})`);
+    for (const name of [MISSING, UNDOCUMENTED, MISTYPED]) head.const(name, _`${report}.${name}`);
     return { code: `${head.toString()}\n${this.body.toString()}`, usesFormats: this.formats.size > 0 };
   }
 
@@ -191,7 +195,7 @@ class ValidatorWriter {
       gen.if(_`${locals.get(name)!} === undefined`, () => {
         const { prefix, suffix } = this.parts(path, `.${missingKey(name)}`);
         const site = this.place([0, suffix]);
-        gen.assign(RUN, _`${FAIL}(${RUN}, ${OPTIONS}, ${site}, ${prefix})`, true);
+        gen.assign(RUN, _`${MISSING}(${RUN}, ${OPTIONS}, ${site}, ${prefix})`, true);
       });
     }
     if (rules.closed) {
@@ -237,7 +241,7 @@ class ValidatorWriter {
       const report = (): void => {
         const { prefix, suffix } = this.parts(path, '');
         const site = this.place([1, suffix]);
-        gen.assign(RUN, _`${FAIL}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${key})`, true);
+        gen.assign(RUN, _`${UNDOCUMENTED}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${key})`, true);
       };
       if (names.length === 0) report();
       else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);
@@ -275,12 +279,12 @@ class ValidatorWriter {
     const { prefix, suffix } = this.parts(path, '');
     if (path.last === 'root') {
       const site = this.place([2, suffix, type, null]);
-      const call = _`${FAIL}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data}, ${PARENT_DATA})`;
+      const call = _`${MISTYPED}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data}, ${PARENT_DATA})`;
       this.body.assign(RUN, call, true);
       return;
     }
     const site = this.place([2, suffix, type, path.last === 'index']);
-    this.body.assign(RUN, _`${FAIL}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data})`, true);
+    this.body.assign(RUN, _`${MISTYPED}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data})`, true);
   }
 
   /** Any other error, as ajv's error object (with its value, as in ajv's `verbose` mode). */
