@@ -88,4 +88,3 @@ export function innermost(type: FieldType): FieldType {
 export function ownerText(use: FieldUse): string {
   return `${use.owner.kind} \`${use.owner.name}\``;
 }
-
