@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,21 @@ import type { Catalogue } from '../generators/model.js';
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Every fixture catalogue folder (one holding `eventry.config.yaml`), at any depth under `test/fixtures`,
+ * but the bad corpus (`test/fixtures/bad`, which does not load and has its own set-up); sorted.
+ */
+export function fixtureCatalogues(dir = join(REPO, 'test', 'fixtures')): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (!entry.isDirectory() || path === join(REPO, 'test', 'fixtures', 'bad')) continue;
+    if (statSync(join(path, 'eventry.config.yaml'), { throwIfNoEntry: false })?.isFile()) found.push(path);
+    else found.push(...fixtureCatalogues(path));
+  }
+  return found.sort();
+}
 
 /**
  * Edits one group of a catalogue on disk: gives the group file a `description:` before its `title:`

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 /** Median of a list of numbers. */
@@ -25,4 +26,36 @@ export function machineLine(): string {
 /** Formats milliseconds for tables. */
 export function formatMs(ms: number): string {
   return ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`;
+}
+
+/** GNU time, whose `%M` is a child's peak RSS. */
+const TIME = '/usr/bin/time';
+
+/** One whole process: wall time (ms) and peak RSS (MiB) of the child, when it can be measured. */
+export interface TimedRun {
+  ms: number;
+  rssMiB?: number;
+}
+
+/**
+ * Runs `node args` as a child, timing it; under GNU time when present. `okStatus` lists the exit codes
+ * that are not failures (`diff` exits 1 on breaking changes).
+ */
+export function runNodeTimed(args: string[], okStatus: readonly number[] = [0]): TimedRun {
+  const timed = existsSync(TIME);
+  const command = timed ? TIME : process.execPath;
+  const argv = timed ? ['-f', '%M', process.execPath, ...args] : args;
+  const started = performance.now();
+  const result = spawnSync(command, argv, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  if (!okStatus.includes(result.status ?? -1)) {
+    throw new Error(`node ${args.join(' ')} failed (${result.status}): ${result.stderr.slice(-2000)}`);
+  }
+  const kib = timed ? Number(result.stderr.trim().split('\n').at(-1)) : Number.NaN;
+  return Number.isFinite(kib) ? { ms, rssMiB: kib / 1024 } : { ms };
+}
+
+/** Edits one group file of a catalogue: a `description:` before its `title:` (that group's package changes). */
+export function editGroup(file: string, tag: string): void {
+  writeFileSync(file, readFileSync(file, 'utf8').replace('title: ', `description: Edit ${tag}.\n  title: `));
 }

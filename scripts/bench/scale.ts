@@ -1,23 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatMs, machineLine, median } from './measure.js';
+import { editGroup, formatMs, machineLine, median, runNodeTimed, type TimedRun } from './measure.js';
 import { writeSyntheticCatalogue } from './synthetic-catalogue.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(REPO, 'dist/scripts/eventry.js');
-const TIME = '/usr/bin/time';
 /** 36 copies of the seed: 9,936 events in 684 groups. */
 const COPIES = 36;
 /** Full builds of the 10,000-event catalogue, for their median. */
@@ -30,34 +19,6 @@ const FULL_BUILDS = 3;
 const EDITS = 5;
 const DIFFS = 3;
 
-/** One whole process: wall time (ms) and peak RSS (MiB) of the child, when it can be measured. */
-interface Run {
-  ms: number;
-  rssMiB?: number;
-}
-
-/**
- * Runs `node args` as a child, timing it; under GNU time when present (its `%M` is the child's peak
- * RSS). `okStatus` lists the exit codes that are not failures (`diff` exits 1 on breaking changes).
- */
-function run(args: string[], okStatus: readonly number[] = [0]): Run {
-  const timed = existsSync(TIME);
-  const command = timed ? TIME : process.execPath;
-  const argv = timed ? ['-f', '%M', process.execPath, ...args] : args;
-  const started = performance.now();
-  const result = spawnSync(command, argv, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const ms = performance.now() - started;
-  if (!okStatus.includes(result.status ?? -1)) {
-    throw new Error(`node ${args.join(' ')} failed (${result.status}): ${result.stderr.slice(-2000)}`);
-  }
-  const kib = timed ? Number(result.stderr.trim().split('\n').at(-1)) : Number.NaN;
-  return Number.isFinite(kib) ? { ms, rssMiB: kib / 1024 } : { ms };
-}
-
-function editGroup(file: string, tag: string): void {
-  writeFileSync(file, readFileSync(file, 'utf8').replace('title: ', `description: Edit ${tag}.\n  title: `));
-}
-
 /**
  * Builds and diffs at 10,000 events (36 renamed copies of the seed) beside the seed itself, as whole
  * processes, start included: full build (time and peak RSS), edit one group, no-op, `diff` of two
@@ -67,13 +28,21 @@ export async function runScaleBench(): Promise<string> {
   const load = loadavg().map((value) => value.toFixed(2));
   const work = mkdtempSync(join(tmpdir(), 'eventry-bench-scale-'));
   try {
-    const node = median(Array.from({ length: 9 }, () => run(['-e', '0']).ms));
+    const node = median(Array.from({ length: 9 }, () => runNodeTimed(['-e', '0']).ms));
 
     // Seed: full build with no cache into an empty folder, 3 times.
     const seedCatalogue = join(work, 'seed', 'catalogue');
     cpSync(join(REPO, 'catalogue'), seedCatalogue, { recursive: true });
     const seedRuns = Array.from({ length: 3 }, (_, i) =>
-      run([CLI, 'build', '--no-cache', '--catalogue', seedCatalogue, '--out', join(work, 'seed', `out${i}`)]),
+      runNodeTimed([
+        CLI,
+        'build',
+        '--no-cache',
+        '--catalogue',
+        seedCatalogue,
+        '--out',
+        join(work, 'seed', `out${i}`),
+      ]),
     );
     const seedFull = median(seedRuns.map((r) => r.ms));
     const seedEvents = 276;
@@ -87,30 +56,30 @@ export async function runScaleBench(): Promise<string> {
     // code took 14.5 to 18.4 s within an hour). Each earlier build's output and cache are moved aside,
     // not deleted: on this disk, deleting 56,000 files slows the file creation that follows for tens of
     // seconds. The last build's stay for the edits.
-    const fulls: Run[] = [];
+    const fulls: TimedRun[] = [];
     for (let i = 0; i < FULL_BUILDS; i++) {
       if (i > 0) {
         mkdirSync(join(work, 'aside', String(i)), { recursive: true });
         renameSync(bigOut, join(work, 'aside', String(i), 'packages'));
         renameSync(bigCache, join(work, 'aside', String(i), '.eventry'));
       }
-      fulls.push(run(bigArgs));
+      fulls.push(runNodeTimed(bigArgs));
     }
     const full = median(fulls.map((r) => r.ms));
     const fullRss = fulls.every((r) => r.rssMiB === undefined)
       ? undefined
       : Math.max(...fulls.map((r) => r.rssMiB ?? 0));
-    const edits: Run[] = [];
-    const noops: Run[] = [];
+    const edits: TimedRun[] = [];
+    const noops: TimedRun[] = [];
     // Process start beside each no-op too: the host's speed drifts within a run (bare node took 110 to
     // 165 ms within one hour here), and a no-op is mostly process start.
     const nodeBeside: number[] = [];
     for (let i = 0; i < EDITS; i++) {
       editGroup(join(big.dir, 'groups', `billing-c${String(i + 1).padStart(2, '0')}.yaml`), String(i));
-      edits.push(run(bigArgs));
+      edits.push(runNodeTimed(bigArgs));
       for (let j = 0; j < 3; j++) {
-        nodeBeside.push(run(['-e', '0']).ms);
-        noops.push(run(bigArgs));
+        nodeBeside.push(runNodeTimed(['-e', '0']).ms);
+        noops.push(runNodeTimed(bigArgs));
       }
     }
 
@@ -119,11 +88,15 @@ export async function runScaleBench(): Promise<string> {
     editGroup(join(other.dir, 'groups', 'billing-c01.yaml'), 'diff');
     // OLD was built above: its project's parse cache serves every file the two sides share, as it does
     // for a reviewer who built the working tree. Then the same diff with no cache anywhere (a CI checkout).
-    const diffs = Array.from({ length: DIFFS }, () => run([CLI, 'diff', big.dir, other.dir], [0, 1]));
+    const diffs = Array.from({ length: DIFFS }, () =>
+      runNodeTimed([CLI, 'diff', big.dir, other.dir], [0, 1]),
+    );
     const parseCache = join(work, 'big', '.eventry', 'cache', 'parse.v8');
     if (!existsSync(parseCache)) throw new Error(`the 10k build left no parse cache at ${parseCache}`);
     renameSync(parseCache, `${parseCache}.away`);
-    const coldDiffs = Array.from({ length: DIFFS }, () => run([CLI, 'diff', big.dir, other.dir], [0, 1]));
+    const coldDiffs = Array.from({ length: DIFFS }, () =>
+      runNodeTimed([CLI, 'diff', big.dir, other.dir], [0, 1]),
+    );
     renameSync(`${parseCache}.away`, parseCache);
 
     const edit = median(edits.map((r) => r.ms));
@@ -133,7 +106,7 @@ export async function runScaleBench(): Promise<string> {
     const coldDiff = median(coldDiffs.map((r) => r.ms));
     const perSeed = seedFull / seedEvents;
     const perBig = full / big.events;
-    const rss = (r: Run) => (r.rssMiB === undefined ? 'n/a' : `${Math.round(r.rssMiB)} MiB`);
+    const rss = (r: TimedRun) => (r.rssMiB === undefined ? 'n/a' : `${Math.round(r.rssMiB)} MiB`);
     const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
     const x = (ms: number) => `${(ms / node).toFixed(1)}×`;
     return [

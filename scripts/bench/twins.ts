@@ -1,25 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FAST_TWINS } from '../../generators/execute/fast/index.js';
-import { formatMs, machineLine, median } from './measure.js';
+import { editGroup, formatMs, machineLine, median, runNodeTimed, type TimedRun } from './measure.js';
 import { writeSyntheticCatalogue } from './synthetic-catalogue.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const ENTRY = join(REPO, 'dist/scripts/bench/twins-build.js');
-const TIME = '/usr/bin/time';
 /** 36 copies of the seed: 9,936 events in 684 groups (as the scale suite). */
 const COPIES = 36;
 /** Rounds of every variant in turn: an odd count, for a median that is one run. */
@@ -31,32 +19,13 @@ const VARIANTS = ['fast', ...FAST_TWINS.map((twin) => `no-${twin}`), 'reference'
 /** Slower by more than this without a twin, on some row: the twin pays. */
 const PAYS = 1.1;
 
-interface Run {
-  ms: number;
-  rssMiB?: number;
-}
-
-function build(variant: string, dir: string): Run {
-  const timed = existsSync(TIME);
-  const args = [ENTRY, variant, join(dir, 'catalogue'), join(dir, 'packages')];
-  const command = timed ? TIME : process.execPath;
-  const argv = timed ? ['-f', '%M', process.execPath, ...args] : args;
-  const started = performance.now();
-  const result = spawnSync(command, argv, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const ms = performance.now() - started;
-  if (result.status !== 0)
-    throw new Error(`${variant} build of ${dir} failed: ${result.stderr.slice(-2000)}`);
-  const kib = timed ? Number(result.stderr.trim().split('\n').at(-1)) : Number.NaN;
-  return Number.isFinite(kib) ? { ms, rssMiB: kib / 1024 } : { ms };
-}
-
-function editGroup(file: string, tag: string): void {
-  writeFileSync(file, readFileSync(file, 'utf8').replace('title: ', `description: Edit ${tag}.\n  title: `));
+function build(variant: string, dir: string): TimedRun {
+  return runNodeTimed([ENTRY, variant, join(dir, 'catalogue'), join(dir, 'packages')]);
 }
 
 const ROWS = ['full', 'edit', 'no-op'] as const;
 type Row = (typeof ROWS)[number];
-type Runs = Record<string, Record<Row, Run[]>>;
+type Runs = Record<string, Record<Row, TimedRun[]>>;
 
 /**
  * Every variant's full build (empty output and cache), edit of one group and no-op, in turn within
@@ -94,8 +63,8 @@ function measureSize(catalogue: string, work: string, groupFiles: string[]): Run
   return runs;
 }
 
-const timeOf = (runs: Run[]) => median(runs.map((run) => run.ms));
-const rssOf = (runs: Run[]) =>
+const timeOf = (runs: TimedRun[]) => median(runs.map((run) => run.ms));
+const rssOf = (runs: TimedRun[]) =>
   runs.every((run) => run.rssMiB === undefined) ? undefined : Math.max(...runs.map((run) => run.rssMiB ?? 0));
 
 /**
@@ -124,7 +93,7 @@ export async function runTwinsBench(): Promise<string> {
       { name: 'seed', runs: seed },
       { name: '10k', runs: large },
     ];
-    const cell = (runs: Run[]) => {
+    const cell = (runs: TimedRun[]) => {
       const rss = rssOf(runs);
       return `${formatMs(timeOf(runs))}${rss === undefined ? '' : ` · ${Math.round(rss)} MiB`}`;
     };

@@ -1,4 +1,3 @@
-import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +9,7 @@ import {
   readCatalogueSources,
 } from '../../generators/load/index.js';
 import type { Catalogue } from '../../generators/model.js';
-import { REPO, tempDir } from '../helpers.js';
+import { fixtureCatalogues, REPO, tempDir } from '../helpers.js';
 import { mutate, mutationArbitrary } from '../load/mutate-catalogue.js';
 
 // `eventry build` lints the model its incremental load made: after an edit, the events of unchanged
@@ -54,18 +53,6 @@ function expectSameLint(dir: string, base: CatalogueSourceFile[], files: Catalog
   if (!plain.ok || !built) return false;
   expect(lintOutputs(built, dir, files)).toEqual(lintOutputs(plain.catalogue, dir, files));
   return true;
-}
-
-/** Every fixture catalogue folder with a settings file, the bad corpus aside (it does not load). */
-function fixtureCatalogues(dir = join(REPO, 'test', 'fixtures')): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (!entry.isDirectory() || path === join(REPO, 'test', 'fixtures', 'bad')) continue;
-    if (statSync(join(path, 'eventry.config.yaml'), { throwIfNoEntry: false })?.isFile()) found.push(path);
-    else found.push(...fixtureCatalogues(path));
-  }
-  return found.sort();
 }
 
 const fixtures = fixtureCatalogues().map((dir) => [relative(REPO, dir), dir] as const);

@@ -1,4 +1,3 @@
-import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +9,7 @@ import {
   readCatalogueSources,
 } from '../../../../generators/load/index.js';
 import { readAllEntries } from '../../../../generators/model/lazy-record.js';
-import { describeWithResource, REPO, tempDir } from '../../../helpers.js';
+import { describeWithResource, fixtureCatalogues, REPO, tempDir } from '../../../helpers.js';
 import { badCases, prepareBadCase } from '../../../load/bad-fixture.js';
 import { mutate, mutationArbitrary } from '../../../load/mutate-catalogue.js';
 import { findSeedCatalogue, loadSeedCatalogue } from '../../../load/seed/seed-catalogue.js';
@@ -106,18 +105,6 @@ function expectOracle(load: AcceleratedLoad, base: CatalogueSourceFile[], files:
   const accelerated = load(base, files);
   expect(accelerated.ok).toBe(reference.ok);
   expectSame(accelerated, reference);
-}
-
-/** Every fixture catalogue folder (one holding `eventry.config.yaml`) but the bad corpus, which has its own setup. */
-function fixtureCatalogues(dir = join(REPO, 'test', 'fixtures')): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (!entry.isDirectory() || path === join(REPO, 'test', 'fixtures', 'bad')) continue;
-    if (statSync(join(path, 'eventry.config.yaml'), { throwIfNoEntry: false })?.isFile()) found.push(path);
-    else found.push(...fixtureCatalogues(path));
-  }
-  return found.sort();
 }
 
 const fixtures = fixtureCatalogues().map((dir) => [relative(REPO, dir), dir] as const);
