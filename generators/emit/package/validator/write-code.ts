@@ -20,7 +20,7 @@ export interface WrittenValidator {
   usesFormats: boolean;
 }
 
-/** The names every generated function uses: its parameters, and the run time's `open`. */
+/** The names every generated function uses: its parameters, and what the run time gives it. */
 const DATA = new Name('data');
 const INSTANCE_PATH = new Name('instancePath');
 const PARENT_DATA = new Name('parentData');
@@ -53,9 +53,10 @@ const WIDE_OBJECT = 8;
  * `validate(payload, instancePath, parentData, run, tolerant, options)` with no run, which returns
  * none for a valid payload. It checks what ajv's all-errors code of the same schema checks, in ajv's
  * order (the agreement tests compare the two on every event), and hands each error as found to a run
- * it opens at the first one (`exports.open(options)`, set by the run time; `ValidatorContext` in
- * generators/runtime/types.ts): the common ones to `missing`, `undocumented` and `mistyped` with their
- * dot path in two parts, any other to `report` as ajv's error object. `tolerant` switches off the walk
+ * opened at the first one: the common ones through the run time's `missing`, `undocumented` and
+ * `mistyped` (from `exports.fail(places)`, each place a number into one table of its texts; `Reporter`
+ * in generators/runtime/types.ts), any other to the run's `report` as ajv's error object (the run from
+ * `exports.open(options)`). `tolerant` switches off the walk
  * over undocumented keys. A valid payload touches nothing but its own locals (see docs/decisions/0066).
  */
 export function writeValidatorCode(tree: SchemaTree): WrittenValidator {
