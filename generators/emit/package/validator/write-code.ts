@@ -12,7 +12,9 @@ import {
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Place } from '../../../runtime/types.js';
 import { indexPath, keyPath, missingKey, type Path, pathExpression, rootPath } from './paths.js';
+import { plainFields, WIDE_OBJECT, writeQuickCheck } from './quick-check.js';
 import { hasRef, type ObjectRules, type SchemaNode, type SchemaTree, type ValueNode } from './schema-tree.js';
+import { hasTypeKeywords, isType } from './type-tests.js';
 
 /** The code of one event's validator and whether it reads `fullFormats` (see `EventValidatorCode`). */
 export interface WrittenValidator {
@@ -44,8 +46,6 @@ const OPENED = _`(${RUN} ??= ${OPEN}(${OPTIONS}))`;
 
 /** Enums from this many values on are checked by a loop (shorter ones by inline comparisons, faster). */
 const LOOP_ENUM = 32;
-/** Objects with more documented fields than this are checked by counting their keys (see `closedObject`). */
-const WIDE_OBJECT = 8;
 
 /**
  * Writes an event's validator with ajv's code builder (`CodeGen`, whose `_` template escapes every
@@ -56,8 +56,9 @@ const WIDE_OBJECT = 8;
  * opened at the first one: the common ones through the run time's `missing`, `undocumented` and
  * `mistyped` (from `exports.fail(places)`, each place a number into one table of its texts; `Reporter`
  * in generators/runtime/types.ts), any other to the run's `report` as ajv's error object (the run from
- * `exports.open(options)`). `tolerant` switches off the walk
- * over undocumented keys. A valid payload touches nothing but its own locals (see docs/decisions/0066).
+ * `exports.open(options)`). `tolerant` switches off the walk over undocumented keys. A valid payload
+ * touches nothing but its own locals (see docs/decisions/0066); a wide object's fields of a type alone
+ * are tested by a quick pass first, and its full checks run only when that stops (docs/decisions/0069).
  */
 export function writeValidatorCode(tree: SchemaTree): WrittenValidator {
   return new ValidatorWriter(tree).write();
@@ -187,28 +188,49 @@ class ValidatorWriter {
       gen.if(foreign, () => gen.assign(data, _`${this.ownCopy()}(${data})`));
     }
     // Each field read once, into a local: one hash lookup per field on a payload in dictionary mode,
-    // and a field's getter runs once.
+    // and a field's getter runs once. A wide object's plain fields are read by its quick pass.
+    const plain = plainFields(rules);
+    const plainNames = new Set(plain?.map(([name]) => name));
     const locals = new Map<string, Name>();
     for (const name of [...rules.properties.map(([field]) => field), ...rules.required]) {
-      if (!locals.has(name)) locals.set(name, gen.let('data', _`${data}${getProperty(name)}`));
+      if (locals.has(name)) continue;
+      const read = plainNames.has(name) ? undefined : _`${data}${getProperty(name)}`;
+      locals.set(name, gen.let('data', read));
     }
-    for (const name of rules.required) {
-      gen.if(_`${locals.get(name)!} === undefined`, () => {
-        const { prefix, suffix } = this.parts(path, `.${missingKey(name)}`);
-        const site = this.place([0, suffix]);
-        gen.assign(RUN, _`${MISSING}(${RUN}, ${OPTIONS}, ${site}, ${prefix})`, true);
-      });
-    }
-    if (rules.closed) {
-      gen.if(_`!${TOLERANT}`, () =>
-        this.closedObject(
-          rules.properties.map(([name]) => name),
-          locals,
-          data,
-          path,
-        ),
+    const quick = plain && writeQuickCheck(gen, rules, plain, data, TOLERANT, locals);
+    // The checks the quick pass covers (all but the other kinds of fields' own) wait here, to be written
+    // in blocks that run only when it stopped; the other fields are checked in between, in ajv's order.
+    let pending: (() => void)[] = [
+      () => {
+        quick?.restore();
+        for (const name of rules.required) {
+          gen.if(_`${locals.get(name)!} === undefined`, () => {
+            const { prefix, suffix } = this.parts(path, `.${missingKey(name)}`);
+            const site = this.place([0, suffix]);
+            gen.assign(RUN, _`${MISSING}(${RUN}, ${OPTIONS}, ${site}, ${prefix})`, true);
+          });
+        }
+        if (rules.closed) {
+          const names = rules.properties.map(([name]) => name);
+          gen.if(_`${TOLERANT} !== true`, () => this.closedObject(names, locals, data, path, quick?.count));
+        }
+      },
+    ];
+    const flush = (): void => {
+      const checks = pending;
+      pending = [];
+      if (checks.length === 0) return;
+      const write = (): void => {
+        for (const check of checks) check();
+      };
+      if (quick === undefined) write();
+      else gen.if(quick.failed, write);
+    };
+    const field = ([name, schema]: [string, SchemaNode]): void => {
+      gen.if(_`${locals.get(name)!} !== undefined`, () =>
+        this.value(schema, locals.get(name)!, keyPath(path, name), data),
       );
-    }
+    };
     let proto: SchemaNode | undefined;
     for (const [name, schema] of rules.properties) {
       // ajv's `properties` skips a field called `__proto__`, which `patternProperties` checks last.
@@ -216,10 +238,14 @@ class ValidatorWriter {
         proto = schema;
         continue;
       }
-      gen.if(_`${locals.get(name)!} !== undefined`, () =>
-        this.value(schema, locals.get(name)!, keyPath(path, name), data),
-      );
+      if (plainNames.has(name)) {
+        pending.push(() => field([name, schema]));
+        continue;
+      }
+      flush();
+      field([name, schema]);
     }
+    flush();
     if (proto !== undefined) {
       const schema = proto;
       gen.forIn('key', data, (key) =>
@@ -236,7 +262,13 @@ class ValidatorWriter {
    * undocumented key when it has as many keys as documented fields with a value: one count instead of
    * comparing each key with every name; only otherwise are its keys walked, over that same `Object.keys`.
    */
-  private closedObject(names: string[], locals: Map<string, Name>, data: Name, path: Path): void {
+  private closedObject(
+    names: string[],
+    locals: Map<string, Name>,
+    data: Name,
+    path: Path,
+    counted: Name | undefined,
+  ): void {
     const gen = this.body;
     const each = (key: Name): void => {
       const report = (): void => {
@@ -252,7 +284,10 @@ class ValidatorWriter {
       return;
     }
     const keys = gen.const('keys', _`Object.keys(${data})`);
+    // After a quick pass that stopped, an optional plain field before the stop has no local: the pass
+    // counted those present (`counted`).
     const present = names.map((name) => _`(${locals.get(name)!} !== undefined)`);
+    if (counted !== undefined) present.unshift(_`${counted}`);
     gen.if(_`${keys}.length !== ${present.reduce((sum, one) => _`${sum} + ${one}`)}`, () =>
       gen.forOf('key', keys, each),
     );
@@ -360,29 +395,5 @@ class ValidatorWriter {
       this.enums.set(text, name);
     }
     return name;
-  }
-}
-
-/** Whether a schema has keywords of its type's own (ajv then checks them under the type's check). */
-function hasTypeKeywords(node: ValueNode): boolean {
-  return node.format !== undefined || node.items !== undefined || node.object !== undefined;
-}
-
-/** ajv's test that a value is of a JSON Schema type (numbers strict: finite), as ajv decides it. */
-function isType(type: ValueNode['type'], data: Name): Code {
-  switch (type) {
-    case 'string':
-    case 'boolean':
-      return _`typeof ${data} == ${type}`;
-    // What ajv tests (`typeof x == "number" && isFinite(x)`, and `!(x % 1) && !isNaN(x)` besides for an
-    // integer), in the builtins V8 compiles to a few instructions.
-    case 'number':
-      return _`Number.isFinite(${data})`;
-    case 'integer':
-      return _`Number.isInteger(${data})`;
-    case 'array':
-      return _`Array.isArray(${data})`;
-    case 'object':
-      return _`${data} && typeof ${data} == "object" && !Array.isArray(${data})`;
   }
 }

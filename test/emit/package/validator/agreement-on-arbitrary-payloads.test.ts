@@ -14,8 +14,8 @@ import { writeModelPackages } from '../build-packages.js';
 /**
  * The generated validator agrees with ajv compiling the same schema at run time on arbitrary payloads
  * of an event that has every kind of field the code generator writes: an enum with a format, a long
- * enum (a loop), integer and number enums, arrays of arrays, a closed object wider than 8 fields
- * (counted keys), shapes inlined and shapes in functions of their own (a shape that holds another),
+ * enum (a loop), integer and number enums, arrays of arrays, a closed object with more than 8 fields
+ * checked by their type alone (counted keys, and the quick pass over those fields), shapes inlined and shapes in functions of their own (a shape that holds another),
  * odd field names (`''`, `a.b`, all digits, a leading quote, `constructor`, `toString`), an own
  * `__proto__` key, and an open object. Same verdict and, through the same mapping, the same error items
  * in the same order, in both modes. (A field called `__proto__`, which ajv's `properties` skips, is
@@ -40,6 +40,9 @@ const SHAPES: Record<string, [string, FieldType, boolean][]> = {
     field('w7', str),
     field('w8', str),
     field('w9', { kind: 'integer', enum: [1, 2] }, true),
+    field('w10', { kind: 'object' }),
+    field('w11', str, true),
+    field('w12', { kind: 'number' }, true),
   ],
   Odd: [
     field('', str, true),
@@ -178,5 +181,73 @@ describe('the generated validator on arbitrary payloads', () => {
       }),
       { numRuns: 400, seed: 31 },
     );
+  });
+});
+
+describe('a wide object whose quick pass stops early', () => {
+  /** The `wide` object, each field a getter that counts its reads (an undocumented key is not read). */
+  const counted = (wide: Record<string, Json>) => {
+    const reads: Record<string, number> = {};
+    const object = {};
+    for (const [name, value] of Object.entries(wide)) {
+      reads[name] = 0;
+      Object.defineProperty(object, name, {
+        enumerable: true,
+        get() {
+          reads[name]! += 1;
+          return value;
+        },
+      });
+    }
+    return { object, reads };
+  };
+  const valid: Record<string, Json> = {
+    w0: 'a',
+    w1: 1,
+    w2: 2.5,
+    w3: true,
+    w4: 'a',
+    w6: 'x',
+    w9: 1,
+    w10: {},
+    w11: 'b',
+    w12: 3,
+  };
+  const variants: [string, Record<string, Json>][] = [
+    ['valid', valid],
+    ['first field of the wrong type', { ...valid, w0: 1 }],
+    ['a middle field of the wrong type', { ...valid, w3: 'no' }],
+    ['an object field that is an array', { ...valid, w10: [] }],
+    [
+      'the last plain field missing',
+      Object.fromEntries(Object.entries(valid).filter(([name]) => name !== 'w12')),
+    ],
+    ['a required enum missing', Object.fromEntries(Object.entries(valid).filter(([name]) => name !== 'w9'))],
+    ['an undocumented key', { ...valid, later: 1 }],
+    ['optional fields absent and an undocumented key', { w0: 'a', w1: 1, w9: 1, w11: 'b', w12: 3, later: 1 }],
+    ['two fields wrong and one missing', { ...valid, w1: 'x', w8: 5, w11: undefined as unknown as Json }],
+  ];
+  it.each(variants)('%s: each field read once, errors as ajv reports them', (_name, wide) => {
+    for (const mode of ['strict', 'tolerant'] as const) {
+      const payload = { when: '2020-01-01', wide };
+      const check = reference[mode];
+      const want: ValidationResult = check(payload)
+        ? { valid: true }
+        : {
+            valid: false,
+            error: {
+              detail: expect.any(String) as unknown as string,
+              code: 'event_failed_validation',
+              errors: toErrorItems(check.errors!, payload, false),
+            },
+          };
+      const { object, reads } = counted(wide);
+      expect(group.validate(KEY, { when: '2020-01-01', wide: object }, { mode }), mode).toEqual(want);
+      const documented = Object.entries(reads).filter(([name]) => name !== 'later');
+      expect(
+        documented.every(([, count]) => count === 1),
+        `${mode}: ${JSON.stringify(reads)}`,
+      ).toBe(true);
+    }
   });
 });
