@@ -19,6 +19,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   consumers: async () => (await import(`./bench/${'consumers'}.js`)).runConsumersBench,
   fake: async () => (await import(`./bench/${'fake'}.js`)).runFakeBench,
   twins: async () => (await import(`./bench/${'twins'}.js`)).runTwinsBench,
+  instructions: async () => (await import(`./bench/${'instructions'}.js`)).runInstructionsBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));

@@ -1,16 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { openEventSchema } from '../../generators/emit/package/validators.js';
-import { loadCatalogue } from '../../generators/load/index.js';
 import type { Catalogue } from '../../generators/model.js';
-import { standaloneEventSchema } from '../../generators/schema/json-schema.js';
 import { startScriptWorker } from '../../generators/shared/worker.js';
 import { median } from './measure.js';
 import { type ColdStart, type Mode, type Row, report } from './validate-report.js';
+import { benchPayloads, buildBenchPackages, EVENTS, type Json } from './validate-setup.js';
 import {
   CONTENDERS,
   type Contender,
@@ -19,17 +17,6 @@ import {
   type MeasureRequest,
 } from './validate-worker.js';
 
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = join(REPO, 'dist/scripts/eventry.js');
-
-/** The representative events: flat, wide (30 fields), nested (arrays of shapes). */
-const EVENTS = [
-  ['flat', 'account.created-v1'],
-  ['wide', 'fieldworks.water_meter_installation.completed-v1'],
-  ['nested', 'contract-groups.version-created-v1'],
-] as const;
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /**
  * Validation throughput of the generated group packages against ajv at its defaults compiling the same
  * schema at run time (and, labelled apart, ajv with eventry's options), @exodus/schemasafe and typebox, and against `JSON.parse` of the same payload; the cost of the
@@ -38,23 +25,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export async function runValidateBench(): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'eventry-bench-validate-'));
   try {
-    const out = join(work, 'packages');
-    const build = spawnSync(
-      process.execPath,
-      [CLI, 'build', '--catalogue', join(REPO, 'catalogue'), '--out', out],
-      {
-        encoding: 'utf8',
-      },
-    );
-    if (build.status !== 0) throw new Error(`build failed: ${build.stderr}`);
-    const loaded = loadCatalogue(join(REPO, 'catalogue'));
-    if (!loaded.ok) throw new Error('the catalogue does not load');
-    const model = loaded.catalogue;
-    // The packages import ajv-formats and their shared run time package by name, as once installed.
-    const nodeModules = join(work, 'node_modules');
-    mkdirSync(join(nodeModules, model.config.scope), { recursive: true });
-    symlinkSync(join(REPO, 'node_modules', 'ajv-formats'), join(nodeModules, 'ajv-formats'), 'dir');
-    symlinkSync(join(out, 'runtime'), join(nodeModules, model.config.scope, 'runtime'), 'dir');
+    const { out, model, nodeModules } = buildBenchPackages(work);
 
     const load = loadavg();
     const rows: Row[] = [];
@@ -68,16 +39,7 @@ export async function runValidateBench(): Promise<string> {
 
 async function measureEvent(model: Catalogue, out: string, kind: string, key: string): Promise<Row[]> {
   const slug = model.events[key]!.group;
-  const examples = JSON.parse(readFileSync(join(out, slug, 'examples', `${key}.json`), 'utf8')) as {
-    full: Json;
-  };
-  const valid = widen(examples.full);
-  const invalid = breakPayload(valid);
-  const undocumented = addUndocumented(valid);
-  const schemas = {
-    strict: standaloneEventSchema(model, key, 'closed'),
-    tolerant: openEventSchema(model, key),
-  };
+  const { valid, invalid, undocumented, schemas } = benchPayloads(model, out, key);
 
   const cases: [string, Mode, Json, boolean][] = [
     ['valid', 'strict', valid, true],
@@ -180,48 +142,6 @@ export function contenderThreads(out: string): ContenderThreads {
       setFlagsFromString('--allocation-site-pretenuring');
     },
   };
-}
-
-/** Arrays of objects get three items each, at every depth: a fuller nested payload. */
-function widen(value: Json): Json {
-  if (Array.isArray(value)) {
-    const items = value.map(widen);
-    return items.length === 1 && typeof items[0] === 'object' && items[0] !== null
-      ? [items[0], items[0], items[0]]
-      : items;
-  }
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, widen(v)]));
-  }
-  return value;
-}
-
-/**
- * Three problems (strict; two in tolerant mode): a wrong type, a missing field, an undocumented field.
- * Built as a new object without the field, as `JSON.parse` or an object literal makes one: deleting the
- * field from a copy would leave the object in V8's dictionary mode, which no parsed payload is in, and
- * V8 then compiles a validator's later field reads (of valid payloads too) as generic lookups.
- */
-function breakPayload(valid: Json): Json {
-  const entries = Object.entries(structuredClone(valid) as { [key: string]: Json });
-  const [[wrong, value], missing] = [entries[0]!, entries[1]!];
-  const broken = entries.filter((entry) => entry !== missing);
-  broken[0] = [wrong, typeof value === 'number' ? 'x' : 12.5];
-  return Object.fromEntries([...broken, ['undocumented_field', true]]);
-}
-
-/** The valid payload with fields the catalogue does not list, at the top and in the first nested object. */
-function addUndocumented(valid: Json): Json {
-  const copy = structuredClone(valid) as { [key: string]: Json };
-  copy.added_later = 'x';
-  for (const value of Object.values(copy)) {
-    const nested = Array.isArray(value) ? value[0] : value;
-    if (nested !== null && typeof nested === 'object' && !Array.isArray(nested)) {
-      (nested as { [key: string]: Json }).added_later = { any: 1 };
-      break;
-    }
-  }
-  return copy;
 }
 
 /**
