@@ -83,7 +83,7 @@ function layerOf(path: string): Layer | undefined {
   if (parts[0] === 'scripts') return path === 'scripts/eventry.ts' ? 'scripts-entry' : 'scripts';
   if (parts[0] !== 'generators') return undefined;
   const top = parts[1] ?? '';
-  if (top === 'model.ts' || top === 'model-digest.ts' || top === 'model') return 'model';
+  if (['model.ts', 'model-digest.ts', 'model-lazy-record.ts'].includes(top)) return 'model';
   if (top === 'schema') return 'schema';
   if (BESIDE.includes(top)) return 'beside';
   if (['shared', 'runtime', 'load', 'emit', 'execute', 'cli'].includes(top)) return top as Layer;

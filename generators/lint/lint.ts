@@ -1,6 +1,6 @@
 import type { CatalogueSourceFile } from '../load/index.js';
-import { readAllEntries } from '../model/lazy-record.js';
 import type { Catalogue, LintSeverity } from '../model.js';
+import { readAllEntries } from '../model-lazy-record.js';
 import { type Baseline, baselineKey } from './baseline.js';
 import { indexCatalogue } from './catalogue-index.js';
 import { type LintConfigProblem, type ResolvedLintConfig, resolveLintConfig } from './config.js';

@@ -13,7 +13,7 @@ import { fixtureCatalogues, REPO, tempDir } from '../helpers.js';
 import { mutate, mutationArbitrary } from '../load/mutate-catalogue.js';
 
 // `eventry build` lints the model its incremental load made: after an edit, the events of unchanged
-// files are made only when read, and the lint has them made in one pass (`model/lazy-record.ts`). The
+// files are made only when read, and the lint has them made in one pass (`model-lazy-record.ts`). The
 // plain path, a whole load with no accelerator, is the oracle: the summary line and the gate's report
 // must be the same, on the fixtures, the repository's catalogue and random edits of it.
 

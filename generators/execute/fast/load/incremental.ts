@@ -6,9 +6,9 @@ import type { CatalogueProblem } from '../../../load/problem.js';
 import { resolveDefinitions } from '../../../load/resolve.js';
 import { type CatalogueSourceFile, hashSources } from '../../../load/sources.js';
 import type { ParsedFile } from '../../../load/yaml-source.js';
-import { presetReadAll } from '../../../model/lazy-record.js';
 import type { Catalogue, CatalogueConfig, EventVersion, Group, Shape } from '../../../model.js';
 import { modelDigest, presetEntryDigests, rememberDigest } from '../../../model-digest.js';
+import { presetReadAll } from '../../../model-lazy-record.js';
 import { baseName, type StoredModel } from './model-snapshot.js';
 import { textDigest } from './text-digest.js';
 

@@ -8,7 +8,7 @@ import {
   loadCatalogueFromSources,
   readCatalogueSources,
 } from '../../../../generators/load/index.js';
-import { readAllEntries } from '../../../../generators/model/lazy-record.js';
+import { readAllEntries } from '../../../../generators/model-lazy-record.js';
 import { describeWithResource, fixtureCatalogues, REPO, tempDir } from '../../../helpers.js';
 import { badCases, prepareBadCase } from '../../../load/bad-fixture.js';
 import { mutate, mutationArbitrary } from '../../../load/mutate-catalogue.js';
