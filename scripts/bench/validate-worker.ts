@@ -1,12 +1,12 @@
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { validator as schemasafe } from '@exodus/schemasafe';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020.js';
 import { do_not_optimize, measure } from 'mitata';
 import { Compile } from 'typebox/compile';
 import { createAjv } from '../../generators/emit/package/validators.js';
 import type { EventApi, GroupApi, ValidateOptions } from '../../generators/runtime/runtime.js';
+import { createPeerAjv } from './peer-ajv.js';
 
 /**
  * One contender of the validation bench (`validate.ts`), alone in a thread of its own: its own V8
@@ -33,18 +33,6 @@ export const CONTENDERS: readonly Contender[] = [
   'schemasafe',
   'typebox',
 ];
-
-/**
- * The ajv peer as a user gets it: ajv's defaults, bar `strict: false` (the schemas carry eventry's `x-`
- * annotations, which strict mode rejects as unknown keywords) and `ajv-formats` (they carry formats,
- * which ajv alone does not know). eventry's own options (`createAjv`: `ownProperties`, no messages)
- * make a separately labelled contender; the targets are judged against this one.
- */
-export function createPeerAjv(options: { allErrors: boolean }): Ajv2020.default {
-  const ajv = new Ajv2020.default({ strict: false, ...(options.allErrors ? { allErrors: true } : {}) });
-  addFormats.default(ajv);
-  return ajv;
-}
 
 /** What the thread is started with. */
 export interface ContenderData {
