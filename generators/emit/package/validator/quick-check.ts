@@ -94,7 +94,7 @@ export function writeQuickCheck(
   if (count === undefined) pass(false);
   else
     gen.if(
-      tolerant,
+      _`${tolerant} === true`,
       () => pass(false),
       () => pass(true),
     );
