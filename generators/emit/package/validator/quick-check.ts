@@ -75,7 +75,7 @@ export function writeQuickCheck(
       else if (counting) stop(_`(${read}, (${type}) ? (${count}++, false) : ${value} !== undefined)`, index);
       else stop(_`(${read}, !(${type}) && ${value} !== undefined)`, index);
     });
-    for (const name of new Set(rules.required)) {
+    for (const name of required) {
       if (!plain.has(name)) stop(_`${locals.get(name)!} === undefined`, fields.length);
     }
     if (counting) {
