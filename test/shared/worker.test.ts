@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import {
   compiledModule,
@@ -10,16 +11,19 @@ import {
 } from '../../generators/shared/worker.js';
 import { compiledToolkitPath, REPO } from '../helpers.js';
 
+/** The errors a thread raised and its exit code, once it has ended. */
+async function endOf(worker: Worker): Promise<{ errors: Error[]; code: number }> {
+  const errors: Error[] = [];
+  worker.on('error', (error) => errors.push(error));
+  const [code] = (await once(worker, 'exit')) as [number];
+  return { errors, code };
+}
+
 describe('startWorker: the one way to start a thread', () => {
   it('runs the compiled module in dist/ from a vitest run on the TypeScript source', async () => {
     expect(compiledModule('shared/exit-codes')).toBe(compiledToolkitPath('generators/shared/exit-codes.js'));
     // A .ts module would fail to load in a thread (no loader there): exit 0 means the compiled one ran.
-    const worker = startWorker('shared/exit-codes');
-    const errors: Error[] = [];
-    worker.on('error', (error) => errors.push(error));
-    const [code] = await once(worker, 'exit');
-    expect(errors).toEqual([]);
-    expect(code).toBe(0);
+    expect(await endOf(startWorker('shared/exit-codes'))).toEqual({ errors: [], code: 0 });
   });
 
   it('a module that was not built is a coded error at once, naming the fix', () => {
@@ -48,12 +52,7 @@ function filesMatching(pattern: RegExp): string[] {
 describe('startScriptWorker: the same path for a module of scripts/', () => {
   it('runs the compiled module in dist/scripts/ from a vitest run on the TypeScript source', async () => {
     // A module with no top-level work: the thread loads it and ends; a .ts one would fail to load.
-    const worker = startScriptWorker('bench/measure');
-    const errors: Error[] = [];
-    worker.on('error', (error) => errors.push(error));
-    const [code] = await once(worker, 'exit');
-    expect(errors).toEqual([]);
-    expect(code).toBe(0);
+    expect(await endOf(startScriptWorker('bench/measure'))).toEqual({ errors: [], code: 0 });
   });
 
   it('a script module that was not built is the same coded error', () => {
