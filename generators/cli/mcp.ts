@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CatalogueView } from '../mcp/catalogue-view.js';
+import { CatalogueView, MAX_MESSAGE_BYTES } from '../mcp/catalogue-view.js';
 import { createMcpServer } from '../mcp/server.js';
+import { StdioLineTransport } from '../mcp/stdio-transport.js';
 import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
@@ -39,10 +39,9 @@ export async function runMcp(options: McpCommandOptions, io: Container): Promise
     catalogueDir: resolve(cwd, options.catalogue ?? 'catalogue'),
   });
   const server = createMcpServer(() => view);
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  const transport = new StdioLineTransport(io.stdin, io.stdout, MAX_MESSAGE_BYTES);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
-    io.stdin.once('end', () => done());
   });
   await server.connect(transport);
   await closed;

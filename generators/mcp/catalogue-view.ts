@@ -109,6 +109,9 @@ export interface ChangeInfo {
 /** The largest payload or schema accepted, as `eventry serve` accepts request bodies. */
 export const MAX_INPUT_BYTES = 1 << 20;
 
+/** The largest JSON-RPC message either transport reads: an argument at its limit and the envelope around it. */
+export const MAX_MESSAGE_BYTES = MAX_INPUT_BYTES + 64 * 1024;
+
 /** Read-only questions over the catalogue, each answered from the one model and the built packages. */
 export class CatalogueView {
   private searchIndex: MiniSearch | undefined;

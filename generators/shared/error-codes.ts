@@ -268,7 +268,7 @@ export const ERROR_CODE_REGISTRY = {
         meaning: 'The group package that answers this is not built: run `eventry build`.',
       },
       'input-too-large': { meaning: 'An argument larger than the server accepts.' },
-      'input-too-deep': { meaning: 'A schema argument nested deeper than the server accepts.' },
+      'input-too-deep': { meaning: 'A schema or payload argument nested deeper than the server accepts.' },
       'invalid-schema': { meaning: 'A candidate schema the compatibility checker cannot read.' },
       'unknown-subject': { meaning: 'No registry subject with that name.' },
       'no-registry': {
@@ -278,12 +278,20 @@ export const ERROR_CODE_REGISTRY = {
     },
   },
   'mcp-http': {
-    title: 'MCP over HTTP (JSON-RPC `error.code`)',
+    title: 'MCP protocol errors (JSON-RPC `error.code`, stdio and HTTP)',
     shown:
-      '`{"jsonrpc": "2.0", "error": {"code": <code>, ...}}` with the HTTP status (`serve --mcp`, `/mcp`)',
+      '`{"jsonrpc": "2.0", "id": <id or null>, "error": {"code": <code>, ...}}`: a line on `eventry mcp`\'s stdout, or the body with the HTTP status (`serve --mcp`, `/mcp`)',
     codes: {
       '-32000': { meaning: 'A method other than POST: the endpoint is stateless.', http: 405 },
-      '-32700': { meaning: 'A body that is not JSON (400), or too large (413).', http: [400, 413] },
+      '-32600': {
+        meaning:
+          'A message that is not one JSON-RPC 2.0 request, notification or response (a batch, no `jsonrpc`, a null or object id, params that are not an object).',
+        http: 400,
+      },
+      '-32700': {
+        meaning: 'A body or stdio line that is not JSON (400), or a message too large (413).',
+        http: [400, 413],
+      },
     },
   },
 } as const satisfies Record<string, ErrorArea>;
