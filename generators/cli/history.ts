@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FastLoad } from '../execute/fast/load/index.js';
+import { projectRoot } from '../execute/fingerprint.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { type History, loadHistory } from '../schema-registry/history.js';
@@ -21,7 +22,9 @@ export function openHistory(io: Container, catalogue: string, cache: boolean): H
     io.stderr.write(`eventry: no catalogue folder at ${catalogue} (give one with --catalogue <dir>).\n`);
     return EXIT.usage;
   }
-  const top = repoRoot(io) ?? cwd;
+  // The cache belongs to the catalogue's repository (or project), never to the folder the command runs in.
+  const folder = resolve(cwd, catalogue);
+  const top = repoRoot({ cwd: folder, env: io.env }) ?? projectRoot(folder);
   const result = loadHistory({
     cwd,
     env: io.env,
