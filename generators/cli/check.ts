@@ -11,6 +11,7 @@ import { describeBase } from '../release/base.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { SourceOptions } from '../sources/source.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry check`. */
 export interface CheckCommandOptions {
@@ -73,8 +74,7 @@ function printGate(run: GateRun, format: 'text' | 'github', io: Container): Exit
   const baseLine = (base: GateVerdict['base']) => out(`eventry check: base ${describeBase(base)}.\n`);
   switch (run.kind) {
     case 'usage':
-      io.stderr.write(`eventry check: ${run.message}\n`);
-      return EXIT.usage;
+      return usageError(io, 'check', run.message);
     case 'catalogue-problems':
       for (const problem of run.problems) out(`${formatProblem(problem, run.root)}\n`);
       out(`eventry check: the catalogue has ${run.problems.length} problem(s).\n`);
