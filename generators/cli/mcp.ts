@@ -32,7 +32,7 @@ export async function runMcp(options: McpCommandOptions, io: Container): Promise
       `no packages folder at ${options.packages ?? 'packages'} (run \`eventry build\`, or give --packages <dir>).`,
     );
   }
-  const history = openHistory(io, options.catalogue ?? 'catalogue', options.cache !== false);
+  const history = openHistory(io, 'mcp', options.catalogue ?? 'catalogue', options.cache !== false);
   if (typeof history === 'number') return history;
   const view = new CatalogueView({
     catalogue: history.current,

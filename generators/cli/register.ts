@@ -39,7 +39,7 @@ export async function runRegister(options: RegisterCommandOptions, io: Container
     return usageError(io, 'register', '--registry must be an http(s) URL, e.g. https://registry.example.com');
   }
   const shown = displayUrl(url);
-  const history = openHistory(io, options.catalogue ?? 'catalogue', options.cache !== false);
+  const history = openHistory(io, 'register', options.catalogue ?? 'catalogue', options.cache !== false);
   if (typeof history === 'number') return history;
   const state = new SchemaRegistryState(history);
   const { versions, unreleased } = selectVersions(state, options.subjects);

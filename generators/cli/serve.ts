@@ -52,7 +52,7 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
   }
   const host = options.host ?? '127.0.0.1';
   const catalogue = options.catalogue ?? 'catalogue';
-  const history = openHistory(io, catalogue, options.cache !== false);
+  const history = openHistory(io, 'serve', catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
   const holder = new ServedStateHolder(buildServedState(history, resolveCommit(io, 'HEAD')));
   const follower =

@@ -55,6 +55,18 @@ const table: Case[] = [
   ['register: a registry that is not a URL', ['register'], ['register', '--registry', 'ftp://x']],
   ['usage scan: a team id that is not one', ['usage', 'scan'], ['usage', 'scan', '.', '--team', 'No Team']],
   ['validate: --ndjson and a key', ['validate'], ['validate', 'a.b-v1', 'x.json', '--ndjson', 'y']],
+  ...['mcp', 'register', 'docs', 'lint', 'check'].map(
+    (command): Case => [
+      `${command}: no catalogue folder`,
+      [command],
+      [
+        command,
+        '--catalogue',
+        'no-such-catalogue',
+        ...(command === 'register' ? ['-r', 'http://127.0.0.1:9/'] : []),
+      ],
+    ],
+  ),
 ];
 
 describe('usage errors: one line and the help hint, exit 2', () => {
