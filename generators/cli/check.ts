@@ -7,6 +7,7 @@ import { describeBase } from '../release/base.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { SourceOptions } from '../sources/source.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry check`. */
 export interface CheckCommandOptions {
@@ -64,8 +65,7 @@ function printGate(run: GateRun, format: GateFormat, io: Container): ExitStatus 
   };
   switch (run.kind) {
     case 'usage':
-      io.stderr.write(`eventry check: ${run.message}\n`);
-      return EXIT.usage;
+      return usageError(io, 'check', run.message);
     case 'catalogue-problems':
       printProblems(run.problems, run.root, format, io);
       if (format === 'text' || format === 'github')

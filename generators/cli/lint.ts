@@ -12,6 +12,7 @@ import { LINT_RULES } from '../lint/rules/index.js';
 import { formatProblem, loadCatalogueFromSources, readCatalogueSources } from '../load/index.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry lint`. */
 export interface LintCommandOptions {
@@ -39,8 +40,7 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
   const root = options.catalogue ?? 'catalogue';
   const dir = resolve(cwd, root);
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    io.stderr.write(`eventry lint: no catalogue folder at \`${root}\` (give one with --catalogue <dir>).\n`);
-    return EXIT.usage;
+    return usageError(io, 'lint', `no catalogue folder at \`${root}\` (give one with --catalogue <dir>).`);
   }
   const files = readCatalogueSources(dir);
   const cache = readOnlyParseCache([dir]);

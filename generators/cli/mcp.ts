@@ -7,6 +7,7 @@ import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
 import { openHistory } from './history.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry mcp`. */
 export interface McpCommandOptions {
@@ -25,12 +26,13 @@ export async function runMcp(options: McpCommandOptions, io: Container): Promise
   const { cwd } = io;
   const packagesDir = resolve(cwd, options.packages ?? 'packages');
   if (!statSync(packagesDir, { throwIfNoEntry: false })?.isDirectory()) {
-    io.stderr.write(
-      `eventry mcp: no packages folder at ${options.packages ?? 'packages'} (run \`eventry build\`, or give --packages <dir>).\n`,
+    return usageError(
+      io,
+      'mcp',
+      `no packages folder at ${options.packages ?? 'packages'} (run \`eventry build\`, or give --packages <dir>).`,
     );
-    return EXIT.usage;
   }
-  const history = openHistory(io, options.catalogue ?? 'catalogue', options.cache !== false);
+  const history = openHistory(io, 'mcp', options.catalogue ?? 'catalogue', options.cache !== false);
   if (typeof history === 'number') return history;
   const view = new CatalogueView({
     catalogue: history.current,

@@ -8,6 +8,7 @@ import { readIfExists, writeAtomically } from '../shared/fs.js';
 import { declarationText, GENERATED_DECLARATION_NOTE } from '../usage/declaration.js';
 import { scanProject, UsageError } from '../usage/scan.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry usage scan`. */
 export interface UsageScanOptions {
@@ -33,8 +34,7 @@ export async function runUsageScan(
 ): Promise<ExitStatus> {
   const { cwd } = io;
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(options.team)) {
-    io.stderr.write(`eventry usage scan: --team \`${options.team}\` is not a kebab-case team id.\n`);
-    return EXIT.usage;
+    return usageError(io, 'usage scan', `--team \`${options.team}\` is not a kebab-case team id.`);
   }
   const catalogueDir = resolve(cwd, options.catalogue ?? 'catalogue');
   const loaded = loadCatalogue(catalogueDir, undefined, {

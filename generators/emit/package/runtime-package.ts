@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Catalogue } from '../../model.js';
-import { compiledToolkitFile, toolkitFilePath } from '../../shared/toolkit-files.js';
+import {
+  compiledToolkitFile,
+  readToolkitFile,
+  requirePrecompiled,
+  ToolkitNotBuilt,
+} from '../../shared/toolkit-files.js';
 import { generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { render } from './templates.js';
 
@@ -145,16 +150,36 @@ function sourceOf(name: (typeof COMPILED)[number]): string {
 }
 
 /**
- * A compiled run time file from `dist/generators/runtime/`. Refused when missing or older than its
- * source, so a build never ships a run time that is not the one in the source tree.
+ * Where `npm run build:tool` (`scripts/precompile.ts`) records, once tsc has compiled the run time, the
+ * digest of each source file it compiled from: an installed eventry's files all carry the time npm
+ * unpacked them, so the times cannot say which is newer.
+ */
+export const PRECOMPILED_RUNTIME_DIGESTS = 'emit/package/runtime-sources.compiled.cjs';
+
+/** The digest of each source file of the run time in `generators/runtime/`, by file name. */
+export function runtimeSourceDigests(): Record<string, string> {
+  const digests: Record<string, string> = {};
+  for (const name of COMPILED) {
+    const source = sourceOf(name);
+    digests[source] ??= createHash('sha256')
+      .update(readToolkitFile(`runtime/${source}`))
+      .digest('hex');
+  }
+  return digests;
+}
+
+/**
+ * A compiled run time file from `dist/generators/runtime/`. Refused (`toolkit-not-built`) when missing
+ * or compiled from other sources than the ones in the source tree now, so a build never ships a run
+ * time that is not the one in the source tree.
  */
 function readCompiledRuntime(name: (typeof COMPILED)[number]): string {
-  const source = toolkitFilePath(`runtime/${sourceOf(name)}`);
+  const what = 'the compiled package run time (dist/generators/runtime/)';
+  const current = runtimeSourceDigests();
+  requirePrecompiled<Record<string, string>>(PRECOMPILED_RUNTIME_DIGESTS, what, (recorded) =>
+    Object.entries(current).every(([source, digest]) => recorded[source] === digest),
+  );
   const compiled = compiledToolkitFile(`runtime/${name}`);
-  if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
-    throw new Error(
-      `eventry: dist/generators/runtime/${name} is missing or older than generators/runtime/${sourceOf(name)}: run \`npm run build:tool\``,
-    );
-  }
+  if (!existsSync(compiled)) throw new ToolkitNotBuilt(what);
   return readFileSync(compiled, 'utf8');
 }
