@@ -7,7 +7,7 @@ import type { Options, Query, SearchOptions, SearchResult } from 'minisearch';
 
 /** One indexed event version: the parts a query is matched in, best-ranked first. */
 export interface SearchDocument {
-  /** The event key, indexed as one compound: typed whole (or its start), it finds that event first. */
+  /** The event key (not indexed: typed whole, it puts that event first). */
   id: string;
   /** The event key, indexed by its words (`billing ledger entry posted v1`). */
   key: string;
@@ -30,15 +30,17 @@ export interface SearchDocument {
 }
 
 /** The stored fields a hit carries (the browser shows them without the model). */
-export type StoredHit = SearchResult & Partial<Pick<SearchDocument, 'key' | 'title' | 'paths' | 'snippet'>>;
+export type StoredHit = SearchResult & Partial<Pick<SearchDocument, 'title' | 'paths' | 'snippet'>>;
 
 /**
- * Ranking: the key (whole or its words) counts most, then the title, then field names, then shape
- * names, then the group's title, then descriptions. BM25 does the rest (a rare term counts more).
+ * Ranking: the key's words count most, then the title, then field names, then shape names, then the
+ * group's title, then descriptions. BM25 does the rest (a rare term counts more).
  */
-const BOOST = { id: 10, key: 10, title: 5, names: 3, fields: 2, shapes: 2, group: 1.5, text: 1 } as const;
+const BOOST = { key: 10, title: 5, names: 3, fields: 2, shapes: 2, group: 1.5, text: 1 } as const;
 /** The parts indexed by whole compounds; the others by words. */
-const COMPOUND_FIELDS = ['id', 'names'];
+const COMPOUND_FIELDS = ['names'];
+/** How much more a key typed whole counts than any other match: it comes first. */
+const EXACT_KEY = 1000;
 const WORD_FIELDS = Object.keys(BOOST).filter((field) => !COMPOUND_FIELDS.includes(field));
 
 /** Words of fewer letters match whole only (a one-letter prefix matched nearly every event). */
@@ -122,7 +124,7 @@ export function indexOptions(): Options<SearchDocument> {
   return {
     idField: 'id',
     fields: Object.keys(BOOST),
-    storeFields: ['key', 'title', 'paths', 'snippet'],
+    storeFields: ['title', 'paths', 'snippet'],
     tokenize,
     processTerm: indexTerm,
   };
@@ -147,22 +149,35 @@ const QUERY_OPTIONS: SearchOptions = {
 };
 
 /**
- * The events a query finds, best first. Three passes, each only when the one before finds nothing:
- * every word and every compound must match (`account_number` finds the events with that field, a whole
- * key that event alone); every word (`ledger.entry_posted`, as words); any word (a query with a word
- * the catalogue lacks still answers, the events matching most words first).
+ * The events a query finds, best first; a key typed whole first of all. When the query holds compounds
+ * (`account_number`), first the events that have each compound (as a field or shape name) and the
+ * query's other words: the compound's own words need no search of their own there, which keeps the
+ * commonest words (`account`) out of the work. Else, or when none has them, the events with every word
+ * (`ledger.entry_posted` as words), and when none has every word, those with any (a query with a word
+ * the catalogue lacks still answers; MiniSearch multiplies a hit's score by the number of words it matched).
  */
 export function searchEvents(index: MiniSearch, query: string): StoredHit[] {
-  const plain = words(query).map((term) => termQuery(term, WORD_FIELDS));
-  const whole = compounds(query).map((term) => termQuery(term, COMPOUND_FIELDS));
-  const passes: [Query[], 'AND' | 'OR'][] = [
-    [[...plain, ...whole], 'AND'],
-    ...(whole.length > 0 ? ([[plain, 'AND']] as [Query[], 'AND'][]) : []),
-    ...(plain.length > 1 ? ([[plain, 'OR']] as [Query[], 'OR'][]) : []),
-  ];
-  for (const [queries, combineWith] of passes) {
-    if (queries.length === 0) continue;
-    const hits = index.search({ combineWith, queries }, QUERY_OPTIONS);
+  const exact = query.trim();
+  const options: SearchOptions = index.has(exact)
+    ? { ...QUERY_OPTIONS, boostDocument: (id) => (id === exact ? EXACT_KEY : 1) }
+    : QUERY_OPTIONS;
+  const plain = words(query);
+  const whole = compounds(query);
+  if (whole.length > 0) {
+    const covered = new Set(whole.flatMap(words));
+    const rest = plain.filter((term) => !covered.has(term));
+    const queries = [
+      ...whole.map((term) => termQuery(term, COMPOUND_FIELDS)),
+      ...rest.map((term) => termQuery(term, WORD_FIELDS)),
+    ];
+    const hits = index.search({ combineWith: 'AND', queries }, options);
+    if (hits.length > 0) return hits as StoredHit[];
+  }
+  // AND before OR, not OR filtered: MiniSearch builds a result object for every hit, and `v1` alone
+  // has ~9,000 of them at 10k events.
+  for (const combineWith of plain.length > 1 ? (['AND', 'OR'] as const) : (['AND'] as const)) {
+    const queries = plain.map((term) => termQuery(term, WORD_FIELDS));
+    const hits = index.search({ combineWith, queries }, options);
     if (hits.length > 0) return hits as StoredHit[];
   }
   return [];

@@ -82,8 +82,10 @@ describe('queries people type, on the seed catalogue (the browser module)', () =
 });
 
 describe('ranking', () => {
-  it('an exact key comes first, and alone', () => {
-    expect(top('billing.ledger.entry_posted-v1', 50)).toEqual(['billing.ledger.entry_posted-v1']);
+  it('a key typed whole comes first, even where another event has more of its words', () => {
+    expect(top('billing.ledger.entry_posted-v1', 1)).toEqual(['billing.ledger.entry_posted-v1']);
+    expect(top('agreement.revoked-v1', 1)).toEqual(['agreement.revoked-v1']);
+    expect(top('account.created-v1', 1)).toEqual(['account.created-v1']);
   });
 
   it("the key's words before field names before descriptions", () => {

@@ -454,7 +454,7 @@ describe('search tuned for 10,000 events', () => {
     expect(others).toEqual([]);
     expect(hit).toMatchObject({ id: 'agreement.revoked-v2', title: 'Quixotic handover' });
     const [untitled] = searchEvents(search, 'agreement.revoked-v1');
-    expect(untitled).toMatchObject({ id: 'agreement.revoked-v1', key: 'agreement.revoked-v1' });
+    expect(untitled).toMatchObject({ id: 'agreement.revoked-v1' });
     expect(untitled).not.toHaveProperty('title');
   });
 });

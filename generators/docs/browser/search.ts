@@ -71,7 +71,7 @@ async function startSearch(box: HTMLElement): Promise<void> {
 
 /** One result: the key linked, its title, the fields the query matched and a snippet of matched text. */
 function resultItem(hit: StoredHit, root: URL): HTMLLIElement {
-  const key = hit.key ?? String(hit.id);
+  const key = String(hit.id);
   const item = document.createElement('li');
   const link = document.createElement('a');
   link.href = new URL(`events/${key}/index.html`, root).href;
