@@ -92,7 +92,7 @@ export function compounds(text: string): string[] {
 }
 
 /**
- * The terms of one indexed part: whole compounds in `id` and `names`, words elsewhere, so a word's
+ * The terms of one indexed part: whole compounds in `names`, words elsewhere, so a word's
  * prefix never also matches every compound that starts with it (which summed one word many times).
  */
 function tokenize(text: string, fieldName?: string): string[] {
@@ -101,7 +101,7 @@ function tokenize(text: string, fieldName?: string): string[] {
 
 /**
  * Plural and singular alike: Harman's "S" stemmer (1991), the lightest defensible one: `-ies` -> `-y`
- * (entries, entry), `-es` -> `-e` (unless `-aes -ees -oes`), `-s` -> `` (unless `-us -ss`). Nothing
+ * (entries, entry), `-es` -> `-e` (unless `-aes -ees -oes`), `-s` dropped (unless `-us -ss`). Nothing
  * else: `posted` stays (a prefix search for `post` finds it); words under four letters stay (`vs`), and
  * so do compounds (`account_numbers` is a name, matched whole).
  */
