@@ -51,12 +51,21 @@ interface Run {
   hits: Record<string, number>;
   /** Node only: the process's CPU time per warm query (user + system), which the machine's load hardly moves. */
   cpu?: number[];
+  /** Node only: the CPU times of each query. */
+  byQuery?: Record<string, number[]>;
 }
 
 function measureNode(json: string): Run {
   const started = performance.now();
   const index = MiniSearch.loadJSON(json, indexOptions());
-  const run: Run = { loadMs: performance.now() - started, cold: [], warm: [], hits: {}, cpu: [] };
+  const run: Run = {
+    loadMs: performance.now() - started,
+    cold: [],
+    warm: [],
+    hits: {},
+    cpu: [],
+    byQuery: {},
+  };
   for (let round = 0; round < ROUNDS; round++)
     for (const query of QUERIES) {
       const cpu = process.cpuUsage();
@@ -65,6 +74,7 @@ function measureNode(json: string): Run {
       (round === 0 ? run.cold : run.warm).push(performance.now() - begin);
       const used = process.cpuUsage(cpu);
       if (round > 0) run.cpu!.push((used.user + used.system) / 1000);
+      if (round > 0) run.byQuery![query] = [...(run.byQuery![query] ?? []), (used.user + used.system) / 1000];
     }
   return run;
 }
@@ -188,7 +198,13 @@ export async function runSearchBench(): Promise<string> {
       '',
       `1-minute load average after: ${loadavg()[0]!.toFixed(1)}. On a shared machine the wall-time rows grow with the load (a query waits for a core); the CPU-time row is what a query costs.`,
       '',
-      `Hits per query (Node): ${QUERIES.map((query) => `\`${query}\` ${node.hits[query]}`).join(', ')}.`,
+      `Slowest queries by median CPU time (Node): ${Object.entries(node.byQuery!)
+        .sort((a, b) => median(b[1]) - median(a[1]))
+        .slice(0, 4)
+        .map(([query, times]) => `\`${query}\` ${formatMs(median(times))}`)
+        .join(
+          ', ',
+        )}. Hits per query (Node): ${QUERIES.map((query) => `\`${query}\` ${node.hits[query]}`).join(', ')}.`,
       '',
     ].join('\n');
   } finally {
