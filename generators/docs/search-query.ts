@@ -162,7 +162,8 @@ export function searchEvents(index: MiniSearch, query: string): StoredHit[] {
     ? { ...QUERY_OPTIONS, boostDocument: (id) => (id === exact ? EXACT_KEY : 1) }
     : QUERY_OPTIONS;
   const plain = words(query);
-  const whole = compounds(query);
+  // Field and shape names hold no `.` or `/`: a typed path or key is searched by its segments' compounds.
+  const whole = compounds(query.replace(/[./[\]]+/g, ' '));
   if (whole.length > 0) {
     const covered = new Set(whole.flatMap(words));
     const rest = plain.filter((term) => !covered.has(term));

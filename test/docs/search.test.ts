@@ -118,6 +118,13 @@ describe('ranking', () => {
     expect(matchedFields(number!, (number!.paths ?? '').split(' '))).toEqual(['account_number']);
   });
 
+  it('one typo from five letters, none below: `faild` finds login_failed, `lgin` finds no login event', () => {
+    expect(top('login faild')).toContain('auth_server.account_user.login_failed-v1');
+    expect(searchEvents(index, 'lgin').map((hit) => hit.id)).not.toContain(
+      'auth_server.account_user.login_failed-v1',
+    );
+  });
+
   it('one letter is no prefix and no typo: `v` finds nothing, `v2` the second versions', () => {
     expect(searchEvents(index, 'v')).toEqual([]);
     expect(searchEvents(index, 'v2').length).toBeGreaterThan(0);
