@@ -21,7 +21,7 @@ import {
   vendoredModule,
 } from './package-files.js';
 import { docsSourceDir, type Navigation, renderPage } from './render.js';
-import { SEARCH_OPTIONS, SEARCH_QUERY, searchIndexJson, TOKEN_SEPARATOR } from './search.js';
+import { searchIndexJson } from './search.js';
 import { teamPages } from './teams.js';
 import { versionComparisons, versionsByType } from './versions.js';
 
@@ -356,11 +356,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     renderPage(
       'search',
       { root: '../', title: 'Search', siteTitle: site, scripts: ['search.js'], nav: navigation(catalogue) },
-      {
-        options: JSON.stringify(SEARCH_OPTIONS),
-        query: JSON.stringify(SEARCH_QUERY),
-        tokenize: TOKEN_SEPARATOR,
-      },
+      {},
     ),
   );
   if (problems.length > 0) return { ok: false, problems };

@@ -47,7 +47,7 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
     {
       title: 'Search event versions',
       description:
-        'Find event versions by key, field name or description text (every word must match; words of 2+ characters also match as prefixes).',
+        'Find event versions by the words of their key, field names (nested paths too), shape names or description text: keys and names split at `_ . - /` and case changes, plural and singular alike, words of 2+ letters also match as prefixes, words of 5+ letters with one typo; every word must match when some event has them all. Best first: key words, then field names, then descriptions.',
       inputSchema: { query: z.string().min(1).max(500), limit: z.number().int().min(1).max(100).optional() },
       outputSchema: {
         hits: z.array(
