@@ -71,11 +71,11 @@ describe('filledColumns', () => {
     { a: 'x', b: '' },
     { a: '', b: '' },
   ];
-  it.each([
-    ['a column one row fills', { a: (r: (typeof rows)[0]) => r.a !== '' }, { a: true }],
-    ['a column no row fills', { b: (r: (typeof rows)[0]) => r.b !== '' }, { b: false }],
-  ])('%s', (_, filled, want) => {
-    expect(filledColumns(rows, filled)).toEqual(want);
+  it('fills a column one row fills, and not one no row fills', () => {
+    expect(filledColumns(rows, { a: (r) => r.a !== '', b: (r) => r.b !== '' })).toEqual({
+      a: true,
+      b: false,
+    });
   });
   it('a table without rows fills no column', () => {
     expect(filledColumns([], { a: () => true })).toEqual({ a: false });
