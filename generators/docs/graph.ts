@@ -45,10 +45,11 @@ const WRAP = 16;
 
 /**
  * A label as lines of at most `WRAP` characters, broken after a `.`, `_`, `-` or space and never inside
- * a part: the lines joined are the label again, so the box's text is the whole label.
+ * a part (nor before a closing `v2`): the lines joined are the label again, so the box shows it whole.
  */
 export function wrapLabel(label: string, wrap = WRAP): string[] {
-  const parts = label.split(/(?<=[._\- ])/);
+  // A version suffix (`-v2`) stays with the word before it: `issued-v2`, not `v2` alone on a line.
+  const parts = label.split(/(?<=[._ ])|(?<=-)(?!v\d+$)/);
   const lines: string[] = [];
   let line = '';
   for (const part of parts) {

@@ -9,11 +9,14 @@ import { loadValid, REPO } from '../helpers.js';
 
 const seed = loadValid(join(REPO, 'catalogue'));
 
-/** Whether `lines` are `label` whole, each no longer than `wrap` unless it is one part, broken only after `.` `_` `-` or a space. */
+/**
+ * Whether `lines` are `label` whole, each no longer than `wrap` unless it is one part (a closing `-v2` belongs
+ * to the part before it), broken only after `.` `_` `-` or a space.
+ */
 function wrapsWell(label: string, lines: string[], wrap: number): boolean {
   if (lines.join('') !== label) return false;
   return lines.every((line, i) => {
-    const onePart = line.trimEnd().split(/(?<=[._\- ])/).length === 1;
+    const onePart = line.trimEnd().split(/(?<=[._ ])|(?<=-)(?!v\d+$)/).length === 1;
     const breaksBetweenParts = i === lines.length - 1 || /[._\- ]$/.test(line);
     return (line.trimEnd().length <= wrap || onePart) && breaksBetweenParts && (line !== '' || label === '');
   });
@@ -23,6 +26,7 @@ describe('wrapLabel', () => {
   it.each([
     ['billing.ledger.entry_posted-v1', ['billing.ledger.', 'entry_posted-v1']],
     ['Collections', ['Collections']],
+    ['billing.billing_document.issued-v1', ['billing.billing_', 'document.', 'issued-v1']],
     ['Customer communications', ['Customer ', 'communications']],
     ['ledger-service (Billing platform)', ['ledger-service ', '(Billing ', 'platform)']],
     ['averyveryverylongsinglewordlabel', ['averyveryverylongsinglewordlabel']],
@@ -45,7 +49,7 @@ describe('wrapLabel', () => {
 
   it('wraps any label of words, dots, underscores and dashes whole', () => {
     const label = fc
-      .array(fc.oneof(fc.stringMatching(/^[a-z0-9]{1,24}$/), fc.constantFrom('.', '_', '-', ' ')), {
+      .array(fc.oneof(fc.stringMatching(/^[a-z0-9]{1,24}$/), fc.constantFrom('.', '_', '-', ' ', '-v2')), {
         maxLength: 20,
       })
       .map((parts) => parts.join(''));
