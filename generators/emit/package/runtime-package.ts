@@ -89,7 +89,8 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
       exports: {
         '.': { types: './runtime.d.ts', default: './runtime.js' },
         './testing': { types: './testing.d.ts', default: './testing.js' },
-        './fast-check': { types: './fast-check.d.ts', default: './fast-check.js' },
+        // ES import only, as the groups' `./testing`: a top-level await (docs/decisions/0086).
+        './fast-check': { import: { types: './fast-check.d.ts', default: './fast-check.js' } },
         './package.json': './package.json',
       },
       types: './runtime.d.ts',

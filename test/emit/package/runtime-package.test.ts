@@ -37,7 +37,7 @@ describe('the run time package', () => {
       exports: {
         '.': { types: './runtime.d.ts', default: './runtime.js' },
         './testing': { types: './testing.d.ts', default: './testing.js' },
-        './fast-check': { types: './fast-check.d.ts', default: './fast-check.js' },
+        './fast-check': { import: { types: './fast-check.d.ts', default: './fast-check.js' } },
       },
       files: [
         'runtime.js',
