@@ -58,6 +58,8 @@ describe('the run time package', () => {
         'testing-values.d.ts',
         'fast-check.js',
         'fast-check.d.ts',
+        'standard.js',
+        'standard.d.ts',
       ],
       peerDependenciesMeta: { 'fast-check': { optional: true } },
       eventry: { runtime: true },
