@@ -100,7 +100,8 @@ export function standardSchemaOf<T>(
       return standardResult<T>(value, result);
     },
   };
-  return { '~standard': Object.freeze(props) };
+  // Not frozen: freezing cost more than making the objects (docs/decisions/0085).
+  return { '~standard': props };
 }
 
 /**
@@ -111,14 +112,13 @@ export function defineStandardSchemas<M>(
   events: readonly (EventApi<unknown> | { readonly key: string; api(): EventApi<unknown> })[],
   mode: ValidationMode,
 ): StandardSchemas<M> {
-  return Object.freeze(
-    Object.fromEntries(
-      events.map((event) => [
-        event.key,
-        standardSchemaOf(() => ('api' in event ? event.api().validate : event.validate), mode),
-      ]),
-    ),
-  ) as StandardSchemas<M>;
+  const schemas: Record<string, StandardSchemaV1> = {};
+  for (const event of events) {
+    const find = 'api' in event ? () => event.api().validate : () => event.validate;
+    // An event key ends in its version (`-v1`, `-1.0.0`): never `__proto__` or the like.
+    schemas[event.key] = standardSchemaOf(find, mode);
+  }
+  return schemas as StandardSchemas<M>;
 }
 
 function optionsOf(library: Record<string, unknown>, mode: ValidationMode): ValidateOptions {
