@@ -129,7 +129,7 @@ function optionsOf(library: Record<string, unknown>, mode: ValidationMode): Vali
 }
 
 /** A `validate` result as Standard Schema's. */
-export function standardResult<T>(value: unknown, result: ValidationResult): StandardSchemaV1.Result<T> {
+function standardResult<T>(value: unknown, result: ValidationResult): StandardSchemaV1.Result<T> {
   if (result.valid) return { value: value as T };
   return { issues: result.error.errors.map(toIssue) };
 }
