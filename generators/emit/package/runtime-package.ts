@@ -19,7 +19,7 @@ export const RUNTIME_SLUG = 'runtime';
  * the previous version cannot run on it. A changed run time under an unchanged version is refused by
  * `eventry publish`, as a changed group is.
  */
-export const RUNTIME_VERSION = '1.4.0';
+export const RUNTIME_VERSION = '1.5.0';
 
 /**
  * The range every group package depends on: a caret, so that npm installs ONE copy of the run time for
@@ -56,6 +56,8 @@ const COMPILED = [
   'testing-values.d.ts',
   'fast-check.js',
   'fast-check.d.ts',
+  'standard.js',
+  'standard.d.ts',
 ] as const;
 
 /**
@@ -94,7 +96,8 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
       exports: {
         '.': { types: './runtime.d.ts', default: './runtime.js' },
         './testing': { types: './testing.d.ts', default: './testing.js' },
-        './fast-check': { types: './fast-check.d.ts', default: './fast-check.js' },
+        // ES import only, as the groups' `./testing`: a top-level await (docs/decisions/0086).
+        './fast-check': { import: { types: './fast-check.d.ts', default: './fast-check.js' } },
         './package.json': './package.json',
       },
       types: './runtime.d.ts',
