@@ -54,6 +54,7 @@ export class TooDeep extends Error {
  */
 export class Resolver {
   private readonly memo = new Map<TS.Node, Origin[]>();
+  private readonly guards = new Map<TS.Symbol, string[]>();
   private depth = 0;
 
   constructor(
@@ -72,7 +73,7 @@ export class Resolver {
     try {
       const type = this.typeOf(node);
       let found = type ? this.types.rootsOf(type) : [];
-      if (found.length > 1) found = this.narrowed(node, found);
+      if (found.length > 0 && type) found = this.narrowed(node, type, found);
       if (found.length === 0) found = this.step(node);
       if (found.length === 0 && type) found = this.types.placesOf(type);
       const unique = dedupe(found);
@@ -84,58 +85,96 @@ export class Resolver {
   }
 
   /**
-   * Roots of one payload type shared by several events (`same_as`): those the code names, in the
-   * value's annotation or an `isEvent` / `assertEvent` key on it in the same function; all otherwise.
+   * The events a payload value is, refined by what the code names: a payload type shared by several
+   * events (`same_as`) is the events named in the value's annotation (or its function's return type,
+   * or its type parameter's constraint) or in an `isEvent` / `assertEvent` key on it, all of them when
+   * none is named; and a guard key whose payload the narrowed type absorbed (`V2 extends V1`, so
+   * `V1 | V2` is `V1`) is added.
    */
-  private narrowed(node: TS.Node, roots: Origin[]): Origin[] {
+  private narrowed(node: TS.Node, type: TS.Type, roots: Origin[]): Origin[] {
+    const symbol = this.symbolOf(node);
+    const guards = symbol ? this.guardKeys(symbol) : [];
+    const named = new Set([...this.annotatedEvents(node, symbol), ...guards]);
+    const typeOf = (event: string) => this.types.rootTypeOf(event);
+    const shared = (root: Origin) =>
+      roots.some((other) => other.event !== root.event && typeOf(other.event) === typeOf(root.event));
+    const kept = roots.some((root) => shared(root) && named.has(root.event))
+      ? roots.filter((root) => !shared(root) || named.has(root.event))
+      : [...roots];
+    for (const event of guards) {
+      const guarded = this.types.rootTypeOf(event);
+      if (
+        guarded &&
+        !kept.some((root) => root.event === event) &&
+        this.checker.isTypeAssignableTo(guarded, type)
+      )
+        kept.push({ event, path: '' });
+    }
+    return kept;
+  }
+
+  private symbolOf(node: TS.Node): TS.Symbol | undefined {
     const api = this.api;
-    const symbol =
-      api.isParameter(node) || api.isVariableDeclaration(node)
-        ? this.checker.getSymbolAtLocation(node.name)
-        : api.isIdentifier(node)
-          ? this.checker.getSymbolAtLocation(node)
-          : undefined;
-    if (!symbol) return roots;
-    const named = new Set<string>();
+    if (api.isParameter(node) || api.isVariableDeclaration(node))
+      return this.checker.getSymbolAtLocation(node.name);
+    return api.isIdentifier(node) ? this.checker.getSymbolAtLocation(node) : undefined;
+  }
+
+  /** Keys of `isEvent(key, value)` / `assertEvent(key, value)` on this symbol, in its function. */
+  private guardKeys(symbol: TS.Symbol): string[] {
+    const known = this.guards.get(symbol);
+    if (known) return known;
+    const api = this.api;
     const declaration = symbol.valueDeclaration;
-    const scope = declaration
-      ? (api.findAncestor(declaration.parent, api.isFunctionLike) ?? declaration.getSourceFile())
-      : undefined;
-    const stack: TS.Node[] = [
-      ...(declaration &&
-      (api.isParameter(declaration) || api.isVariableDeclaration(declaration)) &&
-      declaration.type
-        ? [declaration.type]
-        : []),
-      ...(scope ? [scope] : []),
-    ];
+    const scope =
+      declaration &&
+      (api.findAncestor(declaration.parent, api.isFunctionLike) ?? declaration.getSourceFile());
+    const keys: string[] = [];
+    const stack: TS.Node[] = scope ? [scope] : [];
     while (stack.length > 0) {
       const next = stack.pop()!;
-      if (api.isTypeReferenceNode(next) && api.isIdentifier(next.typeName)) {
-        const event = this.types.eventNamed(next.typeName.text);
-        if (
-          event &&
-          declaration?.pos !== undefined &&
-          next.pos >= declaration.pos &&
-          next.end <= declaration.end
-        )
-          named.add(event);
-      }
       if (api.isCallExpression(next) && next.arguments.length >= 2) {
         const [key, value] = next.arguments;
-        if (
-          key &&
-          value &&
-          api.isStringLiteralLike(key) &&
-          api.isIdentifier(value) &&
-          this.checker.getSymbolAtLocation(value) === symbol
-        )
-          named.add(key.text);
+        if (key && value && api.isIdentifier(value) && this.checker.getSymbolAtLocation(value) === symbol) {
+          const keyType = this.checker.getTypeAtLocation(key);
+          for (const member of keyType.isUnion() ? keyType.types : [keyType])
+            if (member.isStringLiteral() && this.types.rootTypeOf(member.value)) keys.push(member.value);
+        }
       }
       api.forEachChild(next, (child) => void stack.push(child));
     }
-    const kept = roots.filter((root) => named.has(root.event));
-    return kept.length > 0 ? kept : roots;
+    this.guards.set(symbol, keys);
+    return keys;
+  }
+
+  /** Events named by the type annotations a value comes with (following type parameters' constraints). */
+  private annotatedEvents(node: TS.Node, symbol: TS.Symbol | undefined): string[] {
+    const api = this.api;
+    const declaration = symbol?.valueDeclaration;
+    const stack: TS.Node[] = [];
+    if (
+      declaration &&
+      (api.isParameter(declaration) || api.isVariableDeclaration(declaration)) &&
+      declaration.type
+    )
+      stack.push(declaration.type);
+    if (api.isCallExpression(node)) {
+      const signature = this.checker.getResolvedSignature(node)?.declaration;
+      if (signature && !api.isJSDocSignature(signature) && signature.type) stack.push(signature.type);
+    }
+    const found: string[] = [];
+    for (let seen = 0; stack.length > 0 && seen < 200; seen++) {
+      const next = stack.pop()!;
+      if (api.isTypeReferenceNode(next) && api.isIdentifier(next.typeName)) {
+        const event = this.types.eventNamed(next.typeName.text);
+        if (event) found.push(event);
+        const target = this.checker.getSymbolAtLocation(next.typeName)?.getDeclarations()?.[0];
+        if (target && api.isTypeParameterDeclaration(target) && target.constraint)
+          stack.push(target.constraint);
+      }
+      api.forEachChild(next, (child) => void stack.push(child));
+    }
+    return found;
   }
 
   /** `o.name` within a payload, if the catalogue has it. */

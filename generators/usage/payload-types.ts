@@ -72,6 +72,12 @@ export class PayloadTypes {
     return found;
   }
 
+  /** The payload type of an event key, if a group package the project sees has it. */
+  rootTypeOf(event: string): TS.Type | undefined {
+    for (const [type, events] of this.roots) if (events.includes(event)) return type;
+    return undefined;
+  }
+
   /** The event whose payload type is called `name` (an interface or a `same_as` alias). */
   eventNamed(name: string): string | undefined {
     return this.names.get(name);

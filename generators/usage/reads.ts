@@ -100,6 +100,8 @@ export class ReadCollector {
     const declarations = symbol?.getDeclarations() ?? [];
     const ofPackage = declarations.some((d) => this.types.isPackageDeclaration(d));
     if (symbol && !ofPackage) return; // `length`, `map`, a property of the team's own types
+    const parent = node.parent;
+    if (!symbol && this.api.isCallExpression(parent) && parent.expression === node) return; // a method: payloads have none
     let origins = this.resolver.origins(base).filter((o) => !o.many);
     if (origins.length === 0 && ofPackage)
       origins = declarations.flatMap((d) => this.types.placesOf(this.checker.getTypeAtLocation(d.parent)));
@@ -181,7 +183,7 @@ export class ReadCollector {
     );
     if (calleeSymbol?.getDeclarations()?.some((d) => this.types.isPackageDeclaration(d))) return;
     const declaration = this.checker.getResolvedSignature(call)?.declaration;
-    if (declaration && !declaration.getSourceFile().isDeclarationFile) return; // followed by the resolver
+    if (declaration && !declaration.getSourceFile().isDeclarationFile && hasBody(declaration)) return; // followed
     if (declaration && this.types.isPackageDeclaration(declaration)) return;
     if (!declaration && api.isIdentifier(callee)) {
       const value = this.checker.getSymbolAtLocation(callee)?.valueDeclaration;
@@ -204,6 +206,10 @@ export class ReadCollector {
     for (const origin of origins)
       this.recordAll(origin, arg, `passed whole to ${name ? `\`${name}\`` : 'code'} eventry cannot see into`);
   }
+}
+
+function hasBody(declaration: TS.Node): boolean {
+  return (declaration as TS.FunctionLikeDeclarationBase).body !== undefined;
 }
 
 /** The group packages' own functions (`isEvent`, `validate`): they check a payload, they do not read it for the team. */
