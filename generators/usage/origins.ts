@@ -54,7 +54,7 @@ export class TooDeep extends Error {
  */
 export class Resolver {
   private readonly memo = new Map<TS.Node, Origin[]>();
-  private readonly guards = new Map<TS.Symbol, string[]>();
+  private readonly guards = new Map<TS.Symbol, { key: string; call: TS.Node }[]>();
   private depth = 0;
 
   constructor(
@@ -93,7 +93,7 @@ export class Resolver {
    */
   private narrowed(node: TS.Node, type: TS.Type, roots: Origin[]): Origin[] {
     const symbol = this.symbolOf(node);
-    const guards = symbol ? this.guardKeys(symbol) : [];
+    const guards = symbol ? this.guardKeys(symbol).map((guard) => guard.key) : [];
     const named = new Set([...this.annotatedEvents(node, symbol), ...guards]);
     const typeOf = (event: string) => this.types.rootTypeOf(event);
     const shared = (root: Origin) =>
@@ -101,7 +101,7 @@ export class Resolver {
     const kept = roots.some((root) => shared(root) && named.has(root.event))
       ? roots.filter((root) => !shared(root) || named.has(root.event))
       : [...roots];
-    for (const event of guards) {
+    for (const event of this.dominating(node, symbol)) {
       const guarded = this.types.rootTypeOf(event);
       if (
         guarded &&
@@ -121,7 +121,7 @@ export class Resolver {
   }
 
   /** Keys of `isEvent(key, value)` / `assertEvent(key, value)` on this symbol, in its function. */
-  private guardKeys(symbol: TS.Symbol): string[] {
+  private guardKeys(symbol: TS.Symbol): { key: string; call: TS.Node }[] {
     const known = this.guards.get(symbol);
     if (known) return known;
     const api = this.api;
@@ -129,7 +129,7 @@ export class Resolver {
     const scope =
       declaration &&
       (api.findAncestor(declaration.parent, api.isFunctionLike) ?? declaration.getSourceFile());
-    const keys: string[] = [];
+    const keys: { key: string; call: TS.Node }[] = [];
     const stack: TS.Node[] = scope ? [scope] : [];
     while (stack.length > 0) {
       const next = stack.pop()!;
@@ -138,13 +138,44 @@ export class Resolver {
         if (key && value && api.isIdentifier(value) && this.checker.getSymbolAtLocation(value) === symbol) {
           const keyType = this.checker.getTypeAtLocation(key);
           for (const member of keyType.isUnion() ? keyType.types : [keyType])
-            if (member.isStringLiteral() && this.types.rootTypeOf(member.value)) keys.push(member.value);
+            if (member.isStringLiteral() && this.types.rootTypeOf(member.value))
+              keys.push({ key: member.value, call: next });
         }
       }
       api.forEachChild(next, (child) => void stack.push(child));
     }
     this.guards.set(symbol, keys);
     return keys;
+  }
+
+  /**
+   * Guard keys on `symbol` that hold where `node` is: in the condition of an `if`, `?:`, `while` or
+   * `case` around it, left of an `&&` / `||` it is right of, or in a statement before it (`assertEvent`,
+   * an early return).
+   */
+  private dominating(node: TS.Node, symbol: TS.Symbol | undefined): string[] {
+    if (!symbol) return [];
+    const api = this.api;
+    const guards = this.guardKeys(symbol);
+    if (guards.length === 0) return [];
+    const ranges: { pos: number; end: number }[] = [];
+    for (let child = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+      if ((api.isIfStatement(parent) || api.isWhileStatement(parent)) && child !== parent.expression)
+        ranges.push(parent.expression);
+      else if (api.isConditionalExpression(parent) && child !== parent.condition)
+        ranges.push(parent.condition);
+      else if (api.isBinaryExpression(parent) && child === parent.right) ranges.push(parent.left);
+      else if (api.isCaseClause(parent) && child !== parent.expression) ranges.push(parent.expression);
+      if (
+        (api.isBlock(parent) || api.isSourceFile(parent) || api.isCaseClause(parent)) &&
+        api.isStatement(child)
+      )
+        ranges.push({ pos: parent.statements[0]?.pos ?? child.pos, end: child.pos });
+      if (api.isFunctionLike(parent)) break;
+    }
+    return guards
+      .filter(({ call }) => ranges.some((range) => call.pos >= range.pos && call.end <= range.end))
+      .map(({ key }) => key);
   }
 
   /** Events named by the type annotations a value comes with (following type parameters' constraints). */
