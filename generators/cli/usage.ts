@@ -47,17 +47,9 @@ export async function runUsageScan(
       io.stdout.write(`${formatProblem(problem, relative(cwd, catalogueDir))}\n`);
     return EXIT.problems;
   }
-  const teams = Object.keys(loaded.catalogue.ownership?.teams ?? {});
-  if (!teams.includes(options.team)) {
-    const guess = suggest(options.team, teams);
-    const hint = guess
-      ? `Did you mean \`${guess}\`?`
-      : teams.length > 0
-        ? 'Add it to teams.yaml first.'
-        : 'The catalogue has no teams.yaml: define the team there first.';
-    io.stderr.write(
-      `eventry usage scan: error usage-unknown-team: --team \`${options.team}\` is not a team of teams.yaml. ${hint}\n`,
-    );
+  const unknown = unknownTeam(options.team, Object.keys(loaded.catalogue.ownership?.teams ?? {}));
+  if (unknown) {
+    io.stderr.write(`eventry usage scan: error usage-unknown-team: ${unknown}\n`);
     return EXIT.usage;
   }
   const project = resolve(cwd, dir);
@@ -79,8 +71,30 @@ export async function runUsageScan(
   }
   const out = resolve(cwd, options.out ?? join(catalogueDir, CONSUMERS_FOLDER, `${options.team}.yaml`));
   const schema = relative(dirname(out), SCHEMA).split(sep).join('/');
-  const text = declarationText(options.team, usage, schema);
-  const shown = relative(cwd, out);
+  return writeDeclaration(out, declarationText(options.team, usage, schema), usage, options, io);
+}
+
+/** Why `team` cannot be declared (not a team of teams.yaml, with a did-you-mean), if it cannot. */
+function unknownTeam(team: string, teams: readonly string[]): string | undefined {
+  if (teams.includes(team)) return undefined;
+  const guess = suggest(team, teams);
+  const hint = guess
+    ? `Did you mean \`${guess}\`?`
+    : teams.length > 0
+      ? 'Add it to teams.yaml first.'
+      : 'The catalogue has no teams.yaml: define the team there first.';
+  return `--team \`${team}\` is not a team of teams.yaml. ${hint}`;
+}
+
+/** Writes (atomically) or with `--check` compares the declaration; only a file the scan wrote is replaced. */
+function writeDeclaration(
+  out: string,
+  text: string,
+  usage: ProjectUsage,
+  options: UsageScanOptions,
+  io: Container,
+): ExitStatus {
+  const shown = relative(io.cwd, out);
   const existing = readIfExists(out);
   if (options.check) {
     if (existing === text) {

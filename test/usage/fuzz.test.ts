@@ -60,58 +60,61 @@ describe('usage scan fuzz', () => {
     expect(counts.written, JSON.stringify(counts)).toBeGreaterThan(FILES / 2);
     console.log(`usage scan fuzz: ${JSON.stringify(counts)}`);
   }, 300_000);
+});
 
-  const BAD_CONFIGS: [string, (dir: string) => void][] = [
-    ['not JSON', (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": ')],
-    ['includes nothing', (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{"include": ["none"]}')],
-    [
-      'files that do not exist',
-      (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{"files": ["src/missing.ts"]}'),
-    ],
-    [
-      'extends a missing config',
-      (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{"extends": "./nope.json"}'),
-    ],
-    [
-      'options of the wrong type',
-      (dir) =>
-        writeFileSync(
-          join(dir, 'tsconfig.json'),
-          '{"compilerOptions": {"strict": "yes", "target": 7, "lib": "dom"}, "include": ["src"]}',
-        ),
-    ],
-    [
-      'an unknown module setting',
-      (dir) =>
-        writeFileSync(
-          join(dir, 'tsconfig.json'),
-          '{"compilerOptions": {"module": "nope"}, "include": ["src"]}',
-        ),
-    ],
-    [
-      'a folder named tsconfig.json',
-      (dir) => {
-        rmSync(join(dir, 'tsconfig.json'));
-        mkdirSync(join(dir, 'tsconfig.json'));
-      },
-    ],
-    ['an empty file', (dir) => writeFileSync(join(dir, 'tsconfig.json'), '')],
-    ['an array', (dir) => writeFileSync(join(dir, 'tsconfig.json'), '[]')],
-    [
-      'include of a parent',
-      (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{"include": ["../../nowhere/**"]}'),
-    ],
-    ['not installed', () => {}],
-    [
-      'deep nesting',
-      (dir) =>
-        writeFileSync(
-          join(dir, 'src', 'deep.ts'),
-          `export const x = ${'['.repeat(30_000)}${']'.repeat(30_000)};\n`,
-        ),
-    ],
-  ];
+/** Broken project set-ups, each run through the CLI. */
+const BAD_CONFIGS: [string, (dir: string) => void][] = [
+  ['not JSON', (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": ')],
+  ['includes nothing', (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{"include": ["none"]}')],
+  [
+    'files that do not exist',
+    (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{"files": ["src/missing.ts"]}'),
+  ],
+  [
+    'extends a missing config',
+    (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{"extends": "./nope.json"}'),
+  ],
+  [
+    'options of the wrong type',
+    (dir) =>
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        '{"compilerOptions": {"strict": "yes", "target": 7, "lib": "dom"}, "include": ["src"]}',
+      ),
+  ],
+  [
+    'an unknown module setting',
+    (dir) =>
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        '{"compilerOptions": {"module": "nope"}, "include": ["src"]}',
+      ),
+  ],
+  [
+    'a folder named tsconfig.json',
+    (dir) => {
+      rmSync(join(dir, 'tsconfig.json'));
+      mkdirSync(join(dir, 'tsconfig.json'));
+    },
+  ],
+  ['an empty file', (dir) => writeFileSync(join(dir, 'tsconfig.json'), '')],
+  ['an array', (dir) => writeFileSync(join(dir, 'tsconfig.json'), '[]')],
+  [
+    'include of a parent',
+    (dir) => writeFileSync(join(dir, 'tsconfig.json'), '{"include": ["../../nowhere/**"]}'),
+  ],
+  ['not installed', () => {}],
+  [
+    'deep nesting',
+    (dir) =>
+      writeFileSync(
+        join(dir, 'src', 'deep.ts'),
+        `export const x = ${'['.repeat(30_000)}${']'.repeat(30_000)};\n`,
+      ),
+  ],
+];
 
+describe('usage scan fuzz: bad project set-ups', () => {
   it.each(BAD_CONFIGS)(
     'a project with a bad set-up (%s): coded, never exit 70, never a stack trace',
     async (name, spoil) => {

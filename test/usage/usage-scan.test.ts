@@ -52,7 +52,9 @@ describe('eventry usage scan', () => {
     expect(stale.status).toBe(1);
     expect(stale.stdout).toContain('is not what the code reads');
   });
+});
 
+describe('eventry usage scan: what it never does', () => {
   it('never overwrites a declaration it did not write', async () => {
     const out = join(work.work, 'hand-written.yaml');
     writeFileSync(out, 'team: ledger\nconsumes: {}\n');
