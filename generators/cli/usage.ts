@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FastLoad } from '../execute/fast/load/index.js';
@@ -95,6 +95,13 @@ function writeDeclaration(
   io: Container,
 ): ExitStatus {
   const shown = relative(io.cwd, out);
+  const kind = kindOf(out);
+  if (kind !== 'file' && kind !== 'missing') {
+    io.stderr.write(
+      `eventry usage scan: error usage-not-generated: ${shown} is a ${kind}, not a declaration file.\n`,
+    );
+    return EXIT.problems;
+  }
   const existing = readIfExists(out);
   if (options.check) {
     if (existing === text) {
@@ -120,6 +127,16 @@ function writeDeclaration(
     `eventry usage scan: ${usage.files} file(s), ${events} event version(s) read${warnings > 0 ? `, ${warnings} read(s) declared wider` : ''}: ${existing === text ? 'unchanged' : 'wrote'} ${shown}.\n`,
   );
   return EXIT.ok;
+}
+
+/** What is at `path`: a regular file, nothing, or something else a declaration cannot be written over. */
+function kindOf(path: string): 'file' | 'missing' | 'folder' | 'special file' {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'folder' : 'special file';
+  } catch {
+    return 'missing';
+  }
 }
 
 /** `file:line:column: warning usage-unresolved: message`, the file relative to the working folder. */

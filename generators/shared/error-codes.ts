@@ -115,13 +115,15 @@ export const ERROR_CODE_REGISTRY = {
       },
       'usage-unknown-field': { meaning: 'The code reads a key that no version of the event has.' },
       'usage-package-unresolved': {
-        meaning: 'An import of a group package does not resolve (the packages are not installed).',
+        meaning:
+          'An import of a group package does not resolve (the packages are not installed), or the project imports none.',
       },
       'usage-no-files': { meaning: "The project's tsconfig.json selects no source file." },
       'usage-too-deep': { meaning: 'Code nested, or a chain of values, deeper than the scan can follow.' },
       'usage-unknown-team': { meaning: '`--team` names no team of `teams.yaml`.', exit: EXIT.usage },
       'usage-not-generated': {
-        meaning: 'The declaration file exists and its first line is not the note `usage scan` writes.',
+        meaning:
+          'The declaration file exists and its first line is not the note `usage scan` writes (or it is not a regular file).',
       },
     },
   },

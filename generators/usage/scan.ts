@@ -133,6 +133,10 @@ function scanFiles(
       results.set(name, { reads: new Map(), files: group.length, findings: unresolved });
       continue;
     }
+    if (!types.packagesFound) {
+      results.set(name, refused(noPackages(parsed, catalogue)));
+      continue;
+    }
     try {
       const collector = new ReadCollector(api, checker, types, resolver);
       for (const source of group) collector.walk(source);
@@ -143,6 +147,17 @@ function scanFiles(
     }
   }
   return results;
+}
+
+function noPackages(parsed: TS.ParsedCommandLine, catalogue: Catalogue): ScanFinding {
+  return {
+    file: String(parsed.options.configFilePath),
+    line: 1,
+    column: 1,
+    severity: 'error',
+    code: 'usage-package-unresolved',
+    message: `the project imports no group package of \`${catalogue.config.scope}\`: nothing it reads can be known.`,
+  };
 }
 
 function isTooDeep(error: unknown): boolean {

@@ -55,6 +55,31 @@ describe('usage scan refuses what it cannot know', () => {
     await refuses(project, 'usage-no-files', /tsconfig\.json:1:1/);
   });
 
+  it('a project that imports no group package at all', async () => {
+    const project = makeProject(tempDir('eventry-usage-'), work.packages, {
+      'a.ts': 'export const x = 1;\n',
+    });
+    await refuses(project, 'usage-package-unresolved', /tsconfig\.json:1:1/);
+  });
+
+  it('--out naming a folder: a coded error, not an internal one', async () => {
+    const project = makeProject(tempDir('eventry-usage-'), work.packages, { 'a.ts': GOOD });
+    const out = tempDir('eventry-usage-out-');
+    const run = await runCliInProcess([
+      'usage',
+      'scan',
+      project,
+      '--team',
+      'ledger',
+      '--catalogue',
+      work.catalogue,
+      '--out',
+      out,
+    ]);
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toContain('error usage-not-generated');
+  });
+
   it('a key no version of the event has', async () => {
     const code = `${GOOD}export const g = (e: AccountRemovedV2) => (e as any).nope;\n`;
     const project = makeProject(tempDir('eventry-usage-'), work.packages, { 'a.ts': code });
