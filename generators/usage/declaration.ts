@@ -58,7 +58,7 @@ export function isGeneratedDeclaration(text: string): boolean {
  * The paths without those another covers: `lines` when `lines[].amount` is read, anything under
  * `meta` when `meta.*` is, everything when `*` is.
  */
-export function pruned(paths: ReadonlySet<string>): Set<string> {
+function pruned(paths: ReadonlySet<string>): Set<string> {
   if (paths.has('*')) return new Set(['*']);
   const all = [...paths];
   const covers = (other: string, path: string) => {

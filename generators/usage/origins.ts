@@ -37,7 +37,7 @@ const ITEM_CALLBACKS = new Set([
 const COPIES = new Set(['structuredClone', 'freeze', 'assign', 'from', 'resolve']);
 
 /** How long a chain of values the resolver follows before it gives up with `usage-too-deep`. */
-export const MAX_CHAIN = 2000;
+const MAX_CHAIN = 2000;
 
 /** A chain of values longer than `MAX_CHAIN`, or code nested deeper than the compiler reads. */
 export class TooDeep extends Error {

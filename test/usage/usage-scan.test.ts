@@ -73,6 +73,17 @@ describe('eventry usage scan: what it never does', () => {
     expect(readFileSync(out, 'utf8')).toBe(text);
   });
 
+  it('replaces a declaration in the format written before the note came first (modeline, then note)', async () => {
+    const out = join(work.work, 'legacy.yaml');
+    writeFileSync(
+      out,
+      `# yaml-language-server: $schema=../generators/schema/source/consumers.schema.json\n${GENERATED_DECLARATION_NOTE}\nteam: ledger\nconsumes: {}\n`,
+    );
+    const run = await scan('--out', out);
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\n')[0]).toBe(GENERATED_DECLARATION_NOTE);
+  });
+
   it('a folder without tsconfig.json is a usage error', async () => {
     const run = await runCliInProcess([
       'usage',
