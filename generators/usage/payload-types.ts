@@ -125,7 +125,10 @@ export class PayloadTypes {
     let resolved = this.checker.getNonNullableType(type);
     if (resolved.flags & this.api.TypeFlags.TypeParameter)
       resolved = this.checker.getBaseConstraintOfType(resolved) ?? resolved;
-    return resolved.isUnion() ? resolved.types : [resolved];
+    if (resolved.isUnion()) return resolved.types.flatMap((member) => this.members(member));
+    // An intersection (`V2 & { seen: true }`) is each of its parts, and itself.
+    if (resolved.isIntersection()) return [resolved, ...resolved.types];
+    return [resolved];
   }
 
   private isReference(type: TS.Type): type is TS.TypeReference {

@@ -104,7 +104,10 @@ export class ReadCollector {
     if (!symbol && this.api.isCallExpression(parent) && parent.expression === node) return; // a method: payloads have none
     let origins = this.resolver.origins(base).filter((o) => !o.many);
     if (origins.length === 0 && ofPackage)
-      origins = declarations.flatMap((d) => this.types.placesOf(this.checker.getTypeAtLocation(d.parent)));
+      origins = declarations.flatMap((d) => {
+        const declaring = this.checker.getTypeAtLocation(d.parent);
+        return [...this.types.rootsOf(declaring), ...this.types.placesOf(declaring)];
+      });
     if (origins.length === 0 && ofPackage) origins = this.types.rootsOf(this.checker.getTypeAtLocation(base));
     if (origins.length === 0) return; // not a payload: an `any` of the team's own
     const found = origins.flatMap((o) => names.flatMap((name) => this.resolver.child(o, name) ?? []));

@@ -130,6 +130,11 @@ export const CASES: CorpusCase[] = [
     code: "type Handlers = { [K in 'a' | 'b']: (e: K extends 'a' ? AccountRemovedV1 : AccountRemovedV2) => string };\nexport const h: Handlers = { a: (e) => e.account_number, b: (e) => e.reason };",
     consumes: { ...created('account_number'), ...removed('1 || 2', 'account_number', 'reason') },
   },
+  {
+    name: 'an intersection with a type of the team',
+    code: 'export const f = (e: AccountRemovedV2 & { seen: boolean }) => (e.seen ? e.reason : e.status);',
+    consumes: removed('2', 'reason', 'status'),
+  },
   // Generics.
   {
     name: 'a generic constrained to a union',
