@@ -218,6 +218,36 @@ export const CASES: CorpusCase[] = [
     code: 'export function f(e: ContractGroupsVersionCreatedV1) { const [first] = e.created_versions; return first?.identifier; }',
     consumes: groups('created_versions[].identifier'),
   },
+  {
+    name: 'Array.from with a mapping callback (found by its type)',
+    code: 'export const f = (e: ContractGroupsVersionCreatedV1) => Array.from(e.created_versions, (v) => v.effective_period.end);',
+    consumes: groups('created_versions[].effective_period.end'),
+  },
+  {
+    name: 'a Map keyed by a field',
+    code: 'export function f(e: ContractGroupsVersionCreatedV1, k: string) { const m = new Map(e.created_versions.map((v) => [v.identifier, v] as const)); return m.get(k)!.traits; }',
+    consumes: groups('created_versions[].identifier', 'created_versions[].traits'),
+  },
+  {
+    name: 'async callbacks under Promise.all',
+    code: 'export const f = (e: ContractGroupsVersionCreatedV1) => Promise.all(e.created_versions.map(async (v) => v.effective_period.start));',
+    consumes: groups('created_versions[].effective_period.start'),
+  },
+  {
+    name: 'a class holding the payload',
+    code: 'export class C { constructor(private e: AccountRemovedV2) {} r() { return this.e.reason; } }',
+    consumes: removed('2', 'reason'),
+  },
+  {
+    name: 'destructuring in two steps',
+    code: 'export function f(e: BillingLedgerEntryPostedV1) { const { ledger: l } = e; const { account: { number } } = l; return number; }',
+    consumes: ledger('ledger.account.number'),
+  },
+  {
+    name: 'optional chains through arrays',
+    code: 'export const f = (e?: ContractGroupsVersionCreatedV1) => e?.created_versions?.[0]?.traits?.map((t) => t?.identifier);',
+    consumes: groups('created_versions[].traits[].identifier'),
+  },
   // Spreads, copies, Object.*.
   {
     name: 'object spread copy',
