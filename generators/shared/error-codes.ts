@@ -102,6 +102,31 @@ export const ERROR_CODE_REGISTRY = {
       },
     },
   },
+  usage: {
+    title: 'Usage scan',
+    shown:
+      '`file:line:column: error <code>: message` (`eventry usage scan`; on an error nothing is written and the old declaration stays)',
+    exit: EXIT.problems,
+    codes: {
+      'usage-unresolved': {
+        meaning:
+          'A read the scan cannot follow (a computed key, a value passed whole to code it cannot see): declared at the nearest path it can name (`lines[].*`, `*`). A warning.',
+        exit: EXIT.ok,
+      },
+      'usage-unknown-field': { meaning: 'The code reads a key that no version of the event has.' },
+      'usage-package-unresolved': {
+        meaning:
+          'An import of a group package does not resolve (the packages are not installed), or the project imports none.',
+      },
+      'usage-no-files': { meaning: "The project's tsconfig.json selects no source file." },
+      'usage-too-deep': { meaning: 'Code nested, or a chain of values, deeper than the scan can follow.' },
+      'usage-unknown-team': { meaning: '`--team` names no team of `teams.yaml`.', exit: EXIT.usage },
+      'usage-not-generated': {
+        meaning:
+          'The declaration file exists and its first line is not the note `usage scan` writes (or it is not a regular file).',
+      },
+    },
+  },
   docs: {
     title: 'Docs portal',
     shown: '`file: message [<code>]` (`eventry docs`; nothing is written)',
