@@ -64,7 +64,8 @@ export function registerCheckTools(server: McpServer, view: () => CatalogueView)
         }
         const settings = withSettings(registry, level, policy);
         const verdict = checkCandidate(settings, subject, canonical);
-        if (!verdict.ok) throw new McpToolError('invalid-schema', verdict.error);
+        if (!verdict.ok)
+          throw new McpToolError(verdict.tooLarge ? 'input-too-large' : 'invalid-schema', verdict.error);
         const used = { level: settings.levelOf(subject), policy: settings.compatibility.policy };
         const summary = verdict.compatible
           ? `compatible at ${used.level} (${used.policy})`
