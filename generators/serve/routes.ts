@@ -128,8 +128,10 @@ export async function handle(
 
 /** `GET /healthz`: up, and which release it serves (a reload changes it). */
 function health(served: ServedState): Record<string, unknown> {
+  // Degraded is still 200: every answer is right for the state served, so reads may keep coming.
   return {
-    status: 'ok',
+    status: served.degraded ? 'degraded' : 'ok',
+    ...served.degraded,
     ...served.release,
     subjects: served.state.subjects.size,
     schemas: [...served.state.schemas.values()].filter((entry) => !entry.retired).length,
