@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { CONFIG_FILE, formatProblem, type LoadAccelerator } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { loadHistory } from '../schema-registry/history.js';
+import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { type GitPlace, resolveCommit } from '../sources/git.js';
 import { buildServedState, type ServedState, type ServedStateHolder } from './served-state.js';
 
@@ -57,7 +58,10 @@ export function loadServedState(source: ServedSource, previous?: ServedState): L
       cause: 'catalogue',
     };
   }
-  return { ok: true, served: buildServedState(result.history, head) };
+  const state = new SchemaRegistryState(result.history);
+  // An id once served keeps resolving for the life of the process (README, `serve`).
+  if (previous) state.keepIdsOf(previous.state);
+  return { ok: true, served: buildServedState(result.history, head, state) };
 }
 
 /** What `/healthz` says of a reload that failed: no path, no git output (the log has those). */
