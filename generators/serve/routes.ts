@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CandidateJob, type CandidateVerdict, candidateJob } from '../schema-registry/compatibility.js';
+import { CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
 import type { SchemaRegistryState, SubjectVersion } from '../schema-registry/registry.js';
 import { canonicalCandidate } from '../schema-registry/schema-text.js';
-import { CompatibilityTimeout } from './compatibility-runner.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
 import {
   ERROR_CODES,
@@ -37,7 +37,7 @@ export interface RequestLimits {
   /** When the body must have arrived (epoch ms). */
   bodyDeadline: number;
   docsDir: string | undefined;
-  /** Runs a compatibility check (on a thread of its own: generators/serve/compatibility-runner.ts). */
+  /** Runs a compatibility check (on a thread of its own: generators/schema-registry/compatibility-runner.ts). */
   judge: (job: CandidateJob) => Promise<CandidateVerdict>;
 }
 

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { CandidateJob } from '../schema-registry/compatibility.js';
+import { CompatibilityRunner } from '../schema-registry/compatibility-runner.js';
 import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { logAccess } from './access-log.js';
-import { CompatibilityRunner } from './compatibility-runner.js';
 import { isDocsPath } from './docs-route.js';
 import { ERROR_CODES, SchemaRegistryError } from './errors.js';
 import { hasBody } from './request-body.js';

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import type { CandidateJob, CandidateVerdict } from '../schema-registry/compatibility.js';
 import { startWorker } from '../shared/worker.js';
+import type { CandidateJob, CandidateVerdict } from './compatibility.js';
 import type { CompatibilityReply, CompatibilityRequest } from './compatibility-worker.js';
 
 /** How long one check may run before its thread is stopped and the client told the schema is too large. */
@@ -62,7 +62,7 @@ export class CompatibilityRunner {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker('serve/compatibility-worker');
+    const worker = startWorker('schema-registry/compatibility-worker');
     worker.unref();
     worker.on('message', (reply: CompatibilityReply) => {
       if (worker !== this.worker) return;

@@ -1,9 +1,5 @@
 import { isMainThread, parentPort } from 'node:worker_threads';
-import {
-  type CandidateJob,
-  type CandidateVerdict,
-  judgeCandidate,
-} from '../schema-registry/compatibility.js';
+import { type CandidateJob, type CandidateVerdict, judgeCandidate } from './compatibility.js';
 
 /** A job sent to the thread: its number, so the answer finds its request. */
 export interface CompatibilityRequest {
@@ -15,7 +11,7 @@ export interface CompatibilityRequest {
 export type CompatibilityReply = { id: number; verdict: CandidateVerdict } | { id: number; failed: string };
 
 /**
- * The thread `/compatibility` runs on (generators/serve/compatibility-runner.ts): judging a client's
+ * The thread compatibility checks run on (compatibility-runner.ts: `serve`'s `/compatibility`, MCP's `check_compatibility`): judging a client's
  * schema takes up to a second or so at the limits, and the server's own thread keeps answering
  * every other request meanwhile.
  */

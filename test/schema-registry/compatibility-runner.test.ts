@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CandidateJob, judgeCandidate } from '../../generators/schema-registry/compatibility.js';
-import { CompatibilityRunner, CompatibilityTimeout } from '../../generators/serve/compatibility-runner.js';
+import {
+  CompatibilityRunner,
+  CompatibilityTimeout,
+} from '../../generators/schema-registry/compatibility-runner.js';
 
 /** A previous version with one long property name, and a candidate whose pattern backtracks on it. */
 const backtracking: CandidateJob = {
