@@ -4,7 +4,7 @@ import type { CandidateJob, CandidateVerdict } from './compatibility.js';
 import type { CompatibilityReply, CompatibilityRequest } from './compatibility-worker.js';
 
 /** How long one check may run before its thread is stopped and the client told the schema is too large. */
-export const COMPATIBILITY_TIMEOUT_MS = 20_000;
+const COMPATIBILITY_TIMEOUT_MS = 20_000;
 
 /** A check that did not finish in time (its thread was stopped). */
 export class CompatibilityTimeout extends Error {}

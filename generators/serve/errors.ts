@@ -55,7 +55,7 @@ export const schemaTooLarge = (why: string): SchemaRegistryError =>
   new SchemaRegistryError(
     422,
     ERROR_CODES.schemaTooLarge,
-    `Schema too large to judge: ${why} The limits: ${LIMITS.depth} levels of nesting, ${LIMITS.nodes} JSON objects and arrays, ${LIMITS.refs} $ref, ${LIMITS.steps} comparison steps.`,
+    `Schema too large to judge: ${why} The limits: ${LIMITS.nodes} JSON objects and arrays, ${LIMITS.refs} $ref, ${LIMITS.steps} comparison steps.`,
   );
 
 /** What every write answers: schemas change through the catalogue, not through this API. */

@@ -254,7 +254,7 @@ export const ERROR_CODE_REGISTRY = {
       },
       '42210': {
         meaning:
-          'Schema too large to judge: over the limits of a compatibility check (64 levels, 20000 JSON objects and arrays, 2000 `$ref`, 200000 comparison steps, 20 s).',
+          'Schema too large to judge: over the limits of a compatibility check (20000 JSON objects and arrays, 2000 `$ref`, 200000 comparison steps, 20 s); nesting deeper than 64 levels is 42201.',
         http: 422,
       },
       '50001': { meaning: 'Internal error; the server log has the details.', http: 500 },

@@ -37,7 +37,7 @@ export interface SchemaLimits {
 export const SCHEMA_LIMITS: SchemaLimits = { depth: 64, nodes: 20_000, refs: 2_000, steps: 200_000 };
 
 /** Why a parsed schema is over the limits (measured without recursion), or undefined. */
-export function overLimits(value: unknown, limits: SchemaLimits): string | undefined {
+function overLimits(value: unknown, limits: SchemaLimits): string | undefined {
   const stack: [unknown, number][] = [[value, 1]];
   let nodes = 0;
   let refs = 0;
