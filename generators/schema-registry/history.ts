@@ -139,8 +139,8 @@ function releasePoints(
   warnings: string[],
 ): HistoryPoint[] {
   // The catalogue's own repository, wherever the command runs (an agent's client starts `eventry mcp`
-  // in a folder of its own).
-  const at: GitPlace = { cwd: folder, env: options.env };
+  // in a folder of its own); with `GIT_DIR` given, git takes the command's folder as the work tree.
+  const at: GitPlace = { cwd: options.env.GIT_DIR ? options.cwd : folder, env: options.env };
   const top = repoRoot(at);
   if (!top) {
     if (!options.requireRepository) return [];
