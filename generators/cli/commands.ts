@@ -107,7 +107,11 @@ export function registerCommands(
       'git ref (or catalogue directory) to compare with, e.g. main; default: $EVENTRY_BASE, else the last release before HEAD',
     )
     .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'github', 'json', 'markdown']).default('text'))
+    .addOption(
+      new Option('--format <format>', 'output format')
+        .choices(['text', 'github', 'json', 'markdown'])
+        .default('text'),
+    )
     .action(async (options) => {
       const { runCheck } = await import('./check.js');
       finish(await runCheck(options, io));

@@ -40,7 +40,7 @@ export async function runDocs(options: DocsCommandOptions, io: Container): Promi
     io.stderr.write(`eventry docs: ${refused.message} [${refused.code}]\n`);
     return EXIT.usage;
   }
-  const history = openHistory(io, 'docs', catalogue, options.cache !== false);
+  const history = openHistory(io, 'docs', catalogue, options.cache !== false, { allowShallow: true });
   if (typeof history === 'number') return history;
   const packagesDir = resolve(cwd, options.packages ?? 'packages');
   // One docs run at a time replaces a site (two would swap it under each other): a lock beside it,

@@ -15,13 +15,16 @@ export const memoLoad = (): FastLoad => new FastLoad({ memo: true });
 
 /**
  * The release history of the catalogue, or the exit code after printing why not: 2 when there is no
- * catalogue folder (a usage error of `command`), 1 with its located problems when the working catalogue does not load.
+ * catalogue folder (a usage error of `command`) or the clone is shallow (`shallow-history`, unless
+ * `allowShallow`: the history would be short), 1 with its located problems when the working catalogue
+ * does not load or git fails.
  */
 export function openHistory(
   io: Container,
   command: string,
   catalogue: string,
   cache: boolean,
+  { allowShallow = false }: { allowShallow?: boolean } = {},
 ): History | ExitStatus {
   const { cwd } = io;
   if (!statSync(resolve(cwd, catalogue), { throwIfNoEntry: false })?.isDirectory())
@@ -34,12 +37,16 @@ export function openHistory(
     env: io.env,
     catalogue,
     accelerator: memoLoad,
+    allowShallow,
     ...(cache ? { cacheDir: join(top, '.eventry', 'registry') } : {}),
   });
   if (!result.ok) {
     if (result.reason === 'problems') {
       io.stderr.write(`eventry: the catalogue in ${resolve(cwd, catalogue)} does not load:\n`);
       for (const problem of result.problems) io.stderr.write(`${formatProblem(problem, result.root)}\n`);
+    } else if (result.reason === 'shallow') {
+      // As `check` says it: a usage error, since fetching the history is the fix.
+      return usageError(io, command, `error shallow-history: ${result.message}`);
     } else {
       io.stderr.write(`eventry: ${result.message}\n`);
     }

@@ -74,9 +74,11 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
               io.stderr.write(
                 `eventry serve: reloaded: ${release.release ? `release ${release.release.version} (${release.release.commit.slice(0, 7)})` : 'no release yet'}, catalogue version ${release.catalogueVersion}, ${release.unreleased} unreleased version(s).\n`,
               ),
-            failed: (message) =>
+            failed: (message, cause) =>
               io.stderr.write(
-                `eventry serve: the changed catalogue does not load; still serving the previous state:\n${message}\n`,
+                cause === 'git'
+                  ? `eventry serve: git cannot be read; still serving the previous state: ${message}\n`
+                  : `eventry serve: the changed catalogue does not load; still serving the previous state:\n${message}\n`,
               ),
           },
         )

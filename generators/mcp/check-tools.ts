@@ -1,12 +1,29 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { COMPATIBILITY_LEVELS, type CompatibilityLevel } from '../model.js';
-import { checkCandidate } from '../schema-registry/compatibility.js';
+import { type CandidateVerdict, candidateJob } from '../schema-registry/compatibility.js';
+import { CompatibilityRunner, CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
 import type { SchemaRegistryState } from '../schema-registry/registry.js';
 import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../schema-registry/schema-text.js';
 import { answer } from './answer.js';
 import { type CatalogueView, MAX_INPUT_BYTES } from './catalogue-view.js';
 import { McpToolError } from './errors.js';
+
+let runner: CompatibilityRunner | undefined;
+
+/**
+ * A check on the compatibility thread (docs/decisions/0093), one for the process: under `serve /mcp`
+ * a heavy candidate never holds up the registry's reads; on stdio, other requests are answered meanwhile.
+ */
+async function judge(job: Parameters<CompatibilityRunner['judge']>[0]): Promise<CandidateVerdict> {
+  runner ??= new CompatibilityRunner();
+  try {
+    return await runner.judge(job);
+  } catch (error) {
+    if (error instanceof CompatibilityTimeout) throw new McpToolError('input-too-large', error.message);
+    throw error;
+  }
+}
 
 /** The tools that judge: a candidate schema against the registry, and an event version's lint findings. */
 export function registerCheckTools(server: McpServer, view: () => CatalogueView): void {
@@ -34,7 +51,7 @@ export function registerCheckTools(server: McpServer, view: () => CatalogueView)
       annotations: { readOnlyHint: true },
     },
     ({ subject, schema, level, policy }) =>
-      answer(() => {
+      answer(async () => {
         const registry = view().sources.registry;
         if (!registry) {
           throw new McpToolError(
@@ -63,8 +80,9 @@ export function registerCheckTools(server: McpServer, view: () => CatalogueView)
           );
         }
         const settings = withSettings(registry, level, policy);
-        const verdict = checkCandidate(settings, subject, canonical);
-        if (!verdict.ok) throw new McpToolError('invalid-schema', verdict.error);
+        const verdict = await judge(candidateJob(settings, subject, canonical));
+        if (!verdict.ok)
+          throw new McpToolError(verdict.tooLarge ? 'input-too-large' : 'invalid-schema', verdict.error);
         const used = { level: settings.levelOf(subject), policy: settings.compatibility.policy };
         const summary = verdict.compatible
           ? `compatible at ${used.level} (${used.policy})`

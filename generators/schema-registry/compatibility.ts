@@ -2,7 +2,7 @@ import { diffCatalogues } from '../diff/diff.js';
 import type { Finding } from '../diff/rule.js';
 import { classifyChanges } from '../diff/rules/index.js';
 import type { Catalogue, CompatibilityLevel } from '../model.js';
-import type { Difference } from './confluent-diff/schema-diff.js';
+import { Budget, ComparisonTooLarge, type Difference } from './confluent-diff/schema-diff.js';
 import type { SchemaNode } from './confluent-diff/schema-node.js';
 import {
   type Direction,
@@ -10,6 +10,7 @@ import {
   loadSchemaText,
   type Policy,
   readerOf,
+  SCHEMA_LIMITS,
 } from './confluent-diff/verdict.js';
 import type { SchemaRegistryState, SubjectVersion } from './registry.js';
 import { servedSchemaText } from './schema-text.js';
@@ -155,6 +156,7 @@ function toIncompatibilities(
   findings: readonly Finding[],
 ): Incompatibility[] {
   const out: Incompatibility[] = differences.map((diff) => {
+    if (findings.length === 0) return { direction, difference: diff.type, path: diff.path };
     const attr = attrOfPath(diff.path);
     const finding =
       findings.find((f) => f.attr === attr && f.severity === 'breaking') ??
@@ -180,45 +182,96 @@ export function describeIncompatibility(incompatibility: Incompatibility, agains
   return `${direction.toUpperCase()} incompatible${version}: ${what} — ${readerOf(direction)}${rule}.`;
 }
 
-/** The verdict on a candidate, or why the candidate cannot be read. */
+/** The verdict on a candidate, or why the candidate cannot be read (`tooLarge`: over the limits). */
 export type CandidateVerdict =
   | { ok: true; compatible: boolean; messages: string[] }
-  | { ok: false; error: string };
+  | { ok: false; error: string; tooLarge?: true };
+
+/** Everything a compatibility check reads, as plain data (it may run on another thread). */
+export interface CandidateJob {
+  candidate: string;
+  /** The versions to judge against, oldest first. */
+  targets: { version: number; schema: string }[];
+  level: CompatibilityLevel;
+  policy: Policy;
+}
+
+/**
+ * The job of `/compatibility`: the candidate against the subject's versions the level names (the
+ * latest, or all for a transitive level), or against `against` when a version is given.
+ */
+export function candidateJob(
+  state: SchemaRegistryState,
+  subject: string,
+  candidate: string,
+  against?: readonly SubjectVersion[],
+): CandidateJob {
+  const versions = state.subjects.get(subject)!;
+  const level = state.levelOf(subject);
+  const targets = against ?? (isTransitive(level) ? versions : [versions.at(-1)!]);
+  return {
+    candidate,
+    targets: targets.map(({ version, schema }) => ({ version, schema })),
+    level,
+    policy: state.compatibility.policy,
+  };
+}
 
 const loadedVersions = new Map<string, SchemaNode | string>();
 
+/** A version's schema as loaded for comparison (the registry's own texts: loaded once per process). */
+function loadedVersion(schema: string): SchemaNode | string {
+  let loaded = loadedVersions.get(schema);
+  if (loaded === undefined) {
+    const result = loadSchemaText(schema);
+    loaded = result.ok ? result.node : result.error;
+    if (loadedVersions.size >= 10_000) loadedVersions.clear();
+    loadedVersions.set(schema, loaded);
+  }
+  return loaded;
+}
+
 /**
- * `/compatibility`: the candidate JSON Schema against the subject's versions the level names (the
- * latest, or all for a transitive level), or against `against` when a version is given.
+ * Judges a candidate within `SCHEMA_LIMITS`: loading it and comparing it are linear in its size, and
+ * a schema over the limits (or whose comparison would take more steps than allowed) is refused with
+ * `tooLarge`, never left running.
  */
+export function judgeCandidate(job: CandidateJob): CandidateVerdict {
+  const candidate = loadSchemaText(job.candidate, SCHEMA_LIMITS);
+  if (!candidate.ok) return candidate;
+  const budget = new Budget(SCHEMA_LIMITS.steps);
+  const messages: string[] = [];
+  try {
+    for (const target of [...job.targets].reverse()) {
+      const previous = loadedVersion(target.schema);
+      if (typeof previous === 'string') {
+        messages.push(`version ${target.version} could not be read for comparison: ${previous}`);
+        continue;
+      }
+      for (const direction of directionsOf(job.level)) {
+        const verdict = judgeDirection(previous, candidate.node, direction, job.policy, budget);
+        for (const incompatibility of toIncompatibilities(
+          verdict.incompatible,
+          verdict.failure,
+          direction,
+          [],
+        ))
+          messages.push(describeIncompatibility(incompatibility, target.version));
+      }
+    }
+  } catch (error) {
+    if (error instanceof ComparisonTooLarge) return { ok: false, error: error.message, tooLarge: true };
+    throw error;
+  }
+  return { ok: true, compatible: messages.length === 0, messages };
+}
+
+/** `/compatibility` on this thread (MCP's `check_compatibility`): `judgeCandidate` of `candidateJob`. */
 export function checkCandidate(
   state: SchemaRegistryState,
   subject: string,
   candidateText: string,
   against?: readonly SubjectVersion[],
 ): CandidateVerdict {
-  const versions = state.subjects.get(subject)!;
-  const candidate = loadSchemaText(candidateText);
-  if (!candidate.ok) return { ok: false, error: candidate.error };
-  const level = state.levelOf(subject);
-  const targets = against ?? (isTransitive(level) ? versions : [versions.at(-1)!]);
-  const messages: string[] = [];
-  for (const target of [...targets].reverse()) {
-    let previous = loadedVersions.get(target.schema);
-    if (previous === undefined) {
-      const loaded = loadSchemaText(target.schema);
-      previous = loaded.ok ? loaded.node : loaded.error;
-      loadedVersions.set(target.schema, previous);
-    }
-    if (typeof previous === 'string') {
-      messages.push(`version ${target.version} could not be read for comparison: ${previous}`);
-      continue;
-    }
-    for (const direction of directionsOf(level)) {
-      const verdict = judgeDirection(previous, candidate.node, direction, state.compatibility.policy);
-      for (const incompatibility of toIncompatibilities(verdict.incompatible, verdict.failure, direction, []))
-        messages.push(describeIncompatibility(incompatibility, target.version));
-    }
-  }
-  return { ok: true, compatible: messages.length === 0, messages };
+  return judgeCandidate(candidateJob(state, subject, candidateText, against));
 }

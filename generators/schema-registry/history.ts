@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import {
   type CatalogueProblem,
@@ -10,7 +10,16 @@ import {
 } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { catalogueVersion } from '../release/last-release.js';
-import { type GitPlace, gitSource, readObjects, repoRoot, runGit } from '../sources/git.js';
+import {
+  GitError,
+  type GitPlace,
+  gitSource,
+  headCommit,
+  readObjects,
+  repoRoot,
+  runGit,
+  shallowOrThrow,
+} from '../sources/git.js';
 import { schemaTextFingerprint, servedSchemaText } from './schema-text.js';
 
 /**
@@ -49,13 +58,36 @@ export interface HistoryOptions extends GitPlace {
   cacheDir?: string;
   /** A new accelerator for each load of the history, which its releases share (the plain path when absent). */
   accelerator?: () => LoadAccelerator;
+  /**
+   * The catalogue is known to be in a git repository (a reload of a history that had one): no
+   * repository found is then git failing to read it, not a catalogue outside git.
+   */
+  requireRepository?: boolean;
+  /** Read a shallow clone's history with a warning that it may be short (the docs), instead of refusing. */
+  allowShallow?: boolean;
 }
 
 /** The history, or why there is none (the working catalogue does not load). */
 export type HistoryResult =
   | { ok: true; history: History }
   | { ok: false; reason: 'problems'; problems: CatalogueProblem[]; root: string }
-  | { ok: false; reason: 'message'; message: string };
+  | { ok: false; reason: 'message'; message: string }
+  /** A shallow clone: releases before its boundary are not there, so the history would be short. */
+  | { ok: false; reason: 'shallow'; message: string };
+
+/** What to do about a shallow clone (as the gate says it). */
+const FETCH_HINT =
+  'fetch the history (`git fetch --unshallow --tags`; GitHub Actions: `actions/checkout` with `fetch-depth: 0`)';
+
+/** Git could not read what the history needs (HEAD, refs, objects): no history is made up instead. */
+class HistoryUnreadable extends Error {
+  constructor(
+    message: string,
+    readonly shallow = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Loads every release of the catalogue from git objects, plus the working catalogue. Each release's
@@ -68,37 +100,77 @@ export function loadHistory(options: HistoryOptions): HistoryResult {
   // Releases share most of their files with one another and with the working catalogue: one accelerator
   // for them all may parse each file they hold alike once.
   const load: LoadOptions = options.accelerator ? { accelerator: options.accelerator() } : {};
+  const warnings: string[] = [];
+  let points: HistoryPoint[];
+  // Git first: when it cannot be read, nothing else is worth loading (a folder gone is the loader's to say).
+  if (!existsSync(folder)) {
+    const missing = loadCatalogue(folder, undefined, load);
+    if (!missing.ok)
+      return { ok: false, reason: 'problems', problems: missing.problems, root: options.catalogue };
+  }
+  try {
+    points = releasePoints(options, folder, load, warnings);
+  } catch (error) {
+    if (error instanceof HistoryUnreadable)
+      return { ok: false, reason: error.shallow ? 'shallow' : 'message', message: error.message };
+    if (error instanceof GitError)
+      return { ok: false, reason: 'message', message: `git could not read the history: ${error.message}` };
+    throw error;
+  }
   const working = loadCatalogue(folder, undefined, load);
   if (!working.ok)
     return { ok: false, reason: 'problems', problems: working.problems, root: options.catalogue };
-  const points: HistoryPoint[] = [];
-  const warnings: string[] = [];
-  // The catalogue's own repository, wherever the command runs (an agent's client starts `eventry mcp`
-  // in a folder of its own).
-  const top = repoRoot({ cwd: folder, env: options.env });
-  if (top) {
-    const inRepo = relative(top, folder).split(sep).join('/');
-    const atTop: GitPlace = { cwd: top, env: options.env };
-    for (const release of findReleases(atTop, inRepo)) {
-      const schemas = releaseSchemas(options, atTop, inRepo, release.commit, load);
-      if (typeof schemas === 'string') {
-        warnings.push(`release ${release.version} (${release.commit.slice(0, 7)}) left out: ${schemas}`);
-        continue;
-      }
-      points.push({
-        label: `${release.version} (${release.commit.slice(0, 7)})`,
-        commit: release.commit,
-        version: release.version,
-        schemas,
-      });
-    }
-  }
   points.push({
     label: 'working catalogue',
     version: working.catalogue.config.version,
     schemas: schemaTexts(working.catalogue),
   });
   return { ok: true, history: { points, current: working.catalogue, warnings } };
+}
+
+/**
+ * Every release, oldest first. Git failing anywhere (HEAD, refs, objects) throws: a history read in
+ * part would renumber versions and drop ids. A shallow clone is refused for the same reason.
+ */
+function releasePoints(
+  options: HistoryOptions,
+  folder: string,
+  load: LoadOptions,
+  warnings: string[],
+): HistoryPoint[] {
+  // The catalogue's own repository, wherever the command runs (an agent's client starts `eventry mcp`
+  // in a folder of its own); with `GIT_DIR` given, git takes the command's folder as the work tree.
+  const at: GitPlace = { cwd: options.env.GIT_DIR ? options.cwd : folder, env: options.env };
+  const top = repoRoot(at);
+  if (!top) {
+    if (!options.requireRepository) return [];
+    let why = 'no repository found';
+    try {
+      runGit(at, ['rev-parse', '--show-toplevel']);
+    } catch (error) {
+      why = (error as Error).message;
+    }
+    throw new HistoryUnreadable(`git cannot read the repository the catalogue is in (${why}).`);
+  }
+  const atTop: GitPlace = { cwd: top, env: options.env };
+  if (shallowOrThrow(atTop)) {
+    const message = `this clone is shallow, so releases may be missing: ${FETCH_HINT}.`;
+    if (!options.allowShallow) throw new HistoryUnreadable(message, true);
+    warnings.push(message);
+  }
+  if (headCommit(atTop) === undefined) return []; // no commit yet: nothing released
+  const inRepo = relative(top, folder).split(sep).join('/');
+  const points: HistoryPoint[] = [];
+  for (const release of findReleases(atTop, inRepo)) {
+    const label = `${release.version} (${release.commit.slice(0, 7)})`;
+    const schemas = releaseSchemas(options, atTop, inRepo, release.commit, load);
+    if (typeof schemas === 'string') {
+      warnings.push(`release ${label} left out: ${schemas}`);
+      continue;
+    }
+    points.push({ label, commit: release.commit, version: release.version, schemas });
+  }
+  return points;
 }
 
 /** A commit that recorded a new catalogue version. */
@@ -128,16 +200,12 @@ function findReleases(top: GitPlace, catalogueInRepo: string): ReleaseCommit[] {
   return releases;
 }
 
+/** Called once HEAD is known to name a commit: a failure here is git's, never "no releases". */
 function firstParentCommitsTouching(top: GitPlace, path: string): string[] {
-  try {
-    return runGit(top, ['log', '--first-parent', '--format=%H', '--', path])
-      .toString()
-      .split('\n')
-      .filter((line) => line !== '');
-  } catch {
-    // A repository without commits yet: no releases.
-    return [];
-  }
+  return runGit(top, ['log', '--first-parent', '--format=%H', '--', path])
+    .toString()
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 /** Schema texts of every event of a catalogue. */
@@ -171,9 +239,9 @@ function releaseSchemas(
   }
   const loaded = gitSource.resolve(commit, { ...top, catalogue: catalogueInRepo || '.', load });
   if (!loaded.ok) {
-    return loaded.reason === 'problems'
-      ? `its catalogue has ${loaded.problems.length} problem(s)`
-      : loaded.message;
+    // A catalogue that never loaded stays left out; git failing to read one is no history at all.
+    if (loaded.reason === 'problems') return `its catalogue has ${loaded.problems.length} problem(s)`;
+    throw new HistoryUnreadable(`git could not read release ${commit.slice(0, 7)}: ${loaded.message}`);
   }
   const schemas = schemaTexts(loaded.source.catalogue);
   if (cacheFile && options.cacheDir) {

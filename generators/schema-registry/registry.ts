@@ -120,6 +120,18 @@ export class SchemaRegistryState {
     }
   }
 
+  /**
+   * Keeps every id `previous` resolved and this state does not: a reload within one process never
+   * takes an id back (the ids of uncommitted edits, or of releases a history rewrite dropped). Such an
+   * id resolves to the same text, listed nowhere, with no subject version (as a retired first text).
+   * Should an id be taken here by another text (a hash collision across reloads), this state's wins.
+   */
+  keepIdsOf(previous: SchemaRegistryState): void {
+    for (const [id, entry] of previous.schemas) {
+      if (!this.schemas.has(id)) this.schemas.set(id, { id, schema: entry.schema, uses: [], retired: true });
+    }
+  }
+
   /** The subject a name means (`account.created-v1` or `account.created-v1-value`), if there is one. */
   resolveSubject(name: string): string | undefined {
     if (this.subjects.has(name)) return name;

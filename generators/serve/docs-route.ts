@@ -23,6 +23,9 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
+  // Every page links its Markdown twin (`index.md`) and the site's `llms.txt`.
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /** The policy every portal answer carries. */

@@ -1,3 +1,4 @@
+import { SCHEMA_LIMITS as LIMITS } from '../schema-registry/confluent-diff/verdict.js';
 import type { ErrorCode } from '../shared/error-codes.js';
 
 /**
@@ -11,6 +12,7 @@ export const ERROR_CODES = {
   invalidSchema: 42201,
   invalidVersion: 42202,
   operationNotPermitted: 42205,
+  schemaTooLarge: 42210,
   internal: 50001,
 } as const satisfies Record<string, SchemaRegistryErrorCode>;
 
@@ -47,6 +49,14 @@ export const schemaNotFound = (what: string): SchemaRegistryError =>
 /** 422 42201. */
 export const invalidSchema = (why: string): SchemaRegistryError =>
   new SchemaRegistryError(422, ERROR_CODES.invalidSchema, `Invalid schema: ${why}`);
+
+/** 422 42210: a schema over the limits a compatibility check holds a client's schema to. */
+export const schemaTooLarge = (why: string): SchemaRegistryError =>
+  new SchemaRegistryError(
+    422,
+    ERROR_CODES.schemaTooLarge,
+    `Schema too large to judge: ${why} The limits: ${LIMITS.nodes} JSON objects and arrays, ${LIMITS.refs} $ref, ${LIMITS.steps} comparison steps.`,
+  );
 
 /** What every write answers: schemas change through the catalogue, not through this API. */
 const READ_ONLY_MESSAGE =

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { CONFIG_FILE, formatProblem, type LoadAccelerator } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { loadHistory } from '../schema-registry/history.js';
+import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { type GitPlace, resolveCommit } from '../sources/git.js';
 import { buildServedState, type ServedState, type ServedStateHolder } from './served-state.js';
 
@@ -24,19 +25,26 @@ export interface ServedSource extends GitPlace {
 }
 
 /** A loaded state, or why the history does not load (problems already formatted, one per line). */
-export type LoadedState = { ok: true; served: ServedState } | { ok: false; message: string };
+export type LoadedState =
+  | { ok: true; served: ServedState }
+  | { ok: false; message: string; cause: 'catalogue' | 'git' };
 
-/** Loads the history and builds the state to serve; the commit checked out is recorded with it. */
-export function loadServedState(source: ServedSource): LoadedState {
+/**
+ * Loads the history and builds the state to serve; the commit checked out is recorded with it.
+ * `previous`: the state served so far; when it came from a repository (a release, a commit), git
+ * failing to find one now is a failure to read it, never a history without releases.
+ */
+export function loadServedState(source: ServedSource, previous?: ServedState): LoadedState {
   const head = resolveCommit(source, 'HEAD');
-  const result = loadHistory(source);
+  const hadRepository =
+    previous !== undefined && (previous.release.release !== null || !!previous.release.head);
+  const result = loadHistory({ ...source, requireRepository: hadRepository });
   if (!result.ok) {
+    if (result.reason !== 'problems') return { ok: false, message: result.message, cause: 'git' };
     return {
       ok: false,
-      message:
-        result.reason === 'problems'
-          ? result.problems.map((problem) => formatProblem(problem, result.root)).join('\n')
-          : result.message,
+      message: result.problems.map((problem) => formatProblem(problem, result.root)).join('\n'),
+      cause: 'catalogue',
     };
   }
   const folder = resolve(source.cwd, source.catalogue);
@@ -47,17 +55,27 @@ export function loadServedState(source: ServedSource): LoadedState {
     return {
       ok: false,
       message: problems.map((problem) => formatProblem(problem, source.catalogue)).join('\n'),
+      cause: 'catalogue',
     };
   }
-  return { ok: true, served: buildServedState(result.history, head) };
+  const state = new SchemaRegistryState(result.history);
+  // An id once served keeps resolving for the life of the process (README, `serve`).
+  if (previous) state.keepIdsOf(previous.state);
+  return { ok: true, served: buildServedState(result.history, head, state) };
 }
+
+/** What `/healthz` says of a reload that failed: no path, no git output (the log has those). */
+const DEGRADED = {
+  git: 'git could not read the repository (HEAD, refs or objects): serving the last state read',
+  catalogue: 'the changed catalogue does not load: serving the last state that did',
+} as const;
 
 /** What a reload tells the caller. */
 export interface FollowEvents {
   /** A new state is being served. */
   reloaded(served: ServedState): void;
-  /** What changed does not load: the previous state is still served. */
-  failed(message: string): void;
+  /** What changed does not load (or git cannot be read): the previous state is still served. */
+  failed(message: string, cause: 'catalogue' | 'git'): void;
 }
 
 /** A running follower. */
@@ -79,17 +97,23 @@ export function followRepository(
   events: FollowEvents,
 ): Follower {
   let seen = fingerprint(source);
+  let reported: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   const check = (): boolean => {
     const now = fingerprint(source);
-    if (now === seen) return false;
-    // Remembered before loading: a change that does not load is reported once, not every poll.
+    // After git failed, every poll tries again: git may come back with nothing else changed.
+    if (now === seen && reported === undefined) return false;
+    // A catalogue that does not load is tried again on its next change, and reported once.
     seen = now;
-    const loaded = loadServedState(source);
+    const loaded = loadServedState(source, holder.current);
     if (!loaded.ok) {
-      events.failed(loaded.message);
+      // Still served, and `/healthz` says so until a reload succeeds (docs/decisions/0094).
+      holder.current.degraded ??= { reason: DEGRADED[loaded.cause], since: new Date().toISOString() };
+      if (loaded.message !== reported) events.failed(loaded.message, loaded.cause);
+      reported = loaded.cause === 'git' ? loaded.message : undefined;
       return false;
     }
+    reported = undefined;
     holder.swap(loaded.served);
     events.reloaded(loaded.served);
     return true;
@@ -99,7 +123,8 @@ export function followRepository(
       try {
         check();
       } catch (error) {
-        events.failed(`reload failed: ${(error as Error).message}`);
+        holder.current.degraded ??= { reason: DEGRADED.git, since: new Date().toISOString() };
+        events.failed(`reload failed: ${(error as Error).message}`, 'git');
       }
       schedule();
     }, intervalMs);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkCandidate } from '../schema-registry/compatibility.js';
+import { type CandidateJob, type CandidateVerdict, candidateJob } from '../schema-registry/compatibility.js';
+import { CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
 import type { SchemaRegistryState, SubjectVersion } from '../schema-registry/registry.js';
 import { canonicalCandidate } from '../schema-registry/schema-text.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
@@ -9,6 +10,7 @@ import {
   readOnly,
   SchemaRegistryError,
   schemaNotFound,
+  schemaTooLarge,
   subjectNotFound,
   versionNotFound,
 } from './errors.js';
@@ -35,6 +37,8 @@ export interface RequestLimits {
   /** When the body must have arrived (epoch ms). */
   bodyDeadline: number;
   docsDir: string | undefined;
+  /** Runs a compatibility check (on a thread of its own: generators/schema-registry/compatibility-runner.ts). */
+  judge: (job: CandidateJob) => Promise<CandidateVerdict>;
 }
 
 /** Answers a request the hot routes did not: reads its body (bounded), then routes it. */
@@ -117,14 +121,17 @@ export async function handle(
   }
 
   if (method === 'POST' && head === 'subjects') return lookUp(body, res, state, rest[0]!);
-  if (method === 'POST' && head === 'compatibility') return compatibility(body, res, state, rest, query);
+  if (method === 'POST' && head === 'compatibility')
+    return compatibility(body, res, state, rest, query, limits.judge);
   throw new SchemaRegistryError(405, 405, `HTTP 405 Method Not Allowed: ${method}`);
 }
 
 /** `GET /healthz`: up, and which release it serves (a reload changes it). */
 function health(served: ServedState): Record<string, unknown> {
+  // Degraded is still 200: every answer is right for the state served, so reads may keep coming.
   return {
-    status: 'ok',
+    status: served.degraded ? 'degraded' : 'ok',
+    ...served.degraded,
     ...served.release,
     subjects: served.state.subjects.size,
     schemas: [...served.state.schemas.values()].filter((entry) => !entry.retired).length,
@@ -233,13 +240,14 @@ function lookUp(body: string, res: ServerResponse, state: SchemaRegistryState, n
   return sendJson(res, 200, { ...versionBody(earlier, name), ...earlier.firstGeneration });
 }
 
-function compatibility(
+async function compatibility(
   body: string,
   res: ServerResponse,
   state: SchemaRegistryState,
   rest: string[],
   query: URLSearchParams,
-) {
+  judge: RequestLimits['judge'],
+): Promise<void> {
   // /compatibility/subjects/{s}/versions[/{v}]
   if (rest[0] !== 'subjects' || rest[2] !== 'versions' || rest.length < 3 || rest.length > 4) {
     throw notFound();
@@ -254,8 +262,10 @@ function compatibility(
   if (request.schemaType !== JSON_TYPE) {
     throw invalidSchema(`this registry holds JSON Schema only; the candidate is ${request.schemaType}.`);
   }
-  const verdict = checkCandidate(state, subject, request.schema, against);
-  if (!verdict.ok) throw invalidSchema(verdict.error);
+  const verdict = await judge(candidateJob(state, subject, request.schema, against)).catch((error) => {
+    throw error instanceof CompatibilityTimeout ? schemaTooLarge(error.message) : error;
+  });
+  if (!verdict.ok) throw verdict.tooLarge ? schemaTooLarge(verdict.error) : invalidSchema(verdict.error);
   const verbose = query.get('verbose') === 'true';
   return sendJson(res, 200, {
     is_compatible: verdict.compatible,

@@ -28,6 +28,12 @@ export interface ServedState {
   /** Bodies of `GET /schemas/ids/{id}` and `GET /subjects/{s}/versions/{v|latest}`, by request path. */
   bodies: Map<string, Buffer>;
   release: ServedRelease;
+  /**
+   * Set when a reload after this state failed (git unreadable, a catalogue that does not load): the
+   * state is still right for what it was loaded from, and `/healthz` says `degraded` with why and since
+   * when, until a reload succeeds.
+   */
+  degraded?: { reason: string; since: string };
 }
 
 /** Holds the state being served; `swap` replaces it in one assignment. */

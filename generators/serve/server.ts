@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { CandidateJob } from '../schema-registry/compatibility.js';
+import { CompatibilityRunner } from '../schema-registry/compatibility-runner.js';
 import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { logAccess } from './access-log.js';
 import { isDocsPath } from './docs-route.js';
@@ -23,6 +25,8 @@ export interface RegistryServerOptions {
   mcp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** How long a request body may take to arrive once its headers have, in ms (30 s by default). */
   bodyTimeoutMs?: number;
+  /** How long one compatibility check may run, in ms (20 s by default; see compatibility-runner.ts). */
+  compatibilityTimeoutMs?: number;
 }
 
 /** How long the headers of a request may take to arrive, in ms. */
@@ -53,6 +57,8 @@ export function createRegistryServer(
     connectionsCheckingInterval: 1_000,
     keepAliveTimeout: 5_000,
   };
+  const runner = new CompatibilityRunner(options.compatibilityTimeoutMs);
+  const judge = (job: CandidateJob) => runner.judge(job);
   const server = createServer(timeouts, (req, res) => {
     const arrived = Date.now();
     // One state per request, taken once: a reload swapping the holder meanwhile changes nothing here.
@@ -79,7 +85,7 @@ export function createRegistryServer(
       send(res, 200, body);
       return;
     }
-    const limits = { maxBody, bodyDeadline: arrived + bodyTimeout, docsDir: options.docsDir };
+    const limits = { maxBody, bodyDeadline: arrived + bodyTimeout, docsDir: options.docsDir, judge };
     handle(served, req, res, limits, options.title ?? 'eventry').catch((error: unknown) => {
       const known = error instanceof SchemaRegistryError;
       if (!known)
@@ -128,5 +134,6 @@ export function createRegistryServer(
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
+  server.on('close', () => runner.close());
   return server;
 }

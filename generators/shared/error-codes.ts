@@ -277,6 +277,11 @@ export const ERROR_CODE_REGISTRY = {
         meaning: 'Operation not permitted: every write, since schemas change through the catalogue.',
         http: 422,
       },
+      '42210': {
+        meaning:
+          'Schema too large to judge: over the limits of a compatibility check (20000 JSON objects and arrays, 2000 `$ref`, 200000 comparison steps, 20 s); nesting deeper than 64 levels is 42201.',
+        http: 422,
+      },
       '50001': { meaning: 'Internal error; the server log has the details.', http: 500 },
     },
   },

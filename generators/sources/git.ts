@@ -10,7 +10,15 @@ import { displayPath, loaded, type SourceKind, toPosix, unknownSpec } from './so
  */
 
 /** A git failure the caller can explain to the user (not a bug). */
-class GitError extends Error {}
+export class GitError extends Error {
+  /** What git printed on stderr (empty when it failed without a word, as `--quiet` does). */
+  constructor(
+    message: string,
+    readonly stderr = '',
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Where a git command runs: a folder of the repository, and the environment git gets (the command's
@@ -33,7 +41,7 @@ export function runGit(at: GitPlace, args: string[], input?: string): Buffer {
     });
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new GitError(stderr || (error as Error).message);
+    throw new GitError(stderr || (error as Error).message, stderr ?? '');
   }
 }
 
@@ -56,6 +64,24 @@ export function resolveCommit(at: GitPlace, ref: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The commit HEAD names, or undefined on a branch without commits yet. Unlike `resolveCommit`, a
+ * repository git cannot read (HEAD, refs) throws a `GitError` rather than looking empty.
+ */
+export function headCommit(at: GitPlace): string | undefined {
+  try {
+    return runGit(at, ['rev-parse', '--verify', '--quiet', 'HEAD']).toString().trim();
+  } catch (error) {
+    if (error instanceof GitError && error.stderr === '') return undefined;
+    throw error;
+  }
+}
+
+/** Whether the clone is shallow; a `GitError` when git cannot tell (unlike `isShallow`). */
+export function shallowOrThrow(at: GitPlace): boolean {
+  return runGit(at, ['rev-parse', '--is-shallow-repository']).toString().trim() === 'true';
 }
 
 /** Paths of the files below `folder` (repo-relative, `/`-separated) at a commit. */
@@ -211,7 +237,12 @@ export const gitSource: SourceKind = {
         };
       }
       const texts = readFiles(at, commit, paths);
-      const files = paths.map((path) => ({ path: path.slice(prefix.length), text: texts.get(path) ?? '' }));
+      const files = paths.map((path) => {
+        const text = texts.get(path);
+        // Listed in the commit's tree but not readable: git's objects are damaged or out of reach.
+        if (text === undefined) throw new GitError(`git could not read ${path} at ${commit.slice(0, 7)}`);
+        return { path: path.slice(prefix.length), text };
+      });
       const result = loadCatalogueFromSources(files, load);
       const packagesFolder = posix.join(posix.dirname(folder || '.'), 'packages');
       const versions = result.ok

@@ -316,6 +316,14 @@ function describeServer(transport: string, connect: () => Promise<Client>): void
         schema: `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`,
       });
       expect(toolError(deep).code).toBe('input-too-deep');
+      const cycle = await call(client, tools, 'check_compatibility', {
+        subject: 'account.created-v1',
+        schema: '{"$ref":"#"}',
+      });
+      expect(toolError(cycle)).toMatchObject({
+        code: 'invalid-schema',
+        message: expect.stringMatching(/\$ref cycle/),
+      });
       const mixed = await call(client, tools, 'diff_versions', {
         from: 'account.created-v1',
         to: twoVersions.keys[0]!,

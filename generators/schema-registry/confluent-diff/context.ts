@@ -17,6 +17,19 @@ export interface Difference {
 /** Confluent's checker has a bug here (a NullPointerException): the registry answers with an error. */
 export class ConfluentCheckerFailure extends Error {}
 
+/** The comparison took more steps than its budget allows (a client's schema too large to judge). */
+export class ComparisonTooLarge extends Error {}
+
+/** How many comparison steps one judgement may take, over every round of the fixpoint. */
+export class Budget {
+  used = 0;
+  constructor(readonly limit: number) {}
+  spend(): void {
+    if (++this.used > this.limit)
+      throw new ComparisonTooLarge(`comparing it takes more than ${this.limit} steps.`);
+  }
+}
+
 /** Memo and cycle state shared by every context of one comparison (Context.java). */
 export class Shared {
   memo = new Map<SchemaNode, Map<SchemaNode, Difference[]>>();
@@ -27,6 +40,7 @@ export class Shared {
     readonly compare: Compare,
     readonly compatible: ReadonlySet<DifferenceType>,
     readonly seed: Map<SchemaNode, Map<SchemaNode, Difference[]>>,
+    readonly budget: Budget = new Budget(Number.POSITIVE_INFINITY),
   ) {}
   key(a: SchemaNode, b: SchemaNode): string {
     for (const node of [a, b]) if (!this.ids.has(node)) this.ids.set(node, this.ids.size);

@@ -24,11 +24,22 @@ function partialObjectSchema(node: SchemaNode, property: string): SchemaNode | u
   return undefined;
 }
 
+/** A node's `required` as a set, made once per node (a look-up per property stays constant time). */
+const requiredSets = new WeakMap<SchemaNode, ReadonlySet<string>>();
+function requiredOf(node: SchemaNode): ReadonlySet<string> {
+  let set = requiredSets.get(node);
+  if (set === undefined) {
+    set = new Set(node.required);
+    requiredSets.set(node, set);
+  }
+  return set;
+}
+
 export function compareObject(ctx: Context, original: SchemaNode, update: SchemaNode) {
   const oProps = original.properties ?? new Map<string, SchemaNode>();
   const uProps = update.properties ?? new Map<string, SchemaNode>();
-  const oRequired = new Set(original.required);
-  const uRequired = new Set(update.required);
+  const oRequired = requiredOf(original);
+  const uRequired = requiredOf(update);
   ctx.within('required', () => {
     for (const name of oProps.keys()) {
       if (!uProps.has(name)) continue;
@@ -96,7 +107,7 @@ function compareProperty(
     );
   }
   if (oSchema === undefined) {
-    const required = (update.required ?? []).includes(name);
+    const required = requiredOf(update).has(name);
     const withDefault = uSchema.default !== undefined;
     if (isOpenObject(original)) {
       if (uSchema.kind === 'empty' || uSchema.kind === 'true')

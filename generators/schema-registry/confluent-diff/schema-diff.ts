@@ -1,5 +1,13 @@
 import { compareArray } from './array-diff.js';
-import { ConfluentCheckerFailure, Context, compareLimit, type Difference, Shared } from './context.js';
+import {
+  Budget,
+  ComparisonTooLarge,
+  ConfluentCheckerFailure,
+  Context,
+  compareLimit,
+  type Difference,
+  Shared,
+} from './context.js';
 import type { DifferenceType } from './difference-types.js';
 import { compareObject } from './object-diff.js';
 import { type SchemaNode, sameClass } from './schema-node.js';
@@ -11,7 +19,7 @@ import { type SchemaNode, sameClass } from './schema-node.js';
  * while walking (unions, partially open models) depends on the policy's compatible set, as in Confluent.
  */
 
-export { ConfluentCheckerFailure, type Difference };
+export { Budget, ComparisonTooLarge, ConfluentCheckerFailure, type Difference };
 
 /**
  * `SchemaDiff.compare(compatibleChanges, original, update)`: iterated to a fixpoint when a recursive
@@ -21,10 +29,11 @@ export function compareSchemas(
   compatible: ReadonlySet<DifferenceType>,
   original: SchemaNode,
   update: SchemaNode,
+  budget?: Budget,
 ): Difference[] {
   let seed = new Map<SchemaNode, Map<SchemaNode, Difference[]>>();
   for (;;) {
-    const shared = new Shared(compare, compatible, seed);
+    const shared = new Shared(compare, compatible, seed, budget);
     const ctx = new Context(shared);
     compare(ctx, original, update);
     const incompatible = new Map<SchemaNode, Map<SchemaNode, Difference[]>>();
@@ -57,6 +66,7 @@ function compare(ctx: Context, original: SchemaNode | undefined, update: SchemaN
   if (original === undefined && update === undefined) return;
   if (original === undefined) return ctx.add('SCHEMA_ADDED');
   if (update === undefined) return ctx.add('SCHEMA_REMOVED');
+  ctx.shared.budget.spend();
   const o = normalize(original);
   const u = normalize(update);
   ctx.addRebased(compareMemoized(ctx, o, u));
@@ -287,10 +297,18 @@ function distinct(nodes: readonly SchemaNode[]): SchemaNode[] {
   });
 }
 
+/** Each node's key, computed once: a union's subschemas are keyed each time the union is compared. */
+const structureKeys = new WeakMap<SchemaNode, string>();
+
 function structureKey(node: SchemaNode): string {
-  return JSON.stringify(node, (key, value: unknown) => {
-    if (key === 'resolve') return undefined;
-    if (value instanceof Map) return [...value.entries()];
-    return value;
-  });
+  let key = structureKeys.get(node);
+  if (key === undefined) {
+    key = JSON.stringify(node, (name, value: unknown) => {
+      if (name === 'resolve') return undefined;
+      if (value instanceof Map) return [...value.entries()];
+      return value;
+    });
+    structureKeys.set(node, key);
+  }
+  return key;
 }

@@ -1,3 +1,5 @@
+import { quoteRef, RefResolver, SchemaLoadError } from './refs.js';
+
 /**
  * A JSON Schema read the way Confluent's JSON Schema provider reads it before diffing: one node per
  * schema, of the kind its loader builds (everit's `StringSchema`, `NumberSchema`, `ObjectSchema`,
@@ -6,6 +8,8 @@
  * generated `anyOf`, parts of different kinds a generated `allOf`; `format`, `readOnly`, `writeOnly`,
  * `deprecated`, `$comment` and unknown keywords are dropped (Confluent's diff never sees them).
  */
+
+export { SchemaLoadError };
 
 /** The everit schema classes the diff tells apart. */
 export type NodeKind =
@@ -85,9 +89,6 @@ export interface SchemaNode {
 
 type Json = Record<string, unknown>;
 
-/** A schema Confluent's loader would refuse, with where. */
-export class SchemaLoadError extends Error {}
-
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -114,41 +115,9 @@ export function loadSchemaNode(document: unknown): SchemaNode {
   const root = document;
   const modern =
     isObject(root) && typeof root.$schema === 'string' && /draft\/20(19-09|20-12)\//.test(root.$schema);
-  const byPointer = new Map<string, SchemaNode>();
-  const targetOf = (ref: string): unknown => {
-    let target: unknown = root;
-    const pointer = ref === '#' ? [] : ref.slice(2).split('/');
-    for (const raw of pointer) {
-      const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-      // Confluent bridges top-level `definitions` into `$defs` (mergeDefBuckets).
-      if (target === root && segment === '$defs' && isObject(root) && !isObject(root.$defs)) {
-        target = root.definitions;
-        continue;
-      }
-      if (target === root && segment === '$defs' && isObject(root)) {
-        const defs = { ...(isObject(root.definitions) ? root.definitions : {}), ...(root.$defs as Json) };
-        target = defs;
-        continue;
-      }
-      target = Array.isArray(target)
-        ? target[Number(segment)]
-        : isObject(target)
-          ? target[segment]
-          : undefined;
-      if (target === undefined) return undefined;
-    }
-    return target;
-  };
-  // Loaded on first use, so a shape that refers to itself is one node, as in Confluent.
-  const resolvePointer = (ref: string): SchemaNode | undefined => {
-    const cached = byPointer.get(ref);
-    if (cached) return cached;
-    const target = targetOf(ref);
-    if (target === undefined) return undefined;
-    const node = load(target, ref);
-    byPointer.set(ref, node);
-    return node;
-  };
+  const refs: RefResolver<SchemaNode> = new RefResolver<SchemaNode>(root, (schema, where) =>
+    load(schema, where),
+  );
   const load = (schema: unknown, where: string): SchemaNode => {
     if (schema === true) return { kind: 'true' };
     if (schema === false) return { kind: 'false' };
@@ -164,10 +133,11 @@ export function loadSchemaNode(document: unknown): SchemaNode {
       if (part === 'ref') {
         const ref = String(value);
         if (!/^#(\/.*)?$/.test(ref))
-          throw new SchemaLoadError(`${where}/$ref: ${JSON.stringify(ref)} is not a local reference.`);
-        if (targetOf(ref) === undefined)
-          throw new SchemaLoadError(`${where}/$ref: ${JSON.stringify(ref)} names nothing in the schema.`);
-        parts.push({ kind: 'ref', ref, resolve: () => resolvePointer(ref) });
+          throw new SchemaLoadError(`${where}/$ref: ${quoteRef(ref)} is not a local reference.`);
+        if (refs.targetOf(ref) === undefined)
+          throw new SchemaLoadError(`${where}/$ref: ${quoteRef(ref)} names nothing in the schema.`);
+        refs.seen.push({ ref, where });
+        parts.push({ kind: 'ref', ref, resolve: () => refs.resolve(ref) });
       } else if (part) parts.push(part);
     }
     let node = parts.reduce<SchemaNode | undefined>((acc, part) => (acc ? join(acc, part) : part), undefined);
@@ -182,6 +152,7 @@ export function loadSchemaNode(document: unknown): SchemaNode {
     return node;
   };
   const node = load(document, '#');
+  refs.check();
   return node;
 }
 
@@ -227,8 +198,13 @@ function keywordPart(
     case 'patternProperties': {
       if (!isObject(value)) return undefined;
       const patterns = new Map<string, SchemaNode>();
-      for (const [pattern, sub] of Object.entries(value))
+      for (const [pattern, sub] of Object.entries(value)) {
+        if (!compiles(pattern))
+          throw new SchemaLoadError(
+            `${where}/patternProperties: ${quoteRef(pattern)} is not a regular expression.`,
+          );
         patterns.set(pattern, child(sub, `patternProperties/${pattern}`));
+      }
       return { kind: 'object', patternProperties: patterns };
     }
     case 'dependentRequired':
@@ -317,6 +293,19 @@ function keywordPart(
     default:
       return undefined;
   }
+}
+
+/** Whether a pattern compiles (as Unicode, or else as the diff's fallback reads it). */
+function compiles(pattern: string): boolean {
+  for (const flags of ['u', '']) {
+    try {
+      new RegExp(pattern, flags);
+      return true;
+    } catch {
+      // try the next reading
+    }
+  }
+  return false;
 }
 
 function typeNode(type: string, where: string): SchemaNode {
