@@ -56,11 +56,17 @@ export async function writeLines(
   return 'written';
 }
 
-/** Writes `text`, waiting while `out` is full; false when `out` is (or becomes) closed. */
+/**
+ * Writes `text`, waiting while `out` is full; false when `out` is (or becomes) closed. A stream that
+ * takes every write at once (a pipe Node writes synchronously, a large buffer) reports a closed reader
+ * on a later tick: one turn of the event loop per block lets that report arrive before the next block
+ * is drawn.
+ */
 async function writeBlock(out: Writable, text: string): Promise<boolean> {
   if (isClosed(out)) return false;
-  if (out.write(text)) return !isClosed(out);
-  return drained(out);
+  if (!out.write(text)) return drained(out);
+  await new Promise((resolve) => setImmediate(resolve));
+  return !isClosed(out);
 }
 
 function isClosed(out: Writable): boolean {

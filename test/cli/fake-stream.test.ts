@@ -73,6 +73,24 @@ describe('eventry fake streams its lines', () => {
     expect(drawn()).toBeLessThan(10_000);
   });
 
+  it('stops drawing when a stdout that takes every write at once reports its reader gone a tick later', async () => {
+    const { testing, drawn } = await countingEntry();
+    let taken = 0;
+    // As a pipe Node writes synchronously: every write is taken at once; the failure comes later.
+    const eager = new Writable({
+      highWaterMark: 1024 * 1024 * 1024,
+      write(chunk: Buffer, _encoding, done) {
+        taken += chunk.length;
+        if (taken < 200_000) return done();
+        setImmediate(() => done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })));
+      },
+    });
+    eager.on('error', () => {});
+    const result = await writeLines(fakeLines(testing, { key: KEY, count: 10_000_000 }), eager);
+    expect(result).toBe('closed');
+    expect(drawn()).toBeLessThan(10_000);
+  });
+
   it('`eventry fake -n 10000000 | head -1`: the first line comes at once, and a closed pipe ends the run quietly', async () => {
     const child = spawn(
       process.execPath,
