@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findChromium, findFirefox, isCi, optionalResource, tempDir } from './helpers.js';
+import { isCi, optionalResource, tempDir } from './helpers.js';
 
 /** Two candidate files, the first missing and the second present, and a spec looking at them. */
 function setUp() {
@@ -78,46 +78,5 @@ describe('isCi', () => {
     [{}, false],
   ])('%o is %s', (env, want) => {
     expect(isCi(env)).toBe(want);
-  });
-});
-
-describe('findChromium (a machine without Chromium skips the browser tests)', () => {
-  it('treats CHROMIUM_PATH naming a missing file as absent, even where /usr/bin/chromium exists', async () => {
-    const missing = join(tempDir(), 'chromium');
-    const result = await findChromium({ CHROMIUM_PATH: missing });
-    expect(result.found).toBe(false);
-    if (result.found) return;
-    expect(result.notice).toMatch(/^SKIPPED the browser tests: Chromium not found/);
-    expect(result.notice).toContain(`CHROMIUM_PATH=${missing} does not exist`);
-    expect(result.notice).toContain('apt-get install chromium');
-  });
-
-  it('uses the file CHROMIUM_PATH names', async () => {
-    const fake = join(tempDir(), 'chromium');
-    writeFileSync(fake, '');
-    expect(await findChromium({ CHROMIUM_PATH: fake })).toEqual({ found: true, path: fake });
-  });
-
-  it('fails in CI when Chromium is absent, naming CHROMIUM_PATH', async () => {
-    await expect(findChromium({ CHROMIUM_PATH: '/nonexistent/chromium', CI: 'true' })).rejects.toThrow(
-      /^Chromium not found \(CHROMIUM_PATH=\/nonexistent\/chromium does not exist\), and CI \(CI=true\) needs it: set CHROMIUM_PATH/,
-    );
-  });
-});
-
-describe('findFirefox (a machine without Firefox skips the portal Firefox suite)', () => {
-  it('treats FIREFOX_PATH naming a missing file as absent, with how to install it', () => {
-    const missing = join(tempDir(), 'firefox');
-    const result = findFirefox({ FIREFOX_PATH: missing });
-    expect(result.found).toBe(false);
-    if (result.found) return;
-    expect(result.notice).toMatch(/^SKIPPED the Firefox portal tests: Firefox not found/);
-    expect(result.notice).toContain('apt-get install firefox-esr');
-  });
-
-  it('fails in CI when Firefox is absent, naming FIREFOX_PATH', () => {
-    expect(() => findFirefox({ FIREFOX_PATH: '/nonexistent/firefox', CI: 'true' })).toThrow(
-      /^Firefox not found .*set FIREFOX_PATH/,
-    );
   });
 });

@@ -284,7 +284,7 @@ export function registerCommands(
     .option('-o, --out <dir>', 'packages directory, as built by `eventry build`', 'packages')
     .addHelpText(
       'after',
-      '\nEach line is {"event": KEY, "payload": {...}}, as `eventry validate --ndjson` reads it.\nExit status: 0 written, 2 usage error.',
+      '\nEach line is {"event": KEY, "payload": {...}}, as `eventry validate --ndjson` reads it; lines are written as they\nare drawn, so any count runs in flat memory.\nExit status: 0 written, 2 usage error, 141 (quietly) when the output closes early (`| head -1`).',
     )
     .action(async (key: string, options) => {
       const { runFake } = await import('./fake.js');

@@ -46,6 +46,8 @@ function startPlayground(section: HTMLElement): void {
       if (!validate) return undefined;
       const mode = modes.find((radio) => radio.checked)?.value ?? 'strict';
       const verdict = validate(payload, { mode });
+      // The mode this verdict was reached in, so a reader (or a test) knows which one it shows.
+      result.dataset.mode = mode;
       if (verdict.valid) {
         show('valid', 'valid');
         renderList([]);
@@ -105,8 +107,10 @@ function startPlayground(section: HTMLElement): void {
           }>,
           import(url(section.dataset.testingData)) as Promise<{ data: unknown }>,
         ]).then(([{ defineTesting }, { data }]) => defineTesting(section.dataset.package ?? '', data));
-        const payload = (await testing).fake(section.dataset.key ?? '', { seed: seed++, variant: 'random' });
+        const drawn = seed++;
+        const payload = (await testing).fake(section.dataset.key ?? '', { seed: drawn, variant: 'random' });
         input.value = JSON.stringify(payload, null, 2);
+        section.dataset.randomSeed = String(drawn);
         // No verdict is shown for the new payload until its check is done; the editor follows the textarea.
         result.dataset.state = 'checking';
         input.dispatchEvent(new Event('input'));

@@ -37,6 +37,8 @@ async function startSearch(box: HTMLElement): Promise<void> {
   const show = () => {
     const text = input.value.trim();
     list.replaceChildren();
+    // The query the results shown are for (the box may already hold the next one).
+    status.dataset.query = text;
     if (text === '') {
       status.textContent = `${index.documentCount} events indexed. Type part of an event key, a field name or a word.`;
       return;

@@ -3,14 +3,15 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithResource, findChromium, launchChromium, seedPackages } from '../../helpers.js';
+import { seedPackages } from '../../helpers.js';
+import { type BrowserKind, describeInBrowsers, launchBrowser } from './browsers.js';
 
-// The page functions below run in Chromium, while this file is type-checked with Node's globals only:
+// The page functions below run in the browser, while this file is type-checked with Node's globals only:
 // these are the few browser globals they touch, without the whole DOM library for every test.
-declare const window: object;
 declare const document: {
+  documentElement: { dataset: Record<string, string | undefined> };
   addEventListener(
     type: 'securitypolicyviolation',
     listener: (event: { violatedDirective: string; blockedURI: string }) => void,
@@ -21,7 +22,7 @@ declare const Image: new () => { src: string };
 /**
  * The generated validators in a real browser under a strict content security policy: `script-src 'self'`,
  * no 'unsafe-eval'. Ajv compiling at run time would need `new Function` and be blocked; the precompiled
- * package must work there. CI installs Debian's chromium (.ci/run); elsewhere see `findChromium`.
+ * package must work there, in Chromium and in Firefox (CI installs both, .ci/run; see `findBrowser`).
  */
 const PACKAGE = join(seedPackages(), 'billing');
 const RUNTIME = join(seedPackages(), 'runtime');
@@ -45,10 +46,12 @@ const pages: Record<string, string> = {
       entry: { id: 1, is_charge: true, is_credit: false, is_payment: false, is_repayment: false, is_reversal: false, is_reversed: false },
     });
     const invalid = validate('billing.ledger.entry_posted-v2', { ledger: { account: {}, number: 7, extra: 1 } });
-    window.__result = { valid, invalid };`,
+    document.documentElement.dataset.result = JSON.stringify({ valid, invalid });`,
   // The control: what run-time compilation needs is really blocked on this page.
   '/eval.js': `
-    try { new Function('return 1')(); window.__result = 'allowed'; } catch (e) { window.__result = 'blocked: ' + e.name; }`,
+    let result;
+    try { new Function('return 1')(); result = 'allowed'; } catch (e) { result = 'blocked: ' + e.name; }
+    document.documentElement.dataset.result = JSON.stringify(result);`,
 };
 
 function serve(): Promise<Server> {
@@ -83,13 +86,9 @@ function serve(): Promise<Server> {
 /** Requested by the page once its script has run: its own violation is reported after any earlier one. */
 const BARRIER = '/violation-barrier.png';
 
-describeWithResource(
-  'generated validators under a strict content security policy',
-  await findChromium(),
-  browserTests,
-);
+describeInBrowsers('generated validators under a strict content security policy', browserTests);
 
-function browserTests(chromiumPath: string): void {
+function browserTests(kind: BrowserKind, executablePath: string): void {
   let server: Server;
   let browser: Browser;
   let base: string;
@@ -97,7 +96,7 @@ function browserTests(chromiumPath: string): void {
   beforeAll(async () => {
     server = await serve();
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchChromium(chromiumPath);
+    browser = await launchBrowser(kind, executablePath);
   }, 60_000);
 
   afterAll(async () => {
@@ -105,36 +104,36 @@ function browserTests(chromiumPath: string): void {
     server?.close();
   });
 
+  /**
+   * Opens `path` and returns what its script left in `data-result`, with the policy violations the page
+   * reported (recorded into `data-violations` by a script that runs before the page's own).
+   */
   async function run(path: string) {
     const page = await browser.newPage();
-    await page.addInitScript(() => {
+    await page.evaluateOnNewDocument(() => {
       const seen: string[] = [];
-      (window as { __violations?: string[] }).__violations = seen;
       document.addEventListener('securitypolicyviolation', (event) => {
         seen.push(`${event.violatedDirective} ${event.blockedURI}`);
+        document.documentElement.dataset.violations = JSON.stringify(seen);
       });
     });
     await page.goto(`${base}${path}`);
-    await page.waitForFunction(() => (window as { __result?: unknown }).__result !== undefined, undefined, {
-      timeout: 10_000,
-    });
+    await page.waitForSelector('html[data-result]', { timeout: 10_000 });
     // Violation events are dispatched asynchronously, in order: once the blocked barrier image is
     // reported, every violation the page's script caused has been reported too.
     await page.evaluate((barrier) => {
       new Image().src = barrier;
     }, BARRIER);
-    await page.waitForFunction(
-      (barrier) =>
-        ((window as { __violations?: string[] }).__violations ?? []).some((v) => v.endsWith(barrier)),
-      BARRIER,
-      { timeout: 10_000 },
-    );
-    const { result, violations } = await page.evaluate(() => ({
-      result: (window as { __result?: unknown }).__result,
-      violations: (window as { __violations?: string[] }).__violations ?? [],
+    await page.waitForSelector(`html[data-violations*="${BARRIER}"]`, { timeout: 10_000 });
+    const { result, violations } = await page.$eval('html', (html) => ({
+      result: JSON.parse(html.getAttribute('data-result') ?? 'null') as unknown,
+      violations: JSON.parse(html.getAttribute('data-violations') ?? '[]') as string[],
     }));
     await page.close();
-    return { result, violations: violations.filter((v) => !v.endsWith(BARRIER)) };
+    // Firefox asks for `/favicon.ico` on its own (the page names no icon): a request of the browser's,
+    // not of the page's script.
+    const own = violations.filter((v) => !v.endsWith(BARRIER) && !v.endsWith('/favicon.ico'));
+    return { result, violations: own };
   }
 
   it('the policy really forbids run-time code generation (control)', async () => {
