@@ -1,18 +1,11 @@
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fieldRows } from '../../../generators/docs/fields.js';
 import type { Catalogue } from '../../../generators/model.js';
 import { loadHistory } from '../../../generators/schema-registry/history.js';
-import {
-  describeWithResource,
-  findChromium,
-  findFirefox,
-  type OptionalResource,
-  REPO,
-  seedPackages,
-  tempDir,
-} from '../../helpers.js';
+import { REPO, seedPackages, tempDir } from '../../helpers.js';
+import { type BrowserKind, describeInBrowsers, launchBrowser, setViewportSize } from './browsers.js';
 import { NESTED, type PortalServer, servePortal, writeTestSite } from './portal-helpers.js';
 
 // The issue: at 390 px the fields table broke names letter by letter (`is_/pay/men/t`, six lines for
@@ -115,25 +108,6 @@ function breaksBetweenParts(lines: readonly string[]): boolean {
     (line, i) => i === lines.length - 1 || /[._\-\s]$/.test(line) || /^\s/.test(lines[i + 1]!),
   );
 }
-
-/** Sizes the page's window to `width` x 844 px: both browsers keep a launched window at least 500 px wide. */
-type Resize = (page: Page, width: number) => Promise<void>;
-
-/** Chromium: the window's bounds (DevTools protocol `Browser.setWindowBounds`), as a reader would drag it. */
-const resizeChromium: Resize = async (page, width) => {
-  const session = await page.createCDPSession();
-  const { windowId } = await session.send('Browser.getWindowForTarget');
-  await session.send('Browser.setWindowBounds', { windowId, bounds: { width, height: 844 } });
-  await session.detach();
-};
-
-/** Firefox: WebDriver BiDi `browsingContext.setViewport` alone (puppeteer's setViewport also sends an orientation Firefox 140 rejects). */
-const resizeFirefox: Resize = async (page, width) => {
-  const frame = page.mainFrame() as unknown as {
-    browsingContext: { setViewport(options: object): Promise<void> };
-  };
-  await frame.browsingContext.setViewport({ viewport: { width, height: 844 }, devicePixelRatio: null });
-};
 
 /** The events whose field names are longest or deepest, the reported one and the nested one. */
 function eventSample(catalogue: Catalogue): string[] {
@@ -244,89 +218,49 @@ async function emptyColumns(read: Read): Promise<string[]> {
   return empty;
 }
 
-function phoneSuite(
-  name: string,
-  resource: OptionalResource,
-  launch: (path: string) => Promise<Browser>,
-  resize: Resize,
-) {
-  describeWithResource(`the portal on a phone and at a desk in ${name}`, resource, (path) => {
-    let browser: Browser;
-    let page: Page;
+/** The checks, in one browser: the window is sized per page (launched windows are at least 500 px wide). */
+function phoneSuite(kind: BrowserKind, path: string) {
+  let browser: Browser;
+  let page: Page;
 
-    beforeAll(async () => {
-      await startSite();
-      browser = await launch(path);
-      page = (await browser.pages())[0] ?? (await browser.newPage());
-    }, 120_000);
+  beforeAll(async () => {
+    await startSite();
+    browser = await launchBrowser(kind, path, { width: 390, height: 844 });
+    page = (await browser.pages())[0] ?? (await browser.newPage());
+  }, 120_000);
 
-    afterAll(async () => {
-      await browser?.close();
-    });
-
-    const read: Read = async (width, path) => {
-      await resize(page, width);
-      await page.goto(`${server!.base}${path}`);
-      await page.waitForSelector('main h1');
-      const seen = await page.evaluate(see);
-      expect(seen.width, `${path}: the window is ${width} px wide`).toBe(width);
-      return seen;
-    };
-
-    it('at 390 px every field name takes at most two lines, broken only between parts, nested or not', async () => {
-      expect(await longFieldNames(read, 390)).toEqual([]);
-    }, 120_000);
-
-    it('at a desk every field name is on one line', async () => {
-      expect(await longFieldNames(read, 1280)).toEqual([]);
-    }, 120_000);
-
-    it('the graph draws every label whole, inside its box, and readable at 390 px and at a desk', async () => {
-      expect(await badGraphLabels(read)).toEqual([]);
-    }, 120_000);
-
-    it('at 390 px no link, key or "Read by" team breaks inside a word', async () => {
-      expect(await brokenLinks(read)).toEqual([]);
-    }, 120_000);
-
-    it('no table shows a column whose cells are all empty', async () => {
-      expect(await emptyColumns(read)).toEqual([]);
-    }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
   });
+
+  const read: Read = async (width, url) => {
+    await setViewportSize(kind, page, { width, height: 844 });
+    await page.goto(`${server!.base}${url}`);
+    await page.waitForSelector('main h1');
+    const seen = await page.evaluate(see);
+    expect(seen.width, `${url}: the window is ${width} px wide`).toBe(width);
+    return seen;
+  };
+
+  it('at 390 px every field name takes at most two lines, broken only between parts, nested or not', async () => {
+    expect(await longFieldNames(read, 390)).toEqual([]);
+  }, 120_000);
+
+  it('at a desk every field name is on one line', async () => {
+    expect(await longFieldNames(read, 1280)).toEqual([]);
+  }, 120_000);
+
+  it('the graph draws every label whole, inside its box, and readable at 390 px and at a desk', async () => {
+    expect(await badGraphLabels(read)).toEqual([]);
+  }, 120_000);
+
+  it('at 390 px no link, key or "Read by" team breaks inside a word', async () => {
+    expect(await brokenLinks(read)).toEqual([]);
+  }, 120_000);
+
+  it('no table shows a column whose cells are all empty', async () => {
+    expect(await emptyColumns(read)).toEqual([]);
+  }, 60_000);
 }
 
-const ARGS = [
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-phoneSuite(
-  'Chromium',
-  await findChromium(),
-  (executablePath) =>
-    puppeteer.launch({
-      executablePath,
-      headless: true,
-      defaultViewport: null,
-      args: ['--no-sandbox', ...ARGS, '--window-size=390,844'],
-    }),
-  resizeChromium,
-);
-
-phoneSuite(
-  'Firefox',
-  findFirefox(),
-  (executablePath) =>
-    puppeteer.launch({
-      browser: 'firefox',
-      executablePath,
-      headless: true,
-      defaultViewport: null,
-      args: ['--width=390', '--height=844'],
-    }),
-  resizeFirefox,
-);
+describeInBrowsers('the portal on a phone and at a desk', phoneSuite);
