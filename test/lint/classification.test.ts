@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { fieldRows } from '../../generators/docs/fields.js';
+import { fieldColumns, fieldRows } from '../../generators/docs/fields.js';
 import { renderPage } from '../../generators/docs/render.js';
 import { emitGroupTypes } from '../../generators/emit/package/types.js';
 import { loadCatalogueFromSources } from '../../generators/load/index.js';
@@ -51,7 +51,7 @@ describe('a field classification, from the catalogue to every output', () => {
     const html = renderPage(
       'shape',
       { root: './', title: 'x', siteTitle: 'x' },
-      { name: 'X', rows, usedBy: [] },
+      { name: 'X', rows, usedBy: [], columns: fieldColumns(rows) },
     );
     expect(html).toContain('<small data-classification="sensitive">sensitive data</small>');
   });
