@@ -3,7 +3,8 @@ import { cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../generators/load/index.js';
-import { compiledToolkitPath, REPO, tempDir } from '../helpers.js';
+import { REPO, tempDir } from '../helpers.js';
+import { eventry as run } from './spawn.js';
 
 // Every file eventry reads on a user's behalf is inside the catalogue once links are resolved, a
 // regular file, of bounded size, or refused with a code that names the path and quotes nothing of it.
@@ -24,21 +25,7 @@ function copyOf(fixture: string): string {
   return dir;
 }
 
-/** The compiled CLI in its own process, given up after 30 s (a FIFO read would block forever). */
-function eventry(...args: string[]) {
-  const result = spawnSync(process.execPath, [compiledToolkitPath('scripts/eventry.js'), ...args], {
-    cwd: REPO,
-    encoding: 'utf8',
-    timeout: 30_000,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  return {
-    status: result.status,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    output: `${result.stdout}${result.stderr}`,
-  };
-}
+const eventry = (...args: string[]) => run(args);
 
 describe('the lint baseline is read as every user file is', () => {
   const baselines: [string, (dir: string) => void][] = [
