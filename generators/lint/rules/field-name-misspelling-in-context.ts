@@ -37,7 +37,7 @@ export function editDistance(a: string, b: string, cap = MAX_EDITS): number {
     before = previous;
     previous = current;
   }
-  return previous[b.length]!;
+  return Math.min(previous[b.length]!, cap + 1);
 }
 
 /**
@@ -84,7 +84,10 @@ function fieldLists(uses: readonly FieldUse[]): Map<string, FieldList[]> {
   for (const use of uses) {
     const owner = `${use.owner.kind} ${use.owner.name}`;
     let list = lists.get(owner);
-    if (!list) lists.set(owner, (list = { names: new Set(), uses: new Map() }));
+    if (!list) {
+      list = { names: new Set(), uses: new Map() };
+      lists.set(owner, list);
+    }
     list.names.add(use.field.name);
     list.uses.set(use.field.name, use);
   }
