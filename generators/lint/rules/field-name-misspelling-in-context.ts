@@ -17,27 +17,36 @@ const MIN_SHARED = 2;
 /** List pairs compared per name pair, at most: keeps the rule near-linear on a very large catalogue. */
 const MAX_LIST_PAIRS = 20_000;
 
-/** The optimal-string-alignment distance (Damerau-Levenshtein, a swap of neighbours is one edit), capped. */
+/**
+ * The Damerau-Levenshtein distance (insertions, deletions, replacements and swaps of neighbours, each
+ * one edit, a swapped pair edited again included), capped: `cap + 1` stands for anything more.
+ */
 export function editDistance(a: string, b: string, cap = MAX_EDITS): number {
   if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const far = a.length + b.length;
+  const width = b.length + 2;
+  // d[(i + 1) * width + (j + 1)]: the distance of a's first i letters and b's first j letters.
+  const d = new Array<number>((a.length + 2) * width).fill(far);
+  for (let i = 0; i <= a.length; i++) d[(i + 1) * width + 1] = i;
+  for (let j = 0; j <= b.length; j++) d[width + j + 1] = j;
+  const lastRow = new Map<string, number>();
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
+    let lastColumn = 0;
     for (let j = 1; j <= b.length; j++) {
+      const k = lastRow.get(b[j - 1]!) ?? 0;
+      const l = lastColumn;
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        value = Math.min(value, before[j - 2]! + 1);
-      current.push(value);
-      best = Math.min(best, value);
+      if (cost === 0) lastColumn = j;
+      d[(i + 1) * width + j + 1] = Math.min(
+        d[i * width + j]! + cost,
+        d[(i + 1) * width + j]! + 1,
+        d[i * width + j + 1]! + 1,
+        d[k * width + l]! + (i - k - 1) + 1 + (j - l - 1),
+      );
     }
-    if (best > cap) return cap + 1;
-    before = previous;
-    previous = current;
+    lastRow.set(a[i - 1]!, i);
   }
-  return Math.min(previous[b.length]!, cap + 1);
+  return Math.min(d[(a.length + 1) * width + b.length + 1]!, cap + 1);
 }
 
 /**
@@ -56,17 +65,44 @@ function candidatePair(a: string, b: string): boolean {
   return editDistance(a, b) <= MAX_EDITS;
 }
 
-/** Pairs of distinct names within two edits: compared within a window of lengths, after sorting by length. */
+/** Letter counts of a name: `a`-`z`, digits, `_`, anything else. */
+function letterCounts(name: string): Int16Array {
+  const counts = new Int16Array(38);
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    counts[c >= 97 && c <= 122 ? c - 97 : c >= 48 && c <= 57 ? 26 + c - 48 : c === 95 ? 36 : 37]!++;
+  }
+  return counts;
+}
+
+/** The bag distance: a lower bound of the edit distance (a swap keeps the letters), cheap to compute. */
+function bagDistance(a: Int16Array, b: Int16Array): number {
+  let more = 0;
+  let less = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = a[i]! - b[i]!;
+    if (d > 0) more += d;
+    else less -= d;
+  }
+  return Math.max(more, less);
+}
+
+/**
+ * Pairs of distinct names within two edits: compared within a window of lengths after sorting by
+ * length, the letter counts ruling out most pairs before the edit distance is computed.
+ */
 function namePairs(names: readonly string[]): [string, string][] {
   const sorted = names
     .filter((name) => name.length >= MIN_LENGTH)
     .sort((x, y) => x.length - y.length || (x < y ? -1 : 1));
+  const counts = sorted.map(letterCounts);
   const pairs: [string, string][] = [];
   for (let i = 0; i < sorted.length; i++) {
     for (let j = i + 1; j < sorted.length && sorted[j]!.length - sorted[i]!.length <= MAX_EDITS; j++) {
+      if (bagDistance(counts[i]!, counts[j]!) > MAX_EDITS) continue;
       const [a, b] = [sorted[i]!, sorted[j]!];
       // The context-free rule reports these already: one finding per slip.
-      if (!isLikelyMisspelling(a, b) && candidatePair(a, b)) pairs.push(a < b ? [a, b] : [b, a]);
+      if (candidatePair(a, b) && !isLikelyMisspelling(a, b)) pairs.push(a < b ? [a, b] : [b, a]);
     }
   }
   return pairs;
