@@ -153,4 +153,21 @@ describe('teams and consumer files', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('consumers/zero.yaml:1:1: error symlink-outside-catalogue');
   });
+
+  it('an allow-list linked outside the catalogue, or a FIFO in its place, stops check with a coded problem', () => {
+    const linked = copyOf(CONSUMERS_FIXTURE);
+    const outside = join(tempDir('eventry-outside-'), 'allow.yaml');
+    writeFileSync(outside, 'allow: []\n');
+    symlinkSync(outside, join(linked, 'allow-breaking.yaml'));
+    const fifo = copyOf(CONSUMERS_FIXTURE);
+    expect(spawnSync('mkfifo', [join(fifo, 'allow-breaking.yaml')]).status).toBe(0);
+    for (const [dir, code] of [
+      [linked, 'symlink-outside-catalogue'],
+      [fifo, 'unreadable-file'],
+    ] as const) {
+      const result = eventry('check', '--catalogue', dir, '--base', dir);
+      expect(result.status, result.output).toBe(1);
+      expect(result.output).toContain(`allow-breaking.yaml:1:1: error ${code}`);
+    }
+  });
 });
