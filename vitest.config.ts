@@ -9,6 +9,7 @@ const E2E = [
   'test/publish/e2e/**/*.test.ts',
   'test/docs/browser/**/*.test.ts',
   'test/publish/package-quality.test.ts',
+  'test/packed-cli.test.ts',
 ];
 
 /** Timeouts are hang guards, not timed assertions: generous enough for a loaded 2-core CI machine. */

@@ -15,6 +15,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   serve: async () => (await import(`./bench/${'serve'}.js`)).runServeBench,
   scale: async () => (await import(`./bench/${'scale'}.js`)).runScaleBench,
   docs: async () => (await import(`./bench/${'docs'}.js`)).runDocsBench,
+  search: async () => (await import(`./bench/${'search'}.js`)).runSearchBench,
   lint: async () => (await import(`./bench/${'lint'}.js`)).runLintBench,
   consumers: async () => (await import(`./bench/${'consumers'}.js`)).runConsumersBench,
   fake: async () => (await import(`./bench/${'fake'}.js`)).runFakeBench,

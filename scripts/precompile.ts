@@ -7,6 +7,10 @@ import { build } from 'esbuild';
 import Handlebars from 'handlebars';
 import { BROWSER_CLASSIC, BROWSER_MODULES, browserAssetsDir } from '../generators/docs/browser-assets.js';
 import {
+  PRECOMPILED_RUNTIME_DIGESTS,
+  runtimeSourceDigests,
+} from '../generators/emit/package/runtime-package.js';
+import {
   PRECOMPILED_TEMPLATES,
   TEMPLATE_OPTIONS,
   templateDigest,
@@ -55,6 +59,13 @@ const templates = templateNames().map((name) => {
 write(PRECOMPILED_TEMPLATES, `'use strict';\nmodule.exports = {\n${templates.join(',\n')}\n};\n`);
 
 write(PRECOMPILED_META_CHECK, metaSchemaCheckCode());
+
+// The digests of the run time's sources tsc compiled just before this (checked by every build that
+// emits the run time package, in place of file times, which an install does not keep).
+write(
+  PRECOMPILED_RUNTIME_DIGESTS,
+  `'use strict';\nmodule.exports = ${JSON.stringify(runtimeSourceDigests(), null, 2)};\n`,
+);
 
 // The docs portal's browser scripts (generators/docs/browser/*.ts, type-checked by their own tsconfig),
 // bundled for the site: the playground with its editor, search, the shared page behaviour, and the

@@ -107,7 +107,7 @@ export function registerCommands(
       'git ref (or catalogue directory) to compare with, e.g. main; default: $EVENTRY_BASE, else the last release before HEAD',
     )
     .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'github']).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'github', 'json', 'markdown']).default('text'))
     .action(async (options) => {
       const { runCheck } = await import('./check.js');
       finish(await runCheck(options, io));
@@ -225,7 +225,7 @@ export function registerCommands(
     .option('--check', 'verify the declaration instead of writing it')
     .addHelpText(
       'after',
-      '\nExit status: 0 written or up to date, 1 out of date or a catalogue problem, 2 usage error.',
+      '\nExit status: 0 written or up to date (warnings may be printed), 1 out of date, a catalogue problem or reads it cannot know (nothing written), 2 usage error.',
     )
     .action(async (dir: string, options) => {
       const { runUsageScan } = await import('./usage.js');

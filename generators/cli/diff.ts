@@ -21,6 +21,7 @@ import {
   type SourceResult,
 } from '../sources/index.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** The report formats of `eventry diff`. */
 const DIFF_FORMATS = {
@@ -73,10 +74,7 @@ export async function runDiff(
   const name = options.format ?? 'text';
   const format = Object.hasOwn(DIFF_FORMATS, name) ? DIFF_FORMATS[name] : undefined;
   if (!format) {
-    io.stderr.write(
-      `eventry diff: unknown --format ${options.format}; use text, markdown, json or github.\n`,
-    );
-    return EXIT.usage;
+    return usageError(io, 'diff', `unknown --format ${options.format}; use text, markdown, json or github.`);
   }
   const cache = parseCacheOf([old, now], sourceOptions);
   // One accelerator for both sides: a file they hold alike is parsed once, and NEW starts from OLD.

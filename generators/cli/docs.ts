@@ -7,6 +7,7 @@ import { whileReadingOutput } from '../execute/write.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
 import { openHistory } from './history.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry docs`. */
 export interface DocsCommandOptions {
@@ -31,8 +32,7 @@ export async function runDocs(options: DocsCommandOptions, io: Container): Promi
   const out = options.out ?? join('.eventry', 'site');
   const outStat = statSync(resolve(cwd, out), { throwIfNoEntry: false });
   if (outStat && !outStat.isDirectory()) {
-    io.stderr.write(`eventry docs: --out ${out} is not a directory.\n`);
-    return EXIT.usage;
+    return usageError(io, 'docs', `--out ${out} is not a directory.`);
   }
   const claim = { given: out, sources: [resolve(cwd, catalogue)], roots: [cwd], cwd };
   const refused = checkSiteFolder(resolve(cwd, out), claim);
@@ -40,7 +40,7 @@ export async function runDocs(options: DocsCommandOptions, io: Container): Promi
     io.stderr.write(`eventry docs: ${refused.message} [${refused.code}]\n`);
     return EXIT.usage;
   }
-  const history = openHistory(io, catalogue, options.cache !== false);
+  const history = openHistory(io, 'docs', catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
   const packagesDir = resolve(cwd, options.packages ?? 'packages');
   // One docs run at a time replaces a site (two would swap it under each other): a lock beside it,

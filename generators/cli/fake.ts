@@ -4,6 +4,7 @@ import type { FakeVariant } from '../runtime/testing.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { loadTestingEntry } from '../validate/testing-entry.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry fake`. */
 export interface FakeCommandOptions {
@@ -21,10 +22,7 @@ export interface FakeCommandOptions {
  * payloads with one known problem each, with `problem` and the promised `error` item on the line.
  */
 export async function runFake(key: string, options: FakeCommandOptions, io: Container): Promise<ExitStatus> {
-  const usage = (message: string): ExitStatus => {
-    io.stderr.write(`eventry fake: ${message}\nRun \`eventry fake --help\` for usage.\n`);
-    return EXIT.usage;
-  };
+  const usage = (message: string): ExitStatus => usageError(io, 'fake', message);
   const outDir = resolve(io.cwd, options.out ?? 'packages');
   const entry = await loadTestingEntry(outDir, key);
   if (!entry.ok)

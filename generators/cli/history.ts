@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FastLoad } from '../execute/fast/load/index.js';
+import { projectRoot } from '../execute/fingerprint.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { type History, loadHistory } from '../schema-registry/history.js';
@@ -8,21 +9,27 @@ import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { readUserFile } from '../shared/read-user-file.js';
 import { repoRoot } from '../sources/git.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** The history's accelerator: its releases share most files, each parsed once. */
 export const memoLoad = (): FastLoad => new FastLoad({ memo: true });
 
 /**
  * The release history of the catalogue, or the exit code after printing why not: 2 when there is no
- * catalogue folder, 1 with its located problems when the working catalogue does not load.
+ * catalogue folder (a usage error of `command`), 1 with its located problems when the working catalogue does not load.
  */
-export function openHistory(io: Container, catalogue: string, cache: boolean): History | ExitStatus {
+export function openHistory(
+  io: Container,
+  command: string,
+  catalogue: string,
+  cache: boolean,
+): History | ExitStatus {
   const { cwd } = io;
-  if (!statSync(resolve(cwd, catalogue), { throwIfNoEntry: false })?.isDirectory()) {
-    io.stderr.write(`eventry: no catalogue folder at ${catalogue} (give one with --catalogue <dir>).\n`);
-    return EXIT.usage;
-  }
-  const top = repoRoot(io) ?? cwd;
+  if (!statSync(resolve(cwd, catalogue), { throwIfNoEntry: false })?.isDirectory())
+    return usageError(io, command, `no catalogue folder at ${catalogue} (give one with --catalogue <dir>).`);
+  // The cache belongs to the catalogue's repository (or project), never to the folder the command runs in.
+  const folder = resolve(cwd, catalogue);
+  const top = repoRoot({ cwd: folder, env: io.env }) ?? projectRoot(folder);
   const result = loadHistory({
     cwd,
     env: io.env,

@@ -18,6 +18,7 @@ import {
 } from '../load/index.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry lint`. */
 export interface LintCommandOptions {
@@ -45,8 +46,7 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
   const root = options.catalogue ?? 'catalogue';
   const dir = resolve(cwd, root);
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    io.stderr.write(`eventry lint: no catalogue folder at \`${root}\` (give one with --catalogue <dir>).\n`);
-    return EXIT.usage;
+    return usageError(io, 'lint', `no catalogue folder at \`${root}\` (give one with --catalogue <dir>).`);
   }
   const format = options.format ?? 'text';
   const refuse = (problems: LintProblem[], what: string): ExitStatus => {

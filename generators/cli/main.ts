@@ -5,6 +5,7 @@ import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { Command, CommanderError } from './commander.js';
 import { registerCommands } from './commands.js';
 import type { Container } from './container.js';
+import { usageLine } from './usage-error.js';
 
 /** commander's help width when the output is not a terminal. */
 const HELP_WIDTH = 80;
@@ -32,11 +33,18 @@ export function createProgram(io: Container, finish: (status: ExitStatus) => voi
       '\nExit codes: 0 success; 1 the input has problems (a bad catalogue, an invalid payload, a breaking change);\n2 a usage error (bad arguments, a missing file); 70 an internal error (a bug: EVENTRY_DEBUG=1 shows where).',
     );
   registerCommands(program, io, finish);
-  // A usage error is one line and where to read more, not the whole help under it.
-  program.showHelpAfterError('(run `eventry --help` for the commands)');
-  for (const command of program.commands)
-    command.showHelpAfterError(`(run \`eventry ${command.name()} --help\` for its usage)`);
+  usageErrorsInOneStyle(program, '');
   return program;
+}
+
+/**
+ * commander's usage errors (an unknown option or command, a missing or excess argument, a value out of
+ * its choices) in the style of every command's own: one line, then the help command (`usageLine`).
+ */
+function usageErrorsInOneStyle(command: Command, path: string): void {
+  command.configureOutput({ outputError: (text, write) => write(usageLine(path, text)) });
+  for (const sub of command.commands)
+    usageErrorsInOneStyle(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
 }
 
 /**

@@ -1,12 +1,13 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CatalogueView } from '../mcp/catalogue-view.js';
+import { CatalogueView, MAX_MESSAGE_BYTES } from '../mcp/catalogue-view.js';
 import { createMcpServer } from '../mcp/server.js';
+import { StdioLineTransport } from '../mcp/stdio-transport.js';
 import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
 import { openHistory } from './history.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry mcp`. */
 export interface McpCommandOptions {
@@ -25,12 +26,13 @@ export async function runMcp(options: McpCommandOptions, io: Container): Promise
   const { cwd } = io;
   const packagesDir = resolve(cwd, options.packages ?? 'packages');
   if (!statSync(packagesDir, { throwIfNoEntry: false })?.isDirectory()) {
-    io.stderr.write(
-      `eventry mcp: no packages folder at ${options.packages ?? 'packages'} (run \`eventry build\`, or give --packages <dir>).\n`,
+    return usageError(
+      io,
+      'mcp',
+      `no packages folder at ${options.packages ?? 'packages'} (run \`eventry build\`, or give --packages <dir>).`,
     );
-    return EXIT.usage;
   }
-  const history = openHistory(io, options.catalogue ?? 'catalogue', options.cache !== false);
+  const history = openHistory(io, 'mcp', options.catalogue ?? 'catalogue', options.cache !== false);
   if (typeof history === 'number') return history;
   const view = new CatalogueView({
     catalogue: history.current,
@@ -39,10 +41,9 @@ export async function runMcp(options: McpCommandOptions, io: Container): Promise
     catalogueDir: resolve(cwd, options.catalogue ?? 'catalogue'),
   });
   const server = createMcpServer(() => view);
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  const transport = new StdioLineTransport(io.stdin, io.stdout, MAX_MESSAGE_BYTES);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
-    io.stdin.once('end', () => done());
   });
   await server.connect(transport);
   await closed;

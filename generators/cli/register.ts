@@ -12,6 +12,7 @@ import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
 import { openHistory } from './history.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry register`. */
 export interface RegisterCommandOptions {
@@ -35,13 +36,10 @@ export async function runRegister(options: RegisterCommandOptions, io: Container
     url = new URL(options.registry);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
   } catch {
-    io.stderr.write(
-      'eventry register: --registry must be an http(s) URL, e.g. https://registry.example.com\n',
-    );
-    return EXIT.usage;
+    return usageError(io, 'register', '--registry must be an http(s) URL, e.g. https://registry.example.com');
   }
   const shown = displayUrl(url);
-  const history = openHistory(io, options.catalogue ?? 'catalogue', options.cache !== false);
+  const history = openHistory(io, 'register', options.catalogue ?? 'catalogue', options.cache !== false);
   if (typeof history === 'number') return history;
   const state = new SchemaRegistryState(history);
   const { versions, unreleased } = selectVersions(state, options.subjects);

@@ -8,6 +8,7 @@ import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import { repoRoot, resolveCommit } from '../sources/git.js';
 import type { Container } from './container.js';
 import { memoLoad, openHistory } from './history.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry serve`. */
 export interface ServeCommandOptions {
@@ -35,21 +36,23 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
   const { cwd } = io;
   const port = Number(options.port ?? '8081');
   if (!/^[0-9]{1,5}$/.test(options.port ?? '8081') || port > 65535) {
-    io.stderr.write(
-      `eventry serve: --port ${options.port} is not a port number (0-65535; 0 picks a free one).\n`,
+    return usageError(
+      io,
+      'serve',
+      `--port ${options.port} is not a port number (0-65535; 0 picks a free one).`,
     );
-    return EXIT.usage;
   }
   const poll = Number(options.poll ?? '2');
   if (!/^[0-9]+(\.[0-9]+)?$/.test(options.poll ?? '2') || poll > 86_400) {
-    io.stderr.write(
-      `eventry serve: --poll ${options.poll} is not a number of seconds (0-86400; 0 never looks again).\n`,
+    return usageError(
+      io,
+      'serve',
+      `--poll ${options.poll} is not a number of seconds (0-86400; 0 never looks again).`,
     );
-    return EXIT.usage;
   }
   const host = options.host ?? '127.0.0.1';
   const catalogue = options.catalogue ?? 'catalogue';
-  const history = openHistory(io, catalogue, options.cache !== false);
+  const history = openHistory(io, 'serve', catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
   const holder = new ServedStateHolder(buildServedState(history, resolveCommit(io, 'HEAD')));
   const follower =

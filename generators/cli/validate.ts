@@ -14,6 +14,7 @@ import {
   validateNdjson,
 } from '../validate/payload-stream.js';
 import type { Container } from './container.js';
+import { usageError } from './usage-error.js';
 
 /** Options of `eventry validate`. */
 export interface ValidateCommandOptions {
@@ -36,10 +37,7 @@ export async function runValidate(
   options: ValidateCommandOptions,
   io: Container,
 ): Promise<ExitStatus> {
-  const usage = (message: string): ExitStatus => {
-    io.stderr.write(`eventry validate: ${message}\nRun \`eventry validate --help\` for usage.\n`);
-    return EXIT.usage;
-  };
+  const usage = (message: string): ExitStatus => usageError(io, 'validate', message);
   if (options.ndjson !== undefined && key !== undefined) {
     return usage('give either --ndjson FILE or an event KEY with JSON files, not both.');
   }

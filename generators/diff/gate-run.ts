@@ -11,6 +11,8 @@ import { type AllowEntry, readAllowList } from './allow-list.js';
 import { evaluateGate, type GateOutcome } from './gate.js';
 import { checkDeclarationsAcross, consumerImpact, type ImpactReport, unreadPassing } from './impact.js';
 import { compareCatalogues } from './index.js';
+import { shapeFixesFor } from './report/report.js';
+import type { Finding } from './rule.js';
 
 /** The base the gate was asked for: `--base REF`, else `EVENTRY_BASE` (see `resolveGateBase`). */
 export interface ExplicitBase {
@@ -30,7 +32,7 @@ export interface GateRequest {
 export type ConsumersVerdict =
   | { kind: 'declaration-problems'; problems: CatalogueProblem[] }
   /** `unreadPassing`: blocked changes no declared consumer reads that the config lets pass. */
-  | { kind: 'impact'; impact: ImpactReport; broken: ImpactReport['impacts']; unreadPassing: number };
+  | { kind: 'impact'; impact: ImpactReport; broken: ImpactReport['impacts']; unreadPassing: Finding[] };
 
 /** Everything the gate found once it could compare (the lint only when the declarations are right). */
 export interface GateVerdict {
@@ -41,6 +43,8 @@ export interface GateVerdict {
   /** The prefix of the current catalogue's source paths. */
   root: string;
   outcome: GateOutcome;
+  /** The fix for each blocked change made in a shared shape, by `ShapeChange.key`: the one `diff` gives. */
+  shapeFixes: Map<string, string>;
   consumers: ConsumersVerdict;
   lint?: LintGate;
 }
@@ -122,6 +126,11 @@ export function runGate(request: GateRequest): GateRun {
     baseLabel: base.label,
     root: after.root,
     outcome,
+    shapeFixes: shapeFixesFor(
+      outcome.blocked.map((entry) => entry.finding),
+      base.catalogue,
+      after.catalogue,
+    ),
     consumers: checkConsumers(base, after, outcome),
   };
   if (verdict.consumers.kind === 'declaration-problems') return verdict;
@@ -145,7 +154,7 @@ function checkConsumers(
     impact,
     current.catalogue,
   );
-  return { kind: 'impact', impact, broken, unreadPassing: passing.length };
+  return { kind: 'impact', impact, broken, unreadPassing: passing };
 }
 
 /**

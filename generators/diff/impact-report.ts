@@ -8,7 +8,11 @@ function where(cause: ImpactCause): string {
 
 /** One cause as a line: rule, where, the field read, the detail. */
 export function causeText(cause: ImpactCause): string {
-  const field = cause.field ? ` (reads \`${cause.field}\`)` : '';
+  const field = cause.field
+    ? ` (reads \`${cause.field}\`)`
+    : cause.rejected
+      ? ' (a strict reader rejects what it does not know)'
+      : '';
   return `${cause.finding.rule} at ${where(cause)}${field}: ${cause.finding.detail}`;
 }
 
@@ -44,7 +48,8 @@ export function formatImpactText(report: ImpactReport): string {
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
-const mdEscape = (text: string) =>
+/** Text for a markdown table cell: HTML and pipes escaped, on one line. */
+export const mdEscape = (text: string): string =>
   text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
@@ -97,6 +102,7 @@ export function impactJson(report: ImpactReport): object {
         ...(cause.field ? { field: cause.field } : {}),
         detail: cause.finding.detail,
         ...(cause.acceptance ? { accepted: cause.acceptance.reason } : {}),
+        ...(cause.rejected ? { rejectedByStrictReader: true } : {}),
       })),
       fix: impact.fix,
       reviewers: impact.reviewers,

@@ -21,6 +21,8 @@ export interface ImpactCause {
   field?: string;
   /** The team's `accepts:` entry, when the status is `safe`. */
   acceptance?: ConsumerAcceptance;
+  /** The change adds what a `reader: strict` consumer rejects (a field, an enum value), read or not. */
+  rejected?: true;
 }
 
 /** What a change does to one team's reading of one event version. */
@@ -67,6 +69,22 @@ function reachesConsumers(finding: Finding): boolean {
 }
 
 /**
+ * Changes that let a payload carry what it could not before: harmless to a tolerant reader, yet a
+ * `reader: strict` consumer rejects a field or an enum value it does not know, whatever fields it reads.
+ */
+const STRICT_READER_BREAKS: ReadonlySet<string> = new Set([
+  'optional-field-added',
+  'required-field-added',
+  'enum-value-added',
+  'object-opened',
+]);
+
+/** Whether a finding breaks the readers of its event that declare `reader`. */
+function reachesReader(finding: Finding, reader: ConsumerDeclaration['reader']): boolean {
+  return reachesConsumers(finding) || (reader === 'strict' && STRICT_READER_BREAKS.has(finding.rule));
+}
+
+/**
  * Intersects the findings of a diff with the consumer declarations of `ownership` (the new side's):
  * each declaration's range is matched against the versions of both sides, so removing a version a
  * team still reads is `broken` for that team.
@@ -80,7 +98,7 @@ export function computeImpact(
   const report: ImpactReport = { impacts: [], unread: [], deprecated: [], reviewers: [] };
   if (!ownership) return report;
   const byEvent = new Map<string, Finding[]>();
-  for (const finding of findings.filter(reachesConsumers)) {
+  for (const finding of findings.filter((finding) => reachesReader(finding, 'strict'))) {
     const list = byEvent.get(finding.event);
     if (list) list.push(finding);
     else byEvent.set(finding.event, [finding]);
@@ -92,8 +110,10 @@ export function computeImpact(
   const read = new Set<Finding>();
   for (const declaration of ownership.consumers) {
     for (const version of types.get(declaration.event) ?? []) {
-      const changes = byEvent.get(version.key);
-      if (!changes || !safeMatch(declaration.versions, version.version)) continue;
+      const changes = byEvent
+        .get(version.key)
+        ?.filter((finding) => reachesReader(finding, declaration.reader));
+      if (!changes?.length || !safeMatch(declaration.versions, version.version)) continue;
       const causes = changes.map((finding) => causeOf(finding, declaration, ownership.acceptances));
       for (const cause of causes) if (cause.status !== 'unaffected') read.add(cause.finding);
       const status = causes.reduce<ImpactStatus>(
@@ -143,7 +163,9 @@ function causeOf(
   let cause: ImpactCause = { finding, status: 'unaffected' };
   // A tolerant reader takes an enum value it does not know; a strict one rejects the payload.
   if (finding.rule === 'enum-value-added' && declaration.reader === 'tolerant') return cause;
-  if (finding.attr === null) cause = { finding, status: 'broken' };
+  if (declaration.reader === 'strict' && STRICT_READER_BREAKS.has(finding.rule))
+    cause = { finding, status: 'broken', rejected: true };
+  else if (finding.attr === null) cause = { finding, status: 'broken' };
   else if (!declaration.fields) cause = { finding, status: 'potentially-affected' };
   else {
     for (const field of declaration.fields) {
@@ -186,6 +208,11 @@ function fixOf(
   causes: readonly ImpactCause[],
 ): string {
   const file = `consumers/${declaration.team}.yaml`;
+  const broken = causes.filter((cause) => cause.status === 'broken');
+  if (status === 'broken' && broken.every((cause) => cause.rejected)) {
+    const added = [...new Set(broken.map((cause) => cause.finding.attr ?? 'unlisted fields'))].map(code);
+    return `${declaration.team} reads ${code(event)} as a strict reader and rejects what it does not know (${added.join(', ')}): make the addition in a new version that ${declaration.team} moves to; or, once ${declaration.team} agrees, it reads tolerantly (\`reader: tolerant\`) or adds an \`accepts:\` entry in ${code(file)}.`;
+  }
   if (
     status === 'broken' &&
     causes.some((cause) => cause.status === 'broken' && cause.finding.attr === null)

@@ -1,7 +1,8 @@
 import type { Finding } from '../diff/index.js';
 import { interfaceName } from '../load/event-key.js';
 import type { Catalogue, EventVersion } from '../model.js';
-import type { FieldRow } from './fields.js';
+import { filledColumns } from './columns.js';
+import { type FieldRow, fieldColumns } from './fields.js';
 import type { FieldEvent, SiteHistory } from './history.js';
 import { importLine } from './markdown.js';
 import { type BuiltPackage, interfaceText } from './package-files.js';
@@ -24,6 +25,11 @@ export function eventPageData(
   const added = (fieldHistory.get('') ?? []).filter((entry) => entry.what === 'event added').slice(0, 1);
   const ownership = eventOwnership(catalogue, event);
   const graph = eventGraph(event.key, ownership);
+  const tableRows = rows.map((row) => ({
+    ...row,
+    history: fieldHistory.get(row.path) ?? added,
+    readers: fieldReaders(ownership.readers, row.path),
+  }));
   return {
     key: event.key,
     type: event.type,
@@ -49,13 +55,15 @@ export function eventPageData(
     typescript: interfaceText(pkg, event.key),
     examples,
     // A field without entries of its own has been there since the event was added.
-    rows: rows.map((row) => ({
-      ...row,
-      history: fieldHistory.get(row.path) ?? added,
-      readers: fieldReaders(ownership.readers, row.path),
-    })),
+    rows: tableRows,
+    columns: {
+      ...fieldColumns(tableRows),
+      ...filledColumns(tableRows, {
+        history: (row) => row.history.length > 0,
+        readers: (row) => row.readers.length > 0,
+      }),
+    },
     ownership,
-    hasReaders: ownership.readers.some((reader) => reader.fields),
     ...(graph ? { graph } : {}),
     // Always told from the older version to the newer, whichever page it is on.
     versions: comparisons.map((comparison) => ({

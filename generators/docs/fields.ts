@@ -1,4 +1,5 @@
 import { type Catalogue, type Field, type FieldType, typeNotation } from '../model.js';
+import { filledColumns, hasText } from './columns.js';
 
 /** One row of an event's or a shape's fields table, shape fields expanded in place. */
 export interface FieldRow {
@@ -75,6 +76,19 @@ function walk(
     row.expands = shape;
     walk(catalogue, target.fields, `${path}${suffix}.`, depth + 1, path, [...shapes, shape], rows);
   }
+}
+
+/** The optional columns of a shape page's fields table that some row fills (it has no history or readers). */
+export function fieldColumns(
+  rows: readonly FieldRow[],
+): Record<'description' | 'history' | 'readers', boolean> {
+  return {
+    ...filledColumns(rows, {
+      description: (row) => hasText(row.description) || row.inheritedFrom !== undefined,
+    }),
+    history: false,
+    readers: false,
+  };
 }
 
 /** The named shape inside a type (through arrays), and the `[]` marks of the arrays around it. */

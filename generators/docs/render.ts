@@ -23,7 +23,17 @@ function inlineCode(text: unknown): Handlebars.SafeString {
   return new handlebars.SafeString(html.join(''));
 }
 
+/**
+ * HTML-escapes a dotted name (an event key, a field name) and marks a break opportunity (`<wbr>`) after
+ * each `.`, `_` and `-`: a narrow column wraps it between its parts, never inside a word.
+ */
+function breakable(text: unknown): Handlebars.SafeString {
+  const escaped = handlebars.Utils.escapeExpression(String(text ?? ''));
+  return new handlebars.SafeString(escaped.replace(/([._-])(?=[^._-])/g, '$1<wbr>'));
+}
+
 handlebars.registerHelper('code', inlineCode);
+handlebars.registerHelper('wbr', breakable);
 handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
 handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 handlebars.registerHelper(

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import type { Catalogue, Group } from '../model.js';
 import type { History } from '../schema-registry/history.js';
 import { BROWSER_CLASSIC, BROWSER_MODULES, browserAssetsDir } from './browser-assets.js';
+import { hasText, withColumns } from './columns.js';
 import { eventPageData, findingsData } from './event-page.js';
-import { fieldRows } from './fields.js';
+import { fieldColumns, fieldRows } from './fields.js';
 import { type SiteHistory, siteHistory } from './history.js';
 import { eventMarkdown, llmsTxt } from './markdown.js';
 import {
@@ -21,7 +22,7 @@ import {
   vendoredModule,
 } from './package-files.js';
 import { docsSourceDir, type Navigation, renderPage } from './render.js';
-import { SEARCH_OPTIONS, SEARCH_QUERY, searchIndexJson, TOKEN_SEPARATOR } from './search.js';
+import { searchIndexJson } from './search.js';
 import { teamPages } from './teams.js';
 import { versionComparisons, versionsByType } from './versions.js';
 
@@ -195,28 +196,32 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
       renderPage(
         'group',
         { root: '../../', title: group.title, siteTitle: site, nav: navigation(catalogue, group) },
-        {
-          title: group.title,
-          description: group.description,
-          packageName: pkg.name,
-          packageVersion: pkg.version,
-          events: group.events.map((key) => {
-            const event = catalogue.events[key]!;
-            return {
-              key,
-              ...(event.title === key ? {} : { title: event.title }),
-              summary: summary(event.description),
-              versions: (byType.get(event.type) ?? [event]).map((other) => ({
-                key: other.key,
-                version: other.version,
-                current: other.key === key,
-              })),
-              fields: event.fields.length,
-              deprecated: event.deprecated !== undefined,
-              partial: event.partial !== undefined,
-            };
-          }),
-        },
+        withColumns(
+          {
+            title: group.title,
+            description: group.description,
+            packageName: pkg.name,
+            packageVersion: pkg.version,
+            events: group.events.map((key) => {
+              const event = catalogue.events[key]!;
+              return {
+                key,
+                ...(event.title === key ? {} : { title: event.title }),
+                summary: summary(event.description),
+                versions: (byType.get(event.type) ?? [event]).map((other) => ({
+                  key: other.key,
+                  version: other.version,
+                  current: other.key === key,
+                })),
+                fields: event.fields.length,
+                deprecated: event.deprecated !== undefined,
+                partial: event.partial !== undefined,
+              };
+            }),
+          },
+          'events',
+          { description: (event) => hasText(event.summary) },
+        ),
       ),
     );
   }
@@ -266,6 +271,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
   for (const name of shapeNames) {
     const shape = catalogue.shapes[name]!;
     const users = usedBy.get(name) ?? [];
+    const rows = fieldRows(catalogue, shape.fields);
     await page(
       `shapes/${name}/index.html`,
       renderPage(
@@ -275,7 +281,8 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
           name,
           description: shape.description,
           extends: shape.extends,
-          rows: fieldRows(catalogue, shape.fields),
+          rows,
+          columns: fieldColumns(rows),
           usedBy: users.slice(0, LIST_CAP),
           moreUsers: Math.max(0, users.length - LIST_CAP),
         },
@@ -288,17 +295,18 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     renderPage(
       'shapes',
       { root: '../', title: 'Shapes', siteTitle: site, nav: navigation(catalogue) },
-      {
-        shapes: shapeNames.map((name) => {
-          const shape = catalogue.shapes[name]!;
-          return {
+      withColumns(
+        {
+          shapes: shapeNames.map((name) => ({
             name,
-            description: summary(shape.description),
-            fields: shape.fields.length,
+            description: summary(catalogue.shapes[name]!.description),
+            fields: catalogue.shapes[name]!.fields.length,
             usedBy: (usedBy.get(name) ?? []).length,
-          };
-        }),
-      },
+          })),
+        },
+        'shapes',
+        { description: (shape) => hasText(shape.description) },
+      ),
     ),
   );
 
@@ -356,11 +364,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
     renderPage(
       'search',
       { root: '../', title: 'Search', siteTitle: site, scripts: ['search.js'], nav: navigation(catalogue) },
-      {
-        options: JSON.stringify(SEARCH_OPTIONS),
-        query: JSON.stringify(SEARCH_QUERY),
-        tokenize: TOKEN_SEPARATOR,
-      },
+      {},
     ),
   );
   if (problems.length > 0) return { ok: false, problems };

@@ -1,5 +1,7 @@
 import { rangeMatches, relatePaths } from '../load/index.js';
 import type { Catalogue, ConsumerDeclaration, EventVersion, Producer, Team } from '../model.js';
+import { filledColumns } from './columns.js';
+import { type Graph, layoutGraph } from './graph.js';
 
 /**
  * Who owns, produces and reads what, as the portal shows it: the event pages' owner, producers and
@@ -102,6 +104,8 @@ export interface TeamPage {
   owns: { slug: string; title: string }[];
   produces: { key: string; services: string[] }[];
   consumes: { event: string; versions: string; reader: string; services: string[]; keys: string[] }[];
+  /** The consumes table's optional columns some row fills. */
+  consumesColumns: { services: boolean };
   graph?: Graph;
 }
 
@@ -147,86 +151,30 @@ export function teamPages(catalogue: Catalogue): TeamPage[] {
           .map((group) => ({ slug: group.slug, title: group.title })),
         produces,
         consumes,
+        consumesColumns: filledColumns(consumes, { services: (entry) => entry.services.length > 0 }),
       };
       const graph = teamGraph(page);
       return graph ? { ...page, graph } : page;
     });
 }
 
-/** One box of a graph: a label at a position, linking a page (relative to the site root). */
-export interface GraphNode {
-  x: number;
-  y: number;
-  label: string;
-  /** The whole label, when `label` is cut to fit its box. */
-  full?: string;
-  href?: string;
-}
-
-/** A graph laid out at build time, for the `graph` partial to draw as inline SVG. */
-export interface Graph {
-  width: number;
-  height: number;
-  title: string;
-  nodes: GraphNode[];
-  /** Straight edges, from the right side of one box to the left side of another. */
-  edges: { x1: number; y1: number; x2: number; y2: number }[];
-}
-
-/** Box size and spacing; labels longer than fit are cut with an ellipsis (the whole text is the title). */
-const BOX = { width: 190, height: 28, gap: 10, column: 250, chars: 22 };
 /** At most this many boxes per column, so a busy team's page stays small. */
 const GRAPH_CAP = 12;
-
-function clip(text: string): string {
-  // Cut in the middle: an event key's version, at its end, tells two long keys apart.
-  if (text.length <= BOX.chars) return text;
-  const head = Math.ceil((BOX.chars - 1) / 2);
-  return `${text.slice(0, head)}…${text.slice(text.length - (BOX.chars - 1 - head))}`;
-}
-
-/** Three columns (left -> middle -> right), each edge from a left box to a middle one or on to a right one. */
-function layout(
-  title: string,
-  columns: [GraphNode[], GraphNode[], GraphNode[]],
-  links: [number, number, number][],
-): Graph {
-  const rows = Math.max(...columns.map((column) => column.length), 1);
-  const height = rows * (BOX.height + BOX.gap) + BOX.gap;
-  const placed = columns.map((column, c) => {
-    const top = (height - column.length * (BOX.height + BOX.gap) + BOX.gap) / 2;
-    return column.map((node, r) => ({
-      ...node,
-      label: clip(node.label),
-      ...(clip(node.label) === node.label ? {} : { full: node.label }),
-      x: c * BOX.column + 5,
-      y: Math.round(top + r * (BOX.height + BOX.gap)),
-    }));
-  });
-  const edges = links.map(([c, from, to]) => {
-    const a = placed[c]![from]!;
-    const b = placed[c + 1]![to]!;
-    return { x1: a.x + BOX.width, y1: a.y + BOX.height / 2, x2: b.x, y2: b.y + BOX.height / 2 };
-  });
-  return { width: 2 * BOX.column + BOX.width + 10, height, title, nodes: placed.flat(), edges };
-}
 
 /** Producers (service, team) -> the event -> consumer teams; undefined when there are neither. */
 export function eventGraph(key: string, ownership: EventOwnership): Graph | undefined {
   if (ownership.producers.length === 0 && ownership.readers.length === 0) return undefined;
   const producers = ownership.producers.slice(0, GRAPH_CAP);
   const readers = ownership.readers.slice(0, GRAPH_CAP);
-  return layout(
+  return layoutGraph(
     `Who produces and who reads ${key}`,
     [
       producers.map((p) => ({
-        x: 0,
-        y: 0,
         label: `${p.service} (${p.teamName})`,
         href: `teams/${p.team}/index.html`,
       })),
-      [{ x: 0, y: 0, label: key }],
-      readers.map((r) => ({ x: 0, y: 0, label: r.name, href: `teams/${r.id}/index.html` })),
+      [{ label: key }],
+      readers.map((r) => ({ label: r.name, href: `teams/${r.id}/index.html` })),
     ],
     [
       ...producers.map((_, i): [number, number, number] => [0, i, 0]),
@@ -244,12 +192,12 @@ function teamGraph(page: TeamPage): Graph | undefined {
   if (produced.length === 0 && read.length === 0) return undefined;
   const services = [...new Set(produced.flatMap((p) => p.services))].sort();
   const middle = [...produced.map((p) => p.key), ...read];
-  return layout(
+  return layoutGraph(
     `What ${page.name} produces and reads`,
     [
-      services.map((service) => ({ x: 0, y: 0, label: service })),
-      middle.map((key) => ({ x: 0, y: 0, label: key, href: `events/${key}/index.html` })),
-      read.length > 0 ? [{ x: 0, y: 0, label: page.name }] : [],
+      services.map((service) => ({ label: service })),
+      middle.map((key) => ({ label: key, href: `events/${key}/index.html` })),
+      read.length > 0 ? [{ label: page.name }] : [],
     ],
     [
       ...produced.flatMap((p, i) =>

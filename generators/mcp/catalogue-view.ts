@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import { fieldRows } from '../docs/fields.js';
 import { eventMarkdown, importLine } from '../docs/markdown.js';
 import {
@@ -8,7 +8,8 @@ import {
   openBuiltPackage,
   readExamples,
 } from '../docs/package-files.js';
-import { searchIndexJson, searchOptions, searchQueryOptions } from '../docs/search.js';
+import { buildSearchIndex } from '../docs/search.js';
+import { matchedFields, searchEvents } from '../docs/search-query.js';
 import { compareVersions, versionsByType } from '../docs/versions.js';
 import { readBaseline } from '../lint/baseline.js';
 import { resolveLintConfig } from '../lint/config.js';
@@ -108,6 +109,9 @@ export interface ChangeInfo {
 /** The largest payload or schema accepted, as `eventry serve` accepts request bodies. */
 export const MAX_INPUT_BYTES = 1 << 20;
 
+/** The largest JSON-RPC message either transport reads: an argument at its limit and the envelope around it. */
+export const MAX_MESSAGE_BYTES = MAX_INPUT_BYTES + 64 * 1024;
+
 /** Read-only questions over the catalogue, each answered from the one model and the built packages. */
 export class CatalogueView {
   private searchIndex: MiniSearch | undefined;
@@ -123,25 +127,27 @@ export class CatalogueView {
     return this.sources.catalogue;
   }
 
-  /** Event versions by key, event key and description text, best first. */
+  /**
+   * Event versions by the words of their key, title, group, field paths, shape names and descriptions,
+   * best first: the portal's search (generators/docs/search-query.ts), over the same index.
+   */
   search(query: string, limit: number): SearchHit[] {
-    this.searchIndex ??= MiniSearch.loadJSON(searchIndexJson(this.catalogue), searchOptions());
-    const hits = this.searchIndex.search(query, searchQueryOptions()).slice(0, limit);
-    return hits.map((hit) => {
-      const event = this.catalogue.events[hit.id as string]!;
-      const terms = new Set(hit.terms);
-      const matched = Object.entries(hit.match).map(([term, parts]) => ({ term, in: [...parts].sort() }));
-      return {
-        key: event.key,
-        title: event.title,
-        group: event.group,
-        score: Math.round(hit.score * 1000) / 1000,
-        matched,
-        fields: fieldRows(this.catalogue, event.fields)
-          .filter((row) => terms.has(row.name))
-          .map((row) => row.path),
-      };
-    });
+    this.searchIndex ??= buildSearchIndex(this.catalogue);
+    return searchEvents(this.searchIndex, query)
+      .slice(0, limit)
+      .map((hit) => {
+        const event = this.catalogue.events[hit.id as string]!;
+        const matched = Object.entries(hit.match).map(([term, parts]) => ({ term, in: [...parts].sort() }));
+        const paths = fieldRows(this.catalogue, event.fields).map((row) => row.path);
+        return {
+          key: event.key,
+          title: event.title,
+          group: event.group,
+          score: Math.round(hit.score * 1000) / 1000,
+          matched,
+          fields: matchedFields(hit, [...new Set(paths)]),
+        };
+      });
   }
 
   /** The event version a key names, or a coded error with the closest key. */

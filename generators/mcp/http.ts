@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { ErrorCode } from '../shared/error-codes.js';
 import type { CatalogueView } from './catalogue-view.js';
-import { MAX_INPUT_BYTES } from './catalogue-view.js';
+import { MAX_MESSAGE_BYTES } from './catalogue-view.js';
+import { checkMessage, rpcError } from './jsonrpc.js';
 import { createMcpServer } from './server.js';
 
 /**
@@ -17,13 +17,13 @@ export function createMcpHttpHandler(
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });
       res.end(
-        rpcError(-32000, 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.'),
+        rpcError(-32000, null, 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages.'),
       );
       return;
     }
     let body: unknown;
     try {
-      body = JSON.parse(await readLimited(req, MAX_INPUT_BYTES + 64 * 1024));
+      body = JSON.parse(await readLimited(req, MAX_MESSAGE_BYTES));
     } catch (error) {
       const tooLarge = error instanceof BodyTooLarge;
       res.writeHead(tooLarge ? 413 : 400, {
@@ -31,8 +31,18 @@ export function createMcpHttpHandler(
         ...(tooLarge ? { connection: 'close' } : {}),
       });
       res.end(
-        rpcError(-32700, tooLarge ? 'The request body is too large.' : 'Parse error: the body is not JSON.'),
+        rpcError(
+          -32700,
+          null,
+          tooLarge ? 'The request body is too large.' : 'Parse error: the body is not JSON.',
+        ),
       );
+      return;
+    }
+    const checked = (Array.isArray(body) ? body : [body]).map(checkMessage).find((entry) => !entry.ok);
+    if (checked && !checked.ok) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(rpcError(-32600, checked.id, checked.error));
       return;
     }
     const server = createMcpServer(view);
@@ -67,8 +77,4 @@ function readLimited(req: IncomingMessage, max: number): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
-}
-
-function rpcError(code: ErrorCode<'mcp-http'>, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 }

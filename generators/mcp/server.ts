@@ -1,10 +1,14 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
+import { nestsDeeperThan } from '../schema-registry/schema-text.js';
 import { answer } from './answer.js';
 import { type CatalogueView, MAX_INPUT_BYTES } from './catalogue-view.js';
 import { registerCheckTools } from './check-tools.js';
 import { registerConsumerTools } from './consumer-tools.js';
 import { McpToolError } from './errors.js';
+
+/** The deepest payload the tools read: far beyond any event's nesting, well inside the stack. */
+const MAX_PAYLOAD_DEPTH = 64;
 
 /** The server's name and version as MCP clients see them. */
 const MCP_SERVER_INFO = { name: 'eventry', version: '1.0.0' } as const;
@@ -43,7 +47,7 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
     {
       title: 'Search event versions',
       description:
-        'Find event versions by key, field name or description text (every word must match; words of 2+ characters also match as prefixes).',
+        'Find event versions by the words of their key, field names (nested paths too), shape names or description text: keys and names split at `_ . - /` and case changes, plural and singular alike, words of 2+ letters also match as prefixes, words of 5+ letters with one typo; every word must match when some event has them all. Best first: key words, then field names, then descriptions.',
       inputSchema: { query: z.string().min(1).max(500), limit: z.number().int().min(1).max(100).optional() },
       outputSchema: {
         hits: z.array(
@@ -283,6 +287,11 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
 
 /** Refuses a value whose JSON is over the size `eventry serve` accepts. */
 function limitSize(value: unknown, what: string): void {
+  // Depth first, without recursion: JSON.stringify and the validators recurse, and a payload thousands
+  // of levels deep would overflow the stack (an "internal" error) instead of getting its code.
+  if (nestsDeeperThan(value, MAX_PAYLOAD_DEPTH)) {
+    throw new McpToolError('input-too-deep', `The ${what} nests deeper than ${MAX_PAYLOAD_DEPTH} levels.`);
+  }
   const text = JSON.stringify(value) ?? '';
   if (Buffer.byteLength(text) > MAX_INPUT_BYTES) {
     throw new McpToolError('input-too-large', `The ${what} is over ${MAX_INPUT_BYTES} bytes.`);

@@ -1,6 +1,4 @@
 import { posix, relative, resolve, sep } from 'node:path';
-import semverRsort from 'semver/functions/rsort.js';
-import semverValid from 'semver/functions/valid.js';
 import { parse as parseYaml } from 'yaml';
 import { CONFIG_FILE } from '../load/index.js';
 import {
@@ -8,7 +6,6 @@ import {
   describeTag,
   type GitPlace,
   isAncestor,
-  listTags,
   readObjects,
   resolveCommit,
 } from '../sources/git.js';
@@ -57,8 +54,9 @@ function lastVersionChange(
 }
 
 /**
- * The last release of a package: its highest `<name>@<version>` tag, else the newest commit that changed
- * the version its package.json records.
+ * The last release of a package at or below `from`: the nearer of its newest `<name>@<version>` tag and
+ * the commit that last changed the version its package.json records (`nearestRelease`, as for the
+ * catalogue, so `version` and `check` name the same release).
  */
 export function findRelease(
   at: GitPlace,
@@ -67,16 +65,8 @@ export function findRelease(
   manifestPath: string,
   from = 'HEAD',
 ): Release | undefined {
-  const prefix = `${name}@`;
-  const tagged = listTags(at, `${prefix}*`)
-    .map((tag) => tag.slice(prefix.length))
-    .filter((version) => semverValid(version) === version);
-  if (tagged.length > 0) {
-    const version = semverRsort(tagged)[0]!;
-    const commit = resolveCommit(at, `refs/tags/${prefix}${version}`);
-    if (commit) return { version, commit, via: `tag ${prefix}${version}` };
-  }
-  return lastVersionChange({ ...at, cwd: top }, manifestPath, packageVersion, from);
+  const marks = { tags: `${name}@*`, ownTags: true, path: manifestPath, read: packageVersion };
+  return nearestRelease(at, top, marks, from);
 }
 
 /** The `version` of an eventry.config.yaml text, if it records one. */
@@ -101,16 +91,43 @@ export function lastRelease(
   scope: string,
   from: string,
 ): Release | undefined {
-  const tag = describeTag(at, `${scope}/*@*`, from);
-  const tagged = tag ? resolveCommit(at, `refs/tags/${tag}`) : undefined;
   const config = toPosix(relative(top, resolve(at.cwd, catalogueDir, CONFIG_FILE)));
-  const changed = lastVersionChange({ ...at, cwd: top }, config, catalogueVersion, from);
+  const marks = { tags: `${scope}/*@*`, ownTags: false, path: config, read: catalogueVersion };
+  return nearestRelease(at, top, marks, from);
+}
+
+/** What marks a release of one subject: its tags, and the file (repo-relative) that records its version. */
+interface ReleaseMarks {
+  tags: string;
+  /** Whether the tags carry the subject's own version (a package's), not another's (the catalogue's). */
+  ownTags: boolean;
+  path: string;
+  read: (text: string | undefined) => string | undefined;
+}
+
+/**
+ * The one rule of what the last release is, for a package and for the catalogue alike: the newest tag
+ * matching `marks.tags` reachable from `from`, or the newest commit at or below `from` that changed the
+ * recorded version, whichever is nearer to `from` (a tag on a later commit wins; a version commit after
+ * the tagged one wins; on one commit, the subject's own tag wins). Tags never reachable from `from`
+ * (another branch) are not its releases.
+ */
+export function nearestRelease(
+  at: GitPlace,
+  top: string,
+  marks: ReleaseMarks,
+  from = 'HEAD',
+): Release | undefined {
+  const tag = describeTag(at, marks.tags, from);
+  const tagged = tag ? resolveCommit(at, `refs/tags/${tag}`) : undefined;
+  const changed = lastVersionChange({ ...at, cwd: top }, marks.path, marks.read, from);
   const byTag =
     tagged && tag
       ? { version: tag.slice(tag.lastIndexOf('@') + 1), commit: tagged, via: `tag ${tag}` }
       : undefined;
   if (!byTag) return changed;
   if (!changed) return byTag;
+  if (byTag.commit === changed.commit) return marks.ownTags ? byTag : changed;
   return isAncestor(at, byTag.commit, changed.commit) ? changed : byTag;
 }
 

@@ -73,7 +73,9 @@ export function loadHistory(options: HistoryOptions): HistoryResult {
     return { ok: false, reason: 'problems', problems: working.problems, root: options.catalogue };
   const points: HistoryPoint[] = [];
   const warnings: string[] = [];
-  const top = repoRoot(options);
+  // The catalogue's own repository, wherever the command runs (an agent's client starts `eventry mcp`
+  // in a folder of its own).
+  const top = repoRoot({ cwd: folder, env: options.env });
   if (top) {
     const inRepo = relative(top, folder).split(sep).join('/');
     const atTop: GitPlace = { cwd: top, env: options.env };

@@ -105,6 +105,31 @@ export const ERROR_CODE_REGISTRY = {
       },
     },
   },
+  usage: {
+    title: 'Usage scan',
+    shown:
+      '`file:line:column: error <code>: message` (`eventry usage scan`; on an error nothing is written and the old declaration stays)',
+    exit: EXIT.problems,
+    codes: {
+      'usage-unresolved': {
+        meaning:
+          'A read the scan cannot follow (a computed key, a value passed whole to code it cannot see): declared at the nearest path it can name (`lines[].*`, `*`). A warning.',
+        exit: EXIT.ok,
+      },
+      'usage-unknown-field': { meaning: 'The code reads a key that no version of the event has.' },
+      'usage-package-unresolved': {
+        meaning:
+          'An import of a group package does not resolve (the packages are not installed), or the project imports none.',
+      },
+      'usage-no-files': { meaning: "The project's tsconfig.json selects no source file." },
+      'usage-too-deep': { meaning: 'Code nested, or a chain of values, deeper than the scan can follow.' },
+      'usage-unknown-team': { meaning: '`--team` names no team of `teams.yaml`.', exit: EXIT.usage },
+      'usage-not-generated': {
+        meaning:
+          'The declaration file exists and its first line is not the note `usage scan` writes (or it is not a regular file).',
+      },
+    },
+  },
   docs: {
     title: 'Docs portal',
     shown: '`file: message [<code>]` (`eventry docs`; nothing is written)',
@@ -275,7 +300,7 @@ export const ERROR_CODE_REGISTRY = {
         meaning: 'The group package that answers this is not built: run `eventry build`.',
       },
       'input-too-large': { meaning: 'An argument larger than the server accepts.' },
-      'input-too-deep': { meaning: 'A schema argument nested deeper than the server accepts.' },
+      'input-too-deep': { meaning: 'A schema or payload argument nested deeper than the server accepts.' },
       'invalid-schema': { meaning: 'A candidate schema the compatibility checker cannot read.' },
       'unknown-subject': { meaning: 'No registry subject with that name.' },
       'no-registry': {
@@ -285,12 +310,20 @@ export const ERROR_CODE_REGISTRY = {
     },
   },
   'mcp-http': {
-    title: 'MCP over HTTP (JSON-RPC `error.code`)',
+    title: 'MCP protocol errors (JSON-RPC `error.code`, stdio and HTTP)',
     shown:
-      '`{"jsonrpc": "2.0", "error": {"code": <code>, ...}}` with the HTTP status (`serve --mcp`, `/mcp`)',
+      '`{"jsonrpc": "2.0", "id": <id or null>, "error": {"code": <code>, ...}}`: a line on `eventry mcp`\'s stdout, or the body with the HTTP status (`serve --mcp`, `/mcp`)',
     codes: {
       '-32000': { meaning: 'A method other than POST: the endpoint is stateless.', http: 405 },
-      '-32700': { meaning: 'A body that is not JSON (400), or too large (413).', http: [400, 413] },
+      '-32600': {
+        meaning:
+          'A message that is not one JSON-RPC 2.0 request, notification or response (a batch, no `jsonrpc`, a null or object id, params that are not an object).',
+        http: 400,
+      },
+      '-32700': {
+        meaning: 'A body or stdio line that is not JSON (400), or a message too large (413).',
+        http: [400, 413],
+      },
     },
   },
 } as const satisfies Record<string, ErrorArea>;

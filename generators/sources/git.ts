@@ -101,14 +101,6 @@ export function readObjects(at: GitPlace, specs: string[]): Map<string, string> 
   return files;
 }
 
-/** Tags matching a glob (`@scope/pkg@*`). */
-export function listTags(at: GitPlace, pattern: string): string[] {
-  return runGit(at, ['tag', '--list', pattern])
-    .toString()
-    .split('\n')
-    .filter((tag) => tag !== '');
-}
-
 /** Commits reachable from `from` that touched a path, newest first. */
 export function commitsTouching(at: GitPlace, path: string, from = 'HEAD'): string[] {
   return runGit(at, ['log', '--format=%H', '--end-of-options', from, '--', path])

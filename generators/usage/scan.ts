@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type * as TS from 'typescript-api';
-import { interfaceName } from '../load/event-key.js';
 import type { Catalogue } from '../model.js';
+import { Resolver, TooDeep } from './origins.js';
+import { PayloadTypes } from './payload-types.js';
+import { ReadCollector, type UsageFinding } from './reads.js';
 
 // typescript 5.9 under an alias: the repository's `typescript` is the native 7, which has no API. Loaded
 // on first use: no other command needs it (see docs/decisions/0060).
@@ -13,27 +15,50 @@ function ts(): typeof TS {
   return typescript;
 }
 
-/** What a consumer project reads: for each event key, the field paths (`lines[].amount`). */
+/** A problem or warning of a scan, located in the project (see `UsageFinding`). */
+export interface ScanFinding extends Omit<UsageFinding, 'code'> {
+  code: UsageFinding['code'] | 'usage-no-files' | 'usage-package-unresolved' | 'usage-too-deep';
+}
+
+/** What a consumer project reads: for each event key, the field paths (`lines[].amount`, `meta.*`, `*`). */
 export interface ProjectUsage {
   reads: Map<string, Set<string>>;
-  /** The project's source files scanned, relative paths not needed: only how many. */
+  /** How many of the project's own source files were scanned. */
   files: number;
+  /** Warnings (reads declared wider than read) and errors (the scan refuses: nothing may be written). */
+  findings: ScanFinding[];
 }
 
 /** Why a project cannot be scanned (a usage error, not a finding). */
 export class UsageError extends Error {}
 
-/** Methods of arrays whose first callback parameter is an item of the array. */
-const ITEM_CALLBACKS = new Set(['map', 'forEach', 'filter', 'find', 'findLast', 'some', 'every', 'flatMap']);
-
 /**
  * Reads the TypeScript project in `dir` (its tsconfig.json) with the type checker and collects every
- * field of the catalogue's event types it reads: property accesses, element accesses, destructuring,
- * optional chains and array callbacks, on values whose type the checker resolves to a generated event
- * interface (so `isEvent` / `assertEvent` narrowing counts like any annotation).
+ * field of the catalogue's event payloads it reads (see `ReadCollector` and `Resolver`). Errors in
+ * `findings` mean the reads are not all known: a group package import that does not resolve, a
+ * config that selects no file, a key no version has, code nested deeper than can be followed.
  */
 export function scanProject(dir: string, catalogue: Catalogue): ProjectUsage {
   const api = ts();
+  const { parsed, configPath } = readConfig(api, dir);
+  if (parsed.fileNames.length === 0) return refused(noFiles(configPath));
+  try {
+    return scanFiles(api, parsed, catalogue, false).get('')!;
+  } catch (error) {
+    if (!isTooDeep(error)) throw error;
+    return refused(tooDeep(error, configPath));
+  }
+}
+
+/** `scanProject` of each source file alone, in one program (a corpus of cases is one project). */
+export function scanProjectFiles(dir: string, catalogue: Catalogue): Map<string, ProjectUsage> {
+  const api = ts();
+  const { parsed, configPath } = readConfig(api, dir);
+  if (parsed.fileNames.length === 0) return new Map([['', refused(noFiles(configPath))]]);
+  return scanFiles(api, parsed, catalogue, true);
+}
+
+function readConfig(api: typeof TS, dir: string): { parsed: TS.ParsedCommandLine; configPath: string } {
   const configPath = api.findConfigFile(dir, api.sys.fileExists, 'tsconfig.json');
   if (!configPath || dirname(configPath) !== dir.replace(/\/$/, ''))
     throw new UsageError(`\`${dir}\` has no tsconfig.json.`);
@@ -48,169 +73,175 @@ export function scanProject(dir: string, catalogue: Catalogue): ProjectUsage {
     },
   );
   if (!parsed) throw new UsageError(`\`${configPath}\` cannot be read.`);
-  const program = api.createProgram(parsed.fileNames, { ...parsed.options, noEmit: true });
+  return { parsed, configPath };
+}
+
+function noFiles(configPath: string): ScanFinding {
+  return {
+    file: configPath,
+    line: 1,
+    column: 1,
+    severity: 'error',
+    code: 'usage-no-files',
+    message: 'the config selects no source file.',
+  };
+}
+
+/** The default library's files, parsed once per process (they never change under a run). */
+const libraryFiles = new Map<string, TS.SourceFile>();
+
+function createProgram(api: typeof TS, parsed: TS.ParsedCommandLine): TS.Program {
+  const options = { ...parsed.options, noEmit: true };
+  const host = api.createCompilerHost(options);
+  const libraryDir = dirname(api.getDefaultLibFilePath(options));
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, language, onError, fresh) => {
+    if (dirname(fileName) !== libraryDir) return getSourceFile(fileName, language, onError, fresh);
+    const key = `${fileName}\0${typeof language === 'object' ? language.languageVersion : language}`;
+    let file = libraryFiles.get(key);
+    if (!file) {
+      file = getSourceFile(fileName, language, onError, fresh);
+      if (file) libraryFiles.set(key, file);
+    }
+    return file;
+  };
+  return api.createProgram(parsed.fileNames, options, host);
+}
+
+/** One scan of a program: of all its files together, or (`perFile`, for tests) of each alone. */
+function scanFiles(
+  api: typeof TS,
+  parsed: TS.ParsedCommandLine,
+  catalogue: Catalogue,
+  perFile: boolean,
+): Map<string, ProjectUsage> {
+  const program = createProgram(api, parsed);
   const checker = program.getTypeChecker();
-  const events = new Map(Object.keys(catalogue.events).map((key) => [interfaceName(key), key]));
-  const reads = new Map<string, Set<string>>();
-  const scanner = new Scanner(api, program, checker, events);
-  const sources = program.getSourceFiles().filter((file) => !file.isDeclarationFile);
-  for (const source of sources) scanner.visit(source);
-  for (const [event, paths] of scanner.found) reads.set(event, pruned(paths));
-  return { reads, files: sources.length };
+  const sources = program
+    .getSourceFiles()
+    .filter((file) => !file.isDeclarationFile && !file.fileName.includes('/node_modules/'));
+  const types = new PayloadTypes(api, program, checker, catalogue);
+  const resolver = new Resolver(api, checker, types, callsOf(api, checker, sources));
+  const groups = perFile ? sources.map((source) => [source]) : [sources];
+  const results = new Map<string, ProjectUsage>();
+  for (const group of groups) {
+    const name = perFile ? group[0]!.fileName : '';
+    const unresolved = group.flatMap((source) =>
+      unresolvedImports(api, checker, source, catalogue.config.scope),
+    );
+    if (unresolved.length > 0) {
+      results.set(name, { reads: new Map(), files: group.length, findings: unresolved });
+      continue;
+    }
+    if (!types.packagesFound) {
+      results.set(name, refused(noPackages(parsed, catalogue)));
+      continue;
+    }
+    try {
+      const collector = new ReadCollector(api, checker, types, resolver);
+      for (const source of group) collector.walk(source);
+      results.set(name, { reads: collector.reads, files: group.length, findings: collector.findings });
+    } catch (error) {
+      if (!perFile || !isTooDeep(error)) throw error;
+      results.set(name, refused(tooDeep(error, group[0]!.fileName)));
+    }
+  }
+  return results;
 }
 
-/** A path read within an event: `''` for the payload itself. */
-interface EventPath {
-  event: string;
-  path: string;
+function noPackages(parsed: TS.ParsedCommandLine, catalogue: Catalogue): ScanFinding {
+  return {
+    file: String(parsed.options.configFilePath),
+    line: 1,
+    column: 1,
+    severity: 'error',
+    code: 'usage-package-unresolved',
+    message: `the project imports no group package of \`${catalogue.config.scope}\`: nothing it reads can be known.`,
+  };
 }
 
-class Scanner {
-  readonly found = new Map<string, Set<string>>();
-  private readonly memo = new Map<TS.Node, EventPath | null>();
+function isTooDeep(error: unknown): boolean {
+  return error instanceof TooDeep || (error instanceof RangeError && /call stack/i.test(error.message));
+}
 
-  constructor(
-    private readonly api: typeof TS,
-    private readonly program: TS.Program,
-    private readonly checker: TS.TypeChecker,
-    private readonly events: ReadonlyMap<string, string>,
-  ) {}
+function tooDeep(error: unknown, file: string): ScanFinding {
+  const node = error instanceof TooDeep ? error.node : undefined;
+  return {
+    ...(node ? locate(node) : { file, line: 1, column: 1 }),
+    severity: 'error',
+    code: 'usage-too-deep',
+    message: 'code nested (or a chain of values) deeper than eventry can follow; split it up.',
+  };
+}
 
-  visit(node: TS.Node): void {
-    const api = this.api;
+function refused(finding: ScanFinding): ProjectUsage {
+  return { reads: new Map(), files: 0, findings: [finding] };
+}
+
+function locate(node: TS.Node): { file: string; line: number; column: number } {
+  const source = node.getSourceFile();
+  const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
+  return { file: source.fileName, line: line + 1, column: character + 1 };
+}
+
+/** Imports of the catalogue's scope (`@scope/group`) that do not resolve: the packages are not installed. */
+function unresolvedImports(
+  api: typeof TS,
+  checker: TS.TypeChecker,
+  source: TS.SourceFile,
+  scope: string,
+): ScanFinding[] {
+  const found: ScanFinding[] = [];
+  const stack: TS.Node[] = [source];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    let specifier: TS.Node | undefined;
+    if ((api.isImportDeclaration(node) || api.isExportDeclaration(node)) && node.moduleSpecifier)
+      specifier = node.moduleSpecifier;
+    else if (api.isImportTypeNode(node) && api.isLiteralTypeNode(node.argument))
+      specifier = node.argument.literal;
+    else if (api.isCallExpression(node) && node.expression.kind === api.SyntaxKind.ImportKeyword)
+      specifier = node.arguments[0];
+    else if (api.isExternalModuleReference(node)) specifier = node.expression;
     if (
-      api.isPropertyAccessExpression(node) ||
-      api.isElementAccessExpression(node) ||
-      (api.isBindingElement(node) && api.isIdentifier(node.name))
+      specifier &&
+      api.isStringLiteralLike(specifier) &&
+      (specifier.text === scope || specifier.text.startsWith(`${scope}/`))
     ) {
-      const found = this.pathOf(node, 0);
-      if (found && found.path !== '') {
-        const paths = this.found.get(found.event) ?? new Set<string>();
-        paths.add(found.path);
-        this.found.set(found.event, paths);
-      }
+      const resolved = api.isImportTypeNode(node)
+        ? checker.getTypeAtLocation(node).flags !== api.TypeFlags.Any
+        : checker.getSymbolAtLocation(specifier) !== undefined;
+      if (!resolved)
+        found.push({
+          ...locate(specifier),
+          code: 'usage-package-unresolved',
+          severity: 'error',
+          message: `\`${specifier.text}\` does not resolve: install the group packages (npm install) before scanning.`,
+        });
     }
-    api.forEachChild(node, (child) => this.visit(child));
+    api.forEachChild(node, (child) => void stack.push(child));
   }
-
-  /** The event path `node` evaluates to, if it is inside an event payload. */
-  private pathOf(node: TS.Node, depth: number): EventPath | undefined {
-    if (depth > 64) return undefined;
-    const known = this.memo.get(node);
-    if (known !== undefined) return known ?? undefined;
-    const found = this.rootOf(node) ?? this.stepOf(node, depth + 1);
-    this.memo.set(node, found ?? null);
-    return found;
-  }
-
-  /** The payload itself: a value whose type (narrowed, without null and undefined) is an event interface. */
-  private rootOf(node: TS.Node): EventPath | undefined {
-    if (this.api.isBindingElement(node)) return undefined;
-    const type = this.checker.getNonNullableType(this.checker.getTypeAtLocation(node));
-    const symbol = type.aliasSymbol ?? type.getSymbol();
-    if (!symbol || !this.isPackageSymbol(symbol)) return undefined;
-    const event = this.events.get(symbol.getName());
-    return event ? { event, path: '' } : undefined;
-  }
-
-  private stepOf(node: TS.Node, depth: number): EventPath | undefined {
-    const api = this.api;
-    if (api.isPropertyAccessExpression(node)) {
-      const base = this.pathOf(node.expression, depth);
-      if (!base || !this.isPackageProperty(node.name)) return undefined;
-      return field(base, node.name.text);
-    }
-    if (api.isElementAccessExpression(node)) {
-      const base = this.pathOf(node.expression, depth);
-      if (!base) return undefined;
-      const argument = node.argumentExpression;
-      if (api.isStringLiteral(argument)) return field(base, argument.text);
-      return { event: base.event, path: `${base.path}[]` };
-    }
-    if (api.isParenthesizedExpression(node) || api.isNonNullExpression(node) || api.isAsExpression(node))
-      return this.pathOf(node.expression, depth);
-    if (api.isIdentifier(node)) return this.identifierPath(node, depth);
-    if (api.isBindingElement(node)) return this.bindingPath(node, depth);
-    return undefined;
-  }
-
-  /** A name: where its value came from (a variable's initializer, a callback's array, a destructuring). */
-  private identifierPath(node: TS.Identifier, depth: number): EventPath | undefined {
-    const api = this.api;
-    const declaration = this.checker.getSymbolAtLocation(node)?.valueDeclaration;
-    if (!declaration) return undefined;
-    if (api.isBindingElement(declaration)) return this.pathOf(declaration, depth);
-    if (api.isVariableDeclaration(declaration)) {
-      const loop = declaration.parent.parent;
-      if (api.isForOfStatement(loop)) {
-        const array = this.pathOf(loop.expression, depth);
-        return array ? { event: array.event, path: `${array.path}[]` } : undefined;
-      }
-      return declaration.initializer ? this.pathOf(declaration.initializer, depth) : undefined;
-    }
-    if (api.isParameter(declaration)) return this.callbackItem(declaration, depth);
-    return undefined;
-  }
-
-  /** The first parameter of `array.map((item) => …)` and its kin: an item of the array. */
-  private callbackItem(parameter: TS.ParameterDeclaration, depth: number): EventPath | undefined {
-    const api = this.api;
-    const fn = parameter.parent;
-    if (!(api.isArrowFunction(fn) || api.isFunctionExpression(fn)) || fn.parameters[0] !== parameter)
-      return undefined;
-    const call = fn.parent;
-    if (!api.isCallExpression(call) || !api.isPropertyAccessExpression(call.expression)) return undefined;
-    if (!ITEM_CALLBACKS.has(call.expression.name.text)) return undefined;
-    const array = this.pathOf(call.expression.expression, depth);
-    return array ? { event: array.event, path: `${array.path}[]` } : undefined;
-  }
-
-  /** `const { a, b: { c } } = value` or `([first]) => …`: the property (or item) of what is destructured. */
-  private bindingPath(element: TS.BindingElement, depth: number): EventPath | undefined {
-    const api = this.api;
-    const pattern = element.parent;
-    const holder = pattern.parent;
-    let base: EventPath | undefined;
-    if (api.isVariableDeclaration(holder) && holder.initializer)
-      base = this.pathOf(holder.initializer, depth);
-    else if (api.isBindingElement(holder)) base = this.pathOf(holder, depth);
-    else if (api.isParameter(holder)) base = this.rootOf(holder) ?? this.callbackItem(holder, depth);
-    if (!base) return undefined;
-    if (api.isArrayBindingPattern(pattern)) return { event: base.event, path: `${base.path}[]` };
-    if (element.dotDotDotToken) return base; // `...rest` reads what is left: the object itself
-    const name = element.propertyName ?? element.name;
-    if (api.isIdentifier(name) || api.isStringLiteral(name)) return field(base, name.text);
-    return undefined;
-  }
-
-  /** Whether a property is one the group packages declare (not `length`, `map` or another library member). */
-  private isPackageProperty(name: TS.MemberName): boolean {
-    const symbol = this.checker.getSymbolAtLocation(name);
-    return symbol !== undefined && this.isPackageSymbol(symbol);
-  }
-
-  private isPackageSymbol(symbol: TS.Symbol): boolean {
-    const declarations = symbol.getDeclarations() ?? [];
-    return declarations.some((declaration) => {
-      const file = declaration.getSourceFile();
-      return file.isDeclarationFile && !this.program.isSourceFileDefaultLibrary(file);
-    });
-  }
+  return found;
 }
 
-function field(base: EventPath, name: string): EventPath {
-  return { event: base.event, path: base.path ? `${base.path}.${name}` : name };
-}
-
-/** The paths without those another one reads inside (`lines` when `lines[].amount` is read). */
-function pruned(paths: ReadonlySet<string>): Set<string> {
-  const all = [...paths];
-  return new Set(
-    all.filter(
-      (path) =>
-        !all.some(
-          (other) => other !== path && (other.startsWith(`${path}.`) || other.startsWith(`${path}[]`)),
-        ),
-    ),
-  );
+/** Each function of the project -> the calls to it, for what its parameters receive. */
+function callsOf(
+  api: typeof TS,
+  checker: TS.TypeChecker,
+  sources: readonly TS.SourceFile[],
+): Map<TS.Node, TS.CallLikeExpression[]> {
+  const calls = new Map<TS.Node, TS.CallLikeExpression[]>();
+  for (const source of sources) {
+    const stack: TS.Node[] = [source];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (api.isCallExpression(node) || api.isNewExpression(node)) {
+        const declaration = checker.getResolvedSignature(node)?.declaration;
+        if (declaration && !declaration.getSourceFile().isDeclarationFile)
+          calls.set(declaration, [...(calls.get(declaration) ?? []), node]);
+      }
+      api.forEachChild(node, (child) => void stack.push(child));
+    }
+  }
+  return calls;
 }

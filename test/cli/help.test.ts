@@ -36,9 +36,12 @@ describe('eventry --help', () => {
 
 describe('a usage error prints one line and a hint, not the whole help', () => {
   it.each([
-    [['diff'], "error: missing required argument 'old'\n(run `eventry diff --help` for its usage)\n"],
-    [['check', '--bogus'], "error: unknown option '--bogus'\n(run `eventry check --help` for its usage)\n"],
-    [['bogus'], "error: unknown command 'bogus'\n(run `eventry --help` for the commands)\n"],
+    [['diff'], "eventry diff: missing required argument 'old'\nRun `eventry diff --help` for usage.\n"],
+    [
+      ['check', '--bogus'],
+      "eventry check: unknown option '--bogus'\nRun `eventry check --help` for usage.\n",
+    ],
+    [['bogus'], "eventry: unknown command 'bogus'\nRun `eventry --help` for usage.\n"],
   ])('eventry %j', async (args, stderr) => {
     const result = await runCliInProcess(args);
     expect(result.stderr).toBe(stderr);

@@ -69,6 +69,13 @@ describe('the consumer-aware gate: one case per status', () => {
         ],
       },
     ],
+    [
+      'strict-reader-field-added',
+      {
+        // A strict reader rejects the new optional field it never reads; tolerant ones ignore it.
+        want: ['broken ledger invoice.issued-v1', 'broken ledger invoice.issued-v2'],
+      },
+    ],
     ['deprecated-version-removed', { want: ['broken comms invoice.voided-v1'] }],
     ['unread-change', { want: [] }],
   ])('%s', (name, { want }) => {

@@ -1,6 +1,5 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../generators/load/index.js';
 import { shippedEventSchema } from '../../generators/schema/json-schema.js';
 import { compiledToolkitPath, REPO, seedPackages } from '../helpers.js';
+import { serve } from './processes.js';
 
 // The MCP server as an agent meets it: the SDK's own client, over stdio (the compiled `eventry mcp`)
 // and over streamable HTTP (`/mcp` of the compiled `eventry serve`), on the seed catalogue.
@@ -54,34 +54,6 @@ async function connectStdio(): Promise<Client> {
     }),
   );
   return client;
-}
-
-/** `eventry serve --port 0` of the compiled CLI, once it printed its address. */
-function serve(): Promise<{ url: string; child: ChildProcessWithoutNullStreams }> {
-  const child = spawn(
-    process.execPath,
-    [
-      compiledToolkitPath('scripts/eventry.js'),
-      'serve',
-      '--port',
-      '0',
-      '--no-cache',
-      '--packages',
-      seedPackages(),
-    ],
-    { cwd: REPO },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /^eventry: serving (http:\/\/\S+)$/.exec(line);
-      if (match) resolve({ url: match[1]!, child });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
 }
 
 // The SDK declares tool schemas in draft-07.

@@ -85,6 +85,8 @@ describe('generated group packages and the run time package', { timeout: 120_000
       'run.js',
       'runtime.d.ts',
       'runtime.js',
+      'standard.d.ts',
+      'standard.js',
       'suggest.d.ts',
       'suggest.js',
       'testing-values.d.ts',

@@ -4,6 +4,7 @@ import {
   type CompiledValidator,
   defineGroup,
   defineLazyEvent,
+  defineStandardSchemas,
 } from '../../generators/runtime/runtime.js';
 
 /**
@@ -37,5 +38,22 @@ describe('a group sets up an event when it first validates it', () => {
 
     const unknown = group.validate('c.created-v1', {});
     expect(unknown.valid ? undefined : unknown.error.code).toBe('unknown_event');
+  });
+
+  it('none for its Standard Schemas either until one validates, then that one event, once, shared', () => {
+    const a = counted('a.created-v1');
+    const b = counted('b.created-v1');
+    const group = defineGroup<Record<string, unknown>>('@test/group', [a.event, b.event]);
+    const strict = defineStandardSchemas<Record<string, unknown>>([a.event, b.event], 'strict');
+    const tolerant = defineStandardSchemas<Record<string, unknown>>([a.event, b.event], 'tolerant');
+    expect(Object.keys(strict)).toEqual(['a.created-v1', 'b.created-v1']);
+    expect([...a.setUps, ...b.setUps]).toEqual([]);
+
+    const payload = {};
+    expect(strict['a.created-v1']!['~standard'].validate(payload)).toEqual({ value: payload });
+    expect(tolerant['a.created-v1']!['~standard'].validate(payload)).toEqual({ value: payload });
+    expect(group.validate('a.created-v1', payload)).toEqual({ valid: true });
+    expect(a.setUps).toEqual(['a.created-v1']);
+    expect(b.setUps).toEqual([]);
   });
 });

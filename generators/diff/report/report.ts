@@ -43,14 +43,10 @@ export function buildReport(before: ReportSide, after: ReportSide): DiffReport {
   for (const group of [...before.catalogue.groups, ...after.catalogue.groups])
     groupTitles[group.slug] = group.title;
   const fixes = new Map<Finding, string>();
-  const shapeFixes = new Map<string, string>();
   for (const finding of findings.filter(isGated)) {
     fixes.set(finding, fixFor(finding, before.catalogue, after.catalogue));
   }
-  for (const change of shapeChanges(findings.filter(isGated))) {
-    const events = [...new Set(change.reaches.map((reach) => reach.event))];
-    shapeFixes.set(change.key, fixForShape(change.shape, events, before.catalogue, after.catalogue));
-  }
+  const shapeFixes = shapeFixesFor(findings.filter(isGated), before.catalogue, after.catalogue);
   return {
     before: { label: before.label, version: before.catalogue.config.version },
     after: { label: after.label, version: after.catalogue.config.version },
@@ -82,12 +78,17 @@ export interface ShapeChange {
   first: Finding;
 }
 
+/** What identifies a change made in a shape across the events it reaches: shape, rule and detail. */
+export function shapeKey(finding: Finding): string {
+  return finding.via ? `${finding.via.shape}\0${finding.rule}\0${finding.via.detail}` : '';
+}
+
 /** Changes made in shapes, each once, by shape name, then in the order they are first met. */
 export function shapeChanges(findings: readonly Finding[]): ShapeChange[] {
   const changes = new Map<string, ShapeChange>();
   for (const finding of findings) {
     if (!finding.via) continue;
-    const key = `${finding.via.shape}\0${finding.rule}\0${finding.via.detail}`;
+    const key = shapeKey(finding);
     let change = changes.get(key);
     if (!change) {
       change = {
@@ -105,6 +106,20 @@ export function shapeChanges(findings: readonly Finding[]): ShapeChange[] {
     change.reaches.push({ event: finding.event, attr: finding.attr });
   }
   return [...changes.values()].sort((a, b) => (a.shape < b.shape ? -1 : a.shape > b.shape ? 1 : 0));
+}
+
+/** What to do instead of each change made in a shape, by `ShapeChange.key`, once for all the events it reaches. */
+export function shapeFixesFor(
+  findings: readonly Finding[],
+  before: Catalogue,
+  after: Catalogue,
+): Map<string, string> {
+  const fixes = new Map<string, string>();
+  for (const change of shapeChanges(findings)) {
+    const events = [...new Set(change.reaches.map((reach) => reach.event))];
+    fixes.set(change.key, fixForShape(change.shape, events, before, after));
+  }
+  return fixes;
 }
 
 /** Findings by event, leaving out those made in a shape (`shapeChanges` lists those once). */

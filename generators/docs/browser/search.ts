@@ -1,14 +1,15 @@
 // Client-side search: MiniSearch (shipped as assets/minisearch.js) over the index built at build time.
 // Each result names the matched fields and shows a snippet of the matched text; the arrow keys move
 // through the results and Enter opens one.
-import MiniSearch, { type SearchResult } from './minisearch.js';
-
-interface StoredFields {
-  key: string;
-  title?: string;
-  fields?: string;
-  snippet?: string;
-}
+import {
+  indexOptions,
+  indexTermsOf,
+  matchedFields,
+  type StoredHit,
+  searchEvents,
+  termsMatchedIn,
+} from '../search-query.js';
+import MiniSearch from './minisearch.js';
 
 const box = document.querySelector<HTMLElement>('[data-search]');
 if (box) await startSearch(box);
@@ -19,24 +20,13 @@ async function startSearch(box: HTMLElement): Promise<void> {
   const list = box.querySelector<HTMLOListElement>('[data-search-results]')!;
   const indexUrl = new URL(box.dataset.index ?? '', document.baseURI);
   const root = new URL('../', indexUrl);
-  // The index was built with this tokenizer; loading and querying it need the same one.
-  const separator = new RegExp(box.dataset.tokenize ?? '\\s+', 'u');
-  const tokenize = (text: string) => text.split(separator).filter((term) => term !== '');
-  const options = { ...JSON.parse(box.dataset.options ?? '{}'), tokenize };
-  // As searchQueryOptions in generators/docs/search.ts: a term shorter than minPrefix matches whole
-  // terms only (a one-letter prefix matched nearly every event).
-  const { minPrefix, ...query } = JSON.parse(box.dataset.query ?? '{}') as { minPrefix: number } & Record<
-    string,
-    unknown
-  >;
-  const queryOptions = { ...query, prefix: (term: string) => term.length >= minPrefix };
   input.value = new URLSearchParams(location.search).get('q') ?? '';
 
   let index: MiniSearch;
   try {
     const response = await fetch(indexUrl);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    index = MiniSearch.loadJSON(await response.text(), options);
+    index = MiniSearch.loadJSON(await response.text(), indexOptions());
   } catch (error) {
     status.textContent = `The search index could not be loaded (${(error as Error).message}). Serve the portal over HTTP: \`eventry serve\`, then /docs/.`;
     status.dataset.state = 'error';
@@ -51,7 +41,7 @@ async function startSearch(box: HTMLElement): Promise<void> {
       status.textContent = `${index.documentCount} events indexed. Type part of an event key, a field name or a word.`;
       return;
     }
-    const hits = index.search(text, queryOptions);
+    const hits = searchEvents(index, text);
     status.textContent = `${hits.length} result${hits.length === 1 ? '' : 's'}`;
     for (const hit of hits.slice(0, 50)) list.append(resultItem(hit, root));
   };
@@ -80,19 +70,17 @@ async function startSearch(box: HTMLElement): Promise<void> {
 }
 
 /** One result: the key linked, its title, the fields the query matched and a snippet of matched text. */
-function resultItem(hit: SearchResult, root: URL): HTMLLIElement {
-  const stored = hit as unknown as SearchResult & StoredFields;
+function resultItem(hit: StoredHit, root: URL): HTMLLIElement {
+  const key = String(hit.id);
   const item = document.createElement('li');
   const link = document.createElement('a');
-  link.href = new URL(`events/${stored.key}/index.html`, root).href;
-  link.textContent = stored.key;
-  link.dataset.searchHit = stored.key;
+  link.href = new URL(`events/${key}/index.html`, root).href;
+  link.textContent = key;
+  link.dataset.searchHit = key;
   item.append(link);
   // The index stores a title only where it is not the key itself.
-  if (stored.title)
-    item.append(Object.assign(document.createElement('span'), { textContent: ` ${stored.title}` }));
-  const terms = new Set(hit.terms.map((term) => term.toLowerCase()));
-  const fields = (stored.fields ?? '').split(' ').filter((field) => terms.has(field.toLowerCase()));
+  if (hit.title) item.append(Object.assign(document.createElement('span'), { textContent: ` ${hit.title}` }));
+  const fields = matchedFields(hit, (hit.paths ?? '').split(' ').filter(Boolean));
   if (fields.length > 0) {
     const matched = document.createElement('p');
     matched.className = 'hit-fields';
@@ -101,13 +89,13 @@ function resultItem(hit: SearchResult, root: URL): HTMLLIElement {
     for (const [i, field] of fields.entries()) {
       if (i > 0) matched.append(', ');
       const fieldLink = document.createElement('a');
-      fieldLink.href = new URL(`events/${stored.key}/index.html#field-${field}`, root).href;
+      fieldLink.href = new URL(`events/${key}/index.html#field-${field}`, root).href;
       fieldLink.textContent = field;
       matched.append(fieldLink);
     }
     item.append(matched);
   }
-  const snippet = snippetOf(stored.snippet ?? '', terms);
+  const snippet = snippetOf(hit.snippet ?? '', termsMatchedIn(hit, 'text'));
   if (snippet) item.append(snippet);
   return item;
 }
@@ -115,8 +103,8 @@ function resultItem(hit: SearchResult, root: URL): HTMLLIElement {
 /** About 20 words around the first matched term of `text`, the matched terms in `<mark>`. */
 function snippetOf(text: string, terms: ReadonlySet<string>): HTMLElement | undefined {
   const words = text.split(/\s+/).filter(Boolean);
-  const bare = (word: string) => word.toLowerCase().replace(/[^\p{L}\p{N}_]+/gu, '');
-  const first = words.findIndex((word) => terms.has(bare(word)));
+  const marked = (word: string) => indexTermsOf(word).some((term) => terms.has(term));
+  const first = words.findIndex(marked);
   if (first < 0) return undefined;
   const start = Math.max(0, first - 8);
   const end = Math.min(words.length, first + 12);
@@ -126,8 +114,7 @@ function snippetOf(text: string, terms: ReadonlySet<string>): HTMLElement | unde
   if (start > 0) snippet.append('… ');
   for (const [i, word] of words.slice(start, end).entries()) {
     if (i > 0) snippet.append(' ');
-    if (terms.has(bare(word)))
-      snippet.append(Object.assign(document.createElement('mark'), { textContent: word }));
+    if (marked(word)) snippet.append(Object.assign(document.createElement('mark'), { textContent: word }));
     else snippet.append(word);
   }
   if (end < words.length) snippet.append(' …');

@@ -60,7 +60,10 @@ export function emitPackageJson(
       '.': { types: './index.d.ts', default: './index.js' },
       './events/*': { types: './events/*.d.ts', default: './events/*.js' },
       './matchers': { types: './matchers.d.ts', default: './matchers.js' },
-      './testing': { types: './testing.d.ts', default: './testing.js' },
+      // ES import only: the entry waits for fast-check at its top level, which `require` cannot load
+      // (ERR_REQUIRE_ASYNC_MODULE); without a `require` match, a CommonJS `require` of it is a type error
+      // under node16/nodenext and fails at once at run time (docs/decisions/0086).
+      './testing': { import: { types: './testing.d.ts', default: './testing.js' } },
       './schemas/*': './schemas/*',
       './examples/*': './examples/*',
       './package.json': './package.json',

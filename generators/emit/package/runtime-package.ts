@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Catalogue } from '../../model.js';
-import { compiledToolkitFile, toolkitFilePath } from '../../shared/toolkit-files.js';
+import {
+  compiledToolkitFile,
+  readToolkitFile,
+  requirePrecompiled,
+  ToolkitNotBuilt,
+} from '../../shared/toolkit-files.js';
 import { generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { render } from './templates.js';
 
@@ -14,7 +19,7 @@ export const RUNTIME_SLUG = 'runtime';
  * the previous version cannot run on it. A changed run time under an unchanged version is refused by
  * `eventry publish`, as a changed group is.
  */
-export const RUNTIME_VERSION = '1.4.0';
+export const RUNTIME_VERSION = '1.5.0';
 
 /**
  * The range every group package depends on: a caret, so that npm installs ONE copy of the run time for
@@ -51,6 +56,8 @@ const COMPILED = [
   'testing-values.d.ts',
   'fast-check.js',
   'fast-check.d.ts',
+  'standard.js',
+  'standard.d.ts',
 ] as const;
 
 /**
@@ -89,7 +96,8 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
       exports: {
         '.': { types: './runtime.d.ts', default: './runtime.js' },
         './testing': { types: './testing.d.ts', default: './testing.js' },
-        './fast-check': { types: './fast-check.d.ts', default: './fast-check.js' },
+        // ES import only, as the groups' `./testing`: a top-level await (docs/decisions/0086).
+        './fast-check': { import: { types: './fast-check.d.ts', default: './fast-check.js' } },
         './package.json': './package.json',
       },
       types: './runtime.d.ts',
@@ -145,16 +153,36 @@ function sourceOf(name: (typeof COMPILED)[number]): string {
 }
 
 /**
- * A compiled run time file from `dist/generators/runtime/`. Refused when missing or older than its
- * source, so a build never ships a run time that is not the one in the source tree.
+ * Where `npm run build:tool` (`scripts/precompile.ts`) records, once tsc has compiled the run time, the
+ * digest of each source file it compiled from: an installed eventry's files all carry the time npm
+ * unpacked them, so the times cannot say which is newer.
+ */
+export const PRECOMPILED_RUNTIME_DIGESTS = 'emit/package/runtime-sources.compiled.cjs';
+
+/** The digest of each source file of the run time in `generators/runtime/`, by file name. */
+export function runtimeSourceDigests(): Record<string, string> {
+  const digests: Record<string, string> = {};
+  for (const name of COMPILED) {
+    const source = sourceOf(name);
+    digests[source] ??= createHash('sha256')
+      .update(readToolkitFile(`runtime/${source}`))
+      .digest('hex');
+  }
+  return digests;
+}
+
+/**
+ * A compiled run time file from `dist/generators/runtime/`. Refused (`toolkit-not-built`) when missing
+ * or compiled from other sources than the ones in the source tree now, so a build never ships a run
+ * time that is not the one in the source tree.
  */
 function readCompiledRuntime(name: (typeof COMPILED)[number]): string {
-  const source = toolkitFilePath(`runtime/${sourceOf(name)}`);
+  const what = 'the compiled package run time (dist/generators/runtime/)';
+  const current = runtimeSourceDigests();
+  requirePrecompiled<Record<string, string>>(PRECOMPILED_RUNTIME_DIGESTS, what, (recorded) =>
+    Object.entries(current).every(([source, digest]) => recorded[source] === digest),
+  );
   const compiled = compiledToolkitFile(`runtime/${name}`);
-  if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) {
-    throw new Error(
-      `eventry: dist/generators/runtime/${name} is missing or older than generators/runtime/${sourceOf(name)}: run \`npm run build:tool\``,
-    );
-  }
+  if (!existsSync(compiled)) throw new ToolkitNotBuilt(what);
   return readFileSync(compiled, 'utf8');
 }

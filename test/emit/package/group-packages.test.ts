@@ -65,7 +65,9 @@ describe('package.json', () => {
     });
     expect(pkg).not.toHaveProperty('repository');
     for (const [subpath, target] of Object.entries(pkg.exports as Record<string, unknown>)) {
-      if (typeof target === 'object') expect(Object.keys(target!)[0], subpath).toBe('types');
+      // `./testing` sits under `import` alone (docs/decisions/0086); types come first inside it.
+      const conditions = subpath === './testing' ? (target as { import: unknown }).import : target;
+      if (typeof conditions === 'object') expect(Object.keys(conditions!)[0], subpath).toBe('types');
     }
   });
 

@@ -37,7 +37,7 @@ describe('the run time package', () => {
       exports: {
         '.': { types: './runtime.d.ts', default: './runtime.js' },
         './testing': { types: './testing.d.ts', default: './testing.js' },
-        './fast-check': { types: './fast-check.d.ts', default: './fast-check.js' },
+        './fast-check': { import: { types: './fast-check.d.ts', default: './fast-check.js' } },
       },
       files: [
         'runtime.js',
@@ -58,6 +58,8 @@ describe('the run time package', () => {
         'testing-values.d.ts',
         'fast-check.js',
         'fast-check.d.ts',
+        'standard.js',
+        'standard.d.ts',
       ],
       peerDependenciesMeta: { 'fast-check': { optional: true } },
       eventry: { runtime: true },
