@@ -37,7 +37,7 @@ const SECRET = 'root:x:0:0:LEAK-MARKER-7f3a';
 // on, the case counted, and the rest run in a new child.
 const DRIVER = `
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 const [main, casesFile, base, work, from] = process.argv.slice(2);
@@ -74,23 +74,36 @@ for (let i = Number(from); i < cases.length; i++) {
 `;
 
 /** The driver's lines until it ends, or until `hangMs` pass without a line (then it is killed). */
-function runDriver(args: string[], hangMs: number): Promise<{ lines: string[]; finished: boolean }> {
+function runDriver(
+  args: string[],
+  hangMs: number,
+): Promise<{ lines: string[]; finished: boolean; killed: boolean; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-2000);
+    });
     let rest = '';
-    let timer = setTimeout(() => child.kill('SIGKILL'), hangMs);
+    let killed = false;
+    const kill = () => {
+      killed = true;
+      child.kill('SIGKILL');
+    };
+    let timer = setTimeout(kill, hangMs);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       clearTimeout(timer);
-      timer = setTimeout(() => child.kill('SIGKILL'), hangMs);
+      timer = setTimeout(kill, hangMs);
       const parts = (rest + chunk).split('\n');
       rest = parts.pop()!;
       lines.push(...parts.filter(Boolean));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ lines, finished: code === 0 });
+      resolve({ lines, finished: code === 0, killed, stderr });
     });
   });
 }
@@ -145,11 +158,13 @@ export async function runFuzz(
       judge(record, counts, bad);
     }
     if (child.finished && open === undefined) break;
-    // The child was given up on (or died) in the middle of case `open ?? last + 1`: a hang.
+    // The child was given up on in the middle of case `open ?? last + 1` (a hang), or died there (a
+    // crash, counted as an internal error with what it printed).
     const hung = open ?? last + 1;
-    counts.hangs++;
+    if (child.killed) counts.hangs++;
+    else counts.internalErrors++;
     counts.runs++;
-    bad('hang', hung, '');
+    bad(child.killed ? 'hang' : 'the run died', hung, child.stderr);
     from = hung + 1;
   }
   return counts;
