@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FastLoad } from '../execute/fast/load/index.js';
 import { projectRoot } from '../execute/fingerprint.js';
@@ -6,6 +6,7 @@ import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { type History, loadHistory } from '../schema-registry/history.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
+import { readUserFile } from '../shared/read-user-file.js';
 import { repoRoot } from '../sources/git.js';
 import type { Container } from './container.js';
 import { usageError } from './usage-error.js';
@@ -54,7 +55,9 @@ export function openHistory(
   }
   for (const warning of result.history.warnings) io.stderr.write(`eventry: ${warning}\n`);
   const subjects = new Set(result.history.points.flatMap((point) => [...point.schemas.keys()]));
-  const configText = readFileSync(join(resolve(cwd, catalogue), CONFIG_FILE), 'utf8');
+  // Read as the load read it (it loaded, so it is a file inside the catalogue): only to locate problems.
+  const config = readUserFile(resolve(cwd, catalogue), CONFIG_FILE);
+  const configText = config.ok ? config.text : '';
   const problems = checkCompatibilityOverrides(result.history.current, configText, subjects);
   if (problems.length > 0) {
     for (const problem of problems) io.stderr.write(`${formatProblem(problem, catalogue)}\n`);

@@ -6,10 +6,16 @@ import { resolveLintConfig } from '../lint/config.js';
 import { type LintResult, lintCatalogue } from '../lint/lint.js';
 import { formatGithub } from '../lint/report/github.js';
 import { formatJson } from '../lint/report/json.js';
+import { formatProblems, type LintProblem, printable } from '../lint/report/problems.js';
 import { formatSarif } from '../lint/report/sarif.js';
 import { countsText, formatText, sourcePath } from '../lint/report/text.js';
 import { LINT_RULES } from '../lint/rules/index.js';
-import { formatProblem, loadCatalogueFromSources, readCatalogueSources } from '../load/index.js';
+import {
+  type CatalogueProblem,
+  type CatalogueSourceFile,
+  loadCatalogueFromSources,
+  readCatalogueSources,
+} from '../load/index.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
 import { usageError } from './usage-error.js';
@@ -42,45 +48,56 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     return usageError(io, 'lint', `no catalogue folder at \`${root}\` (give one with --catalogue <dir>).`);
   }
-  const files = readCatalogueSources(dir);
+  const format = options.format ?? 'text';
+  const refuse = (problems: LintProblem[], what: string): ExitStatus => {
+    out(formatProblems(problems, format, root, `eventry lint: ${what}; nothing was linted.`));
+    return EXIT.problems;
+  };
+  let files: CatalogueSourceFile[];
+  try {
+    files = readCatalogueSources(dir);
+  } catch (error) {
+    io.stderr.write(
+      `eventry lint: cannot read the catalogue folder \`${printable(root)}\` (${(error as NodeJS.ErrnoException).code ?? 'error'}).\n`,
+    );
+    return EXIT.usage;
+  }
   const cache = readOnlyParseCache([dir]);
   const loaded = loadCatalogueFromSources(files, { accelerator: new FastLoad(cache ? { cache } : {}) });
-  if (!loaded.ok) {
-    for (const problem of loaded.problems) out(`${formatProblem(problem, root)}\n`);
-    out(`eventry lint: the catalogue has ${loaded.problems.length} problem(s); nothing was linted.\n`);
-    return EXIT.problems;
-  }
+  if (!loaded.ok)
+    return refuse(
+      loaded.problems.map(fromCatalogueProblem),
+      `the catalogue has ${loaded.problems.length} problem(s)`,
+    );
   const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
   const config = resolveLintConfig(loaded.catalogue.config.lint, configText);
-  if (config.problems.length > 0) {
-    for (const problem of config.problems)
-      out(
-        `${sourcePath(root, problem.location)}:${problem.location.line}:${problem.location.column}: error ${problem.code}: ${problem.message}\n    hint: ${problem.hint}\n`,
-      );
-    out(`eventry lint: ${config.problems.length} problem(s) in the lint settings; nothing was linted.\n`);
-    return EXIT.problems;
-  }
-  const baselinePath = resolve(dir, config.baseline);
+  if (config.problems.length > 0)
+    return refuse(config.problems, `${config.problems.length} problem(s) in the lint settings`);
   const baselineShown = sourcePath(root, { file: config.baseline, line: 0, column: 0 });
   if (options.writeBaseline) {
     const result = lintCatalogue(loaded.catalogue, { files, config });
-    const refused = writeBaseline(baselinePath, result.findings);
+    const refused = writeBaseline(dir, config.baseline, result.findings);
     if (refused) {
       io.stderr.write(`eventry lint: not writing the baseline: ${baselineShown} ${refused}.\n`);
       return EXIT.problems;
     }
-    out(
+    // A note, not an outcome a machine reads: on stderr under a machine format.
+    (format === 'text' ? io.stdout : io.stderr).write(
       `eventry lint: recorded ${result.findings.length} finding(s) (${countsText(result)}) in ${baselineShown}.\n`,
     );
     return EXIT.ok;
   }
   const read =
-    options.baseline === false ? { ok: true as const, baseline: undefined } : readBaseline(baselinePath);
+    options.baseline === false
+      ? { ok: true as const, baseline: undefined }
+      : readBaseline(dir, config.baseline);
   if (!read.ok) {
-    out(
-      `${baselineShown}:1:1: error invalid-lint-baseline: The baseline ${read.message}.\n    hint: Write it again with \`eventry lint --write-baseline\`.\n`,
+    const location = { file: config.baseline, line: 1, column: 1 };
+    const hint = read.hint ?? 'Write it again with `eventry lint --write-baseline`.';
+    return refuse(
+      [{ code: 'invalid-lint-baseline', message: `The baseline ${read.message}.`, hint, location }],
+      'the baseline cannot be used',
     );
-    return EXIT.problems;
   }
   const result = lintCatalogue(loaded.catalogue, {
     files,
@@ -88,7 +105,6 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
     ...(read.baseline ? { baseline: read.baseline } : {}),
   });
   const failed = failedBy(result, options.maxWarnings);
-  const format = options.format ?? 'text';
   if (format === 'json') out(formatJson(result, root));
   else if (format === 'sarif') out(formatSarif(result, root));
   else {
@@ -117,4 +133,14 @@ function summaryLine(result: LintResult, failed: string | undefined): string {
     ...(result.ignored > 0 ? [`${result.ignored} ignored by path`] : []),
   ];
   return `eventry lint: ${countsText(result)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}: ${failed ? `failed (${failed})` : 'passed'}.`;
+}
+
+/** A catalogue problem as the lint reports it (its places relative to the catalogue, as findings). */
+function fromCatalogueProblem(problem: CatalogueProblem): LintProblem {
+  return {
+    code: problem.code,
+    message: problem.message,
+    ...(problem.hint ? { hint: problem.hint } : {}),
+    location: { file: problem.file, line: problem.line, column: problem.column },
+  };
 }

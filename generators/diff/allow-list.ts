@@ -1,5 +1,6 @@
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import type { CatalogueProblem, CatalogueSourceFile } from '../load/index.js';
+import { unreadableProblem } from '../load/problem.js';
 import { suggest } from '../load/suggest.js';
 import { fromPointer, YamlSource } from '../load/yaml-source.js';
 import type { SourceLocation } from '../model.js';
@@ -44,6 +45,8 @@ export function readAllowList(
   retired: readonly RetiredRule[] = RETIRED_RULE_IDS,
 ): AllowList {
   if (!file) return { entries: [], problems: [] };
+  const unread = unreadableProblem(file);
+  if (unread) return { entries: [], problems: [unread] };
   const parsed = YamlSource.parse(file);
   if (!parsed.source) return { entries: [], problems: parsed.problems };
   const source = parsed.source;

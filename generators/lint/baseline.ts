@@ -1,4 +1,6 @@
-import { readIfExists, writeAtomically } from '../shared/fs.js';
+import { resolve } from 'node:path';
+import { writeAtomically } from '../shared/fs.js';
+import { readUserFile } from '../shared/read-user-file.js';
 import type { LintFinding } from './rule.js';
 
 /** The note every baseline starts with: also how `--write-baseline` knows a file is its own. */
@@ -18,18 +20,31 @@ export type Baseline = ReadonlySet<string>;
 export const baselineKey = (finding: Pick<LintFinding, 'rule' | 'subject'>): string =>
   `${finding.rule}\0${finding.subject}`;
 
-/** A baseline read from disk, or why it cannot be used. */
-export type BaselineRead = { ok: true; baseline: Baseline | undefined } | { ok: false; message: string };
+/** A baseline read from disk, or why it cannot be used (`hint`: what to do, when not to write it again). */
+export type BaselineRead =
+  | { ok: true; baseline: Baseline | undefined }
+  | { ok: false; message: string; hint?: string };
 
-/** Reads a baseline file; absent is no baseline, anything not written by `--write-baseline` is a problem. */
-export function readBaseline(path: string): BaselineRead {
-  const text = readIfExists(path);
-  if (text === undefined) return { ok: true, baseline: undefined };
+/** What to do about a baseline file that is not read. */
+const REFUSED_HINT =
+  'Name a regular file inside the catalogue folder in lint.baseline (the default is lint-baseline.json).';
+
+/**
+ * Reads the baseline file `path` (relative to the catalogue folder `root`); absent is no baseline,
+ * anything not written by `--write-baseline` is a problem. Read as every user file is: inside the
+ * catalogue, a regular file, bounded; a message never quotes the file.
+ */
+export function readBaseline(root: string, path: string): BaselineRead {
+  const read = readUserFile(root, path);
+  if (!read.ok && read.absent) return { ok: true, baseline: undefined };
+  if (!read.ok) return { ok: false, message: `cannot be read: ${read.reason}`, hint: REFUSED_HINT };
+  const text = read.text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, message: `is not JSON (${(error as Error).message})` };
+  } catch {
+    // The parser's message quotes the text: the file may not be a baseline at all.
+    return { ok: false, message: 'is not JSON' };
   }
   const findings = (parsed as { findings?: unknown } | null)?.findings;
   if (
@@ -44,9 +59,14 @@ export function readBaseline(path: string): BaselineRead {
  * Writes the baseline of `findings`, atomically. Refuses (returns why) to replace a file that is not
  * a baseline this command wrote.
  */
-export function writeBaseline(path: string, findings: readonly LintFinding[]): string | undefined {
-  const existing = readIfExists(path);
-  if (existing !== undefined && !isOwnBaseline(existing))
+export function writeBaseline(
+  root: string,
+  path: string,
+  findings: readonly LintFinding[],
+): string | undefined {
+  const existing = readUserFile(root, path);
+  if (!existing.ok && !existing.absent) return `is not written: ${existing.reason}`;
+  if (existing.ok && !isOwnBaseline(existing.text))
     return 'exists and was not written by `eventry lint --write-baseline`; move it away or name another file in lint.baseline';
   const entries = [
     ...new Map(
@@ -63,7 +83,10 @@ export function writeBaseline(path: string, findings: readonly LintFinding[]): s
         ? -1
         : 1,
   );
-  writeAtomically(path, `${JSON.stringify({ note: BASELINE_NOTE, findings: entries }, null, 2)}\n`);
+  writeAtomically(
+    resolve(root, path),
+    `${JSON.stringify({ note: BASELINE_NOTE, findings: entries }, null, 2)}\n`,
+  );
   return undefined;
 }
 

@@ -1,8 +1,9 @@
 import picomatch from 'picomatch';
+import { RE2JS } from 're2js';
 import { suggest } from '../load/suggest.js';
 import type { LintConfig, LintSeverity, SourceLocation } from '../model.js';
 import type { ErrorCode } from '../shared/error-codes.js';
-import type { FindingSeverity, LintRule } from './rule.js';
+import type { FindingSeverity, LintRule, NamePattern } from './rule.js';
 import { LINT_RULES, LINT_RULES_BY_ID, RETIRED_LINT_RULE_IDS } from './rules/index.js';
 
 /** A problem with the `lint:` settings: a usage error of the lint, reported where it was written. */
@@ -16,7 +17,7 @@ export interface LintConfigProblem {
 /** The settings a lint runs with, resolved from the preset and `lint.rules`. */
 export interface ResolvedLintConfig {
   severity(rule: LintRule): LintSeverity;
-  pattern(rule: LintRule): RegExp | undefined;
+  pattern(rule: LintRule): NamePattern | undefined;
   /** Whether an ignore entry covers this rule at this file. */
   ignored(rule: string, file: string): boolean;
   baseline: string;
@@ -39,7 +40,7 @@ export function resolveLintConfig(config: LintConfig | undefined, configText = '
   const problems: LintConfigProblem[] = [];
   const locate = (needle: string): SourceLocation => locateInConfig(configText, needle);
   const severities = new Map<string, LintSeverity>();
-  const patterns = new Map<string, RegExp>();
+  const patterns = new Map<string, NamePattern>();
   for (const [id, setting] of Object.entries(config?.rules ?? {})) {
     const rule = LINT_RULES_BY_ID.get(id);
     if (!rule) {
@@ -50,12 +51,12 @@ export function resolveLintConfig(config: LintConfig | undefined, configText = '
     if (severity) severities.set(id, severity);
     if (typeof setting === 'object' && setting.pattern !== undefined) {
       try {
-        patterns.set(id, new RegExp(setting.pattern, 'u'));
+        patterns.set(id, compilePattern(setting.pattern));
       } catch (error) {
         problems.push({
           code: 'invalid-lint-pattern',
-          message: `The pattern of \`${id}\` is not a regular expression: ${(error as Error).message}.`,
-          hint: 'Write a JavaScript regular expression, e.g. `^[a-z][a-z0-9_.]*$`.',
+          message: `The pattern of \`${id}\` is not a regular expression eventry runs: ${(error as Error).message}.`,
+          hint: 'Write a regular expression in RE2 syntax (no backreferences or lookaround), e.g. `^[a-z][a-z0-9_.]*$`.',
           location: locate(setting.pattern),
         });
       }
@@ -77,9 +78,7 @@ export function resolveLintConfig(config: LintConfig | undefined, configText = '
       return preset === 'strict' ? strict(rule.severity) : rule.severity;
     },
     pattern(rule) {
-      return (
-        patterns.get(rule.id) ?? (rule.pattern !== undefined ? new RegExp(rule.pattern, 'u') : undefined)
-      );
+      return patterns.get(rule.id) ?? (rule.pattern !== undefined ? compilePattern(rule.pattern) : undefined);
     },
     ignored(rule, file) {
       return ignores.some((entry) => (!entry.rules || entry.rules.has(rule)) && entry.match(file));
@@ -87,6 +86,16 @@ export function resolveLintConfig(config: LintConfig | undefined, configText = '
     baseline: config?.baseline ?? DEFAULT_BASELINE,
     problems,
   };
+}
+
+/**
+ * A pattern compiled for RE2 (`re2js`): matching is linear in the name, so no pattern in a config
+ * (`^(a+)+$` and the like) can hang `lint`, `build`, `check` or MCP (docs/decisions/0097). Throws on
+ * a pattern RE2 does not take (backreferences, lookaround), with its reason.
+ */
+export function compilePattern(source: string): NamePattern {
+  const compiled = RE2JS.compile(source);
+  return { source, test: (text) => compiled.test(text) };
 }
 
 /** The problem for a rule id the registry does not have, with what it may have meant. */

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { type CatalogueSourceFile, readCatalogueSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import { readBaseline } from './baseline.js';
@@ -73,10 +72,10 @@ function runLint(
     (problem) =>
       `${sourcePath(root, problem.location)}:${problem.location.line}:${problem.location.column}: error ${problem.code}: ${problem.message}\n    hint: ${problem.hint}\n`,
   );
-  const read = readBaseline(resolve(dir, config.baseline));
+  const read = readBaseline(dir, config.baseline);
   if (!read.ok)
     problems.push(
-      `${sourcePath(root, { file: config.baseline, line: 1, column: 1 })}:1:1: error invalid-lint-baseline: The baseline ${read.message}.\n`,
+      `${sourcePath(root, { file: config.baseline, line: 1, column: 1 })}:1:1: error invalid-lint-baseline: The baseline ${read.message}.\n${read.hint ? `    hint: ${read.hint}\n` : ''}`,
     );
   if (problems.length > 0) return { ok: false, problems };
   const baseline = read.ok ? read.baseline : undefined;

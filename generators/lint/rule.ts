@@ -18,12 +18,22 @@ export interface LintReport {
   subject: string;
 }
 
+/**
+ * A naming rule's pattern: `test` finds it in a name (as `RegExp.test` does), in time linear in the
+ * name whatever the pattern (RE2 semantics, see docs/decisions/0097-lint-patterns-in-linear-time.md).
+ */
+export interface NamePattern {
+  /** The pattern as written. */
+  readonly source: string;
+  test(text: string): boolean;
+}
+
 /** What every rule reads: the model, an index of it built once, and the rule's configured pattern. */
 export interface LintContext {
   catalogue: Catalogue;
   index: CatalogueIndex;
   /** The rule's `pattern` (eventry.config.yaml, else its default); undefined when it has neither. */
-  pattern(rule: LintRule): RegExp | undefined;
+  pattern(rule: LintRule): NamePattern | undefined;
 }
 
 /** One lint rule: one file under rules/, listed once in rules/index.ts. */

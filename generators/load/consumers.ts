@@ -6,7 +6,7 @@ import { requirePrecompiled } from '../shared/toolkit-files.js';
 import { type LoadAccelerator, PLAIN_LOAD } from './accelerator.js';
 import { problemsOf } from './check-shape.js';
 import { checkDeclarations, checkEventTypes } from './consumer-checks.js';
-import type { CatalogueProblem } from './problem.js';
+import { type CatalogueProblem, unreadableProblem } from './problem.js';
 import type { CatalogueSourceFile } from './sources.js';
 import { suggest } from './suggest.js';
 import { YamlSource } from './yaml-source.js';
@@ -84,7 +84,12 @@ export function parseOwnershipFiles(
 ): ParsedOwnership {
   const parses: ParsedOwnership['parses'] = [];
   for (const file of files) {
-    if (file.unreadable !== undefined) continue; // the catalogue's load reports it
+    // Reported, never skipped: a team file left out would leave the team out of the gate.
+    const unread = unreadableProblem(file);
+    if (unread) {
+      parses.push({ file, problems: [unread] });
+      continue;
+    }
     const { source, problems } = accelerator.parse(file);
     // Checked here, with the parse: an accelerator may remember a text that passed, as for definitions.
     if (source) {

@@ -2,7 +2,7 @@ import type { Catalogue, CatalogueConfig } from '../model.js';
 import { type LoadAccelerator, PLAIN_LOAD } from './accelerator.js';
 import { checkConfigShape, checkFileShape, modelConfig } from './check-shape.js';
 import { isOwnershipFile, loadOwnership, parseOwnershipFiles } from './consumers.js';
-import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath } from './problem.js';
+import { type CatalogueProblem, CONTROL_CHARACTERS, printablePath, unreadableProblem } from './problem.js';
 import { resolveCatalogue } from './resolve.js';
 import { type CatalogueSourceFile, hashSources, readCatalogueSources, type SourceReader } from './sources.js';
 import type { YamlSource } from './yaml-source.js';
@@ -116,27 +116,9 @@ function loadDefinitions(files: CatalogueSourceFile[], accelerator: LoadAccelera
         column: 1,
       });
     }
-    if (file.outside) {
-      problems.push({
-        code: 'symlink-outside-catalogue',
-        message: `\`${printablePath(file.path)}\` is a symbolic link to a file outside the catalogue folder; it was not read.`,
-        hint: 'Copy the file into the catalogue folder, or link to a file inside it.',
-        file: file.path,
-        line: 1,
-        column: 1,
-      });
-      incomplete = true;
-      continue;
-    }
-    if (file.unreadable !== undefined) {
-      problems.push({
-        code: 'unreadable-file',
-        message: `\`${printablePath(file.path)}\` cannot be read: ${file.unreadable}.`,
-        hint: 'Make it a readable YAML file, or move it out of the catalogue folder.',
-        file: file.path,
-        line: 1,
-        column: 1,
-      });
+    const unread = unreadableProblem(file);
+    if (unread) {
+      problems.push(unread);
       incomplete = true;
       continue;
     }

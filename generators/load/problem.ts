@@ -49,3 +49,30 @@ export function printablePath(path: string): string {
 
 /** C0 and C1 controls and the Unicode line separators: characters that must never reach output as they are. */
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * The problem for a catalogue file that was not read (`unreadable` set by the reader): a link out of
+ * the catalogue, a FIFO or device, a file too large, a folder named like a file. Undefined when it was
+ * read. Every reader of catalogue files reports it: a file left out silently changes what is checked.
+ */
+export function unreadableProblem(file: {
+  path: string;
+  unreadable?: string;
+  outside?: true;
+}): CatalogueProblem | undefined {
+  if (file.unreadable === undefined) return undefined;
+  const at = { file: file.path, line: 1, column: 1 };
+  return file.outside
+    ? {
+        code: 'symlink-outside-catalogue',
+        message: `\`${printablePath(file.path)}\` is a symbolic link to a file outside the catalogue folder; it was not read.`,
+        hint: 'Copy the file into the catalogue folder, or link to a file inside it.',
+        ...at,
+      }
+    : {
+        code: 'unreadable-file',
+        message: `\`${printablePath(file.path)}\` cannot be read: ${file.unreadable}.`,
+        hint: 'Make it a readable YAML file, or move it out of the catalogue folder.',
+        ...at,
+      };
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type Dirent, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { type Dirent, readdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { readRegularFile, resolvesInside, USER_FILE_REASONS } from '../shared/read-user-file.js';
 
 /** One catalogue file as text, with its path relative to the catalogue root. */
 export interface CatalogueSourceFile {
@@ -25,21 +26,16 @@ export interface SourceReader {
 
 const DISK: SourceReader = {
   readdir: (dir) => readdirSync(dir, { withFileTypes: true }),
-  readFile: (path) => readFileSync(path, 'utf8'),
-  realpath: (path) => realpathSync(path),
+  // Regular files of bounded size only: a FIFO or a device named `*.yaml` is refused, never waited on.
+  readFile: (path) => readRegularFile(path),
+  realpath: (path) => realpathSync.native(path),
 };
 
 /** Why a link that leaves the catalogue is not read (the loader reports it as `symlink-outside-catalogue`). */
 const OUTSIDE_REASON = 'it is a symbolic link to a file outside the catalogue folder, which is not read';
 
-/** Why reading failed, by the errno codes a catalogue folder can produce. */
-const REASONS: Record<string, string> = {
-  EISDIR: 'it is a directory, not a file',
-  ELOOP: 'it is a symbolic link that loops back on itself',
-  ENOENT: 'it is a symbolic link to nothing',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-};
+/** Why reading failed, by the errno codes a catalogue folder can produce (and the reader's refusals). */
+const REASONS = USER_FILE_REASONS;
 
 // Kept free of the parser and validator imports: `eventry build` reads and hashes the sources on its
 // no-op fast path, before deciding whether anything needs loading at all.
@@ -127,16 +123,7 @@ function walkCatalogue(
 function confinement(root: string, reader: SourceReader): (path: string) => boolean {
   const realpath = reader.realpath;
   if (!realpath) return () => true;
-  let realRoot: string | undefined;
-  return (path) => {
-    try {
-      realRoot ??= realpath(root);
-      const real = realpath(path);
-      return real.startsWith(`${realRoot}${sep}`);
-    } catch {
-      return true;
-    }
-  };
+  return (path) => resolvesInside(root, path, realpath);
 }
 
 function byPath(a: { path: string }, b: { path: string }): number {

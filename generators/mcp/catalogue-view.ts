@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type MiniSearch from 'minisearch';
 import { fieldRows } from '../docs/fields.js';
 import { eventMarkdown, importLine } from '../docs/markdown.js';
@@ -309,7 +308,7 @@ export class CatalogueView {
     const files = readCatalogueSources(dir);
     const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
     const config = resolveLintConfig(this.catalogue.config.lint, configText);
-    const read = readBaseline(resolve(dir, config.baseline));
+    const read = readBaseline(dir, config.baseline);
     const baseline = read.ok ? read.baseline : undefined;
     return lintCatalogue(this.catalogue, { files, config, ...(baseline ? { baseline } : {}) });
   }

@@ -7,6 +7,7 @@ import type { Finding } from '../diff/rule.js';
 import { type CatalogueProblem, CONFIG_FILE, type LoadOptions } from '../load/index.js';
 import { type Catalogue, groupPackageName } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
+import { readUserFile } from '../shared/read-user-file.js';
 import { directorySource } from '../sources/folder.js';
 import { type GitPlace, gitSource, repoRoot } from '../sources/git.js';
 import { packageVersion } from '../sources/source.js';
@@ -189,7 +190,8 @@ function planCatalogueVersion(
   const { release } = bumps.find((entry) => entry.bump === largest)!;
   const from = baseAt(release.commit)!.config.version;
   const target = applyBump(from, largest);
-  const edited = setConfigVersion(readFileSync(path, 'utf8'), target);
+  const config = readUserFile(dirname(path), CONFIG_FILE);
+  const edited = config.ok ? setConfigVersion(config.text, target) : undefined;
   if (!edited) return { kind: 'no-version-line' };
   const { recorded } = edited;
   if (semverValid(recorded) && !semverGt(target, recorded))

@@ -57,7 +57,10 @@ export const ERROR_CODE_REGISTRY = {
       'unresolved-alias': { meaning: 'A YAML alias (`*name`) with no anchor (`&name`) before it.' },
       'too-many-aliases': { meaning: 'YAML aliases that would expand too many times (an alias bomb).' },
       'too-deep': { meaning: 'YAML nested deeper than any catalogue file needs.' },
-      'unreadable-file': { meaning: 'An entry of the catalogue folder that cannot be read as a file.' },
+      'unreadable-file': {
+        meaning:
+          'An entry of the catalogue folder that cannot be read as a file (a folder, a FIFO or device, over 64 MiB).',
+      },
       'symlink-outside-catalogue': {
         meaning: 'A symbolic link in the catalogue folder to a file outside it (never read).',
       },
@@ -184,9 +187,13 @@ export const ERROR_CODE_REGISTRY = {
     codes: {
       'unknown-lint-rule': { meaning: '`lint.rules` names a rule that does not exist (or was retired).' },
       'invalid-lint-pattern': {
-        meaning: 'The `pattern` of a rule in `lint.rules` is not a regular expression.',
+        meaning:
+          'The `pattern` of a rule in `lint.rules` is not a regular expression RE2 runs (no backreferences or lookaround).',
       },
-      'invalid-lint-baseline': { meaning: 'The lint baseline file cannot be read: write it again.' },
+      'invalid-lint-baseline': {
+        meaning:
+          'The lint baseline cannot be used: not a baseline, or not a regular file inside the catalogue of at most 64 MiB.',
+      },
     },
   },
   publish: {

@@ -2,6 +2,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LINT_RULES } from '../../generators/lint/rules/index.js';
 import { REPO, tempDir } from '../helpers.js';
 import { runCliInProcess } from './in-process.js';
 
@@ -257,6 +258,7 @@ describe('eventry lint: machine-readable outputs', () => {
   it('--list-rules names every rule with its default severity', async () => {
     const result = await runCliInProcess(['lint', '--list-rules']);
     expect(result.stdout).toContain('missing-description (off): ');
-    expect(result.stdout.trim().split('\n')).toHaveLength(16);
+    expect(result.stdout.trim().split('\n')).toHaveLength(LINT_RULES.length);
+    expect(result.stdout).toContain('group-without-owner (warning): ');
   });
 });

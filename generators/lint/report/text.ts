@@ -13,7 +13,9 @@ export function sourcePath(root: string, location: SourceLocation): string {
 /** `file:line:column: warning rule: message` and the hint, as catalogue problems print. */
 function textLine(finding: LintFinding, root: string): string {
   const { line, column } = finding.location;
-  return `${sourcePath(root, finding.location)}:${line}:${column}: ${finding.severity} ${finding.rule}: ${finding.message}\n    hint: ${finding.hint}`;
+  // Names in a message come from the catalogue: their control characters are escaped, so a field
+  // called `\u001b[2J` cannot clear the terminal or forge a line.
+  return `${sourcePath(root, finding.location)}:${line}:${column}: ${finding.severity} ${finding.rule}: ${printablePath(finding.message)}\n    hint: ${printablePath(finding.hint)}`;
 }
 
 /** `3 errors, 12 warnings, 0 infos` */

@@ -1,37 +1,6 @@
 import { ownerText } from '../catalogue-index.js';
+import { isLikelyMisspelling } from '../helpers.js';
 import { at, code, type LintReport, type LintRule, plural } from '../rule.js';
-
-/**
- * How `b` differs from `a` by one typing slip: a letter left out or doubled (`adress`, `address`), or
- * two letters swapped (`recieved`). A letter replaced by another is not counted: two real words
- * often differ so (`content`, `consent`; `is_main`, `is_gain`).
- */
-function oneSlip(a: string, b: string): 'insertion' | 'transposition' | undefined {
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  let i = 0;
-  while (i < short.length && short[i] === long[i]) i++;
-  if (long.length === short.length + 1) {
-    if (short.slice(i) !== long.slice(i + 1)) return undefined;
-    // An `s` at the end of a word is a plural (`reading`, `readings_count`), not a slip.
-    const ending = i + 1 === long.length || long[i + 1] === '_';
-    return long[i] === 's' && ending ? undefined : 'insertion';
-  }
-  if (long.length !== short.length || i >= short.length - 1) return undefined;
-  return short[i] === long[i + 1] && short[i + 1] === long[i] && short.slice(i + 2) === long.slice(i + 2)
-    ? 'transposition'
-    : undefined;
-}
-
-/**
- * Two names one slip apart, or spelt with other separators (`postcode`, `post_code`). Not a typo:
- * names shorter than five letters (`from`, `form`), or a slip in a digit (`line1`, `line12`).
- */
-function likelyMisspelling(a: string, b: string): boolean {
-  if (a.replaceAll('_', '') === b.replaceAll('_', '')) return true;
-  if (Math.min(a.length, b.length) < 5) return false;
-  if (a.replace(/\d/g, '') === b.replace(/\d/g, '')) return false;
-  return oneSlip(a, b) !== undefined;
-}
 
 /** Keys two names one edit apart share: the name with one letter dropped, and the name itself. */
 function neighbourKeys(name: string): string[] {
@@ -67,7 +36,7 @@ export const fieldNameNearDuplicate: LintRule = {
           const [a, b] = [group[i]!, group[j]!];
           if (a === b || seen.has(`${a}\0${b}`)) continue;
           seen.add(`${a}\0${b}`);
-          if (!likelyMisspelling(a, b)) continue;
+          if (!isLikelyMisspelling(a, b)) continue;
           const usesA = ctx.index.byName.get(a)!;
           const usesB = ctx.index.byName.get(b)!;
           // The rarer spelling is the suspect; on a tie, the later one in the alphabet.

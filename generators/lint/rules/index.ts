@@ -5,9 +5,11 @@ import { duplicateShape } from './duplicate-shape.js';
 import { enumValueCase } from './enum-value-case.js';
 import { eventKeyFormat } from './event-key-format.js';
 import { fieldNameCase } from './field-name-case.js';
+import { fieldNameMisspellingInContext } from './field-name-misspelling-in-context.js';
 import { fieldNameNearDuplicate } from './field-name-near-duplicate.js';
 import { fieldTypeMismatch } from './field-type-mismatch.js';
 import { freeObjectWithShape } from './free-object-with-shape.js';
+import { groupWithoutOwner } from './group-without-owner.js';
 import { idTypeMismatch } from './id-type-mismatch.js';
 import { missingDescription } from './missing-description.js';
 import { personalDataUnclassified } from './personal-data-unclassified.js';
@@ -28,6 +30,7 @@ export const LINT_RULES: readonly LintRule[] = [
   shapeNameCase,
   fieldTypeMismatch,
   fieldNameNearDuplicate,
+  fieldNameMisspellingInContext,
   duplicateShape,
   freeObjectWithShape,
   dateWithoutFormat,
@@ -38,6 +41,7 @@ export const LINT_RULES: readonly LintRule[] = [
   unusedShape,
   missingDescription,
   personalDataUnclassified,
+  groupWithoutOwner,
 ];
 
 /** Rules by id. */
