@@ -1,10 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Command } from '../generators/cli/commander.js';
-import { createProgram } from '../generators/cli/main.js';
+import { commandTree, inspectedProgram } from './cli/in-process.js';
 import { fixturePath, REPO, tempDir } from './helpers.js';
 
 /**
@@ -29,27 +27,11 @@ function run(command: string, args: readonly string[], cwd: string) {
   };
 }
 
-/** Every command path of the program (`build`, `usage scan`, ...), from the CLI's own registry. */
+/** Every command path of the program that runs (`build`, `usage scan`, ...), from the CLI's own registry. */
 function commandPaths(): string[][] {
-  const program = createProgram({
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    env: {},
-    cwd: REPO,
-    onSignal: () => () => {},
-    exit: () => {},
-  });
-  const paths: string[][] = [];
-  const walk = (command: Command, path: string[]): void => {
-    for (const sub of command.commands) {
-      const here = [...path, sub.name()];
-      if (sub.commands.length > 0) walk(sub, here);
-      else paths.push(here);
-    }
-  };
-  walk(program, []);
-  return paths;
+  return commandTree(inspectedProgram())
+    .filter(({ command }) => command.commands.length === 0)
+    .map(({ path }) => path);
 }
 
 let app: string;

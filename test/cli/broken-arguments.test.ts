@@ -1,12 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProgram } from '../../generators/cli/main.js';
 import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
-import { compiledToolkitPath, fixturePath, REPO, tempDir } from '../helpers.js';
-import { runCliInProcess } from './in-process.js';
+import { compiledToolkitPath, fixturePath, tempDir } from '../helpers.js';
+import { inspectedProgram, runCliInProcess } from './in-process.js';
 
 /**
  * Every command of the CLI with broken arguments: missing required ones, unknown flags, nonexistent
@@ -164,15 +162,7 @@ const cases: Record<string, Case[]> = {
 describe('every command with broken arguments: a message and the documented exit code, no stack trace', () => {
   it('covers every command of the program', () => {
     expect(
-      createProgram({
-        stdin: new PassThrough(),
-        stdout: new PassThrough(),
-        stderr: new PassThrough(),
-        env: {},
-        cwd: REPO,
-        onSignal: () => () => {},
-        exit: () => {},
-      })
+      inspectedProgram()
         .commands.map((command) => command.name())
         .sort(),
     ).toEqual(Object.keys(cases).sort());

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { Readable, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import type { Command } from '../../generators/cli/commander.js';
 import type { StopSignal } from '../../generators/cli/container.js';
-import { runCli } from '../../generators/cli/main.js';
+import { createProgram, runCli } from '../../generators/cli/main.js';
 import { REPO } from '../helpers.js';
 
 /** What a finished in-process command gave back, as `runCli` in test/helpers.ts does for a process. */
@@ -80,4 +81,25 @@ function memoryOutput(): { stream: Writable; text(): string } {
     },
   });
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** The CLI's command tree, built over streams nobody reads: for tests that list or inspect its commands. */
+export function inspectedProgram(): Command {
+  return createProgram({
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    env: {},
+    cwd: REPO,
+    onSignal: () => () => {},
+    exit: () => {},
+  });
+}
+
+/** Every command below `command`, with its path (`['usage', 'scan']`), parents before their subcommands. */
+export function commandTree(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
+  return command.commands.flatMap((sub) => [
+    { path: [...path, sub.name()], command: sub },
+    ...commandTree(sub, [...path, sub.name()]),
+  ]);
 }

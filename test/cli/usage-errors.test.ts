@@ -1,32 +1,15 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../../generators/cli/commander.js';
-import { createProgram } from '../../generators/cli/main.js';
-import { REPO } from '../helpers.js';
-import { runCliInProcess } from './in-process.js';
+import { commandTree, inspectedProgram, runCliInProcess } from './in-process.js';
 
 /**
  * Every usage error, commander's own (an unknown option or command, a missing or excess argument, an
  * option without its value) and each command's, in one style: one line saying what is wrong, then the
  * help command to run; exit 2, nothing on stdout, no stack.
  */
-const program = createProgram({
-  stdin: new PassThrough(),
-  stdout: new PassThrough(),
-  stderr: new PassThrough(),
-  env: {},
-  cwd: REPO,
-  onSignal: () => () => {},
-  exit: () => {},
-});
+const program = inspectedProgram();
 
 /** Every command, by its path (`usage scan`), parents included. */
-function commands(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
-  return command.commands.flatMap((sub) => [
-    { path: [...path, sub.name()], command: sub },
-    ...commands(sub, [...path, sub.name()]),
-  ]);
-}
 
 type Case = [label: string, path: string[], args: string[]];
 
@@ -48,7 +31,7 @@ function casesOf({ path, command }: { path: string[]; command: Command }): Case[
 const table: Case[] = [
   ['eventry: an unknown option', [], ['--bogus']],
   ['eventry: an unknown command', [], ['nosuchcommand']],
-  ...commands(program).flatMap(casesOf),
+  ...commandTree(program).flatMap(casesOf),
   // The commands' own checks of their arguments.
   ['fake: an unknown variant', ['fake'], ['fake', 'account.created-v1', '--variant', 'huge']],
   ['serve: a port that is not one', ['serve'], ['serve', '--port', 'eighty']],
@@ -72,7 +55,7 @@ const table: Case[] = [
 describe('usage errors: one line and the help hint, exit 2', () => {
   it('covers a missing argument or value of every command that takes one', () => {
     const labels = table.map(([label]) => label);
-    for (const { path, command } of commands(program)) {
+    for (const { path, command } of commandTree(program)) {
       if (command.commands.length > 0) continue;
       expect(labels.filter((label) => label.startsWith(`${path.join(' ')}: `)).length).toBeGreaterThan(1);
     }

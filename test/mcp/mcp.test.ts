@@ -1,15 +1,14 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../generators/load/index.js';
 import { shippedEventSchema } from '../../generators/schema/json-schema.js';
-import { compiledToolkitPath, REPO, seedPackages } from '../helpers.js';
-import { serve } from './processes.js';
+import { REPO } from '../helpers.js';
+import { connectStdio, serve } from './processes.js';
 
 // The MCP server as an agent meets it: the SDK's own client, over stdio (the compiled `eventry mcp`)
 // and over streamable HTTP (`/mcp` of the compiled `eventry serve`), on the seed catalogue.
@@ -42,19 +41,6 @@ const twoVersions = (() => {
   const [type, keys] = [...byType].find(([, keys]) => keys.length >= 2)!;
   return { type, keys };
 })();
-
-async function connectStdio(): Promise<Client> {
-  const client = new Client({ name: 'eventry-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [compiledToolkitPath('scripts/eventry.js'), 'mcp', '--packages', seedPackages(), '--no-cache'],
-      cwd: REPO,
-      stderr: 'pipe',
-    }),
-  );
-  return client;
-}
 
 // The SDK declares tool schemas in draft-07.
 const ajv = new Ajv({ strict: false, allErrors: true });

@@ -1,5 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { compiledToolkitPath, REPO, seedPackages } from '../helpers.js';
 
 // The compiled MCP servers as processes, for the suites that talk to them.
@@ -39,4 +41,18 @@ export function mcpProcess(): ChildProcessWithoutNullStreams {
     [compiledToolkitPath('scripts/eventry.js'), 'mcp', '--packages', seedPackages(), '--no-cache'],
     { cwd: REPO },
   );
+}
+
+/** The SDK's own client connected to `eventry mcp` of the compiled CLI over stdio, on the seed's packages. */
+export async function connectStdio(): Promise<Client> {
+  const client = new Client({ name: 'eventry-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [compiledToolkitPath('scripts/eventry.js'), 'mcp', '--packages', seedPackages(), '--no-cache'],
+      cwd: REPO,
+      stderr: 'pipe',
+    }),
+  );
+  return client;
 }

@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_CASES } from '../docs/search-queries.js';
-import { compiledToolkitPath, REPO, seedPackages } from '../helpers.js';
+import { connectStdio } from './processes.js';
 
 // The queries people type (test/docs/search-queries.ts), as an agent sends them: `search_events` of
 // the compiled `eventry mcp` over stdio, limit 5, on the seed catalogue. The same module answers as on
@@ -18,15 +17,7 @@ interface Hit {
 describe('search_events answers the queries people type', () => {
   let client: Client;
   beforeAll(async () => {
-    client = new Client({ name: 'eventry-test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [compiledToolkitPath('scripts/eventry.js'), 'mcp', '--packages', seedPackages(), '--no-cache'],
-        cwd: REPO,
-        stderr: 'pipe',
-      }),
-    );
+    client = await connectStdio();
   }, 60_000);
   afterAll(async () => {
     await client?.close();

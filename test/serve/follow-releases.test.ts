@@ -1,12 +1,10 @@
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Follower, followRepository, loadServedState } from '../../generators/serve/follow.js';
-import { ServedStateHolder } from '../../generators/serve/served-state.js';
-import { createRegistryServer } from '../../generators/serve/server.js';
+import { loadServedState } from '../../generators/serve/follow.js';
 import { fixturePath } from '../helpers.js';
 import { releaseNickname } from '../schema-registry/released-repo.js';
 import { makeRepo, type TestRepo } from '../sources/git-repo.js';
+import { serveFollowed } from './followed-server.js';
 
 /**
  * A registry that follows the catalogue: a new release committed while `serve` runs is served without
@@ -23,26 +21,7 @@ async function servedRepo(intervalMs = 3_600_000) {
   const repo: TestRepo = makeRepo();
   repo.copy(fixturePath('small'), 'catalogue');
   const first = repo.commit('release 1.0.0');
-  const source = { cwd: repo.dir, env: process.env, catalogue: 'catalogue' };
-  const loaded = loadServedState(source);
-  if (!loaded.ok) throw new Error(loaded.message);
-  const holder = new ServedStateHolder(loaded.served);
-  const failures: string[] = [];
-  const follower: Follower = followRepository(holder, source, intervalMs, {
-    reloaded: () => undefined,
-    failed: (message) => failures.push(message),
-  });
-  const server = createRegistryServer(holder);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  cleanups.push(
-    () => follower.stop(),
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  const { follower, holder, url, failures, server } = await serveFollowed(repo.dir, cleanups, { intervalMs });
   return { repo, first, follower, holder, url, failures, server };
 }
 

@@ -1,15 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadHistory } from '../../generators/schema-registry/history.js';
-import { type Follower, followRepository, loadServedState } from '../../generators/serve/follow.js';
-import { ServedStateHolder } from '../../generators/serve/served-state.js';
-import { createRegistryServer } from '../../generators/serve/server.js';
 import { runCli, tempDir } from '../helpers.js';
 import { releasedTwice } from '../schema-registry/released-repo.js';
 import type { TestRepo } from '../sources/git-repo.js';
+import { serveFollowed } from './followed-server.js';
 
 /**
  * History is never invented: a reload that cannot read git keeps serving the last good state (and
@@ -26,26 +23,7 @@ const SUBJECT = 'account.created-v1';
 /** Release 1.0.0 and 1.1.0 of the small fixture, served in process and followed (checked by hand). */
 async function served() {
   const repo: TestRepo = releasedTwice();
-  const source = { cwd: repo.dir, env: process.env, catalogue: 'catalogue' };
-  const loaded = loadServedState(source);
-  if (!loaded.ok) throw new Error(loaded.message);
-  const holder = new ServedStateHolder(loaded.served);
-  const failures: string[] = [];
-  const follower: Follower = followRepository(holder, source, 3_600_000, {
-    reloaded: () => undefined,
-    failed: (message) => failures.push(message),
-  });
-  const server = createRegistryServer(holder);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  cleanups.push(
-    () => follower.stop(),
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  const { follower, url, failures } = await serveFollowed(repo.dir, cleanups);
   return { repo, follower, url, failures };
 }
 

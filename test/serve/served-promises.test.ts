@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Follower, followRepository, loadServedState } from '../../generators/serve/follow.js';
-import { ServedStateHolder } from '../../generators/serve/served-state.js';
-import { createRegistryServer } from '../../generators/serve/server.js';
 import { runCli, tempDir } from '../helpers.js';
 import { releasedTwice } from '../schema-registry/released-repo.js';
 import type { TestRepo } from '../sources/git-repo.js';
+import { serveFollowed } from './followed-server.js';
 
 /**
  * What `serve` promises a client: an id it served keeps resolving for the life of the process (the
@@ -19,29 +16,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function served(repo: TestRepo, docsDir?: string) {
-  const source = { cwd: repo.dir, env: process.env, catalogue: 'catalogue' };
-  const loaded = loadServedState(source);
-  if (!loaded.ok) throw new Error(loaded.message);
-  const holder = new ServedStateHolder(loaded.served);
-  const follower: Follower = followRepository(holder, source, 3_600_000, {
-    reloaded: () => undefined,
-    failed: (message) => {
-      throw new Error(message);
-    },
-  });
-  const server = createRegistryServer(holder, docsDir ? { docsDir } : {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  cleanups.push(
-    () => follower.stop(),
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { follower, url };
+/** The repository's catalogue served in process (with the portal at `docsDir`), followed by hand. */
+function served(repo: TestRepo, docsDir?: string) {
+  return serveFollowed(repo.dir, cleanups, docsDir ? { docsDir } : {});
 }
 
 const SUBJECT = 'account.created-v1';
