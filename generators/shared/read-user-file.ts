@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 // The one way eventry reads a file on a user's behalf (catalogue sources, teams and consumer files,
 // the allow-list, the config, the lint baseline): inside the catalogue folder once links are resolved,
@@ -92,8 +92,12 @@ export function resolvesInside(
   } catch {
     return false;
   }
-  const rel = relative(realRoot, real);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  return isStrictlyBelow(relative(realRoot, real));
+}
+
+/** Whether a `relative()` result names something strictly below its base (`..x.yaml` is a file in it). */
+function isStrictlyBelow(rel: string): boolean {
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 /**
@@ -103,8 +107,7 @@ export function resolvesInside(
  */
 export function readUserFile(root: string, path: string, maxBytes = MAX_USER_FILE_BYTES): UserFileRead {
   const full = resolve(root, path);
-  const rel = relative(resolve(root), full);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || !resolvesInside(root, full))
+  if (!isStrictlyBelow(relative(resolve(root), full)) || !resolvesInside(root, full))
     return { ok: false, refusal: 'outside-catalogue', reason: USER_FILE_REASONS.EOUTSIDE! };
   try {
     return { ok: true, text: readRegularFile(full, maxBytes) };
