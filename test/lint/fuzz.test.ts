@@ -284,23 +284,20 @@ const lintCases: FuzzCase[] = fc.sample(
 const ZERO = { stackTraces: 0, hangs: 0, exit70: 0, internalErrors: 0, leakedBytes: 0 };
 
 describe('fuzz: files eventry reads on a user’s behalf', () => {
-  it(`teams and consumer files (${CASES} cases, lint and check): no trace, hang, exit 70, internal error or leak`, async () => {
-    const counts = await runFuzz(CONSUMERS, consumerCases);
-    console.info(`fuzz counts: ${JSON.stringify({ ...counts, examples: counts.examples.length })}`);
-    expect(
-      { ...counts, examples: undefined, cases: undefined, runs: undefined },
-      counts.examples.join('\n\n'),
-    ).toMatchObject(ZERO);
-    expect(counts.runs).toBeGreaterThanOrEqual(CASES * 2);
-  }, 900_000);
-
-  it(`lint settings, baselines and suppression comments (${CASES} cases): no trace, hang, exit 70, internal error or leak`, async () => {
-    const counts = await runFuzz(LINT, lintCases);
-    console.info(`fuzz counts: ${JSON.stringify({ ...counts, examples: counts.examples.length })}`);
-    expect(
-      { ...counts, examples: undefined, cases: undefined, runs: undefined },
-      counts.examples.join('\n\n'),
-    ).toMatchObject(ZERO);
-    expect(counts.runs).toBeGreaterThanOrEqual(CASES * 2);
-  }, 900_000);
+  it.each([
+    [`teams and consumer files (${CASES} cases, lint and check)`, CONSUMERS, consumerCases],
+    [`lint settings, baselines and suppression comments (${CASES} cases)`, LINT, lintCases],
+  ] as const)(
+    '%s: no trace, hang, exit 70, internal error or leak',
+    async (_name, driver, cases) => {
+      const counts = await runFuzz(driver, cases);
+      console.info(`fuzz counts: ${JSON.stringify({ ...counts, examples: counts.examples.length })}`);
+      expect(
+        { ...counts, examples: undefined, cases: undefined, runs: undefined },
+        counts.examples.join('\n\n'),
+      ).toMatchObject(ZERO);
+      expect(counts.runs).toBeGreaterThanOrEqual(CASES * 2);
+    },
+    900_000,
+  );
 });
