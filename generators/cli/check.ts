@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { formatGate, formatGateLines, type GateFormat, gateTally } from '../diff/gate-report.js';
 import { type GateRun, type GateVerdict, runGate } from '../diff/gate-run.js';
+import { rootedPath } from '../diff/report/report.js';
 import { FastLoad, readOnlyParseCache } from '../execute/fast/load/index.js';
 import { type CatalogueProblem, formatProblem } from '../load/index.js';
 import { describeBase } from '../release/base.js';
@@ -113,7 +114,7 @@ function printProblems(
   io: Container,
 ): void {
   if (format === 'json') {
-    const listed = problems.map((problem) => ({ ...problem, file: prefixed(root, problem.file) }));
+    const listed = problems.map((problem) => ({ ...problem, file: rootedPath(root, problem.file) }));
     io.stdout.write(`${JSON.stringify({ verdict: 'failed', problems: listed }, null, 2)}\n`);
     return;
   }
@@ -123,8 +124,4 @@ function printProblems(
       ? `## eventry check: failed\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`
       : `${lines.join('\n')}\n`,
   );
-}
-
-function prefixed(root: string, file: string): string {
-  return root && root !== '.' ? `${root.replace(/\/$/, '')}/${file}` : file;
 }

@@ -4,7 +4,8 @@ import type { SourceLocation } from '../model.js';
 import type { GateVerdict } from './gate-run.js';
 import { formatImpactMarkdown, formatImpactText, impactJson, mdEscape } from './impact-report.js';
 import { escapeData, escapeProperty, formatImpactGithub } from './report/github.js';
-import { breaksSentence, reachList, shapeChanges, shapeKey } from './report/report.js';
+import { located } from './report/json.js';
+import { breaksSentence, reachList, rootedPath, shapeChanges, shapeKey } from './report/report.js';
 import type { Finding } from './rule.js';
 
 // `eventry check`'s verdict in each format: the data (diagnostics, tally) once, the formats around it.
@@ -190,15 +191,11 @@ export function formatGateLines(run: GateVerdict, format: GateFormat): string {
     .join('');
 }
 
-function placeOf(root: string, location: SourceLocation): SourceLocation {
-  return { file: prefixed(root, location.file), line: location.line, column: location.column };
-}
-
 function formatGateJson(run: GateVerdict): string {
   const tally = gateTally(run);
   const diagnostics = gateDiagnostics(run).map(({ location, ...rest }) => ({
     ...rest,
-    location: location ? placeOf(run.root, location) : null,
+    location: located(run.root, location),
   }));
   const document = {
     base: run.baseLabel,
@@ -235,7 +232,7 @@ function formatGateMarkdown(run: GateVerdict): string {
     out.push('| level | rule | where | change | fix |', '|---|---|---|---|---|');
     for (const diagnostic of diagnostics) {
       const where = diagnostic.location
-        ? `\`${mdEscape(prefixed(run.root, diagnostic.location.file))}:${diagnostic.location.line}\``
+        ? `\`${mdEscape(rootedPath(run.root, diagnostic.location.file))}:${diagnostic.location.line}\``
         : '';
       out.push(
         `| ${diagnostic.level} | \`${diagnostic.code}\` | ${where} | ${mdEscape(diagnostic.message)} | ${mdEscape(diagnostic.hint ?? '')} |`,
@@ -251,7 +248,7 @@ function formatGateMarkdown(run: GateVerdict): string {
 /** `file:line:column: error code: message`, as catalogue problems print. */
 function textLine(diagnostic: GateDiagnostic, root: string): string {
   const where = diagnostic.location
-    ? `${prefixed(root, diagnostic.location.file)}:${diagnostic.location.line}:${diagnostic.location.column}: `
+    ? `${rootedPath(root, diagnostic.location.file)}:${diagnostic.location.line}:${diagnostic.location.column}: `
     : '';
   const hint = diagnostic.hint ? `\n    fix: ${diagnostic.hint}` : '';
   return `${where}${diagnostic.level} ${diagnostic.code}: ${diagnostic.message}${hint}`;
@@ -260,7 +257,7 @@ function textLine(diagnostic: GateDiagnostic, root: string): string {
 function githubLine(diagnostic: GateDiagnostic, root: string): string {
   const properties = diagnostic.location
     ? [
-        `file=${escapeProperty(prefixed(root, diagnostic.location.file))}`,
+        `file=${escapeProperty(rootedPath(root, diagnostic.location.file))}`,
         `line=${diagnostic.location.line}`,
         `col=${diagnostic.location.column}`,
       ]
@@ -268,8 +265,4 @@ function githubLine(diagnostic: GateDiagnostic, root: string): string {
   properties.push(`title=${escapeProperty(diagnostic.code)}`);
   const text = diagnostic.hint ? `${diagnostic.message}\n${diagnostic.hint}` : diagnostic.message;
   return `::${diagnostic.level} ${properties.join(',')}::${escapeData(text)}`;
-}
-
-function prefixed(root: string, file: string): string {
-  return root && root !== '.' ? `${root.replace(/\/$/, '')}/${file}` : file;
 }

@@ -2,7 +2,7 @@ import type { SourceLocation } from '../../model.js';
 import type { ImpactReport } from '../impact.js';
 import { causeText, teamLabel } from '../impact-report.js';
 import type { Severity } from '../rule.js';
-import { breaksSentence, type DiffReport, reachList, shapeChanges } from './report.js';
+import { breaksSentence, type DiffReport, reachList, rootedPath, shapeChanges } from './report.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'notice'> = {
   breaking: 'error',
@@ -66,7 +66,7 @@ export function formatImpactGithub(report: ImpactReport, root: string): string {
     if (impact.status !== 'broken' && impact.status !== 'potentially-affected') continue;
     const level = impact.status === 'broken' ? 'error' : 'warning';
     const at = impact.declaration;
-    const file = root && root !== '.' ? `${root.replace(/\/$/, '')}/${at.file}` : at.file;
+    const file = rootedPath(root, at.file);
     const text = [
       `${impact.event}: ${impact.status} for ${teamLabel(impact)}`,
       ...impact.causes.map(causeText),

@@ -1,6 +1,6 @@
 import type { SourceLocation } from '../../model.js';
 import { impactJson } from '../impact-report.js';
-import { countBySeverity, type DiffReport } from './report.js';
+import { countBySeverity, type DiffReport, rootedPath } from './report.js';
 
 /**
  * The machine-readable report: `{compared, summary, changes, packages}`, stable key order, two-space
@@ -40,8 +40,8 @@ export function formatJson(report: DiffReport): string {
   return `${JSON.stringify({ compared, summary, changes, packages, ...consumers }, null, 2)}\n`;
 }
 
-function located(root: string, location: SourceLocation | undefined): SourceLocation | null {
+/** A location as the user would open it, or null. */
+export function located(root: string, location: SourceLocation | undefined): SourceLocation | null {
   if (!location) return null;
-  const file = root && root !== '.' ? `${root.replace(/\/$/, '')}/${location.file}` : location.file;
-  return { file, line: location.line, column: location.column };
+  return { file: rootedPath(root, location.file), line: location.line, column: location.column };
 }

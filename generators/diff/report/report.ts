@@ -134,6 +134,11 @@ export function reachList(reaches: ShapeChange['reaches']): string {
     .join(', ');
 }
 
+/** `file` as the user would open it: under `root` (how the catalogue was named), unless that is `.` or empty. */
+export function rootedPath(root: string, file: string): string {
+  return root && root !== '.' ? `${root.replace(/\/$/, '')}/${file}` : file;
+}
+
 /** Findings per severity. */
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
   const counts: Record<Severity, number> = { breaking: 0, 'non-breaking': 0, docs: 0 };
