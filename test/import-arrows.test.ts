@@ -8,8 +8,9 @@ import { REPO } from './helpers.js';
 
 /**
  * The toolkit's house rules: imports run one way, `model` <- `schema` <- `load` <- `emit` <- `execute`,
- * with `diff`, `release`, `publish`, `sources`, `serve`, `schema-registry` and `docs` beside the pipeline and `cli` on top; and no
- * import cycle anywhere in generators/ and scripts/, static or through dynamic `import()`.
+ * with the rooms beside the pipeline on floors of their own (`FLOORS`: `check` above `diff`, `lint` and
+ * `release`, `serve` above `schema-registry`, `mcp` above them all) and `cli` on top; and no import cycle
+ * anywhere in generators/ and scripts/, static or through dynamic `import()`.
  */
 
 /** One import of one file: the file it names (repo-relative, `/`-separated) and how. */
@@ -34,22 +35,41 @@ type Layer =
   | 'scripts-entry';
 
 /**
- * The folders beside the pipeline: they read the model, never the emitters, the build or the CLI.
- * (`schema-registry/` is the schema registry's model of the release history; `serve/` its HTTP server; `docs/` the static portal.)
+ * The rooms beside the pipeline, by floor: they read the model (through `load` and `schema` as well),
+ * never the emitters, the build or the CLI, and a room imports only rooms on a lower floor than its own
+ * (two rooms on one floor know nothing of each other). The floors are those today's imports need
+ * (docs/decisions/0106): `diff` compares, `lint` judges with the diff's helpers, `release` bumps from
+ * the diff and finds releases through `sources`, `check` runs the gate over diff, lint, release and
+ * sources, `schema-registry` models the release history, `serve` and `docs` show it, `mcp` offers it all.
  */
-const BESIDE = [
-  'diff',
-  'release',
-  'publish',
-  'sources',
-  'serve',
-  'schema-registry',
-  'docs',
-  'validate',
-  'mcp',
-  'lint',
-  'usage',
-];
+const FLOORS: Readonly<Record<string, number>> = {
+  diff: 0,
+  publish: 0,
+  usage: 0,
+  validate: 0,
+  lint: 1,
+  sources: 1,
+  release: 2,
+  check: 3,
+  'schema-registry': 3,
+  docs: 4,
+  serve: 4,
+  mcp: 5,
+};
+
+/** The room beside the pipeline a path is in, or undefined. */
+function besideRoom(path: string): string | undefined {
+  const [root, top] = path.split('/');
+  return root === 'generators' && top !== undefined && top in FLOORS ? top : undefined;
+}
+
+/** Whether an import between two rooms beside the pipeline runs down: to the same room or a lower floor. */
+function runsDown(from: string, to: string): boolean {
+  const source = besideRoom(from);
+  const target = besideRoom(to);
+  if (source === undefined || target === undefined || source === target) return true;
+  return FLOORS[target]! < FLOORS[source]!;
+}
 
 /** What each layer may import. Everything not listed is an arrow running back. */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
@@ -85,7 +105,7 @@ function layerOf(path: string): Layer | undefined {
   const top = parts[1] ?? '';
   if (['model.ts', 'model-digest.ts', 'model-lazy-record.ts'].includes(top)) return 'model';
   if (top === 'schema') return 'schema';
-  if (BESIDE.includes(top)) return 'beside';
+  if (top in FLOORS) return 'beside';
   if (['shared', 'runtime', 'load', 'emit', 'execute', 'cli'].includes(top)) return top as Layer;
   return undefined;
 }
@@ -124,7 +144,11 @@ function findBackArrows(edges: readonly Edge[]): string[] {
       back.push(`${arrow} (unknown folder: place it in the house, in layerOf)`);
       continue;
     }
-    if (!ALLOWED[source].includes(target) || (to.startsWith(FAST_LOAD) && !mayUseFastLoad(from))) {
+    if (
+      !ALLOWED[source].includes(target) ||
+      !runsDown(from, to) ||
+      (to.startsWith(FAST_LOAD) && !mayUseFastLoad(from))
+    ) {
       back.push(arrow);
       continue;
     }
@@ -274,7 +298,7 @@ describe('the import graph of generators/ and scripts/', () => {
     expect(findCycles(edges)).toEqual([]);
   });
 
-  it('runs one way: model <- schema <- load <- emit <- execute, sources/diff/release/publish/schema-registry/serve beside, cli on top', () => {
+  it('runs one way: model <- schema <- load <- emit <- execute, the rooms beside on their floors, cli on top', () => {
     expect(findBackArrows(edges)).toEqual([...KNOWN_EXCEPTIONS].sort());
   });
 
@@ -307,7 +331,7 @@ describe('the house rules themselves', () => {
     ['a source importing the build', 'generators/sources/folder.ts', 'generators/execute/write.ts'],
     [
       'anything but the entry importing the CLI',
-      'generators/release/semver.ts',
+      'generators/release/changelog.ts',
       'generators/cli/exit-codes.ts',
     ],
     ['a benchmark importing the CLI', 'scripts/bench/build.ts', 'generators/cli/build.ts'],
@@ -340,6 +364,18 @@ describe('the house rules themselves', () => {
       'generators/execute/build.ts',
       'generators/execute/fast/load/fast-load.ts',
     ],
+    ['the diff importing the release', 'generators/diff/gate.ts', 'generators/release/base.ts'],
+    ['the diff importing the gate', 'generators/diff/gate.ts', 'generators/check/run.ts'],
+    ['the lint importing the gate', 'generators/lint/gate.ts', 'generators/check/run.ts'],
+    ['the release importing the gate', 'generators/release/base.ts', 'generators/check/run.ts'],
+    [
+      'the registry importing its server',
+      'generators/schema-registry/registry.ts',
+      'generators/serve/server.ts',
+    ],
+    ['one room importing another on its floor', 'generators/serve/server.ts', 'generators/docs/site.ts'],
+    ['the gate importing the MCP server', 'generators/check/run.ts', 'generators/mcp/server.ts'],
+    ['the gate importing an emitter', 'generators/check/run.ts', 'generators/emit/openapi.ts'],
   ])('flag %s', (_name, from, to) => {
     expect(findBackArrows([edge(from, to)])).toHaveLength(1);
   });
@@ -363,6 +399,16 @@ describe('the house rules themselves', () => {
       'generators/execute/fast/load/incremental.ts',
       'generators/load/resolve.ts',
     ],
+    ['the gate importing the diff', 'generators/check/run.ts', 'generators/diff/gate.ts'],
+    ['the gate importing the lint', 'generators/check/run.ts', 'generators/lint/gate.ts'],
+    ['the gate importing the release', 'generators/check/sides.ts', 'generators/release/base.ts'],
+    [
+      'the server importing the registry',
+      'generators/serve/server.ts',
+      'generators/schema-registry/registry.ts',
+    ],
+    ['the MCP server importing the gate', 'generators/mcp/check-tools.ts', 'generators/check/run.ts'],
+    ['the CLI importing the gate', 'generators/cli/check.ts', 'generators/check/run.ts'],
   ])('allow %s', (_name, from, to) => {
     expect(findBackArrows([edge(from, to)])).toEqual([]);
   });
