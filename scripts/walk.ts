@@ -6,10 +6,12 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript-api';
 
 /**
- * `node dist/scripts/walk.js [--runs N] [--cwd DIR] -- <eventry arguments>` (`{tmp}` in an argument: a
- * fresh folder each run, e.g. `-- build --out {tmp}`): the walk of one eventry
- * command, the sequence of rooms (folders under generators/: `load`, `execute/fast/load`, `diff/rules`)
- * control passes through while it runs, and how often it climbs back (docs/decisions/0105).
+ * `node dist/scripts/walk.js [--runs N] [--cwd DIR] [--toolkit CHECKOUT] [--pairs N] -- <eventry args>`: the
+ * walk of one eventry command, the sequence of rooms (folders under generators/: `load`,
+ * `execute/fast/load`, `diff/rules`) control passes through while it runs, and how often it climbs
+ * back (docs/decisions/0105). `{tmp}` in an argument is a fresh folder each run (`-- build --out {tmp}`);
+ * `--toolkit` runs another checkout's built eventry (the commit before a change) under this one's floors;
+ * `--pairs` how many of the busiest steps to list.
  *
  * Method. The command runs under V8's sampling profiler (`node --cpu-prof --cpu-prof-interval 20`: a
  * stack every 20 µs of the main thread). Each sample's stack is a path in the profile's call tree; from
@@ -17,10 +19,12 @@ import ts from 'typescript-api';
  * new one, so the walk replays those returns and calls frame by frame. The room of a moment is the room
  * of the innermost eventry frame (a frame of dist/generators/; Node's and the libraries' frames are
  * transparent; a sample with no eventry frame, such as the garbage collector's, is skipped). Consecutive
- * equal rooms are one visit. A call that starts and ends between two samples is not seen: the figures
- * are a lower bound, stable to a few steps from run to run (hence `--runs`, which reports each run).
+ * equal rooms are one visit. A call that starts and ends between two samples is not seen: the counts
+ * are lower bounds and vary from run to run (a loop shows as many round trips as samples fall in it),
+ * hence `--runs`, each run reported and the median.
  *
- * Floors. A room's floor comes from the import graph of generators/ (read from the sources with the
+ * Floors. A room's floor comes from the import graph of this checkout's generators/ (whichever toolkit
+ * runs, so a walk before a change and one after are measured against the same floors; read with the
  * TypeScript compiler API, dynamic `import()` included): rooms that import each other (a cycle between
  * folders) share a floor; otherwise a room is one floor above the highest room it imports. A step into
  * a room on a higher floor is a climb back: a return into a room left before, or a call against the
@@ -29,9 +33,9 @@ import ts from 'typescript-api';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A room's name: its folder below generators/ (`model` for the model's files at the top). */
-function roomOfSource(path: string): string | undefined {
-  const rest = relative(join(REPO, 'generators'), path);
+/** A room's name: its folder below `checkout`'s generators/ (`model` for the model's files at the top). */
+function roomOfSource(path: string, checkout = REPO): string | undefined {
+  const rest = relative(join(checkout, 'generators'), path);
   if (rest.startsWith('..')) return undefined;
   const folder = dirname(rest).split(sep).join('/');
   return folder === '.' ? 'model' : folder;
@@ -199,11 +203,11 @@ export function figuresOf(steps: readonly Step[], floors: ReadonlyMap<string, nu
   return { rooms: [...rooms].sort(), steps: steps.length, climbs, callbacks, pairs: sorted };
 }
 
-/** Runs eventry once under the profiler in `cwd` and returns the main thread's profile. */
-function profileRun(args: readonly string[], cwd: string): Profile {
+/** Runs `toolkit`'s eventry once under the profiler in `cwd` and returns the main thread's profile. */
+function profileRun(args: readonly string[], cwd: string, toolkit: string): Profile {
   const dir = mkdtempSync(join(tmpdir(), 'eventry-walk-'));
   try {
-    const entry = join(REPO, 'dist', 'scripts', 'eventry.js');
+    const entry = join(toolkit, 'dist', 'scripts', 'eventry.js');
     const flags = ['--cpu-prof', '--cpu-prof-interval', '20', '--cpu-prof-dir', dir];
     // `{tmp}` in an argument is a fresh folder each run (a build into it is a full build every time).
     const given = args.map((arg) => arg.replaceAll('{tmp}', join(dir, 'out')));
@@ -222,13 +226,13 @@ function profileRun(args: readonly string[], cwd: string): Profile {
   }
 }
 
-/** The room of a profile frame's script URL: under dist/generators/ of this checkout, else none. */
-function roomOfUrl(url: string): string | undefined {
+/** The room of a profile frame's script URL: under dist/generators/ of `toolkit`, else none. */
+function roomOfUrl(url: string, toolkit: string): string | undefined {
   if (!url.startsWith('file://')) return undefined;
   const path = fileURLToPath(url);
-  const rest = relative(join(REPO, 'dist', 'generators'), path);
+  const rest = relative(join(toolkit, 'dist', 'generators'), path);
   if (rest.startsWith('..')) return undefined;
-  return roomOfSource(join(REPO, 'generators', rest));
+  return roomOfSource(join(toolkit, 'generators', rest), toolkit);
 }
 
 /** The middle value of a list of figures. */
@@ -245,6 +249,7 @@ function summarize(
   runs: readonly WalkFigures[],
   steps: readonly Step[][],
   floors: ReadonlyMap<string, number>,
+  listed = 10,
 ): string {
   const lines = runs.map(
     (figures, i) =>
@@ -271,10 +276,10 @@ function summarize(
     `median: ${pick('steps')} steps, ${pick('climbs')} climbs back (${pick('callbacks')} by a callback)`,
     `rooms seen (${rooms.size}): ${[...rooms].sort().join(' ')}`,
     `busiest steps (median): ${bounces
-      .slice(0, 10)
+      .slice(0, listed)
       .map(([pair, n]) => `${pair} ${n}`)
       .join('; ')}`,
-    `distinct climbs back (${climbing.size}): ${[...climbing].sort().join('; ')}`,
+    `distinct climbs back (${climbing.size}, ${[...climbing].filter((step) => step.endsWith('(callback)')).length} by a callback): ${[...climbing].sort().join('; ')}`,
   );
   return lines.join('\n');
 }
@@ -289,14 +294,18 @@ function main(argv: readonly string[]): void {
   };
   const runs = Number(option('--runs') ?? '3');
   const cwd = resolve(option('--cwd') ?? process.cwd());
+  const toolkit = resolve(option('--toolkit') ?? REPO);
   const floors = floorsOf(roomArrows());
-  const walks = Array.from({ length: runs }, () => stepsOf(profileRun(args, cwd), roomOfUrl));
+  const walks = Array.from({ length: runs }, () =>
+    stepsOf(profileRun(args, cwd, toolkit), (url) => roomOfUrl(url, toolkit)),
+  );
   console.log(`eventry ${args.join(' ')}: the walk of the main thread, ${runs} run(s)`);
   console.log(
     summarize(
       walks.map((walk) => figuresOf(walk, floors)),
       walks,
       floors,
+      Number(option('--pairs') ?? '10'),
     ),
   );
   const byFloor = [...floors].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
