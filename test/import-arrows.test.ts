@@ -1,23 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-// A full TypeScript parser, so `import type`, `export … from` and `import()` in any position count,
-// and a specifier in a comment or a string does not. (Installed with jest; no dependency-graph tool is.)
-import { parse } from '@babel/parser';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from './helpers.js';
+import { type Edge, findCycles, importGraph } from './import-graph.js';
 
 /**
  * The toolkit's house rules: imports run one way, `model` <- `schema` <- `load` <- `emit` <- `execute`,
- * with `diff`, `release`, `publish`, `sources`, `serve`, `schema-registry` and `docs` beside the pipeline and `cli` on top; and no
- * import cycle anywhere in generators/ and scripts/, static or through dynamic `import()`.
+ * with the rooms beside the pipeline on floors of their own (`FLOORS`: `check` above `diff`, `lint` and
+ * `release`, `serve` above `schema-registry`, `mcp` above them all) and `cli` on top; and no import cycle
+ * anywhere in generators/ and scripts/, static or through dynamic `import()`.
  */
-
-/** One import of one file: the file it names (repo-relative, `/`-separated) and how. */
-interface Edge {
-  from: string;
-  to: string;
-  dynamic: boolean;
-}
 
 /** Where a file sits in the house. */
 type Layer =
@@ -34,22 +26,41 @@ type Layer =
   | 'scripts-entry';
 
 /**
- * The folders beside the pipeline: they read the model, never the emitters, the build or the CLI.
- * (`schema-registry/` is the schema registry's model of the release history; `serve/` its HTTP server; `docs/` the static portal.)
+ * The rooms beside the pipeline, by floor: they read the model (through `load` and `schema` as well),
+ * never the emitters, the build or the CLI, and a room imports only rooms on a lower floor than its own
+ * (two rooms on one floor know nothing of each other). The floors are those today's imports need
+ * (docs/decisions/0106): `diff` compares, `lint` judges with the diff's helpers, `release` bumps from
+ * the diff and finds releases through `sources`, `check` runs the gate over diff, lint, release and
+ * sources, `schema-registry` models the release history, `serve` and `docs` show it, `mcp` offers it all.
  */
-const BESIDE = [
-  'diff',
-  'release',
-  'publish',
-  'sources',
-  'serve',
-  'schema-registry',
-  'docs',
-  'validate',
-  'mcp',
-  'lint',
-  'usage',
-];
+const FLOORS: Readonly<Record<string, number>> = {
+  diff: 0,
+  publish: 0,
+  usage: 0,
+  validate: 0,
+  lint: 1,
+  sources: 1,
+  release: 2,
+  check: 3,
+  'schema-registry': 3,
+  docs: 4,
+  serve: 4,
+  mcp: 5,
+};
+
+/** The room beside the pipeline a path is in, or undefined. */
+function besideRoom(path: string): string | undefined {
+  const [root, top] = path.split('/');
+  return root === 'generators' && top !== undefined && top in FLOORS ? top : undefined;
+}
+
+/** Whether an import between two rooms beside the pipeline runs down: to the same room or a lower floor. */
+function runsDown(from: string, to: string): boolean {
+  const source = besideRoom(from);
+  const target = besideRoom(to);
+  if (source === undefined || target === undefined || source === target) return true;
+  return FLOORS[target]! < FLOORS[source]!;
+}
 
 /** What each layer may import. Everything not listed is an arrow running back. */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
@@ -85,7 +96,7 @@ function layerOf(path: string): Layer | undefined {
   const top = parts[1] ?? '';
   if (['model.ts', 'model-digest.ts', 'model-lazy-record.ts'].includes(top)) return 'model';
   if (top === 'schema') return 'schema';
-  if (BESIDE.includes(top)) return 'beside';
+  if (top in FLOORS) return 'beside';
   if (['shared', 'runtime', 'load', 'emit', 'execute', 'cli'].includes(top)) return top as Layer;
   return undefined;
 }
@@ -124,7 +135,11 @@ function findBackArrows(edges: readonly Edge[]): string[] {
       back.push(`${arrow} (unknown folder: place it in the house, in layerOf)`);
       continue;
     }
-    if (!ALLOWED[source].includes(target) || (to.startsWith(FAST_LOAD) && !mayUseFastLoad(from))) {
+    if (
+      !ALLOWED[source].includes(target) ||
+      !runsDown(from, to) ||
+      (to.startsWith(FAST_LOAD) && !mayUseFastLoad(from))
+    ) {
       back.push(arrow);
       continue;
     }
@@ -143,122 +158,6 @@ function findBackArrows(edges: readonly Edge[]): string[] {
   return back.sort();
 }
 
-/** Every import cycle (Tarjan's strongly connected components of more than one file, or a self-import). */
-function findCycles(edges: readonly Edge[]): string[][] {
-  const next = new Map<string, string[]>();
-  for (const { from, to } of edges) {
-    if (!next.has(from)) next.set(from, []);
-    next.get(from)!.push(to);
-  }
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const cycles: string[][] = [];
-  let counter = 0;
-  const visit = (node: string): void => {
-    index.set(node, counter);
-    low.set(node, counter);
-    counter++;
-    stack.push(node);
-    onStack.add(node);
-    for (const target of next.get(node) ?? []) {
-      if (!index.has(target)) {
-        visit(target);
-        low.set(node, Math.min(low.get(node)!, low.get(target)!));
-      } else if (onStack.has(target)) {
-        low.set(node, Math.min(low.get(node)!, index.get(target)!));
-      }
-    }
-    if (low.get(node) === index.get(node)) {
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== node);
-      if (component.length > 1 || (next.get(node) ?? []).includes(node)) cycles.push(component.sort());
-    }
-  };
-  for (const node of [...next.keys()].sort()) if (!index.has(node)) visit(node);
-  return cycles;
-}
-
-interface AstNode {
-  type: string;
-  [key: string]: unknown;
-}
-
-/** The relative specifiers a TypeScript module imports, re-exports or `import()`s, and which are dynamic. */
-function importsOf(code: string, file: string): { specifier: string; dynamic: boolean }[] {
-  const ast = parse(code, { sourceType: 'module', plugins: ['typescript'], sourceFilename: file });
-  const found: { specifier: string; dynamic: boolean }[] = [];
-  const stringValue = (node: unknown): string | undefined => {
-    const candidate = node as AstNode | null | undefined;
-    if (candidate?.type === 'StringLiteral') return candidate.value as string;
-    return undefined;
-  };
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const child of node) walk(child);
-      return;
-    }
-    if (!node || typeof node !== 'object' || typeof (node as AstNode).type !== 'string') return;
-    const current = node as AstNode;
-    if (
-      current.type === 'ImportDeclaration' ||
-      current.type === 'ExportNamedDeclaration' ||
-      current.type === 'ExportAllDeclaration'
-    ) {
-      const specifier = stringValue(current.source);
-      if (specifier !== undefined) found.push({ specifier, dynamic: false });
-    }
-    if (current.type === 'CallExpression' && (current.callee as AstNode).type === 'Import') {
-      const specifier = stringValue((current.arguments as unknown[])[0]);
-      if (specifier !== undefined) found.push({ specifier, dynamic: true });
-    }
-    if (current.type === 'TSImportType') {
-      const argument = current.argument as AstNode;
-      const specifier = stringValue(argument.type === 'TSLiteralType' ? argument.literal : argument);
-      if (specifier !== undefined) found.push({ specifier, dynamic: false });
-    }
-    for (const [key, value] of Object.entries(current)) {
-      if (key !== 'loc' && key !== 'start' && key !== 'end' && value && typeof value === 'object')
-        walk(value);
-    }
-  };
-  walk(ast.program);
-  return found;
-}
-
-/** Every `.ts` file below `dir`, repo-relative and `/`-separated. */
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(REPO, dir), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => `${dir}/${name.split(sep).join('/')}`)
-    .sort();
-}
-
-/** The import graph of generators/ and scripts/: every relative import, resolved to the file it names. */
-function importGraph(): Edge[] {
-  const edges: Edge[] = [];
-  for (const file of [...sourceFiles('generators'), ...sourceFiles('scripts')]) {
-    const code = readFileSync(join(REPO, file), 'utf8');
-    for (const { specifier, dynamic } of importsOf(code, file)) {
-      if (!specifier.startsWith('.')) continue;
-      const target = resolve(REPO, dirname(file), specifier);
-      // The compiled `.js` a specifier names is the `.ts` beside it in the source tree, or, for a module
-      // the site ships as it is (the portal's `minisearch.js`), the declaration beside it.
-      const ts = target.replace(/\.js$/, '.ts');
-      const dts = target.replace(/\.js$/, '.d.ts');
-      const found = existsSync(ts) ? ts : existsSync(dts) ? dts : target;
-      edges.push({ from: file, to: relative(REPO, found).split(sep).join('/'), dynamic });
-    }
-  }
-  return edges;
-}
-
 describe('the import graph of generators/ and scripts/', () => {
   const edges = importGraph();
 
@@ -274,7 +173,7 @@ describe('the import graph of generators/ and scripts/', () => {
     expect(findCycles(edges)).toEqual([]);
   });
 
-  it('runs one way: model <- schema <- load <- emit <- execute, sources/diff/release/publish/schema-registry/serve beside, cli on top', () => {
+  it('runs one way: model <- schema <- load <- emit <- execute, the rooms beside on their floors, cli on top', () => {
     expect(findBackArrows(edges)).toEqual([...KNOWN_EXCEPTIONS].sort());
   });
 
@@ -307,7 +206,7 @@ describe('the house rules themselves', () => {
     ['a source importing the build', 'generators/sources/folder.ts', 'generators/execute/write.ts'],
     [
       'anything but the entry importing the CLI',
-      'generators/release/semver.ts',
+      'generators/release/changelog.ts',
       'generators/cli/exit-codes.ts',
     ],
     ['a benchmark importing the CLI', 'scripts/bench/build.ts', 'generators/cli/build.ts'],
@@ -340,6 +239,18 @@ describe('the house rules themselves', () => {
       'generators/execute/build.ts',
       'generators/execute/fast/load/fast-load.ts',
     ],
+    ['the diff importing the release', 'generators/diff/gate.ts', 'generators/release/base.ts'],
+    ['the diff importing the gate', 'generators/diff/gate.ts', 'generators/check/run.ts'],
+    ['the lint importing the gate', 'generators/lint/gate.ts', 'generators/check/run.ts'],
+    ['the release importing the gate', 'generators/release/base.ts', 'generators/check/run.ts'],
+    [
+      'the registry importing its server',
+      'generators/schema-registry/registry.ts',
+      'generators/serve/server.ts',
+    ],
+    ['one room importing another on its floor', 'generators/serve/server.ts', 'generators/docs/site.ts'],
+    ['the gate importing the MCP server', 'generators/check/run.ts', 'generators/mcp/server.ts'],
+    ['the gate importing an emitter', 'generators/check/run.ts', 'generators/emit/openapi.ts'],
   ])('flag %s', (_name, from, to) => {
     expect(findBackArrows([edge(from, to)])).toHaveLength(1);
   });
@@ -363,6 +274,16 @@ describe('the house rules themselves', () => {
       'generators/execute/fast/load/incremental.ts',
       'generators/load/resolve.ts',
     ],
+    ['the gate importing the diff', 'generators/check/run.ts', 'generators/diff/gate.ts'],
+    ['the gate importing the lint', 'generators/check/run.ts', 'generators/lint/gate.ts'],
+    ['the gate importing the release', 'generators/check/sides.ts', 'generators/release/base.ts'],
+    [
+      'the server importing the registry',
+      'generators/serve/server.ts',
+      'generators/schema-registry/registry.ts',
+    ],
+    ['the MCP server importing the gate', 'generators/mcp/check-tools.ts', 'generators/check/run.ts'],
+    ['the CLI importing the gate', 'generators/cli/check.ts', 'generators/check/run.ts'],
   ])('allow %s', (_name, from, to) => {
     expect(findBackArrows([edge(from, to)])).toEqual([]);
   });

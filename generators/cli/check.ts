@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { formatGate, formatGateLines, type GateFormat, gateTally } from '../diff/gate-report.js';
-import { type GateRun, type GateVerdict, runGate } from '../diff/gate-run.js';
+import { formatGate, formatGateLines, type GateFormat, gateTally } from '../check/report.js';
+import { runGate } from '../check/run.js';
+import type { GateRun, GateVerdict } from '../check/verdict.js';
 import { rootedPath } from '../diff/report/report.js';
 import { FastLoad, readOnlyParseCache } from '../execute/fast/load/index.js';
 import { type CatalogueProblem, formatProblem } from '../load/index.js';
@@ -25,7 +26,7 @@ export interface CheckCommandOptions {
 export const CI_CHECK_COMMAND = 'node dist/scripts/eventry.js check';
 
 /**
- * `eventry check [--base REF]`: the version policy gate (`diff/gate-run.ts`). Exit 1 when an existing
+ * `eventry check [--base REF]`: the version policy gate (`check/run.ts`). Exit 1 when an existing
  * event version changed in a breaking way that the allow-list does not name, when an allow-list entry
  * matches nothing or outlived a whole release, or when the catalogue does not load; 0 otherwise; 2 on
  * a usage error, and when the base cannot be seen (a shallow clone, a ref that names no commit, a base

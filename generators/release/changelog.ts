@@ -1,6 +1,6 @@
 import { countBySeverity, eventFindings, reachList, shapeChanges, whom } from '../diff/report/report.js';
 import type { Finding, Severity } from '../diff/rule.js';
-import type { Bump } from './semver.js';
+import type { Bump } from '../diff/semver.js';
 
 const LABEL: Record<Severity, string> = {
   breaking: '**Breaking**',

@@ -4,6 +4,7 @@ import semverGt from 'semver/functions/gt.js';
 import semverValid from 'semver/functions/valid.js';
 import { compareCatalogues } from '../diff/index.js';
 import type { Finding } from '../diff/rule.js';
+import { applyBump, type Bump, bumpFor, maxBump } from '../diff/semver.js';
 import { type CatalogueProblem, CONFIG_FILE, type LoadOptions } from '../load/index.js';
 import { type Catalogue, groupPackageName } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
@@ -15,7 +16,6 @@ import { findLastRelease } from './base.js';
 import { changelogEntry, prependChangelog } from './changelog.js';
 import { setConfigVersion } from './config-version.js';
 import type { Release } from './last-release.js';
-import { applyBump, type Bump, bumpFor, maxBump } from './semver.js';
 
 /** Where `eventry version` works: the repository, and the packages folder inside it. */
 export type ReleaseFolders =

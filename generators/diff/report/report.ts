@@ -1,9 +1,9 @@
 import type { Catalogue } from '../../model.js';
-import { type PackageBump, packageBumps } from '../../release/semver.js';
 import { fixFor, fixForShape, isGated } from '../gate.js';
 import { computeImpact, type ImpactReport } from '../impact.js';
 import { compareCatalogues } from '../index.js';
 import { type Breaks, type Finding, SEVERITIES, type Severity } from '../rule.js';
+import { type PackageBump, packageBumps } from '../semver.js';
 
 /** Everything a formatter needs: pure data, so every format is a pure function of it. */
 export interface DiffReport {

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CI_CHECK_COMMAND } from '../../generators/cli/check.js';
+import { runCliInProcess } from '../cli/in-process.js';
 import { REPO } from '../helpers.js';
 import { makeRepo, type TestRepo } from '../sources/git-repo.js';
-import { runCliInProcess } from './in-process.js';
 
 const BEFORE = join(REPO, 'test', 'fixtures', 'diff', 'field-removed', 'before');
 const ORDERS = readFileSync(join(BEFORE, 'orders.yaml'), 'utf8');

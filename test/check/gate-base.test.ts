@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../cli/in-process.js';
 import { REPO, tempDir } from '../helpers.js';
 import { makeRepo, type TestRepo } from '../sources/git-repo.js';
-import { runCliInProcess } from './in-process.js';
 
 const BEFORE = join(REPO, 'test', 'fixtures', 'diff', 'field-removed', 'before');
 const ORDERS = readFileSync(join(BEFORE, 'orders.yaml'), 'utf8');

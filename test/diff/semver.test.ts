@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareCatalogues } from '../../generators/diff/index.js';
 import type { Finding } from '../../generators/diff/rule.js';
-import { applyBump, bumpFor, packageBumps } from '../../generators/release/semver.js';
+import { applyBump, bumpFor, packageBumps } from '../../generators/diff/semver.js';
 import { loadValid, REPO } from '../helpers.js';
 
 const finding = (severity: Finding['severity']): Finding =>

@@ -1,6 +1,6 @@
 import semverInc from 'semver/functions/inc.js';
-import type { Finding, Severity } from '../diff/rule.js';
 import { type Catalogue, groupPackageName } from '../model.js';
+import type { Finding, Severity } from './rule.js';
 
 /** How a group package's version moves. */
 export type Bump = 'major' | 'minor' | 'patch' | 'none';

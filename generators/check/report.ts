@@ -1,12 +1,12 @@
+import { formatImpactMarkdown, formatImpactText, impactJson, mdEscape } from '../diff/impact-report.js';
+import { escapeData, escapeProperty, formatImpactGithub } from '../diff/report/github.js';
+import { located } from '../diff/report/json.js';
+import { breaksSentence, reachList, rootedPath, shapeChanges, shapeKey } from '../diff/report/report.js';
+import type { Finding } from '../diff/rule.js';
 import { formatJson as lintJson } from '../lint/report/json.js';
 import { ALLOW_LIST_FILE } from '../load/index.js';
 import type { SourceLocation } from '../model.js';
-import type { GateVerdict } from './gate-run.js';
-import { formatImpactMarkdown, formatImpactText, impactJson, mdEscape } from './impact-report.js';
-import { escapeData, escapeProperty, formatImpactGithub } from './report/github.js';
-import { located } from './report/json.js';
-import { breaksSentence, reachList, rootedPath, shapeChanges, shapeKey } from './report/report.js';
-import type { Finding } from './rule.js';
+import type { GateVerdict } from './verdict.js';
 
 // `eventry check`'s verdict in each format: the data (diagnostics, tally) once, the formats around it.
 

@@ -2,8 +2,8 @@ import { appendFileSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../cli/in-process.js';
 import { tempDir } from '../helpers.js';
-import { runCliInProcess } from './in-process.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/consumers/', import.meta.url));
 const gate = (fixture: string, ...args: string[]) =>
