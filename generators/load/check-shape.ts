@@ -105,24 +105,42 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
   const path = fromPointer(error.instancePath);
   if (TYPE_NAME_SCHEMAS.has(JSON.stringify(error.parentSchema))) return undefined; // resolver: unknown-type / unknown-shape
   if (error.schemaPath.includes('/eventKey') && error.keyword !== 'type') return undefined; // resolver: invalid-event-key
-  if (
-    error.keyword === 'propertyNames' ||
-    (error.propertyName !== undefined && error.keyword === 'pattern')
-  ) {
-    const name = String(error.propertyName ?? (error.params as { propertyName?: string }).propertyName);
-    if (error.keyword === 'propertyNames') return undefined; // the inner error says more
-    const what = error.schemaPath.includes('shapeName') ? 'shape name' : 'field name';
-    const rule = what === 'shape name' ? 'PascalCase, like `LedgerEntry`' : 'letters, digits and `_`';
-    return source.problem(
-      'invalid-value',
-      [...path, name],
-      `\`${name}\` is not a valid ${what}.`,
-      `Use ${rule}.`,
-      true,
-    );
-  }
-  switch (error.keyword) {
-    case 'additionalProperties': {
+  if (error.keyword === 'propertyNames') return undefined; // the inner error says more
+  if (error.propertyName !== undefined && error.keyword === 'pattern')
+    return nameProblem(source, error, path);
+  const problem = KEYWORD_PROBLEMS.get(error.keyword);
+  if (problem) return problem(source, error, path);
+  return source.problem(
+    'invalid-value',
+    path,
+    `${describeValue(path)} ${error.message ?? 'is invalid'}.`,
+    hintFor(error),
+  );
+}
+
+/** A shape or field name that breaks its pattern (ajv's error on the key, with `propertyName`). */
+function nameProblem(source: YamlSource, error: ErrorObject, path: Path): CatalogueProblem {
+  const name = String(error.propertyName ?? (error.params as { propertyName?: string }).propertyName);
+  const what = error.schemaPath.includes('shapeName') ? 'shape name' : 'field name';
+  const rule = what === 'shape name' ? 'PascalCase, like `LedgerEntry`' : 'letters, digits and `_`';
+  return source.problem(
+    'invalid-value',
+    [...path, name],
+    `\`${name}\` is not a valid ${what}.`,
+    `Use ${rule}.`,
+    true,
+  );
+}
+
+type Path = (string | number)[];
+/** The problem an ajv error of one keyword is, at `path` (none when the resolver reports it better). */
+type KeywordProblem = (source: YamlSource, error: ErrorObject, path: Path) => CatalogueProblem | undefined;
+
+/** The problems of the keywords with a message of their own; any other gets ajv's message and a hint. */
+const KEYWORD_PROBLEMS = new Map<string, KeywordProblem>([
+  [
+    'additionalProperties',
+    (source, error, path) => {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
       const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
       const guess = suggest(key, allowed);
@@ -135,8 +153,11 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
           : `Allowed: ${allowed.join(', ')}.`,
         true,
       );
-    }
-    case 'required': {
+    },
+  ],
+  [
+    'required',
+    (source, error, path) => {
       const key = (error.params as { missingProperty: string }).missingProperty;
       return source.problem(
         'invalid-value',
@@ -144,8 +165,11 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
         `Missing required key \`${key}\`${describeParent(path)}.`,
         `Add \`${key}:\` here.`,
       );
-    }
-    case 'dependentRequired': {
+    },
+  ],
+  [
+    'dependentRequired',
+    (source, error) => {
       const { property, missingProperty } = error.params as { property: string; missingProperty: string };
       if (property === 'group') return undefined; // resolver: empty-group
       return source.problem(
@@ -155,16 +179,22 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
         'Give the group a `group: {slug, title}` header.',
         true,
       );
-    }
-    case 'false schema':
-      return source.problem(
+    },
+  ],
+  [
+    'false schema',
+    (source, _error, path) =>
+      source.problem(
         'invalid-value',
         path,
         `\`same_as\` takes no \`${String(path[path.length - 1])}\` beside it.`,
         'Use `extends` to take the fields of another event and add more.',
         true,
-      );
-    case 'uniqueItems': {
+      ),
+  ],
+  [
+    'uniqueItems',
+    (source, error, path) => {
       // ajv names the later copy first: locate the problem there, and point back at the first one.
       const { i, j } = error.params as { i: number; j: number };
       const first = source.at([...path, Math.min(i, j)]);
@@ -175,8 +205,11 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
         `Enum value \`${JSON.stringify(value)}\` is listed twice; it is first listed at line ${first.line}, column ${first.column}.`,
         'List each allowed value once.',
       );
-    }
-    case 'enum': {
+    },
+  ],
+  [
+    'enum',
+    (source, error, path) => {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
       return source.problem(
         'invalid-value',
@@ -184,16 +217,9 @@ function toProblem(source: YamlSource, error: ErrorObject): CatalogueProblem | u
         `\`${String(error.data)}\` is not allowed${describeParent(path)}.`,
         `Use one of: ${allowed.join(', ')}.`,
       );
-    }
-    default:
-      return source.problem(
-        'invalid-value',
-        path,
-        `${describeValue(path)} ${error.message ?? 'is invalid'}.`,
-        hintFor(error),
-      );
-  }
-}
+    },
+  ],
+]);
 
 function hintFor(error: ErrorObject): string {
   if (error.keyword === 'type') {

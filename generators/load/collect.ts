@@ -9,6 +9,7 @@ import {
   type RawProducer,
   readMap,
   type ShapeDefinition,
+  type Unchecked,
 } from './definition.js';
 import { parseEventKey } from './event-key.js';
 import type { CatalogueProblem } from './problem.js';
@@ -45,9 +46,22 @@ export function collectFile(
   definitions: Definitions,
   problems: CatalogueProblem[],
 ): void {
-  const { groups, shapeDefs, eventDefs } = definitions;
   const root = readMap<RawCatalogueFile>(source.value);
   if (!root) return;
+  collectShapes(source, root, definitions.shapeDefs, problems);
+  const group = collectGroup(source, root, definitions.groups, problems);
+  if (group) collectEvents(source, root, group, definitions.eventDefs, problems);
+}
+
+/** A catalogue file's top level, before the shape check. */
+type Root = Unchecked<RawCatalogueFile>;
+
+function collectShapes(
+  source: YamlSource,
+  root: Root,
+  shapeDefs: Map<string, ShapeDefinition>,
+  problems: CatalogueProblem[],
+): void {
   for (const [name, raw] of Object.entries(readMap<Record<string, RawDefinition>>(root.shapes) ?? {})) {
     const path = ['shapes', name];
     const previous = shapeDefs.get(name);
@@ -57,9 +71,51 @@ export function collectFile(
     }
     shapeDefs.set(name, { kind: 'shape', name, raw: readMap<RawDefinition>(raw) ?? {}, path, source });
   }
+}
+
+/**
+ * The file's group, added to `groups`: none when its header is not a slug and a title, or when another
+ * file declared the slug first (reported here, as is a reserved or too long slug).
+ */
+function collectGroup(
+  source: YamlSource,
+  root: Root,
+  groups: Map<string, Group>,
+  problems: CatalogueProblem[],
+): Group | undefined {
   const groupRaw = readMap<RawGroup>(root.group);
-  if (!groupRaw || typeof groupRaw.slug !== 'string' || typeof groupRaw.title !== 'string') return;
+  if (!groupRaw || typeof groupRaw.slug !== 'string' || typeof groupRaw.title !== 'string') return undefined;
   const slug = groupRaw.slug;
+  problems.push(...slugProblems(source, slug));
+  const other = groups.get(slug);
+  if (other) {
+    const { file, line, column } = other.source;
+    problems.push({
+      ...source.problem(
+        'duplicate-group',
+        ['group', 'slug'],
+        `Group \`${slug}\` is also declared in ${file}:${line}:${column}.`,
+        'Give each group file its own slug, or move the events into one file.',
+      ),
+      related: [{ file, line, column }],
+    });
+    return undefined;
+  }
+  const group: Group = {
+    slug,
+    title: groupRaw.title,
+    ...optionalString('description', groupRaw.description),
+    events: [],
+    ...optionalString('owner', groupRaw.owner),
+    source: source.at(['group']),
+  };
+  groups.set(slug, group);
+  return group;
+}
+
+/** A slug that names something else in the output, or is too long for a package and folder name. */
+function slugProblems(source: YamlSource, slug: string): CatalogueProblem[] {
+  const problems: CatalogueProblem[] = [];
   const reserved = RESERVED_SLUGS.get(slug);
   if (reserved !== undefined) {
     problems.push(
@@ -81,36 +137,24 @@ export function collectFile(
       ),
     );
   }
-  const other = groups.get(slug);
-  if (other) {
-    const { file, line, column } = other.source;
-    problems.push({
-      ...source.problem(
-        'duplicate-group',
-        ['group', 'slug'],
-        `Group \`${slug}\` is also declared in ${file}:${line}:${column}.`,
-        'Give each group file its own slug, or move the events into one file.',
-      ),
-      related: [{ file, line, column }],
-    });
-    return;
-  }
+  return problems;
+}
+
+/** The group's events, added to `eventDefs` and to the group (with their producers). */
+function collectEvents(
+  source: YamlSource,
+  root: Root,
+  group: Group,
+  eventDefs: Map<string, EventDefinition>,
+  problems: CatalogueProblem[],
+): void {
   const eventsRaw = readMap<Record<string, RawDefinition>>(root.events) ?? {};
-  const group: Group = {
-    slug,
-    title: groupRaw.title,
-    ...optionalString('description', groupRaw.description),
-    events: [],
-    ...optionalString('owner', groupRaw.owner),
-    source: source.at(['group']),
-  };
-  groups.set(slug, group);
   if (Object.keys(eventsRaw).length === 0) {
     problems.push(
       source.problem(
         'empty-group',
         root.events === undefined ? ['group'] : ['events'],
-        `Group \`${slug}\` has no events.`,
+        `Group \`${group.slug}\` has no events.`,
         'Add its events under `events:`, or delete the file.',
         true,
       ),
@@ -118,28 +162,9 @@ export function collectFile(
   }
   for (const [key, raw] of Object.entries(eventsRaw)) {
     const path = ['events', key];
-    if (!parseEventKey(key)) {
-      problems.push(
-        source.problem(
-          'invalid-event-key',
-          path,
-          `\`${key}\` is not an event key of the form \`<event_type>-<version>\`.`,
-          'The type is dot-separated lowercase words (`a-z 0-9 _ -`), the version `vN` (`v1`, `v2`) or semver (`1.0.0`): `account.created-v1`.',
-          true,
-        ),
-      );
-      continue;
-    }
-    if (key.length > MAX_NAME_LENGTH.event) {
-      problems.push(
-        source.problem(
-          'name-too-long',
-          path,
-          `The event key is ${key.length} characters long; at most ${MAX_NAME_LENGTH.event} fit a file name.`,
-          'Shorten the event type; a description can say the rest.',
-          true,
-        ),
-      );
+    const problem = eventKeyProblem(source, key, path);
+    if (problem) {
+      problems.push(problem);
       continue;
     }
     const previous = eventDefs.get(key);
@@ -152,16 +177,33 @@ export function collectFile(
       group.producers ??= {};
       group.producers[key] = producers;
     }
-    eventDefs.set(key, {
-      kind: 'event',
-      name: key,
-      raw: readMap<RawDefinition>(raw) ?? {},
-      path,
-      source,
-      group: slug,
-    });
+    const definition = readMap<RawDefinition>(raw) ?? {};
+    eventDefs.set(key, { kind: 'event', name: key, raw: definition, path, source, group: group.slug });
     group.events.push(key);
   }
+}
+
+/** An event key that is not of the form `<event_type>-<version>`, or too long for a file name. */
+function eventKeyProblem(source: YamlSource, key: string, path: Path): CatalogueProblem | undefined {
+  if (!parseEventKey(key)) {
+    return source.problem(
+      'invalid-event-key',
+      path,
+      `\`${key}\` is not an event key of the form \`<event_type>-<version>\`.`,
+      'The type is dot-separated lowercase words (`a-z 0-9 _ -`), the version `vN` (`v1`, `v2`) or semver (`1.0.0`): `account.created-v1`.',
+      true,
+    );
+  }
+  if (key.length > MAX_NAME_LENGTH.event) {
+    return source.problem(
+      'name-too-long',
+      path,
+      `The event key is ${key.length} characters long; at most ${MAX_NAME_LENGTH.event} fit a file name.`,
+      'Shorten the event type; a description can say the rest.',
+      true,
+    );
+  }
+  return undefined;
 }
 
 function duplicate(

@@ -34,22 +34,12 @@ export function createFieldResolver(ctx: ResolveContext): (def: Definition) => F
       const cycle = visiting.slice(visiting.indexOf(def));
       if (!cycle.some((member) => inCycle.has(member))) {
         for (const member of cycle) inCycle.add(member);
-        const last = cycle[cycle.length - 1]!;
-        const via = typeof last.raw.same_as === 'string' ? 'same_as' : 'extends';
-        const chain = [...cycle, def].map((member) => `\`${member.name}\``).join(' → ');
-        ctx.problems.push(
-          last.source.problem(
-            'composition-cycle',
-            [...last.path, via],
-            `\`same_as\`/\`extends\` loop: ${chain}.`,
-            'A definition cannot build on itself; give one of them its own `fields`.',
-          ),
-        );
+        reportCycle(ctx, cycle, def);
       }
       return [];
     }
     visiting.push(def);
-    const fields = mergeFields(def, inheritedFields(def), readOwnFields(ctx, def));
+    const fields = mergeFields(ctx, def, inheritedFields(def), readOwnFields(ctx, def));
     visiting.pop();
     resolved.set(def, fields);
     return fields;
@@ -64,51 +54,71 @@ export function createFieldResolver(ctx: ResolveContext): (def: Definition) => F
           ? { via: 'extends', name: base }
           : undefined;
     if (!reference) return [];
-    const target = referenced(def, reference.via, reference.name);
+    const target = referenced(ctx, def, reference.via, reference.name);
     if (!target) return [];
     return fieldsOf(target).map((field) => ({ ...field, inheritedFrom: field.inheritedFrom ?? target.name }));
   }
+}
 
-  /** Looks up what `same_as` / `extends` names; reports it when it does not exist. */
-  function referenced(def: Definition, via: 'same_as' | 'extends', name: string): Definition | undefined {
-    const wantsShape = def.kind === 'shape' || (via === 'extends' && /^[A-Z]/.test(name));
-    const target = wantsShape ? ctx.shapeDefs.get(name) : ctx.eventDefs.get(name);
-    if (target || ctx.incomplete) return target;
-    const pool = wantsShape ? ctx.shapeDefs.keys() : ctx.eventDefs.keys();
-    const guess = suggest(name, pool);
-    ctx.problems.push(
-      def.source.problem(
-        wantsShape ? 'unknown-shape' : 'unknown-event',
-        [...def.path, via],
-        `${wantsShape ? 'Shape' : 'Event'} \`${name}\` is not defined.`,
-        guess ? `Did you mean \`${guess}\`?` : `Define it, or check the spelling of \`${name}\`.`,
-      ),
-    );
-    return undefined;
-  }
+/** A `same_as`/`extends` loop, reported once at its last member (`def` is where it closes). */
+function reportCycle(ctx: ResolveContext, cycle: Definition[], def: Definition): void {
+  const last = cycle[cycle.length - 1]!;
+  const via = typeof last.raw.same_as === 'string' ? 'same_as' : 'extends';
+  const chain = [...cycle, def].map((member) => `\`${member.name}\``).join(' → ');
+  ctx.problems.push(
+    last.source.problem(
+      'composition-cycle',
+      [...last.path, via],
+      `\`same_as\`/\`extends\` loop: ${chain}.`,
+      'A definition cannot build on itself; give one of them its own `fields`.',
+    ),
+  );
+}
 
-  /** Own fields add to inherited ones; redefining one is allowed only with the same type. */
-  function mergeFields(def: Definition, inherited: Field[], own: Field[]): Field[] {
-    const merged = [...inherited];
-    for (const field of own) {
-      const index = merged.findIndex((f) => f.name === field.name);
-      if (index === -1) {
-        merged.push(field);
-        continue;
-      }
-      const base = merged[index]!;
-      if (typeNotation(base.type) !== typeNotation(field.type)) {
-        ctx.problems.push({
-          code: 'field-type-conflict',
-          message: `Field \`${field.name}\` is \`${typeNotation(base.type)}\` in \`${base.inheritedFrom ?? String(def.raw.extends)}\` but redefined here as \`${typeNotation(field.type)}\`.`,
-          hint: 'Keep the inherited type, or give the field another name (a changed type needs a new event version).',
-          ...field.source,
-          pointer: toPointer([...def.path, 'fields', field.name]),
-        });
-        continue;
-      }
-      merged[index] = field;
+/** Looks up what `same_as` / `extends` names; reports it when it does not exist. */
+function referenced(
+  ctx: ResolveContext,
+  def: Definition,
+  via: 'same_as' | 'extends',
+  name: string,
+): Definition | undefined {
+  const wantsShape = def.kind === 'shape' || (via === 'extends' && /^[A-Z]/.test(name));
+  const target = wantsShape ? ctx.shapeDefs.get(name) : ctx.eventDefs.get(name);
+  if (target || ctx.incomplete) return target;
+  const pool = wantsShape ? ctx.shapeDefs.keys() : ctx.eventDefs.keys();
+  const guess = suggest(name, pool);
+  ctx.problems.push(
+    def.source.problem(
+      wantsShape ? 'unknown-shape' : 'unknown-event',
+      [...def.path, via],
+      `${wantsShape ? 'Shape' : 'Event'} \`${name}\` is not defined.`,
+      guess ? `Did you mean \`${guess}\`?` : `Define it, or check the spelling of \`${name}\`.`,
+    ),
+  );
+  return undefined;
+}
+
+/** Own fields add to inherited ones; redefining one is allowed only with the same type. */
+function mergeFields(ctx: ResolveContext, def: Definition, inherited: Field[], own: Field[]): Field[] {
+  const merged = [...inherited];
+  for (const field of own) {
+    const index = merged.findIndex((f) => f.name === field.name);
+    if (index === -1) {
+      merged.push(field);
+      continue;
     }
-    return merged;
+    const base = merged[index]!;
+    if (typeNotation(base.type) !== typeNotation(field.type)) {
+      ctx.problems.push({
+        code: 'field-type-conflict',
+        message: `Field \`${field.name}\` is \`${typeNotation(base.type)}\` in \`${base.inheritedFrom ?? String(def.raw.extends)}\` but redefined here as \`${typeNotation(field.type)}\`.`,
+        hint: 'Keep the inherited type, or give the field another name (a changed type needs a new event version).',
+        ...field.source,
+        pointer: toPointer([...def.path, 'fields', field.name]),
+      });
+      continue;
+    }
+    merged[index] = field;
   }
+  return merged;
 }

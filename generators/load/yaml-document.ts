@@ -43,7 +43,7 @@ export interface ReadDocument {
  */
 export function readYamlDocument(source: CatalogueSourceFile): ReadDocument {
   const lines = new LineCounter();
-  const at = (offset: number) => {
+  const at = (offset: number): SourceLocation => {
     const pos = lines.linePos(offset);
     return { file: source.path, line: pos.line, column: pos.col };
   };
@@ -65,78 +65,113 @@ export function readYamlDocument(source: CatalogueSourceFile): ReadDocument {
     };
   }
   const doc = composeDocument(tokens, source.text.length);
-  // After a tab used as indentation, yaml reports every following line as mis-nested: only the tabs count.
-  const firstTab = doc.errors.find((error) => error.code === 'TAB_AS_INDENT')?.pos[0] ?? Infinity;
-  const errors = doc.errors.filter((error) => error.code === 'TAB_AS_INDENT' || error.pos[0] < firstTab);
-  const isMisaligned = (error: (typeof errors)[number]) =>
-    error.code === 'BAD_INDENT' &&
-    error.message.startsWith('All mapping items must start at the same column');
-  const misaligned = placeMisalignedKeys(
-    doc,
-    errors.filter(isMisaligned).map((error) => firstNonBlank(source.text, error.pos[0])),
-    (offset) => lines.linePos(offset).col,
-  );
-  const problemOf = (error: (typeof errors)[number], offset?: number): CatalogueProblem => {
-    switch (error.code) {
-      case 'DUPLICATE_KEY':
-        return {
-          code: 'duplicate-key',
-          message: describeDuplicateKey(doc, lines, error.pos[0]) ?? firstLine(error.message),
-          hint: 'Each key may appear once in a mapping; merge the two entries or rename one.',
-          ...at(error.pos[0]),
-        };
-      case 'TAB_AS_INDENT':
-        return {
-          code: 'yaml-tab',
-          message: 'A tab indents this line; YAML indents with spaces only.',
-          hint: 'Replace the tab with spaces, as many as the sibling lines use (set your editor to insert spaces in .yaml files).',
-          ...at(error.pos[0]),
-        };
-      case 'MULTIPLE_DOCS':
-        return {
-          code: 'yaml-syntax',
-          message: 'A second YAML document starts here; a catalogue file holds exactly one.',
-          hint: 'Remove the `---` line, or move what follows into a file of its own.',
-          ...at(error.pos[0]),
-        };
-      case 'BAD_INDENT':
-        if (offset !== undefined) {
-          const first = offset !== firstNonBlank(source.text, error.pos[0]);
-          return {
-            code: 'yaml-syntax',
-            message: first
-              ? 'This key is not aligned with the keys below it, the other keys of its mapping.'
-              : 'This key is not aligned with the other keys of its mapping.',
-            hint: first
-              ? 'Indent it with exactly as many spaces as the keys below it.'
-              : 'Indent it with exactly as many spaces as the keys above it.',
-            ...at(offset),
-          };
-        }
-        break;
-    }
-    return {
-      code: 'yaml-syntax',
-      message: firstLine(error.message),
-      hint: 'Check indentation, quoting and brackets around this position.',
-      ...at(error.pos[0]),
-    };
-  };
-  const located = errors.flatMap((error): CatalogueProblem[] => {
-    if (!isMisaligned(error)) return [problemOf(error)];
-    const offset = misaligned.get(firstNonBlank(source.text, error.pos[0]));
-    return offset === undefined ? [] : [problemOf(error, offset)];
-  });
-  // yaml may give two messages for one mistake at one place: the first says it.
-  const problems = located.filter(
-    (problem, i) =>
-      located.findIndex((other) => other.line === problem.line && other.column === problem.column) === i,
-  );
+  const problems = syntaxProblems({ text: source.text, doc, lines, at });
   if (problems.some((problem) => problem.code !== 'duplicate-key')) return { problems };
 
   // An alias is written `*name`: a file without a `*` has none, and its tree need not be walked for them.
   const structural = source.text.includes('*') ? checkStructure(doc, at) : [];
   if (structural.length > 0) return { problems: [...problems, ...structural] };
+  return expandAliases(doc, lines, at, problems);
+}
+
+/** What turning yaml's errors into problems reads: the file's text, its document and where offsets are. */
+interface ErrorContext {
+  text: string;
+  doc: ParsedDocument;
+  lines: LineCounter;
+  at: (offset: number) => SourceLocation;
+}
+
+type YamlError = ParsedDocument['errors'][number];
+
+/** yaml's errors of the document as located problems, one per place. */
+function syntaxProblems(cx: ErrorContext): CatalogueProblem[] {
+  const { text, doc, lines } = cx;
+  // After a tab used as indentation, yaml reports every following line as mis-nested: only the tabs count.
+  const firstTab = doc.errors.find((error) => error.code === 'TAB_AS_INDENT')?.pos[0] ?? Infinity;
+  const errors = doc.errors.filter((error) => error.code === 'TAB_AS_INDENT' || error.pos[0] < firstTab);
+  const misaligned = placeMisalignedKeys(
+    doc,
+    errors.filter(isMisaligned).map((error) => firstNonBlank(text, error.pos[0])),
+    (offset) => lines.linePos(offset).col,
+  );
+  const located = errors.flatMap((error): CatalogueProblem[] => {
+    if (!isMisaligned(error)) return [problemOf(cx, error)];
+    const offset = misaligned.get(firstNonBlank(text, error.pos[0]));
+    return offset === undefined ? [] : [problemOf(cx, error, offset)];
+  });
+  // yaml may give two messages for one mistake at one place: the first says it.
+  return located.filter(
+    (problem, i) =>
+      located.findIndex((other) => other.line === problem.line && other.column === problem.column) === i,
+  );
+}
+
+function isMisaligned(error: YamlError): boolean {
+  return (
+    error.code === 'BAD_INDENT' && error.message.startsWith('All mapping items must start at the same column')
+  );
+}
+
+/** One yaml error as a problem; a misaligned key's at `offset`, the key that breaks the column. */
+function problemOf(
+  { text, doc, lines, at }: ErrorContext,
+  error: YamlError,
+  offset?: number,
+): CatalogueProblem {
+  switch (error.code) {
+    case 'DUPLICATE_KEY':
+      return {
+        code: 'duplicate-key',
+        message: describeDuplicateKey(doc, lines, error.pos[0]) ?? firstLine(error.message),
+        hint: 'Each key may appear once in a mapping; merge the two entries or rename one.',
+        ...at(error.pos[0]),
+      };
+    case 'TAB_AS_INDENT':
+      return {
+        code: 'yaml-tab',
+        message: 'A tab indents this line; YAML indents with spaces only.',
+        hint: 'Replace the tab with spaces, as many as the sibling lines use (set your editor to insert spaces in .yaml files).',
+        ...at(error.pos[0]),
+      };
+    case 'MULTIPLE_DOCS':
+      return {
+        code: 'yaml-syntax',
+        message: 'A second YAML document starts here; a catalogue file holds exactly one.',
+        hint: 'Remove the `---` line, or move what follows into a file of its own.',
+        ...at(error.pos[0]),
+      };
+    case 'BAD_INDENT':
+      if (offset !== undefined) {
+        const first = offset !== firstNonBlank(text, error.pos[0]);
+        return {
+          code: 'yaml-syntax',
+          message: first
+            ? 'This key is not aligned with the keys below it, the other keys of its mapping.'
+            : 'This key is not aligned with the other keys of its mapping.',
+          hint: first
+            ? 'Indent it with exactly as many spaces as the keys below it.'
+            : 'Indent it with exactly as many spaces as the keys above it.',
+          ...at(offset),
+        };
+      }
+      break;
+  }
+  return {
+    code: 'yaml-syntax',
+    message: firstLine(error.message),
+    hint: 'Check indentation, quoting and brackets around this position.',
+    ...at(error.pos[0]),
+  };
+}
+
+/** The document's value, its aliases expanded; none, with a problem, past the alias count (a bomb). */
+function expandAliases(
+  doc: ParsedDocument,
+  lines: LineCounter,
+  at: (offset: number) => SourceLocation,
+  problems: CatalogueProblem[],
+): ReadDocument {
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });

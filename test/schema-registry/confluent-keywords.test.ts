@@ -206,6 +206,14 @@ const ROWS: [string, Side, Side, string][] = [
     { x: {}, object: { additionalProperties: undefined } },
     'B:✓✓ F:✓✓',
   ],
+  // Unknown keywords contribute nothing, even named like a member of every object (a table of parts
+  // looked up by keyword must not find `constructor` or `toString` there).
+  [
+    'unknown keywords named like Object members added',
+    { x: { type: 'string' } },
+    { x: { type: 'string', constructor: 'x', toString: 1, __proto__: null, hasOwnProperty: [] } },
+    'B:✓✓ F:✓✓',
+  ],
 ];
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';

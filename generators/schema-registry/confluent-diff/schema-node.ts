@@ -1,3 +1,5 @@
+import { isObject, jsonKey, keywordPart } from './keyword-parts.js';
+import type { NodeKind, SchemaNode } from './node.js';
 import { quoteRef, RefResolver, SchemaLoadError } from './refs.js';
 
 /**
@@ -9,102 +11,8 @@ import { quoteRef, RefResolver, SchemaLoadError } from './refs.js';
  * `deprecated`, `$comment` and unknown keywords are dropped (Confluent's diff never sees them).
  */
 
+export type { SchemaNode } from './node.js';
 export { SchemaLoadError };
-
-/** The everit schema classes the diff tells apart. */
-export type NodeKind =
-  | 'string'
-  | 'number'
-  | 'boolean'
-  | 'null'
-  | 'empty'
-  | 'true'
-  | 'false'
-  | 'const'
-  | 'enum'
-  | 'combined'
-  | 'not'
-  | 'object'
-  | 'array'
-  | 'ref'
-  | 'conditional';
-
-/** `allOf`, `anyOf`, `oneOf`. */
-export type Criterion = 'allOf' | 'anyOf' | 'oneOf';
-
-/** One loaded schema. Which members are set depends on `kind`. */
-export interface SchemaNode {
-  kind: NodeKind;
-  id?: string;
-  title?: string;
-  description?: string;
-  /** JSON text of `default`, when the schema has one. */
-  default?: string;
-  // string
-  maxLength?: number;
-  minLength?: number;
-  pattern?: string;
-  // number
-  maximum?: number;
-  minimum?: number;
-  exclusiveMaximum?: number;
-  exclusiveMinimum?: number;
-  multipleOf?: number;
-  requiresInteger?: boolean;
-  // const and enum: canonical JSON texts of the values
-  value?: string;
-  values?: string[];
-  // combined
-  criterion?: Criterion;
-  subschemas?: SchemaNode[];
-  generated?: boolean;
-  // not
-  mustNotMatch?: SchemaNode;
-  // object
-  properties?: Map<string, SchemaNode>;
-  required?: string[];
-  permitsAdditional?: boolean;
-  additional?: SchemaNode;
-  patternProperties?: Map<string, SchemaNode>;
-  propertyDependencies?: Map<string, string[]>;
-  schemaDependencies?: Map<string, SchemaNode>;
-  maxProperties?: number;
-  minProperties?: number;
-  unevaluated?: SchemaNode;
-  // array
-  allItems?: SchemaNode;
-  itemSchemas?: SchemaNode[];
-  permitsAdditionalItems?: boolean;
-  additionalItems?: SchemaNode;
-  maxItems?: number;
-  minItems?: number;
-  uniqueItems?: boolean;
-  maxContains?: number;
-  minContains?: number;
-  unevaluatedItems?: SchemaNode;
-  // ref: resolved lazily (a shape may refer to itself)
-  ref?: string;
-  resolve?: () => SchemaNode | undefined;
-}
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** Canonical JSON (sorted keys) of a value, for equality as Java's `equals` on JSON values. */
-function jsonKey(value: unknown): string {
-  const sort = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(sort);
-    if (!isObject(node)) return node;
-    return Object.fromEntries(
-      Object.keys(node)
-        .sort()
-        .map((key) => [key, sort(node[key])]),
-    );
-  };
-  return JSON.stringify(sort(value)) ?? 'null';
-}
 
 /**
  * Loads a parsed JSON Schema document as Confluent's diff sees it. Local `#/$defs/X`,
@@ -129,7 +37,7 @@ export function loadSchemaNode(document: unknown): SchemaNode {
       ([keyword]) => modern || !('$ref' in schema) || keyword === '$ref',
     );
     for (const [keyword, value] of keywords) {
-      const part = keywordPart(keyword, value, schema, child, where, modern);
+      const part = keywordPart(value, { keyword, schema, child, where, modern });
       if (part === 'ref') {
         const ref = String(value);
         if (!/^#(\/.*)?$/.test(ref))
@@ -154,174 +62,6 @@ export function loadSchemaNode(document: unknown): SchemaNode {
   const node = load(document, '#');
   refs.check();
   return node;
-}
-
-type Child = (value: unknown, path: string) => SchemaNode;
-
-/** The part one keyword contributes (SchemaTranslator's `visit*`), `ref` for `$ref`, or nothing. */
-function keywordPart(
-  keyword: string,
-  value: unknown,
-  schema: Json,
-  child: Child,
-  where: string,
-  modern: boolean,
-): SchemaNode | 'ref' | undefined {
-  const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  switch (keyword) {
-    case '$ref':
-      return 'ref';
-    case 'type':
-      if (typeof value === 'string') return typeNode(value, where);
-      if (Array.isArray(value)) {
-        return {
-          kind: 'combined',
-          criterion: 'anyOf',
-          generated: true,
-          subschemas: value.map((type) => typeNode(String(type), where)),
-        };
-      }
-      throw new SchemaLoadError(`${where}/type: must be a string or a list of strings.`);
-    case 'properties': {
-      if (!isObject(value)) return undefined;
-      const properties = new Map<string, SchemaNode>();
-      for (const [name, property] of Object.entries(value))
-        properties.set(name, child(property, `properties/${name}`));
-      return { kind: 'object', properties };
-    }
-    case 'required':
-      return Array.isArray(value) ? { kind: 'object', required: value.map(String) } : undefined;
-    case 'additionalProperties':
-      if (value === false) return { kind: 'object', permitsAdditional: false };
-      if (value === true) return { kind: 'object' };
-      return { kind: 'object', additional: child(value, 'additionalProperties') };
-    case 'patternProperties': {
-      if (!isObject(value)) return undefined;
-      const patterns = new Map<string, SchemaNode>();
-      for (const [pattern, sub] of Object.entries(value)) {
-        if (!compiles(pattern))
-          throw new SchemaLoadError(
-            `${where}/patternProperties: ${quoteRef(pattern)} is not a regular expression.`,
-          );
-        patterns.set(pattern, child(sub, `patternProperties/${pattern}`));
-      }
-      return { kind: 'object', patternProperties: patterns };
-    }
-    case 'dependentRequired':
-    case 'dependentSchemas':
-    case 'dependencies': {
-      if (!isObject(value)) return undefined;
-      const propertyDependencies = new Map<string, string[]>();
-      const schemaDependencies = new Map<string, SchemaNode>();
-      for (const [name, dependency] of Object.entries(value)) {
-        if (Array.isArray(dependency)) propertyDependencies.set(name, dependency.map(String));
-        else schemaDependencies.set(name, child(dependency, `${keyword}/${name}`));
-      }
-      return { kind: 'object', propertyDependencies, schemaDependencies };
-    }
-    case 'maxProperties':
-      return { kind: 'object', maxProperties: number(value) };
-    case 'minProperties':
-      return { kind: 'object', minProperties: number(value) };
-    case 'unevaluatedProperties':
-      // A draft-7 reader (no 2019-09/2020-12 `$schema`) keeps it as an unknown keyword.
-      return modern ? { kind: 'object', unevaluated: child(value, keyword) } : undefined;
-    case 'items':
-      if (Array.isArray(value))
-        return { kind: 'array', itemSchemas: value.map((item, index) => child(item, `items/${index}`)) };
-      if (value === false) return { kind: 'array', permitsAdditionalItems: false };
-      if (value === true) return { kind: 'array' };
-      return 'prefixItems' in schema
-        ? { kind: 'array', additionalItems: child(value, 'items') }
-        : { kind: 'array', allItems: child(value, 'items') };
-    case 'prefixItems':
-      return Array.isArray(value)
-        ? { kind: 'array', itemSchemas: value.map((item, index) => child(item, `prefixItems/${index}`)) }
-        : undefined;
-    case 'additionalItems':
-      if (modern) return undefined;
-      if (value === false) return { kind: 'array', permitsAdditionalItems: false };
-      if (value === true) return { kind: 'array' };
-      return { kind: 'array', additionalItems: child(value, 'additionalItems') };
-    case 'maxItems':
-      return { kind: 'array', maxItems: number(value) };
-    case 'minItems':
-      return { kind: 'array', minItems: number(value) };
-    case 'uniqueItems':
-      return { kind: 'array', uniqueItems: value === true };
-    case 'contains':
-      return {
-        kind: 'array',
-        minContains: number(schema.minContains) ?? 1,
-        maxContains: number(schema.maxContains),
-      };
-    case 'unevaluatedItems':
-      return modern ? { kind: 'array', unevaluatedItems: child(value, keyword) } : undefined;
-    case 'maxLength':
-      return { kind: 'string', maxLength: number(value) };
-    case 'minLength':
-      return { kind: 'string', minLength: number(value) };
-    case 'pattern':
-      return { kind: 'string', pattern: String(value) };
-    case 'maximum':
-      return { kind: 'number', maximum: number(value) };
-    case 'minimum':
-      return { kind: 'number', minimum: number(value) };
-    case 'exclusiveMaximum':
-      return typeof value === 'number' ? { kind: 'number', exclusiveMaximum: value } : undefined;
-    case 'exclusiveMinimum':
-      return typeof value === 'number' ? { kind: 'number', exclusiveMinimum: value } : undefined;
-    case 'multipleOf':
-      return { kind: 'number', multipleOf: number(value) };
-    case 'enum':
-      return Array.isArray(value) ? { kind: 'enum', values: [...new Set(value.map(jsonKey))] } : undefined;
-    case 'const':
-      return { kind: 'const', value: jsonKey(value) };
-    case 'allOf':
-    case 'anyOf':
-    case 'oneOf':
-      if (!Array.isArray(value)) return undefined;
-      return {
-        kind: 'combined',
-        criterion: keyword,
-        subschemas: value.map((sub, index) => child(sub, `${keyword}/${index}`)),
-      };
-    case 'not':
-      return { kind: 'not', mustNotMatch: child(value, 'not') };
-    case 'if':
-      return { kind: 'conditional' };
-    default:
-      return undefined;
-  }
-}
-
-/** Whether a pattern compiles (as Unicode, or else as the diff's fallback reads it). */
-function compiles(pattern: string): boolean {
-  for (const flags of ['u', '']) {
-    try {
-      new RegExp(pattern, flags);
-      return true;
-    } catch {
-      // try the next reading
-    }
-  }
-  return false;
-}
-
-function typeNode(type: string, where: string): SchemaNode {
-  switch (type) {
-    case 'string':
-    case 'boolean':
-    case 'null':
-    case 'object':
-    case 'array':
-    case 'number':
-      return { kind: type };
-    case 'integer':
-      return { kind: 'number', requiresInteger: true };
-    default:
-      throw new SchemaLoadError(`${where}/type: ${JSON.stringify(type)} is not a JSON Schema type.`);
-  }
 }
 
 const MERGEABLE = new Set<NodeKind>(['string', 'number', 'object', 'array']);

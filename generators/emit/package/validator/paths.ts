@@ -36,6 +36,16 @@ export function pathExpression(path: Path): Code {
   return path.suffix === '' ? code : _`${code}+${path.suffix}`;
 }
 
+/**
+ * A path's two parts for the run's methods, with `more` (a literal) after it: the function's own
+ * `instancePath` and the rest as one literal; a path through an array index is all in the first.
+ */
+export function pathParts(path: Path, more: string): { prefix: Code; suffix: string } {
+  if (path.index.length === 0) return { prefix: path.base, suffix: path.suffix + more };
+  const whole = pathExpression({ ...path, suffix: path.suffix + more });
+  return { prefix: whole, suffix: '' };
+}
+
 /** One key of a dot path, quoted when it would otherwise read as something else (as `toDotPath` does). */
 function fixedKey(name: string): string {
   return name === '' || name.includes('.') || name.startsWith('"') ? JSON.stringify(name) : name;

@@ -1,8 +1,8 @@
 import { _, type Code, type CodeGen, getProperty, type Name } from 'ajv/dist/compile/codegen/index.js';
-import type { ObjectRules, ValueNode, ValueType } from './schema-tree.js';
-import { isPlain, isType } from './type-tests.js';
+import { isType } from './keywords/type.js';
+import type { ObjectRules, SchemaNode, ValueNode, ValueType } from './schema-tree.js';
 
-/** Objects with more documented fields than this are wide: see `writeQuickCheck` and `closedObject`. */
+/** Objects with more documented fields than this are wide: see `writeQuickCheck` and `keywords/additional.ts`. */
 export const WIDE_OBJECT = 8;
 
 /** The quick pass over a wide object's plain fields, as written by `writeQuickCheck`. */
@@ -25,10 +25,13 @@ const STAND_IN: Record<Exclude<ValueType, 'object'>, Code> = {
 };
 
 /**
- * The fields of `rules` checked by their type alone (`isPlain`), when there are more than `WIDE_OBJECT`
- * of them; none otherwise.
+ * The fields of `rules` checked by their type alone (`isPlain`: no keyword applies to them), when there
+ * are more than `WIDE_OBJECT` of them; none otherwise.
  */
-export function plainFields(rules: ObjectRules): [string, ValueNode][] | undefined {
+export function plainFields(
+  rules: ObjectRules,
+  isPlain: (node: SchemaNode) => boolean,
+): [string, ValueNode][] | undefined {
   const fields = rules.properties.filter(
     (field): field is [string, ValueNode] => field[0] !== '__proto__' && isPlain(field[1]),
   );
