@@ -6,7 +6,7 @@
  */
 
 /** Kebab-case, as every rule id is written. */
-export const RULE_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const RULE_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /** What every rule says of itself, whatever it checks. */
 export interface RuleInfo<Severity extends string = string> {
