@@ -147,7 +147,7 @@ async function buildPortalSites(root: string): Promise<PortalSites> {
 }
 
 /** The repository's catalogue as the portal sites show it (the working tree, with its release history). */
-export function portalCatalogue(): Catalogue {
+function portalCatalogue(): Catalogue {
   const loaded = loadHistory({ cwd: REPO, env: process.env, catalogue: 'catalogue' });
   if (!loaded.ok) throw new Error('the seed catalogue does not load');
   return loaded.history.current;
