@@ -215,8 +215,14 @@ function readComponents(
   for (const [name, raw] of Object.entries(schemas)) {
     const schema = asObject(raw) ?? {};
     const source = lines.findNext(name, yaml);
-    // A component that is a whole `$ref` elsewhere would read as an empty shape: refused instead.
-    if (typeof schema.$ref === 'string' && reader.external(schema.$ref, name)) continue;
+    // A component that is a whole `$ref` would read as a shape without fields: refused instead.
+    if (typeof schema.$ref === 'string') {
+      if (!reader.external(schema.$ref, name)) {
+        const message = `${name}: a component that is only a \`$ref\` (${schema.$ref}), which eventry does not emit.`;
+        problems.push({ code: 'invalid-value', message, ...source });
+      }
+      continue;
+    }
     if (reader.shapeNames.has(name)) {
       shapes[name] = {
         name,

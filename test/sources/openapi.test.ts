@@ -157,6 +157,22 @@ describe('a document with $refs into other files', () => {
     },
   );
 
+  it('refuses a component that is a whole $ref inside the document too, never an empty shape', () => {
+    const document = buildOpenApi(loadValid(fixturePath('small'))) as {
+      components: { schemas: Record<string, Record<string, unknown>> };
+    };
+    const schemas = document.components.schemas;
+    const [first, second] = Object.keys(schemas).filter((name) => !schemas[name]!['x-event-type']);
+    schemas[first!] = { $ref: `#/components/schemas/${second}` };
+    const result = readOpenApiCatalogue(JSON.stringify(document, null, 2), 'openapi.json');
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.problems.map((problem) => [problem.code, problem.message])).toContainEqual([
+        'invalid-value',
+        `${first}: a component that is only a \`$ref\` (#/components/schemas/${second}), which eventry does not emit.`,
+      ]);
+  });
+
   it('still reads a document whose $refs all stay inside it', () => {
     const document = buildOpenApi(loadValid(fixturePath('small')));
     const text = JSON.stringify(document, null, 2);
