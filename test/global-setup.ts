@@ -11,6 +11,11 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The repository's catalogue built once for the whole run (`injectSeedPackages` in helpers.ts). */
     seedPackages: string;
+    /**
+     * An empty folder for the whole run, removed at its end: fixtures several test files share (the
+     * portal sites of the browser suites) are made in it once, by the first file that needs them.
+     */
+    runScratch: string;
   }
 }
 
@@ -27,7 +32,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
   if (result.kind !== 'built')
     throw new Error(`the repository's catalogue does not build: ${JSON.stringify(result)}`);
   project.provide('seedPackages', out);
-  return () => rmSync(out, { recursive: true, force: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'eventry-run-'));
+  project.provide('runScratch', scratch);
+  return () => {
+    rmSync(out, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  };
 }
 
 /**

@@ -1,5 +1,8 @@
 import { type Field, type FieldType, type SourceLocation, typeNotation } from '../model.js';
+import type { RuleInfo } from '../shared/rule-registry.js';
 import type { EnumValue, ModelChange } from './diff.js';
+
+export type { RetiredRule } from '../shared/rule-registry.js';
 
 /** How much a change matters to anyone relying on the current event version. */
 export type Severity = 'breaking' | 'non-breaking' | 'docs';
@@ -15,24 +18,17 @@ export type ChangeOf<K extends ChangeKind> = Extract<ModelChange, { kind: K }>;
 
 /**
  * Stage two of the diff: one classification of one kind of change, one file under rules/, listed once
- * under its kind in rules/index.ts.
+ * under its kind in rules/index.ts. Id, severity, description and hint are the rule kernel's
+ * (shared/rule-registry.ts, which lint rules share); a retired id goes to RETIRED_RULE_IDS.
  */
-export interface Rule<K extends ChangeKind = ChangeKind> {
-  /** Kebab-case, stable, never reused (a rule taken out goes to RETIRED_RULE_IDS). */
-  id: string;
-  severity: Severity;
+export interface Rule<K extends ChangeKind = ChangeKind> extends RuleInfo<Severity> {
   breaks: Breaks;
-  /** One line: what the rule reports and why it matters. */
-  description: string;
   /** The finding's detail when the change is one this rule reports, else undefined. */
   check(change: ChangeOf<K>): string | undefined;
 }
 
-/** A rule id taken out of use, and why: never given to another rule, and named when an allow-list uses it. */
-export interface RetiredRule {
-  id: string;
-  reason: string;
-}
+/** A diff rule's fixture: the catalogue before the change and after it. */
+export type DiffFixtureSide = 'before' | 'after';
 
 /** A classified change: what a report, the gate and the version bump work from. */
 export interface Finding {

@@ -1,4 +1,5 @@
 import type { Catalogue, LintSeverity, SourceLocation } from '../model.js';
+import type { RetiredRule, RuleInfo } from '../shared/rule-registry.js';
 import type { CatalogueIndex } from './catalogue-index.js';
 
 export type { LintSeverity } from '../model.js';
@@ -36,26 +37,22 @@ export interface LintContext {
   pattern(rule: LintRule): NamePattern | undefined;
 }
 
-/** One lint rule: one file under rules/, listed once in rules/index.ts. */
-export interface LintRule {
-  /** Kebab-case, stable, never reused (a rule taken out goes to RETIRED_LINT_RULE_IDS). */
-  id: string;
-  /** One line: what the rule reports and why it matters. */
-  description: string;
-  /** Severity in the `recommended` preset. */
-  severity: LintSeverity;
-  /** What to do about a finding, in general (a finding's message says the specifics). */
-  hint: string;
+/**
+ * One lint rule: one file under rules/, listed once in rules/index.ts. Id, severity (in the
+ * `recommended` preset), description and hint are the rule kernel's (shared/rule-registry.ts, which diff
+ * rules share); a retired id goes to RETIRED_LINT_RULE_IDS.
+ */
+export interface LintRule extends RuleInfo<LintSeverity> {
   /** The default of a naming rule's configurable `pattern`. */
   pattern?: string;
   check(ctx: LintContext): LintReport[];
 }
 
 /** A rule id taken out of use, and why: never given to another rule. */
-export interface RetiredLintRule {
-  id: string;
-  reason: string;
-}
+export type RetiredLintRule = RetiredRule;
+
+/** A lint rule's fixture: a catalogue it reports on and one it passes. */
+export type LintFixtureSide = 'bad' | 'good';
 
 /** A reported finding, with its rule's id, effective severity and hint. */
 export interface LintFinding extends LintReport {

@@ -55,6 +55,10 @@ export const ERROR_CODE_REGISTRY = {
       'missing-config': { meaning: 'The catalogue has no readable `eventry.config.yaml`.' },
       'yaml-tab': { meaning: 'A tab used as indentation (YAML indents with spaces only).' },
       'unresolved-alias': { meaning: 'A YAML alias (`*name`) with no anchor (`&name`) before it.' },
+      'external-ref': {
+        meaning:
+          'An OpenAPI document given as a catalogue (`diff`, `check`) has a `$ref` into another file: only a self-contained document, as `npm run build` writes it, is read.',
+      },
       'too-many-aliases': { meaning: 'YAML aliases that would expand too many times (an alias bomb).' },
       'too-deep': { meaning: 'YAML nested deeper than any catalogue file needs.' },
       'unreadable-file': {

@@ -43,62 +43,127 @@ const REF_PREFIX = '#/components/schemas/';
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
 const FORMATS = new Set(['date', 'date-time']);
 
+/** Records a problem at the first place `needle` is written (the document's start without one). */
+type Report = (message: string, needle?: string, hint?: string, code?: CatalogueProblem['code']) => void;
+
 /**
  * Reads a compiled OpenAPI document (`packages/catalogue/openapi.json`, or its YAML copy) back into the
  * model, so a published build can be diffed like a catalogue. It inverts `buildOpenApi`: event schemas
  * carry `x-event-type`, `x-event-version`, `x-group`; every other component is a named shape. What the
  * document does not keep (compositions, source lines) is left neutral, which the diff ignores anyway.
+ * A `$ref` into another file is refused (`external-ref`): eventry builds one self-contained document
+ * (see docs/decisions/0122-openapi-input-one-document.md).
  */
 export function readOpenApiCatalogue(text: string, path: string): LoadResult {
   const problems: CatalogueProblem[] = [];
   const lines = new LineFinder(text, path);
-  const problem = (message: string, needle?: string, hint?: string): void => {
-    problems.push({ code: 'invalid-value', message, ...(hint ? { hint } : {}), ...lines.find(needle) });
+  const report: Report = (message, needle, hint, code = 'invalid-value') => {
+    problems.push({ code, message, ...(hint ? { hint } : {}), ...lines.find(needle) });
   };
-
   const yaml = /\.ya?ml$/.test(path);
-  let document: Json | undefined;
-  try {
-    const parsed: unknown = yaml ? parseYaml(text) : JSON.parse(text);
-    document = asObject(parsed);
-  } catch (error) {
-    const message = `Not valid ${yaml ? 'YAML' : 'JSON'}: ${yaml ? describeYamlError(error) : describeJsonError(error)}`;
-    problems.push({ code: 'yaml-syntax', message, ...lines.find() });
-    return { ok: false, problems };
-  }
-  const info = asObject(document?.info);
-  const schemas = asObject(asObject(document?.components)?.schemas);
-  if (!document || typeof document.openapi !== 'string' || !info || !schemas) {
-    problem(
-      'This is not an OpenAPI document built by eventry (no `openapi`, `info` or `components.schemas`).',
-      undefined,
-      'Pass the `openapi.json` that `npm run build` writes, a catalogue directory or a git ref.',
-    );
-    return { ok: false, problems };
-  }
-
-  const tags = Array.isArray(document.tags) ? document.tags.map(asObject) : [];
+  const document = parseDocument(text, yaml, report);
+  if (!document) return { ok: false, problems };
+  const { info, schemas, tags } = document;
   const packageName = tags.find((tag) => typeof tag?.['x-npm-package'] === 'string')?.['x-npm-package'] as
     | string
     | undefined;
   const scope = packageName?.split('/')[0] ?? '';
   if (!scope.startsWith('@'))
-    problem('The document names no npm package (`tags[].x-npm-package`), so its scope is unknown.', '"tags"');
-
-  const shapeNames = new Set(
-    Object.keys(schemas).filter((name) => !asObject(schemas[name])?.['x-event-type']),
+    report('The document names no npm package (`tags[].x-npm-package`), so its scope is unknown.', '"tags"');
+  const { shapes, events } = readComponents(
+    schemas,
+    new SchemaReader(schemas, report),
+    lines,
+    yaml,
+    problems,
   );
-  const readType = (schema: Json, where: string): FieldType | undefined => {
+  const groups = readGroups(tags, events, lines, report);
+  if (problems.length > 0) return { ok: false, problems };
+  const catalogue: Catalogue = {
+    config: {
+      title: typeof info.title === 'string' ? info.title : '',
+      version: typeof info.version === 'string' ? info.version : '0.0.0',
+      scope,
+      ...(typeof info.description === 'string' ? { description: info.description } : {}),
+    },
+    groups,
+    shapes,
+    events,
+    hash:
+      typeof info['x-catalogue-hash'] === 'string'
+        ? info['x-catalogue-hash']
+        : createHash('sha256').update(text).digest('hex'),
+  };
+  return { ok: true, catalogue };
+}
+
+/** The parts of the document the reader needs, or undefined (with a problem) when it is not one. */
+function parseDocument(
+  text: string,
+  yaml: boolean,
+  report: Report,
+): { info: Json; schemas: Json; tags: (Json | undefined)[] } | undefined {
+  let document: Json | undefined;
+  try {
+    const parsed: unknown = yaml ? parseYaml(text) : JSON.parse(text);
+    document = asObject(parsed);
+  } catch (error) {
+    const reason = yaml ? describeYamlError(error) : describeJsonError(error);
+    report(`Not valid ${yaml ? 'YAML' : 'JSON'}: ${reason}`, undefined, undefined, 'yaml-syntax');
+    return undefined;
+  }
+  const info = asObject(document?.info);
+  const schemas = asObject(asObject(document?.components)?.schemas);
+  if (!document || typeof document.openapi !== 'string' || !info || !schemas) {
+    report(
+      'This is not an OpenAPI document built by eventry (no `openapi`, `info` or `components.schemas`).',
+      undefined,
+      'Pass the `openapi.json` that `npm run build` writes, a catalogue directory or a git ref.',
+    );
+    return undefined;
+  }
+  const tags = Array.isArray(document.tags) ? document.tags.map(asObject) : [];
+  return { info, schemas, tags };
+}
+
+/** Reads field types and field lists, the named shapes being every component that is not an event. */
+class SchemaReader {
+  readonly shapeNames: ReadonlySet<string>;
+
+  constructor(
+    schemas: Json,
+    private readonly report: Report,
+  ) {
+    this.shapeNames = new Set(
+      Object.keys(schemas).filter((name) => !asObject(schemas[name])?.['x-event-type']),
+    );
+  }
+
+  /** Refuses a `$ref` into another file, located where it is written; true when it was one. */
+  external(ref: string, where: string): boolean {
+    if (ref.startsWith('#')) return false;
+    const code: CatalogueProblem['code'] = 'external-ref';
+    this.report(
+      `${where}: \`$ref\` ${ref} points into another file; eventry reads one self-contained document.`,
+      ref,
+      'Pass the `openapi.json` that `npm run build` writes (it has no external `$ref`), a catalogue directory or a git ref.',
+      code,
+    );
+    return true;
+  }
+
+  type(schema: Json, where: string): FieldType | undefined {
     if (typeof schema.$ref === 'string') {
+      if (this.external(schema.$ref, where)) return undefined;
       const name = schema.$ref.startsWith(REF_PREFIX) ? schema.$ref.slice(REF_PREFIX.length) : '';
-      if (shapeNames.has(name)) return { kind: 'shape', name };
-      problem(`${where}: \`$ref\` ${schema.$ref} names no shape of the document.`, `"${schema.$ref}"`);
+      if (this.shapeNames.has(name)) return { kind: 'shape', name };
+      this.report(`${where}: \`$ref\` ${schema.$ref} names no shape of the document.`, `"${schema.$ref}"`);
       return undefined;
     }
     if (schema.type === 'array') {
       const items = asObject(schema.items);
-      const type = items ? readType(items, where) : undefined;
-      if (!items) problem(`${where}: an array without \`items\`.`, where);
+      const type = items ? this.type(items, where) : undefined;
+      if (!items) this.report(`${where}: an array without \`items\`.`, where);
       return type ? { kind: 'array', items: type } : undefined;
     }
     if (schema.type === 'object' && schema.properties === undefined) return { kind: 'object' };
@@ -112,16 +177,17 @@ export function readOpenApiCatalogue(text: string, path: string): LoadResult {
         ...(values ? { enum: values } : {}),
       };
     }
-    problem(`${where}: a schema eventry does not emit (${JSON.stringify(schema).slice(0, 60)}).`, where);
+    this.report(`${where}: a schema eventry does not emit (${JSON.stringify(schema).slice(0, 60)}).`, where);
     return undefined;
-  };
-  const readFields = (schema: Json, owner: string, source: SourceLocation): Field[] => {
+  }
+
+  fields(schema: Json, owner: string, source: SourceLocation): Field[] {
     const properties = asObject(schema.properties) ?? {};
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
     const fields: Field[] = [];
     for (const [name, raw] of Object.entries(properties)) {
       const property = asObject(raw) ?? {};
-      const type = readType(property, `${owner}.${name}`);
+      const type = this.type(property, `${owner}.${name}`);
       if (!type) continue;
       fields.push({
         name,
@@ -132,28 +198,54 @@ export function readOpenApiCatalogue(text: string, path: string): LoadResult {
       });
     }
     return fields;
-  };
+  }
+}
 
+/** The shapes and events of `components.schemas`, each located at its definition. */
+function readComponents(
+  schemas: Json,
+  reader: SchemaReader,
+  lines: LineFinder,
+  yaml: boolean,
+  problems: CatalogueProblem[],
+): { shapes: Record<string, Shape>; events: Record<string, EventVersion> } {
   // Keyed by the document's component names: `__proto__` or `constructor` must be plain keys.
   const shapes: Record<string, Shape> = Object.create(null);
   const events: Record<string, EventVersion> = Object.create(null);
   for (const [name, raw] of Object.entries(schemas)) {
     const schema = asObject(raw) ?? {};
     const source = lines.findNext(name, yaml);
-    if (shapeNames.has(name)) {
+    // A component that is a whole `$ref` would read as a shape without fields: refused instead.
+    if (typeof schema.$ref === 'string') {
+      if (!reader.external(schema.$ref, name)) {
+        const message = `${name}: a component that is only a \`$ref\` (${schema.$ref}), which eventry does not emit.`;
+        problems.push({ code: 'invalid-value', message, ...source });
+      }
+      continue;
+    }
+    if (reader.shapeNames.has(name)) {
       shapes[name] = {
         name,
         ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
-        fields: readFields(schema, name, source),
+        fields: reader.fields(schema, name, source),
         source,
       };
       continue;
     }
     const event = readEvent(name, schema, source);
     if (typeof event === 'string') problems.push({ code: 'invalid-value', message: event, ...source });
-    else events[name] = { ...event, fields: readFields(schema, name, source) };
+    else events[name] = { ...event, fields: reader.fields(schema, name, source) };
   }
+  return { shapes, events };
+}
 
+/** The groups: one per tag, with the events that name it; an event whose group is no tag is a problem. */
+function readGroups(
+  tags: readonly (Json | undefined)[],
+  events: Record<string, EventVersion>,
+  lines: LineFinder,
+  report: Report,
+): Group[] {
   const byGroup = new Map<string, string[]>();
   for (const event of Object.values(events)) {
     const keys = byGroup.get(event.group) ?? [];
@@ -174,29 +266,12 @@ export function readOpenApiCatalogue(text: string, path: string): LoadResult {
   }
   groups.sort((a, b) => (a.slug < b.slug ? -1 : 1));
   for (const [slug, keys] of byGroup) {
-    problem(
+    report(
       `Event \`${keys[0]}\` is in group \`${slug}\`, which is not among the document's \`tags\`.`,
       `"${keys[0]}"`,
     );
   }
-  if (problems.length > 0) return { ok: false, problems };
-
-  const catalogue: Catalogue = {
-    config: {
-      title: typeof info.title === 'string' ? info.title : '',
-      version: typeof info.version === 'string' ? info.version : '0.0.0',
-      scope,
-      ...(typeof info.description === 'string' ? { description: info.description } : {}),
-    },
-    groups,
-    shapes,
-    events,
-    hash:
-      typeof info['x-catalogue-hash'] === 'string'
-        ? info['x-catalogue-hash']
-        : createHash('sha256').update(text).digest('hex'),
-  };
-  return { ok: true, catalogue };
+  return groups;
 }
 
 /** An event version without its fields, or what is wrong with the schema. */

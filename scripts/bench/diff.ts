@@ -15,6 +15,16 @@ import { formatMs, machineLine, median, timeCommand } from './measure.js';
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(REPO, 'dist/scripts/eventry.js');
 
+/** One size of synthetic catalogue, measured. */
+interface ScaleRow {
+  n: number;
+  events: number;
+  ms: number;
+  diffOnly: number;
+  count: number;
+  bytes: number;
+}
+
 /**
  * `eventry diff` speed: two compiled seed catalogues (OpenAPI documents) in process and as a CLI
  * process, two git refs of a repository holding the seed (both loaded from git objects), and synthetic
@@ -26,88 +36,103 @@ export async function runDiffBench(): Promise<string> {
     const loaded = loadCatalogue(join(REPO, 'catalogue'));
     if (!loaded.ok) throw new Error('the seed catalogue does not load');
     const seed = loaded.catalogue;
-    const changed = mutate(seed);
-    const events = Object.keys(seed.events).length;
-
-    // 1. Two compiled catalogues.
-    const before = join(work, 'before.json');
-    const after = join(work, 'after.json');
-    writeFileSync(before, JSON.stringify(buildOpenApi(seed), null, 2));
-    writeFileSync(after, JSON.stringify(buildOpenApi(changed), null, 2));
-    let findings = 0;
-    const inProcess = repeat(15, () => {
-      findings = diffDocuments(readFileSync(before, 'utf8'), readFileSync(after, 'utf8')).changes;
-      return undefined;
-    });
-    const docProcess = repeat(7, () =>
-      timeCommand(process.execPath, [CLI, 'diff', before, after, '--format', 'json', '--fail-on', 'never']),
-    );
-    const nodeStart = repeat(7, () => timeCommand(process.execPath, ['-e', '0']));
-
-    // 2. Two git refs: the seed, then the seed with one field removed.
-    const repo = join(work, 'repo');
-    cpSync(join(REPO, 'catalogue'), join(repo, 'catalogue'), { recursive: true });
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], {
-        cwd: repo,
-      });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'seed');
-    const group = join(repo, 'catalogue/groups/account.yaml');
-    writeFileSync(group, readFileSync(group, 'utf8').replace('      is_imported: {type: boolean}\n', ''));
-    git('commit', '-q', '-am', 'break');
-    const refs = repeat(5, () =>
-      timeCommand(
-        process.execPath,
-        [CLI, 'diff', 'HEAD~1', 'HEAD', '--format', 'json', '--fail-on', 'never'],
-        { cwd: repo },
-      ),
-    );
-
-    // 3. Synthetic catalogues: n renamed copies of the seed, the same mutations in each.
-    const scales = [1, 2, 5, 10].map((n) => {
-      const big = replicate(seed, n);
-      const oldText = JSON.stringify(buildOpenApi(big), null, 2);
-      const mutated = mutate(big);
-      const newText = JSON.stringify(buildOpenApi(mutated), null, 2);
-      let count = 0;
-      const ms = repeat(n >= 5 ? 7 : 11, () => {
-        count = diffDocuments(oldText, newText).changes;
-        return undefined;
-      });
-      const diffOnly = repeat(n >= 5 ? 7 : 11, () => {
-        compareCatalogues(big, mutated);
-        return undefined;
-      });
-      return { n, events: events * n, ms, diffOnly, count, bytes: oldText.length };
-    });
-    const perEvent1 = scales[0]!.ms / scales[0]!.events;
-
-    const lines = [
-      `## Diff (seed catalogue: ${events} events, ${Object.keys(seed.shapes).length} shapes)`,
-      '',
-      `${machineLine()} Medians; "in process" is read + parse + model + diff + classify + JSON report, module loading excluded.`,
-      '',
-      '| comparison | median | target | |',
-      '|---|---|---|---|',
-      `| two compiled seed catalogues (openapi.json), in process (${findings} findings) | ${formatMs(inProcess)} | < 200 ms | ${inProcess < 200 ? 'met' : 'MISSED'} |`,
-      `| the same as a CLI process (\`eventry diff a.json b.json\`, node start ${formatMs(nodeStart)} included) | ${formatMs(docProcess)} |  |  |`,
-      `| two git refs of a repo holding the seed (\`eventry diff HEAD~1 HEAD\`, both loaded from git) | ${formatMs(refs)} | < 3000 ms | ${refs < 3000 ? 'met' : 'MISSED'} |`,
-      '',
-      'Synthetic catalogues (n renamed copies of the seed, every copy mutated alike), two compiled documents in process:',
-      '',
-      '| size | events | document | findings | median | ms per event | × 1x per event | diff + classify only |',
-      '|---|--:|--:|--:|--:|--:|--:|--:|',
-      ...scales.map(
-        (s) =>
-          `| ${s.n}x | ${s.events} | ${(s.bytes / 1e6).toFixed(1)} MB | ${s.count} | ${formatMs(s.ms)} | ${(s.ms / s.events).toFixed(3)} | ${(s.ms / s.events / perEvent1).toFixed(2)}× | ${formatMs(s.diffOnly)} |`,
-      ),
-    ];
-    return `${lines.join('\n')}\n`;
+    const documents = measureDocuments(work, seed);
+    const refs = measureRefs(work);
+    const scales = [1, 2, 5, 10].map((n) => measureScale(seed, n));
+    return formatDiffBench(seed, documents, refs, scales);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** 1. Two compiled catalogues, in process and as a CLI process; node's own start for scale. */
+function measureDocuments(work: string, seed: Catalogue) {
+  const before = join(work, 'before.json');
+  const after = join(work, 'after.json');
+  writeFileSync(before, JSON.stringify(buildOpenApi(seed), null, 2));
+  writeFileSync(after, JSON.stringify(buildOpenApi(mutate(seed)), null, 2));
+  let findings = 0;
+  const inProcess = repeat(15, () => {
+    findings = diffDocuments(readFileSync(before, 'utf8'), readFileSync(after, 'utf8')).changes;
+    return undefined;
+  });
+  const docProcess = repeat(7, () =>
+    timeCommand(process.execPath, [CLI, 'diff', before, after, '--format', 'json', '--fail-on', 'never']),
+  );
+  const nodeStart = repeat(7, () => timeCommand(process.execPath, ['-e', '0']));
+  return { findings, inProcess, docProcess, nodeStart };
+}
+
+/** 2. Two git refs: the seed, then the seed with one field removed. */
+function measureRefs(work: string): number {
+  const repo = join(work, 'repo');
+  cpSync(join(REPO, 'catalogue'), join(repo, 'catalogue'), { recursive: true });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], {
+      cwd: repo,
+    });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'seed');
+  const group = join(repo, 'catalogue/groups/account.yaml');
+  writeFileSync(group, readFileSync(group, 'utf8').replace('      is_imported: {type: boolean}\n', ''));
+  git('commit', '-q', '-am', 'break');
+  return repeat(5, () =>
+    timeCommand(process.execPath, [CLI, 'diff', 'HEAD~1', 'HEAD', '--format', 'json', '--fail-on', 'never'], {
+      cwd: repo,
+    }),
+  );
+}
+
+/** 3. A synthetic catalogue: n renamed copies of the seed, the same mutations in each. */
+function measureScale(seed: Catalogue, n: number): ScaleRow {
+  const big = replicate(seed, n);
+  const oldText = JSON.stringify(buildOpenApi(big), null, 2);
+  const mutated = mutate(big);
+  const newText = JSON.stringify(buildOpenApi(mutated), null, 2);
+  let count = 0;
+  const ms = repeat(n >= 5 ? 7 : 11, () => {
+    count = diffDocuments(oldText, newText).changes;
+    return undefined;
+  });
+  const diffOnly = repeat(n >= 5 ? 7 : 11, () => {
+    compareCatalogues(big, mutated);
+    return undefined;
+  });
+  return { n, events: Object.keys(seed.events).length * n, ms, diffOnly, count, bytes: oldText.length };
+}
+
+/** The bench's section of RESULTS.md. */
+function formatDiffBench(
+  seed: Catalogue,
+  documents: ReturnType<typeof measureDocuments>,
+  refs: number,
+  scales: ScaleRow[],
+): string {
+  const { findings, inProcess, docProcess, nodeStart } = documents;
+  const events = Object.keys(seed.events).length;
+  const perEvent1 = scales[0]!.ms / scales[0]!.events;
+  const lines = [
+    `## Diff (seed catalogue: ${events} events, ${Object.keys(seed.shapes).length} shapes)`,
+    '',
+    `${machineLine()} Medians; "in process" is read + parse + model + diff + classify + JSON report, module loading excluded.`,
+    '',
+    '| comparison | median | target | |',
+    '|---|---|---|---|',
+    `| two compiled seed catalogues (openapi.json), in process (${findings} findings) | ${formatMs(inProcess)} | < 200 ms | ${inProcess < 200 ? 'met' : 'MISSED'} |`,
+    `| the same as a CLI process (\`eventry diff a.json b.json\`, node start ${formatMs(nodeStart)} included) | ${formatMs(docProcess)} |  |  |`,
+    `| two git refs of a repo holding the seed (\`eventry diff HEAD~1 HEAD\`, both loaded from git) | ${formatMs(refs)} | < 3000 ms | ${refs < 3000 ? 'met' : 'MISSED'} |`,
+    '',
+    'Synthetic catalogues (n renamed copies of the seed, every copy mutated alike), two compiled documents in process:',
+    '',
+    '| size | events | document | findings | median | ms per event | × 1x per event | diff + classify only |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|',
+    ...scales.map(
+      (s) =>
+        `| ${s.n}x | ${s.events} | ${(s.bytes / 1e6).toFixed(1)} MB | ${s.count} | ${formatMs(s.ms)} | ${(s.ms / s.events).toFixed(3)} | ${(s.ms / s.events / perEvent1).toFixed(2)}× | ${formatMs(s.diffOnly)} |`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
 }
 
 /** The whole in-process path from two document texts to the JSON report. */

@@ -55,20 +55,35 @@ const PEERS: [Contender, string][] = [
   ['typebox', 'typebox (boolean check, builds no error)'],
 ];
 
+/** Operations per second, for the tables. */
+const fmt = (ops: number) =>
+  ops >= 1e6
+    ? `${(ops / 1e6).toFixed(2)} M/s`
+    : ops >= 1e3
+      ? `${(ops / 1e3).toFixed(0)} k/s`
+      : `${ops.toFixed(0)}/s`;
+const ratio = (a: number[], b: number[]) => `${ratioOf(a, b).toFixed(2)}×`;
+const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const loads = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
+
 /** The bench's Markdown section: the rows, the cold start, the machine and its load. */
 export function report(rows: Row[], cold: ColdStart, load: Load): string {
-  const fmt = (ops: number) =>
-    ops >= 1e6
-      ? `${(ops / 1e6).toFixed(2)} M/s`
-      : ops >= 1e3
-        ? `${(ops / 1e3).toFixed(0)} k/s`
-        : `${ops.toFixed(0)}/s`;
-  const ratio = (a: number[], b: number[]) => `${ratioOf(a, b).toFixed(2)}×`;
-  const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  const loads = (values: number[]) => values.map((value) => value.toFixed(2)).join(' / ');
-  const lines = [
+  return [
     '## Validation (generated group packages)',
     '',
+    ...method(load),
+    '',
+    ...throughput(rows),
+    '',
+    ...againstParse(rows),
+    '',
+    ...invalidAndCold(rows, cold, load),
+  ].join('\n');
+}
+
+/** How the rows were measured, and what each contender is. */
+function method(load: Load): string[] {
+  return [
     `${machineLine()} Load average (1/5/15 min) ${loads(load.start)} at the start, ${loads(load.end)} at the end: the machine is shared with other work, so figures taken under load are noisier than the ratios suggest (each ratio compares neighbours in a round, which shared the load). 5 interleaved rounds of mitata means (≥ 100 ms CPU each; the parse table: 21 rounds of ≥ 40 ms), in one run; ops/s are each contender's best round, ratios the median of per-round ratios.`,
     'Each contender runs in a worker thread of its own, started afresh for each row: its own V8 heap, as in',
     'an application using that one library, and no type feedback from the rows before (a validator that had',
@@ -111,7 +126,12 @@ export function report(rows: Row[], cold: ColdStart, load: Load): string {
     'point (`<pkg>/events/<key>`: `validate(payload, options)`). Targets are judged on the group API.',
     'Every row is measured; the columns marked "derived" are computed from the measured columns of the',
     'same row (ratios, and the verdicts on them).',
-    '',
+  ];
+}
+
+/** The throughput table: every contender on every row, with the ratios the targets judge. */
+function throughput(rows: Row[]): string[] {
+  const lines = [
     '### Throughput',
     '',
     `| event | payload | mode | eventry | eventry, one event | ${PEERS.map(([, name]) => name).join(' | ')} | × ajv (defaults), derived | one event × ajv (defaults), derived | × ajv allErrors (defaults), derived | × ajv, eventry's options, derived | target, derived |`,
@@ -128,13 +148,17 @@ export function report(rows: Row[], cold: ColdStart, load: Load): string {
       `| ${row.event} | ${row.payload} | ${row.mode} | ${fmt(best(ops.eventry!))} | ${fmt(best(ops['eventry event']!))} | ${PEERS.map(([n]) => fmt(best(ops[n]!))).join(' | ')} | ${ratio(ops.eventry!, ops.ajv!)} | ${ratio(ops['eventry event']!, ops.ajv!)} | ${ratio(ops.eventry!, ops['ajv allErrors']!)} | ${ratio(ops.eventry!, ops['ajv eventry options']!)} | ${target} |`,
     );
   }
-  lines.push(
-    '',
+  return lines;
+}
+
+/** Valid payloads against `JSON.parse` of the same text: the physical limit. */
+function againstParse(rows: Row[]): string[] {
+  const lines = [
     '### Against the physical limit: `JSON.parse` of the same payload (valid payloads)',
     '',
     '| event | payload | mode | `JSON.parse` | parse + validate | time ratio, derived | target ≤ 1.10, derived |',
     '|---|---|---|---|---|---|---|',
-  );
+  ];
   for (const row of rows) {
     if (!row.parse) continue;
     const timeRatio = ratioOf(row.parse.parse, row.parse.parseValidate);
@@ -142,11 +166,15 @@ export function report(rows: Row[], cold: ColdStart, load: Load): string {
       `| ${row.event} | ${row.payload} | ${row.mode} | ${fmt(best(row.parse.parse))} | ${fmt(best(row.parse.parseValidate))} | ${timeRatio.toFixed(3)} | ${met(timeRatio <= 1.1)} |`,
     );
   }
+  return lines;
+}
+
+/** The invalid-payload figure with the full error body, and the cold start table. */
+function invalidAndCold(rows: Row[], cold: ColdStart, load: Load): string[] {
   const flatInvalid = rows.find(
     (row) => row.event.startsWith('flat') && !row.valid && row.mode === 'strict',
   )!;
-  lines.push(
-    '',
+  return [
     '### Invalid payloads with the full error body',
     '',
     `Flat event, strict, 3 problems: ${fmt(median(flatInvalid.ops.eventry!))} (median of rounds; best ${fmt(best(flatInvalid.ops.eventry!))}; target ≥ 1 M/s: ${met(median(flatInvalid.ops.eventry!) >= 1e6)}). Each event has one validator, ajv's all-errors code with each field read once: on a valid payload it does what a first-error one does; an invalid payload is walked once, and each error is handed to the run time as found (a missing field, an undocumented field, a wrong type: a call with its dot path and value, no error object), which finds its item (made once per place in the code) or makes it there and then; the result gets copies of its own, in an array of their number.`,
@@ -162,6 +190,5 @@ export function report(rows: Row[], cold: ColdStart, load: Load): string {
         `| ${name} | ${ms.toFixed(1)} ms | ${signed(over)} ms | ${signed(overModule)} ms | ${signed(overPackage)} ms | ≤ +${target} ms: ${met(over <= target)} |`,
     ),
     '',
-  );
-  return lines.join('\n');
+  ];
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveLintConfig } from '../../generators/lint/config.js';
 import { lintCatalogue } from '../../generators/lint/lint.js';
 import type { LintFinding, LintRule } from '../../generators/lint/rule.js';
-import { LINT_RULES, RETIRED_LINT_RULE_IDS } from '../../generators/lint/rules/index.js';
+import { LINT_REGISTRY, LINT_RULES, RETIRED_LINT_RULE_IDS } from '../../generators/lint/rules/index.js';
 import { loadValid, REPO } from '../helpers.js';
 
 const FIXTURES = join(REPO, 'test', 'fixtures', 'lint');
@@ -13,7 +13,7 @@ const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /** The findings of one rule on a fixture catalogue, the rule on (an `off` rule at `info`). */
 function ruleFindings(rule: LintRule, side: 'bad' | 'good'): LintFinding[] {
-  const catalogue = loadValid(join(FIXTURES, rule.id, side));
+  const catalogue = loadValid(join(REPO, LINT_REGISTRY.fixtures(rule.id).sides[side]));
   const severity = rule.severity === 'off' ? 'info' : rule.severity;
   const config = resolveLintConfig({ rules: { [rule.id]: severity } });
   return lintCatalogue(catalogue, { config }).findings.filter((finding) => finding.rule === rule.id);
@@ -36,8 +36,11 @@ describe('the lint rule registry', () => {
     expect(rule.hint).toMatch(/^[A-Z].{10,}\.$/);
     if (rule.pattern !== undefined) expect(() => new RegExp(rule.pattern!, 'u')).not.toThrow();
     expect(existsSync(join(RULES_DIR, `${id}.ts`)), `generators/lint/rules/${id}.ts`).toBe(true);
-    for (const side of ['bad', 'good'])
-      expect(existsSync(join(FIXTURES, id, side, 'eventry.config.yaml')), `${id}/${side}`).toBe(true);
+    for (const side of ['bad', 'good'] as const)
+      expect(
+        existsSync(join(REPO, LINT_REGISTRY.fixtures(id).sides[side], 'eventry.config.yaml')),
+        `${id}/${side}`,
+      ).toBe(true);
   });
 
   it('has unique ids, one source file per rule and no file without a rule', () => {
@@ -74,7 +77,7 @@ describe.each(LINT_RULES.map((rule) => [rule.id, rule] as const))(
       expect(findings.length).toBeGreaterThan(0);
       for (const finding of findings) expect(finding.message).toMatch(/\S.*\.$/);
       await expect(`${JSON.stringify(findings.map(asJson), null, 2)}\n`).toMatchFileSnapshot(
-        join(FIXTURES, id, 'expected.json'),
+        join(REPO, LINT_REGISTRY.fixtures(id).folder, 'expected.json'),
       );
     });
 

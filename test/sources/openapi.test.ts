@@ -97,3 +97,86 @@ describe('readOpenApiCatalogue inverts buildOpenApi', () => {
     if (!result.ok) expect(result.problems[0]!.message).toMatch(message);
   });
 });
+
+/** The seed's document with its named shapes moved to `components.yaml` and referenced from there. */
+function splitDocument(): { text: string; moved: string[] } {
+  const document = buildOpenApi(loadValid(`${REPO}/catalogue`)) as {
+    components: { schemas: Record<string, Record<string, unknown>> };
+  };
+  const schemas = document.components.schemas;
+  const moved = Object.keys(schemas).filter((name) => !schemas[name]!['x-event-type']);
+  for (const name of moved) delete schemas[name];
+  const text = JSON.stringify(document, null, 2).replace(/"#\/components\/schemas\/([^"]+)"/g, (ref, name) =>
+    moved.includes(name) ? `"./components.yaml#/${name}"` : ref,
+  );
+  return { text, moved };
+}
+
+describe('a document with $refs into other files', () => {
+  it('is refused with `external-ref` at each such $ref, never read as a catalogue with fewer fields', () => {
+    const { text, moved } = splitDocument();
+    expect(moved.length).toBeGreaterThan(10);
+    const result = readOpenApiCatalogue(text, 'split/openapi.json');
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const external = result.problems.filter((problem) => problem.code === 'external-ref');
+    expect(external.length).toBe(result.problems.length);
+    const lines = text.split('\n');
+    for (const problem of external) {
+      const ref = /`\$ref` (\S+) points into another file/.exec(problem.message)![1]!;
+      expect(ref).toMatch(/^\.\/components\.yaml#\//);
+      expect(problem.file).toBe('split/openapi.json');
+      expect(lines[problem.line - 1]!.slice(problem.column - 1)).toMatch(
+        new RegExp(`^${ref.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`),
+      );
+      expect(problem.hint).toMatch(/`openapi\.json` that `npm run build` writes/);
+    }
+  });
+
+  it.each([
+    ['JSON', 'openapi.json', (doc: unknown) => JSON.stringify(doc, null, 2)],
+    ['YAML', 'openapi.yaml', (doc: unknown) => stringify(doc)],
+  ])(
+    'refuses a component that is a whole external $ref (%s), which would read as a shape without fields',
+    (_kind, path, write) => {
+      const document = buildOpenApi(loadValid(fixturePath('small'))) as {
+        components: { schemas: Record<string, unknown> };
+      };
+      const schemas = document.components.schemas;
+      const shape = Object.keys(schemas).find(
+        (name) => !(schemas[name] as Record<string, unknown>)['x-event-type'],
+      )!;
+      schemas[shape] = { $ref: `https://example.com/shapes.json#/${shape}` };
+      const text = write(document);
+      const result = readOpenApiCatalogue(text, path);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      const problem = result.problems.find((entry) => entry.message.startsWith(`${shape}: `))!;
+      expect(problem.code).toBe('external-ref');
+      expect(text.split('\n')[problem.line - 1]).toContain(`https://example.com/shapes.json#/${shape}`);
+    },
+  );
+
+  it('refuses a component that is a whole $ref inside the document too, never an empty shape', () => {
+    const document = buildOpenApi(loadValid(fixturePath('small'))) as {
+      components: { schemas: Record<string, Record<string, unknown>> };
+    };
+    const schemas = document.components.schemas;
+    const [first, second] = Object.keys(schemas).filter((name) => !schemas[name]!['x-event-type']);
+    schemas[first!] = { $ref: `#/components/schemas/${second}` };
+    const result = readOpenApiCatalogue(JSON.stringify(document, null, 2), 'openapi.json');
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.problems.map((problem) => [problem.code, problem.message])).toContainEqual([
+        'invalid-value',
+        `${first}: a component that is only a \`$ref\` (#/components/schemas/${second}), which eventry does not emit.`,
+      ]);
+  });
+
+  it('still reads a document whose $refs all stay inside it', () => {
+    const document = buildOpenApi(loadValid(fixturePath('small')));
+    const text = JSON.stringify(document, null, 2);
+    expect(text).toContain('"$ref": "#/components/schemas/');
+    expect(readOpenApiCatalogue(text, 'openapi.json').ok).toBe(true);
+  });
+});

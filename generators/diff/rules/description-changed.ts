@@ -14,6 +14,7 @@ export const descriptionChanged: Rule<'text-changed'> = {
   breaks: 'none',
   description:
     'A description (of an event, a field or a shape) or a partial note changed: documentation only.',
+  hint: 'Nothing to do for code; check the new text says what the payload means.',
   check(change) {
     if (change.text === 'title') return undefined;
     const verb = change.before === undefined ? 'added' : change.after === undefined ? 'removed' : 'changed';

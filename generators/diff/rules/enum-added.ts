@@ -6,6 +6,7 @@ export const enumAdded: Rule<'enum-changed'> = {
   severity: 'breaking',
   breaks: 'producers',
   description: 'A field was restricted to a list of values: values producers send today may not be in it.',
+  hint: 'Add the values producers send today to the list, or restrict the field in a new event version.',
   check(change) {
     if (change.before || !change.after) return undefined;
     return `${capitalize(subject(change))} is now restricted to ${valueList(change.after)}.`;

@@ -7,6 +7,7 @@ export const enumValueAdded: Rule<'enum-changed'> = {
   breaks: 'consumers',
   description:
     'An enum value was added: consumers that switch on the field meet a value they have no case for.',
+  hint: 'Make sure consumers have a case for the new value (or a default) before producers send it.',
   check(change) {
     if (!change.before || !change.after) return undefined;
     const fresh = missing(change.after, change.before);

@@ -6,6 +6,7 @@ export const enumValueRemoved: Rule<'enum-changed'> = {
   severity: 'breaking',
   breaks: 'producers',
   description: 'An enum value was removed: payloads carrying it, valid until now, fail validation.',
+  hint: 'Keep the value, or stop sending it in a new event version and deprecate this one.',
   check(change) {
     if (!change.before || !change.after) return undefined;
     const gone = missing(change.before, change.after);

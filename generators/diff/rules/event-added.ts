@@ -6,6 +6,7 @@ export const eventAdded: Rule<'event-added'> = {
   severity: 'non-breaking',
   breaks: 'none',
   description: 'An event version was added; nothing that exists changes.',
+  hint: 'Nothing to do; document who produces the new event version and who may consume it.',
   check(change) {
     if (change.movedFrom)
       return `Event ${code(change.event)} moved here from group ${code(change.movedFrom)}.`;

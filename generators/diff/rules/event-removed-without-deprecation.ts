@@ -7,6 +7,7 @@ export const eventRemovedWithoutDeprecation: Rule<'event-removed'> = {
   breaks: 'both',
   description:
     'An event version was removed (or moved to another group package) without being deprecated first: its consumers had no notice.',
+  hint: 'Restore the event version and deprecate it first (`deprecated: {since, replaced_by}`); remove it in a later release.',
   check(change) {
     if (change.before.deprecated) return undefined;
     if (change.movedTo) {

@@ -7,6 +7,7 @@ export const eventRemoved: Rule<'event-removed'> = {
   breaks: 'both',
   description:
     'A deprecated event version was removed: consumers subscribed to it never get it again, producers still emitting it emit an undocumented event.',
+  hint: 'Make sure no producer emits the version and no consumer waits for it any more.',
   check(change) {
     // One removal is one finding: without notice it is `event-removed-without-deprecation`'s.
     if (!change.before.deprecated) return undefined;

@@ -1,5 +1,6 @@
+import { defineRuleSet, type RetiredRule, type RuleRegistry } from '../../shared/rule-registry.js';
 import type { ModelChange } from '../diff.js';
-import type { ChangeKind, Finding, RetiredRule, Rule } from '../rule.js';
+import type { ChangeKind, DiffFixtureSide, Finding, Rule } from '../rule.js';
 import { deprecationAdded } from './deprecation-added.js';
 import { deprecationChanged } from './deprecation-changed.js';
 import { deprecationRemoved } from './deprecation-removed.js';
@@ -57,14 +58,21 @@ export const RULES_BY_KIND: RulesByKind = {
  */
 const ERASED = RULES_BY_KIND as unknown as Readonly<Partial<Record<ChangeKind, readonly Rule[]>>>;
 
-/** Every rule, in report order. */
-export const RULES: readonly Rule[] = Object.values(ERASED).flat();
-
 /**
- * Rule ids no longer in use, each with why it was retired. The registry test keeps them from being
- * reused; an allow-list entry naming one is told it was retired instead of "not a rule".
+ * Rule ids no longer in use, each with why it was retired. The registry refuses to load when a rule
+ * reuses one; an allow-list entry naming one is told it was retired instead of "not a rule".
  */
 export const RETIRED_RULE_IDS: readonly RetiredRule[] = [];
+
+/** The diff's rule set, checked by the rule kernel: ids unique, kebab-case and never a retired one. */
+export const DIFF_RULES: RuleRegistry<Rule, DiffFixtureSide> = defineRuleSet(
+  { name: 'diff', fixtureRoot: 'test/fixtures/diff', sides: ['before', 'after'] },
+  Object.values(ERASED).flat(),
+  RETIRED_RULE_IDS,
+);
+
+/** Every rule, in report order. */
+export const RULES: readonly Rule[] = DIFF_RULES.rules;
 
 /** The detail said of the shape itself: the change re-rooted at the shape, the same for every event it reaches. */
 function shapeDetail(rule: Rule, change: ModelChange, via: { shape: string; attr: string | null }): string {
@@ -83,7 +91,7 @@ function join(path: string | null, name: string): string {
 }
 
 /** Rules by id. */
-export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((rule) => [rule.id, rule]));
+export const RULES_BY_ID: ReadonlyMap<string, Rule> = DIFF_RULES.byId;
 
 /**
  * Classifies structural changes into findings: every rule of the change's kind that recognises it

@@ -7,6 +7,7 @@ export const objectOpened: Rule<'openness-changed'> = {
   breaks: 'none',
   description:
     'A closed event schema became open (partial): unlisted fields are now accepted; every payload valid before stays valid.',
+  hint: 'Nothing to do; consumers that reject unknown fields should ignore them instead.',
   check(change) {
     if (change.after !== 'open') return undefined;
     return `${code(change.event)} is now partial: its schema accepts fields it does not list.`;

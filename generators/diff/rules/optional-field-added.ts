@@ -7,6 +7,7 @@ export const optionalFieldAdded: Rule<'field-added'> = {
   breaks: 'none',
   description:
     'An optional field was added: existing payloads stay valid and consumers ignore fields they do not read.',
+  hint: 'Nothing to do; consumers may start reading the field when producers send it.',
   check(change) {
     if (change.field.required) return undefined;
     return `New ${subject(change)} (${fieldSummary(change.field)}).`;

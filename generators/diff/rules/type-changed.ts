@@ -7,6 +7,7 @@ export const typeChanged: Rule<'type-changed'> = {
   breaks: 'both',
   description:
     'A field changed type (scalar kind, array item type, scalar to array, free object to shape or back): old and new payloads are incompatible.',
+  hint: 'Add a field with the new type beside the old one, or change the type in a new event version.',
   check(change) {
     let note = '';
     if (change.before.kind === 'object' && change.after.kind === 'shape')

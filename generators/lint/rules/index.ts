@@ -1,4 +1,5 @@
-import type { LintRule, RetiredLintRule } from '../rule.js';
+import { defineRuleSet, type RuleRegistry } from '../../shared/rule-registry.js';
+import type { LintFixtureSide, LintRule, RetiredLintRule } from '../rule.js';
 import { dateWithoutFormat } from './date-without-format.js';
 import { deprecatedWithoutReplacement } from './deprecated-without-replacement.js';
 import { duplicateShape } from './duplicate-shape.js';
@@ -19,38 +20,43 @@ import { versionGap } from './version-gap.js';
 import { versionIdentical } from './version-identical.js';
 
 /**
- * The one registry of lint rules, in report order: naming, consistency across the catalogue, types,
- * versions, documentation, sensitive data. Ids are stable: a retired rule's id goes to
- * RETIRED_LINT_RULE_IDS, never to another rule.
- */
-export const LINT_RULES: readonly LintRule[] = [
-  eventKeyFormat,
-  fieldNameCase,
-  enumValueCase,
-  shapeNameCase,
-  fieldTypeMismatch,
-  fieldNameNearDuplicate,
-  fieldNameMisspellingInContext,
-  duplicateShape,
-  freeObjectWithShape,
-  dateWithoutFormat,
-  idTypeMismatch,
-  versionIdentical,
-  versionGap,
-  deprecatedWithoutReplacement,
-  unusedShape,
-  missingDescription,
-  personalDataUnclassified,
-  groupWithoutOwner,
-];
-
-/** Rules by id. */
-export const LINT_RULES_BY_ID: ReadonlyMap<string, LintRule> = new Map(
-  LINT_RULES.map((rule) => [rule.id, rule]),
-);
-
-/**
- * Rule ids no longer in use, each with why it was retired: the registry test keeps them from being
- * reused; a config or suppression naming one is told it was retired instead of "not a rule".
+ * Rule ids no longer in use, each with why it was retired: the registry refuses to load when a rule
+ * reuses one; a config or suppression naming one is told it was retired instead of "not a rule".
  */
 export const RETIRED_LINT_RULE_IDS: readonly RetiredLintRule[] = [];
+
+/**
+ * The one registry of lint rules, in report order: naming, consistency across the catalogue, types,
+ * versions, documentation, sensitive data. The rule kernel checks it: ids unique, kebab-case and never
+ * a retired one.
+ */
+export const LINT_REGISTRY: RuleRegistry<LintRule, LintFixtureSide> = defineRuleSet(
+  { name: 'lint', fixtureRoot: 'test/fixtures/lint', sides: ['bad', 'good'] },
+  [
+    eventKeyFormat,
+    fieldNameCase,
+    enumValueCase,
+    shapeNameCase,
+    fieldTypeMismatch,
+    fieldNameNearDuplicate,
+    fieldNameMisspellingInContext,
+    duplicateShape,
+    freeObjectWithShape,
+    dateWithoutFormat,
+    idTypeMismatch,
+    versionIdentical,
+    versionGap,
+    deprecatedWithoutReplacement,
+    unusedShape,
+    missingDescription,
+    personalDataUnclassified,
+    groupWithoutOwner,
+  ],
+  RETIRED_LINT_RULE_IDS,
+);
+
+/** Every rule, in report order. */
+export const LINT_RULES: readonly LintRule[] = LINT_REGISTRY.rules;
+
+/** Rules by id. */
+export const LINT_RULES_BY_ID: ReadonlyMap<string, LintRule> = LINT_REGISTRY.byId;

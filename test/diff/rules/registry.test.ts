@@ -8,6 +8,7 @@ import type { Finding } from '../../../generators/diff/rule.js';
 import { enumAdded } from '../../../generators/diff/rules/enum-added.js';
 import {
   classifyChanges,
+  DIFF_RULES,
   RETIRED_RULE_IDS,
   RULES,
   RULES_BY_KIND,
@@ -29,9 +30,13 @@ const asJson = (finding: Finding) => ({
   detail: finding.detail,
 });
 
+/** A side of a rule's fixture pair, as the rule kernel names it. */
+const fixture = (id: string, side: 'before' | 'after'): string =>
+  join(REPO, DIFF_RULES.fixtures(id).sides[side]);
+
 /** The findings between a rule's fixture pair. */
 function fixtureFindings(id: string): Finding[] {
-  return compareCatalogues(loadValid(join(FIXTURES, id, 'before')), loadValid(join(FIXTURES, id, 'after')));
+  return compareCatalogues(loadValid(fixture(id, 'before')), loadValid(fixture(id, 'after')));
 }
 
 describe('the rule registry', () => {
@@ -43,9 +48,10 @@ describe('the rule registry', () => {
     expect(rule.breaks === 'none').toBe(rule.severity !== 'breaking');
     expect(rule.description).toMatch(/^[A-Z].{20,}\.$/);
     expect(rule.description).not.toContain('\n');
+    expect(rule.hint).toMatch(/^[A-Z].{10,}\.$/);
     expect(existsSync(join(RULES_DIR, `${id}.ts`)), `generators/diff/rules/${id}.ts`).toBe(true);
-    for (const side of ['before', 'after']) {
-      expect(existsSync(join(FIXTURES, id, side, 'eventry.config.yaml')), `${id}/${side}`).toBe(true);
+    for (const side of ['before', 'after'] as const) {
+      expect(existsSync(join(fixture(id, side), 'eventry.config.yaml')), `${id}/${side}`).toBe(true);
     }
   });
 
@@ -100,7 +106,9 @@ describe.each(RULES.map((rule) => [rule.id]))('rule %s on its fixture pair', (id
   const findings = fixtureFindings(id);
 
   it('reports exactly the expected findings', () => {
-    const expected = JSON.parse(readFileSync(join(FIXTURES, id, 'expected.json'), 'utf8'));
+    const expected = JSON.parse(
+      readFileSync(join(REPO, DIFF_RULES.fixtures(id).folder, 'expected.json'), 'utf8'),
+    );
     expect(findings.map(asJson)).toEqual(expected);
   });
 
@@ -111,7 +119,7 @@ describe.each(RULES.map((rule) => [rule.id]))('rule %s on its fixture pair', (id
   });
 
   it('reports nothing when the pair is compared with itself', () => {
-    const after = loadValid(join(FIXTURES, id, 'after'));
+    const after = loadValid(fixture(id, 'after'));
     expect(compareCatalogues(after, after)).toEqual([]);
   });
 });

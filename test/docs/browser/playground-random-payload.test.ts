@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fixturePath, loadValid, tempDir } from '../../helpers.js';
 import {
   type BrowserKind,
   describeInBrowsers,
@@ -10,7 +8,7 @@ import {
   outsideRequests,
   textOf,
 } from './browsers.js';
-import { buildSmallPackages, type PortalServer, servePortal, writeTestSite } from './portal-helpers.js';
+import { type PortalServer, portalSites, servePortal } from './portal-helpers.js';
 
 /**
  * The playground's "Random payload" button, in Chromium and Firefox under the portal's strict policy: it
@@ -20,14 +18,10 @@ import { buildSmallPackages, type PortalServer, servePortal, writeTestSite } fro
 describeInBrowsers('the playground random payload button', (kind: BrowserKind, executablePath: string) => {
   let server: PortalServer;
   let browser: Browser;
-  const site = join(tempDir(`eventry-portal-random-${kind}-`), 'site');
 
   beforeAll(async () => {
-    await writeTestSite(site, {
-      catalogue: loadValid(fixturePath('small')),
-      packagesDir: buildSmallPackages(),
-    });
-    server = await servePortal({ '/': site }, {});
+    // The small fixture's site the portal suites share (built once per run).
+    server = await servePortal({ '/': (await portalSites()).smallSite }, {});
     browser = await launchBrowser(kind, executablePath);
   }, 120_000);
 

@@ -53,7 +53,7 @@ function designTests(kind: BrowserKind, executablePath: string): void {
   const others: Browser[] = [];
 
   beforeAll(async () => {
-    ({ server, catalogue, site } = await servePortalSites(`eventry-portal-design-${kind}-`));
+    ({ server, catalogue, site } = await servePortalSites());
     browser = await launchBrowser(kind, executablePath);
   }, 120_000);
 

@@ -1,12 +1,14 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inject } from 'vitest';
 import { generateSite, type SiteInput } from '../../../generators/docs/site.js';
 import { writeSiteAtomically } from '../../../generators/docs/write-site.js';
 import { type Catalogue, type Field, typeNotation } from '../../../generators/model.js';
 import { loadHistory } from '../../../generators/schema-registry/history.js';
-import { fixturePath, loadValid, REPO, runCli, seedPackages, tempDir } from '../../helpers.js';
+import { fixturePath, loadValid, REPO, runCli, seedPackages } from '../../helpers.js';
 
 /**
  * The strict policy the docs portal must work under, as a static host would send it: `script-src 'self'`
@@ -73,46 +75,101 @@ export async function servePortal(
 export const AXE = '/__axe.js';
 
 /** Writes the docs site of `input` into `site`; a site that is not written fails the suite's set-up. */
-export async function writeTestSite(site: string, input: SiteInput): Promise<void> {
+async function writeTestSite(site: string, input: SiteInput): Promise<void> {
   const written = await writeSiteAtomically(site, (emit) => generateSite(input, emit));
   if (!('ok' in written) || !written.ok) throw new Error(`site not written: ${JSON.stringify(written)}`);
 }
 
 /**
- * The small fixture's group packages, built by the CLI into a temporary folder. The small fixture has
+ * The small fixture's group packages, built by the CLI into `packages`. The small fixture has
  * descriptions (the seed has none, so its search shows snippets) and date fields (its validators import
  * ajv-formats).
  */
-export function buildSmallPackages(): string {
-  const packages = join(tempDir(), 'packages');
+function buildSmallPackages(packages: string): string {
   const built = runCli(['build', '--catalogue', fixturePath('small'), '--out', packages]);
   if (built.status !== 0) throw new Error(`the small fixture does not build: ${built.stderr}`);
   return packages;
 }
 
+/** The two portal sites the browser suites read: the repository catalogue's and the small fixture's. */
+interface PortalSites {
+  site: string;
+  smallSite: string;
+}
+
+/**
+ * The portal sites, made once per test run and shared by every browser suite (portal, portal-design,
+ * portal-phone) and browser: the first suite to ask builds them into the run's scratch folder, holding
+ * a folder made atomically as its lock; the others wait for its `ready.json` (or its `failed`). No
+ * suite writes into them.
+ */
+export async function portalSites(): Promise<PortalSites> {
+  const root = join(inject('runScratch'), 'portal-sites');
+  const ready = join(root, 'ready.json');
+  const failed = join(root, 'failed');
+  try {
+    mkdirSync(root);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    while (!existsSync(ready)) {
+      if (existsSync(failed))
+        throw new Error(`the portal sites were not built: ${readFileSync(failed, 'utf8')}`);
+      await sleep(200);
+    }
+    return JSON.parse(readFileSync(ready, 'utf8')) as PortalSites;
+  }
+  try {
+    const sites = await buildPortalSites(root);
+    writeFileSync(`${ready}.tmp`, JSON.stringify(sites));
+    renameSync(`${ready}.tmp`, ready);
+    return sites;
+  } catch (error) {
+    writeFileSync(failed, String((error as Error).stack ?? error));
+    throw error;
+  }
+}
+
+async function buildPortalSites(root: string): Promise<PortalSites> {
+  const loaded = loadHistory({ cwd: REPO, env: process.env, catalogue: 'catalogue' });
+  if (!loaded.ok) throw new Error('the seed catalogue does not load');
+  const site = join(root, 'site');
+  await writeTestSite(site, {
+    catalogue: loaded.history.current,
+    history: loaded.history,
+    packagesDir: seedPackages(),
+  });
+  const smallSite = join(root, 'small');
+  await writeTestSite(smallSite, {
+    catalogue: loadValid(fixturePath('small')),
+    packagesDir: buildSmallPackages(join(root, 'small-packages')),
+  });
+  return { site, smallSite };
+}
+
+/** The repository's catalogue as the portal sites show it (the working tree, with its release history). */
+function portalCatalogue(): Catalogue {
+  const loaded = loadHistory({ cwd: REPO, env: process.env, catalogue: 'catalogue' });
+  if (!loaded.ok) throw new Error('the seed catalogue does not load');
+  return loaded.history.current;
+}
+
 /**
  * What the portal suites run against: the repository catalogue's site (with its release history) at `/`,
  * the small fixture's at `/small/`, and axe-core at `AXE`, served under `PORTAL_CSP`; `site` is the
- * repository's site folder. `prefix` names the suite's temporary folders.
+ * repository's site folder. The sites are built once per run (`portalSites`); each suite has its own
+ * server.
  */
-export async function servePortalSites(
-  prefix: string,
-): Promise<{ server: PortalServer; catalogue: Catalogue; site: string }> {
-  const loaded = loadHistory({ cwd: REPO, env: process.env, catalogue: 'catalogue' });
-  if (!loaded.ok) throw new Error('the seed catalogue does not load');
-  const catalogue = loaded.history.current;
-  const site = join(tempDir(prefix), 'site');
-  await writeTestSite(site, { catalogue, history: loaded.history, packagesDir: seedPackages() });
-  const smallSite = join(tempDir(prefix), 'small');
-  await writeTestSite(smallSite, {
-    catalogue: loadValid(fixturePath('small')),
-    packagesDir: buildSmallPackages(),
-  });
+export async function servePortalSites(): Promise<{
+  server: PortalServer;
+  catalogue: Catalogue;
+  site: string;
+}> {
+  const { site, smallSite } = await portalSites();
   const server = await servePortal(
     { '/': site, '/small/': smallSite },
     { [AXE]: join(REPO, 'node_modules/axe-core/axe.min.js') },
   );
-  return { server, catalogue, site };
+  return { server, catalogue: portalCatalogue(), site };
 }
 
 /**

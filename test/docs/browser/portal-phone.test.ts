@@ -1,12 +1,9 @@
-import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fieldRows } from '../../../generators/docs/fields.js';
 import type { Catalogue } from '../../../generators/model.js';
-import { loadHistory } from '../../../generators/schema-registry/history.js';
-import { REPO, seedPackages, tempDir } from '../../helpers.js';
 import { type BrowserKind, describeInBrowsers, launchBrowser, setViewportSize } from './browsers.js';
-import { NESTED, type PortalServer, servePortal, writeTestSite } from './portal-helpers.js';
+import { NESTED, type PortalServer, servePortalSites } from './portal-helpers.js';
 
 // The issue: at 390 px the fields table broke names letter by letter (`is_/pay/men/t`, six lines for
 // `ledger.account.number`), the graph cut event keys (`billing.led…_posted-v1`), "Read by" links broke
@@ -124,12 +121,8 @@ let catalogue: Catalogue;
 
 async function startSite(): Promise<void> {
   if (server) return;
-  const loaded = loadHistory({ cwd: REPO, env: process.env, catalogue: 'catalogue' });
-  if (!loaded.ok) throw new Error('the seed catalogue does not load');
-  catalogue = loaded.history.current;
-  const site = join(tempDir('eventry-portal-phone-'), 'site');
-  await writeTestSite(site, { catalogue, history: loaded.history, packagesDir: seedPackages() });
-  server = await servePortal({ '/': site });
+  // The sites every portal suite shares, built once per run; this suite reads the repository's at `/`.
+  ({ server, catalogue } = await servePortalSites());
 }
 
 afterAll(() => server?.close());

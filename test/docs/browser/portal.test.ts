@@ -36,7 +36,7 @@ function portalTests(kind: BrowserKind, executablePath: string): void {
   let catalogue: Catalogue;
 
   beforeAll(async () => {
-    ({ server, catalogue } = await servePortalSites(`eventry-portal-${kind}-`));
+    ({ server, catalogue } = await servePortalSites());
     base = server.base;
     browser = await launchBrowser(kind, executablePath);
   }, 120_000);
