@@ -40,7 +40,7 @@ export async function runMcp(options: McpCommandOptions, io: Container): Promise
     registry: new SchemaRegistryState(history),
     catalogueDir: resolve(cwd, options.catalogue ?? 'catalogue'),
   });
-  const server = createMcpServer(() => view);
+  const server = createMcpServer(() => view, io.stderr);
   const transport = new StdioLineTransport(io.stdin, io.stdout, MAX_MESSAGE_BYTES);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

@@ -1,7 +1,13 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { whileReadingOutput } from '../execute/write.js';
-import { maskCredentials, NOT_A_URL, normaliseRegistry, registryTimeouts } from '../publish/npm.js';
+import {
+  maskCredentials,
+  NOT_A_URL,
+  normaliseRegistry,
+  type RegistryTimeouts,
+  registryTimeouts,
+} from '../publish/npm.js';
 import { describeConflict, type PlanEntry } from '../publish/plan.js';
 import { type PublishOutcome, publishPackages } from '../publish/publish.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
@@ -30,6 +36,49 @@ export async function runPublish(options: PublishCommandOptions, io: Container):
     log: (text: string) => io.stdout.write(`${maskCredentials(text, options.registry)}\n`),
     error: (text: string) => io.stderr.write(`${maskCredentials(text, options.registry)}\n`),
   };
+  const checked = checkArguments(options, io, print);
+  if (typeof checked === 'number') return checked;
+  // What goes out is always what the catalogue generates: the build runs first (incremental, so a
+  // no-op when packages/ is up to date), and a catalogue that does not build publishes nothing.
+  const built = await runBuild(
+    { catalogue: options.catalogue, out: options.out },
+    io,
+    options.json ? { log: print.error, error: print.error } : print,
+  );
+  if (built !== 0) {
+    print.error(
+      'eventry: publish stopped before packing: the catalogue did not build; nothing was published.',
+    );
+    return built;
+  }
+  const verb = options.dryRun ? 'checking' : 'publishing';
+  if (!options.json)
+    print.log(`eventry: ${verb} the group packages in ${options.out} against ${checked.registry}`);
+  const outcome = await publish(options, io, print, checked);
+  if (outcome === undefined) return EXIT.problems;
+  if (options.json) {
+    print.log(JSON.stringify(toJson(outcome), null, 2));
+  } else {
+    printOutcome(outcome, print);
+  }
+  return outcome.failed.length > 0 || outcome.plan.some((entry) => entry.action === 'conflict')
+    ? EXIT.problems
+    : EXIT.ok;
+}
+
+/** The arguments of a publish once checked: the registry's URL, its timeouts, the packages folder. */
+interface PublishArguments {
+  registry: string;
+  timeouts: RegistryTimeouts;
+  out: string;
+}
+
+/** The checked arguments, or the usage exit after printing what is wrong with them. */
+function checkArguments(
+  options: PublishCommandOptions,
+  io: Container,
+  print: Printer,
+): PublishArguments | ExitStatus {
   let registry: string;
   try {
     registry = normaliseRegistry(options.registry);
@@ -56,26 +105,19 @@ export async function runPublish(options: PublishCommandOptions, io: Container):
     print.error(`eventry: --out ${options.out} is not a directory (give the packages folder).`);
     return EXIT.usage;
   }
-  // What goes out is always what the catalogue generates: the build runs first (incremental, so a
-  // no-op when packages/ is up to date), and a catalogue that does not build publishes nothing.
-  const built = await runBuild(
-    { catalogue: options.catalogue, out: options.out },
-    io,
-    options.json ? { log: print.error, error: print.error } : print,
-  );
-  if (built !== 0) {
-    print.error(
-      'eventry: publish stopped before packing: the catalogue did not build; nothing was published.',
-    );
-    return built;
-  }
-  const verb = options.dryRun ? 'checking' : 'publishing';
-  if (!options.json) print.log(`eventry: ${verb} the group packages in ${options.out} against ${registry}`);
+  return { registry, timeouts, out };
+}
 
-  let outcome: PublishOutcome;
+/** Packs and publishes as a reader of the output; undefined (after saying why) when the run stopped. */
+async function publish(
+  options: PublishCommandOptions,
+  io: Container,
+  print: Printer,
+  { registry, timeouts, out }: PublishArguments,
+): Promise<PublishOutcome | undefined> {
   try {
     // Packed and uploaded as a reader of the output: no build commits there meanwhile.
-    outcome = await whileReadingOutput(out, () =>
+    return await whileReadingOutput(out, () =>
       publishPackages({
         registry,
         out,
@@ -94,17 +136,8 @@ export async function runPublish(options: PublishCommandOptions, io: Container):
     print.error(
       `eventry: publish stopped, nothing more was published: ${error instanceof Error ? error.message : String(error)}`,
     );
-    return EXIT.problems;
+    return undefined;
   }
-
-  if (options.json) {
-    print.log(JSON.stringify(toJson(outcome), null, 2));
-  } else {
-    printOutcome(outcome, print);
-  }
-  return outcome.failed.length > 0 || outcome.plan.some((entry) => entry.action === 'conflict')
-    ? EXIT.problems
-    : EXIT.ok;
 }
 
 function printOutcome(outcome: PublishOutcome, print: Printer): void {

@@ -103,7 +103,7 @@ export async function runServe(options: ServeCommandOptions, io: Container): Pro
   const server = createRegistryServer(holder, {
     title: history.current.config.title,
     docsDir: resolve(cwd, options.docs ?? join('.eventry', 'site')),
-    mcp: createMcpHttpHandler(viewOf),
+    mcp: createMcpHttpHandler(viewOf, io.stderr),
     ...(options.accessLog ? { accessLog: (line: string) => io.stdout.write(`${line}\n`) } : {}),
   });
   const listening = await new Promise<Error | undefined>((done) => {

@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { ErrorCode } from '../shared/error-codes.js';
 import { checkOutputFolder } from '../shared/output-folder.js';
 import { startWorker } from '../shared/worker.js';
-import type { SiteContent, SiteSink } from './site.js';
+import type { SiteContent, SiteSink } from './site-context.js';
 import type {
   SiteWriteFailure,
   SiteWriterBatch,

@@ -5,7 +5,7 @@ import { type CandidateVerdict, candidateJob } from '../schema-registry/compatib
 import { CompatibilityRunner, CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
 import type { SchemaRegistryState } from '../schema-registry/registry.js';
 import { canonicalCandidate, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../schema-registry/schema-text.js';
-import { answer } from './answer.js';
+import type { ToolContext } from './answer.js';
 import { type CatalogueView, MAX_INPUT_BYTES } from './catalogue-view.js';
 import { McpToolError } from './errors.js';
 
@@ -26,7 +26,21 @@ async function judge(job: Parameters<CompatibilityRunner['judge']>[0]): Promise<
 }
 
 /** The tools that judge: a candidate schema against the registry, and an event version's lint findings. */
-export function registerCheckTools(server: McpServer, view: () => CatalogueView): void {
+export function registerCheckTools(server: McpServer, tools: ToolContext): void {
+  registerCheckCompatibility(server, tools);
+  registerLintEvent(server, tools);
+}
+
+/** A candidate for `check_compatibility`: the subject, the schema as text or object, the level and policy to judge at. */
+interface Candidate {
+  subject: string;
+  schema: string | Record<string, unknown>;
+  level?: CompatibilityLevel | undefined;
+  policy?: 'STRICT' | 'LENIENT' | undefined;
+}
+
+/** check_compatibility: would the registry accept a schema as a subject's next version. */
+function registerCheckCompatibility(server: McpServer, { view, answer }: ToolContext): void {
   server.registerTool(
     'check_compatibility',
     {
@@ -50,51 +64,12 @@ export function registerCheckTools(server: McpServer, view: () => CatalogueView)
       },
       annotations: { readOnlyHint: true },
     },
-    ({ subject, schema, level, policy }) =>
-      answer(async () => {
-        const registry = view().sources.registry;
-        if (!registry) {
-          throw new McpToolError(
-            'no-registry',
-            "This server has no release history: run it inside the catalogue's git repository.",
-          );
-        }
-        const versions = registry.subjects.get(subject);
-        if (!versions) {
-          throw new McpToolError(
-            'unknown-subject',
-            `No subject \`${subject}\` in the registry.${hintFor(view(), subject)}`,
-          );
-        }
-        const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
-        if (Buffer.byteLength(text) > MAX_INPUT_BYTES) {
-          throw new McpToolError('input-too-large', `The schema is over ${MAX_INPUT_BYTES} bytes.`);
-        }
-        const canonical = canonicalCandidate(text);
-        if (canonical === undefined)
-          throw new McpToolError('invalid-schema', 'The schema is not a JSON object.');
-        if (nestsDeeperThan(JSON.parse(canonical), MAX_SCHEMA_DEPTH)) {
-          throw new McpToolError(
-            'input-too-deep',
-            `The schema nests deeper than ${MAX_SCHEMA_DEPTH} levels.`,
-          );
-        }
-        const settings = withSettings(registry, level, policy);
-        const verdict = await judge(candidateJob(settings, subject, canonical));
-        if (!verdict.ok)
-          throw new McpToolError(verdict.tooLarge ? 'input-too-large' : 'invalid-schema', verdict.error);
-        const used = { level: settings.levelOf(subject), policy: settings.compatibility.policy };
-        const summary = verdict.compatible
-          ? `compatible at ${used.level} (${used.policy})`
-          : [
-              `incompatible at ${used.level} (${used.policy}):`,
-              ...verdict.messages.map((m) => `- ${m}`),
-            ].join('\n');
-        const { compatible, messages } = verdict;
-        return { structured: { subject, ...used, compatible, messages }, text: summary };
-      }),
+    (candidate) => answer(() => checkCandidate(view(), candidate)),
   );
+}
 
+/** lint_event: what the lint pack finds about an event version. */
+function registerLintEvent(server: McpServer, { view, answer }: ToolContext): void {
   server.registerTool(
     'lint_event',
     {
@@ -129,6 +104,48 @@ export function registerCheckTools(server: McpServer, view: () => CatalogueView)
         return { structured: { key, findings }, text };
       }),
   );
+}
+
+/** Judges a candidate against the registry of `view`: compatible, or the registry's messages. */
+async function checkCandidate(
+  view: CatalogueView,
+  { subject, schema, level, policy }: Candidate,
+): Promise<{ structured: Record<string, unknown>; text: string }> {
+  const registry = view.sources.registry;
+  if (!registry) {
+    throw new McpToolError(
+      'no-registry',
+      "This server has no release history: run it inside the catalogue's git repository.",
+    );
+  }
+  const versions = registry.subjects.get(subject);
+  if (!versions) {
+    throw new McpToolError(
+      'unknown-subject',
+      `No subject \`${subject}\` in the registry.${hintFor(view, subject)}`,
+    );
+  }
+  const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
+  if (Buffer.byteLength(text) > MAX_INPUT_BYTES) {
+    throw new McpToolError('input-too-large', `The schema is over ${MAX_INPUT_BYTES} bytes.`);
+  }
+  const canonical = canonicalCandidate(text);
+  if (canonical === undefined) throw new McpToolError('invalid-schema', 'The schema is not a JSON object.');
+  if (nestsDeeperThan(JSON.parse(canonical), MAX_SCHEMA_DEPTH)) {
+    throw new McpToolError('input-too-deep', `The schema nests deeper than ${MAX_SCHEMA_DEPTH} levels.`);
+  }
+  const settings = withSettings(registry, level, policy);
+  const verdict = await judge(candidateJob(settings, subject, canonical));
+  if (!verdict.ok)
+    throw new McpToolError(verdict.tooLarge ? 'input-too-large' : 'invalid-schema', verdict.error);
+  const used = { level: settings.levelOf(subject), policy: settings.compatibility.policy };
+  const summary = verdict.compatible
+    ? `compatible at ${used.level} (${used.policy})`
+    : [`incompatible at ${used.level} (${used.policy}):`, ...verdict.messages.map((m) => `- ${m}`)].join(
+        '\n',
+      );
+  const { compatible, messages } = verdict;
+  return { structured: { subject, ...used, compatible, messages }, text: summary };
 }
 
 function hintFor(view: CatalogueView, subject: string): string {

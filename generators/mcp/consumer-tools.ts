@@ -1,7 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { answer } from './answer.js';
-import type { CatalogueView } from './catalogue-view.js';
+import type { ToolContext } from './answer.js';
 
 const team = z.object({
   team: z.string(),
@@ -11,7 +10,13 @@ const team = z.object({
 });
 
 /** The tools about an event's consumers: who reads it (and a field of it), and test payloads of it. */
-export function registerConsumerTools(server: McpServer, view: () => CatalogueView): void {
+export function registerConsumerTools(server: McpServer, tools: ToolContext): void {
+  registerConsumersOf(server, tools);
+  registerFakePayload(server, tools);
+}
+
+/** consumers_of: the teams that read an event type, a version or a field of it. */
+function registerConsumersOf(server: McpServer, { view, answer }: ToolContext): void {
   server.registerTool(
     'consumers_of',
     {
@@ -68,7 +73,10 @@ export function registerConsumerTools(server: McpServer, view: () => CatalogueVi
         return { structured: { ...info }, text };
       }),
   );
+}
 
+/** fake_payload: test payloads from an event's group package, valid or each with one known problem. */
+function registerFakePayload(server: McpServer, { view, answer }: ToolContext): void {
   server.registerTool(
     'fake_payload',
     {

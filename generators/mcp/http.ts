@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ErrorOutput } from './answer.js';
 import type { CatalogueView } from './catalogue-view.js';
 import { MAX_MESSAGE_BYTES } from './catalogue-view.js';
 import { checkMessage, rpcError } from './jsonrpc.js';
@@ -8,10 +9,12 @@ import { createMcpServer } from './server.js';
 /**
  * The MCP server over streamable HTTP, stateless: each POST gets a server and a transport of its own
  * (no session to keep or leak), answered as JSON. GET (a server-to-client stream) and DELETE (ending a
- * session) have nothing to do without sessions: 405, as the transport's specification allows.
+ * session) have nothing to do without sessions: 405, as the transport's specification allows. An
+ * internal error's cause goes to `stderr` (the command's container).
  */
 export function createMcpHttpHandler(
   view: () => CatalogueView,
+  stderr: ErrorOutput,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     if (req.method !== 'POST') {
@@ -45,7 +48,7 @@ export function createMcpHttpHandler(
       res.end(rpcError(-32600, checked.id, checked.error));
       return;
     }
-    const server = createMcpServer(view);
+    const server = createMcpServer(view, stderr);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

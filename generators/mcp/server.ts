@@ -1,244 +1,39 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod';
-import { nestsDeeperThan } from '../schema-registry/schema-text.js';
-import { answer } from './answer.js';
-import { type CatalogueView, MAX_INPUT_BYTES } from './catalogue-view.js';
+import { answerer, type ErrorOutput } from './answer.js';
+import { registerCatalogueTools } from './catalogue-tools.js';
+import type { CatalogueView } from './catalogue-view.js';
 import { registerCheckTools } from './check-tools.js';
 import { registerConsumerTools } from './consumer-tools.js';
-import { McpToolError } from './errors.js';
-
-/** The deepest payload the tools read: far beyond any event's nesting, well inside the stack. */
-const MAX_PAYLOAD_DEPTH = 64;
 
 /** The server's name and version as MCP clients see them. */
 const MCP_SERVER_INFO = { name: 'eventry', version: '1.0.0' } as const;
 
-const field = z.object({
-  path: z.string(),
-  type: z.string(),
-  required: z.boolean(),
-  description: z.string().optional(),
-  format: z.string().optional(),
-  enum: z.string().optional(),
-});
-const change = z.object({ rule: z.string(), severity: z.string(), attr: z.string(), detail: z.string() });
-const errorBody = z.object({
-  detail: z.string(),
-  code: z.string(),
-  errors: z.array(z.object({ detail: z.string(), code: z.string(), attr: z.string() })),
-});
+/** What the server tells a client it is for. */
+const MCP_INSTRUCTIONS =
+  'eventry: the event catalogue. Search event versions, read one (fields, JSON Schema, TypeScript interface, examples), ' +
+  'compare two versions of an event type, validate a payload as the platform would (its 400 body), check a schema against the registry, ' +
+  'lint an event, find the teams that read an event or a field, and draw test payloads.';
 
 /**
  * The MCP server over a catalogue view: tools to search, read, compare and validate event versions
  * and to check a candidate schema's compatibility, and resources for every event version's JSON Schema
  * and Markdown page. Read-only: nothing it answers changes the catalogue. `view` is asked on every
- * call, so a server whose catalogue is reloaded answers from the new one.
+ * call, so a server whose catalogue is reloaded answers from the new one. An internal error's cause
+ * goes to `stderr` (the command's container), never to the client.
  */
-export function createMcpServer(view: () => CatalogueView): McpServer {
-  const server = new McpServer(MCP_SERVER_INFO, {
-    instructions:
-      'eventry: the event catalogue. Search event versions, read one (fields, JSON Schema, TypeScript interface, examples), ' +
-      'compare two versions of an event type, validate a payload as the platform would (its 400 body), check a schema against the registry, ' +
-      'lint an event, find the teams that read an event or a field, and draw test payloads.',
-  });
+export function createMcpServer(view: () => CatalogueView, stderr: ErrorOutput): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS });
+  const tools = { view, answer: answerer(stderr) };
+  registerCatalogueTools(server, tools);
+  registerCheckTools(server, tools);
+  registerConsumerTools(server, tools);
+  registerSchemaResources(server, view);
+  registerPageResources(server, view);
+  return server;
+}
 
-  server.registerTool(
-    'search_events',
-    {
-      title: 'Search event versions',
-      description:
-        'Find event versions by the words of their key, field names (nested paths too), shape names or description text: keys and names split at `_ . - /` and case changes, plural and singular alike, words of 2+ letters also match as prefixes, words of 5+ letters with one typo; every word must match when some event has them all. Best first: key words, then field names, then descriptions.',
-      inputSchema: { query: z.string().min(1).max(500), limit: z.number().int().min(1).max(100).optional() },
-      outputSchema: {
-        hits: z.array(
-          z.object({
-            key: z.string(),
-            title: z.string(),
-            group: z.string(),
-            score: z.number(),
-            matched: z.array(z.object({ term: z.string(), in: z.array(z.string()) })),
-            fields: z.array(z.string()),
-          }),
-        ),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    ({ query, limit }) =>
-      answer(() => {
-        const hits = view().search(query, limit ?? 10);
-        const text =
-          hits.length === 0
-            ? `No event matches "${query}".`
-            : hits
-                .map(
-                  (hit) => `${hit.key}${hit.fields.length > 0 ? ` (fields: ${hit.fields.join(', ')})` : ''}`,
-                )
-                .join('\n');
-        return { structured: { hits }, text };
-      }),
-  );
-
-  server.registerTool(
-    'get_event',
-    {
-      title: 'Get an event version',
-      description:
-        'One event version in full: its fields (types, required, descriptions), JSON Schema, TypeScript interface, import line and examples.',
-      inputSchema: { key: z.string().min(1).max(300).describe('event key, e.g. account.created-v1') },
-      outputSchema: {
-        key: z.string(),
-        type: z.string(),
-        version: z.string(),
-        group: z.string(),
-        package: z.string(),
-        title: z.string(),
-        description: z.string(),
-        status: z.enum(['current', 'deprecated']),
-        partial: z.boolean(),
-        deprecated: z
-          .object({ since: z.string(), replacedBy: z.string().optional(), note: z.string().optional() })
-          .optional(),
-        fields: z.array(field),
-        jsonSchema: z.record(z.string(), z.unknown()),
-        interfaceName: z.string(),
-        typescript: z.string().optional(),
-        importLine: z.string(),
-        examples: z.object({ minimal: z.unknown(), full: z.unknown() }).optional(),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    ({ key }) =>
-      answer(() => {
-        const info = view().eventInfo(key);
-        const required = info.fields.filter((f) => f.required && !f.path.includes('.')).map((f) => f.path);
-        const text = [
-          `${info.key} (${info.status}) in ${info.package}: ${info.fields.length} fields, required: ${required.join(', ') || 'none'}.`,
-          info.importLine,
-        ].join('\n');
-        return { structured: { ...info }, text };
-      }),
-  );
-
-  server.registerTool(
-    'list_versions',
-    {
-      title: 'List the versions of an event type',
-      description:
-        'Every version of an event type (give the type, e.g. account.created, or any of its event keys), oldest first.',
-      inputSchema: { event_type: z.string().min(1).max(300) },
-      outputSchema: {
-        type: z.string(),
-        versions: z.array(
-          z.object({
-            key: z.string(),
-            version: z.string(),
-            status: z.enum(['current', 'deprecated']),
-            fields: z.number().int(),
-            replacedBy: z.string().optional(),
-          }),
-        ),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    ({ event_type }) =>
-      answer(() => {
-        const versions = view().versions(event_type);
-        const type = versions[0]!.type;
-        const list = versions.map((event) => ({
-          key: event.key,
-          version: event.version,
-          status: event.deprecated ? ('deprecated' as const) : ('current' as const),
-          fields: event.fields.length,
-          ...(event.deprecated?.replacedBy ? { replacedBy: event.deprecated.replacedBy } : {}),
-        }));
-        const text = `${type}: ${list.map((v) => `${v.key}${v.status === 'deprecated' ? ' (deprecated)' : ''}`).join(', ')}`;
-        return { structured: { type, versions: list }, text };
-      }),
-  );
-
-  server.registerTool(
-    'diff_versions',
-    {
-      title: 'Compare two versions of an event type',
-      description:
-        "eventry's semantic diff from one version of an event type to another: each change with its rule, severity and field.",
-      inputSchema: { from: z.string().min(1).max(300), to: z.string().min(1).max(300) },
-      outputSchema: {
-        from: z.string(),
-        to: z.string(),
-        changes: z.array(change),
-        summary: z.object({
-          breaking: z.number().int(),
-          nonBreaking: z.number().int(),
-          total: z.number().int(),
-        }),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    ({ from, to }) =>
-      answer(() => {
-        const changes = view().diff(from, to);
-        const breaking = changes.filter((c) => c.severity === 'breaking').length;
-        const summary = { breaking, nonBreaking: changes.length - breaking, total: changes.length };
-        const text =
-          changes.length === 0
-            ? `No change from ${from} to ${to}.`
-            : [
-                `${from} -> ${to}: ${changes.length} change(s), ${breaking} breaking.`,
-                ...changes.map((c) => `- ${c.severity} ${c.rule} at ${c.attr || '(event)'}: ${c.detail}`),
-              ].join('\n');
-        return { structured: { from, to, changes, summary }, text };
-      }),
-  );
-
-  server.registerTool(
-    'validate_payload',
-    {
-      title: 'Validate a payload',
-      description:
-        "Validate a payload with the group package's own validator: `valid`, or the platform's 400 body (detail, code, errors with dot-path attr).",
-      inputSchema: {
-        key: z.string().min(1).max(300),
-        payload: z.unknown().describe('the payload as JSON (an object)'),
-        mode: z
-          .enum(['strict', 'tolerant'])
-          .optional()
-          .describe('strict (default): undocumented fields are errors'),
-      },
-      outputSchema: {
-        key: z.string(),
-        mode: z.enum(['strict', 'tolerant']),
-        valid: z.boolean(),
-        body: errorBody.optional(),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    ({ key, payload, mode }) =>
-      answer(async () => {
-        limitSize(payload, 'payload');
-        const chosen = mode ?? 'strict';
-        const result = await view().validate(key, payload, chosen);
-        const text = result.valid
-          ? `valid (${chosen})`
-          : [
-              `invalid (${chosen}): ${result.body.detail}`,
-              ...result.body.errors.map((e) => `- ${e.attr}: ${e.code}: ${e.detail}`),
-            ].join('\n');
-        return {
-          structured: {
-            key,
-            mode: chosen,
-            valid: result.valid,
-            ...(result.valid ? {} : { body: result.body }),
-          },
-          text,
-        };
-      }),
-  );
-
-  registerCheckTools(server, view);
-  registerConsumerTools(server, view);
-
+/** `eventry://schemas/{key}.json`: every event version's JSON Schema. */
+function registerSchemaResources(server: McpServer, view: () => CatalogueView): void {
   server.registerResource(
     'event-schema',
     new ResourceTemplate('eventry://schemas/{key}.json', {
@@ -266,7 +61,10 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
       };
     },
   );
+}
 
+/** `eventry://events/{key}.md`: every event version's Markdown page. */
+function registerPageResources(server: McpServer, view: () => CatalogueView): void {
   server.registerResource(
     'event-page',
     new ResourceTemplate('eventry://events/{key}.md', {
@@ -281,19 +79,4 @@ export function createMcpServer(view: () => CatalogueView): McpServer {
       contents: [{ uri: uri.href, mimeType: 'text/markdown', text: view().markdown(String(key)) }],
     }),
   );
-
-  return server;
-}
-
-/** Refuses a value whose JSON is over the size `eventry serve` accepts. */
-function limitSize(value: unknown, what: string): void {
-  // Depth first, without recursion: JSON.stringify and the validators recurse, and a payload thousands
-  // of levels deep would overflow the stack (an "internal" error) instead of getting its code.
-  if (nestsDeeperThan(value, MAX_PAYLOAD_DEPTH)) {
-    throw new McpToolError('input-too-deep', `The ${what} nests deeper than ${MAX_PAYLOAD_DEPTH} levels.`);
-  }
-  const text = JSON.stringify(value) ?? '';
-  if (Buffer.byteLength(text) > MAX_INPUT_BYTES) {
-    throw new McpToolError('input-too-large', `The ${what} is over ${MAX_INPUT_BYTES} bytes.`);
-  }
 }

@@ -69,6 +69,43 @@ export interface PublishOutcome {
  */
 export async function publishPackages(options: PublishOptions): Promise<PublishOutcome> {
   const started = performance.now();
+  const run = startRun(options);
+  const plan = await planRun(run);
+  const outcome: PublishOutcome = {
+    registry: options.registry,
+    dryRun: options.dryRun === true,
+    plan,
+    published: [],
+    failed: [],
+    ms: 0,
+  };
+  if (!options.dryRun && !plan.some((entry) => entry.action === 'conflict')) {
+    await publishPlanned({ ...run, outcome }, plan);
+    outcome.published.sort((a, b) => (a.name < b.name ? -1 : 1));
+    outcome.failed.sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+  outcome.ms = performance.now() - started;
+  return outcome;
+}
+
+/** What a publish run works with: its options, npm with the options of every call, the registry. */
+interface PublishRun {
+  readonly options: PublishOptions;
+  readonly npm: NpmRunner;
+  readonly npmOptions: NpmOptions;
+  /** npm processes (and registry reads) at a time. */
+  readonly limit: number;
+  readonly client: NpmRegistryClient;
+}
+
+/** A run while it publishes: what it did so far, and the registry's first "not answering" error. */
+interface PublishingRun extends PublishRun {
+  readonly outcome: PublishOutcome;
+  unreachable?: string;
+}
+
+/** npm and the registry client as the options and their timeouts say. */
+function startRun(options: PublishOptions): PublishRun {
   const npm = options.npm ?? runNpm;
   const { timeouts } = options;
   const npmOptions: NpmOptions = timeouts
@@ -78,14 +115,17 @@ export async function publishPackages(options: PublishOptions): Promise<PublishO
         deadlineMs: timeouts.deadlineMs,
       }
     : (options.npmOptions ?? {});
-  const limit = options.concurrency ?? 6;
   const client = new NpmRegistryClient(options.registry, {
     npm,
     npmOptions,
     fetch: options.fetch ?? globalThis.fetch,
     ...(timeouts ? { requestMs: timeouts.requestMs } : {}),
   });
+  return { options, npm, npmOptions, limit: options.concurrency ?? 6, client };
+}
 
+/** Packs every package and asks the registry about each: what to publish, skip, or refuse. */
+async function planRun({ options, npm, npmOptions, limit, client }: PublishRun): Promise<PlanEntry[]> {
   const dirs = findGroupPackages(options.out);
   const locals = await packLocal(dirs, npm, npmOptions);
   const unrecorded = locals.filter((local) => !local.sourceHash).map((local) => local.name);
@@ -96,95 +136,76 @@ export async function publishPackages(options: PublishOptions): Promise<PublishO
     );
   }
   const states = await mapLimit(locals, limit, (local) => readRegistryState(client, local));
-  const plan = planPublish(locals.map((local, i) => ({ local, state: states[i]! })));
-  const outcome: PublishOutcome = {
-    registry: options.registry,
-    dryRun: options.dryRun === true,
-    plan,
-    published: [],
-    failed: [],
-    ms: 0,
-  };
-  if (options.dryRun || plan.some((entry) => entry.action === 'conflict')) {
-    outcome.ms = performance.now() - started;
-    return outcome;
-  }
+  return planPublish(locals.map((local, i) => ({ local, state: states[i]! })));
+}
 
+/** Publishes what the plan says to: the run time alone and first, then the groups (none if it failed). */
+async function publishPlanned(run: PublishingRun, plan: PlanEntry[]): Promise<void> {
   // The run time goes out alone and first: a group published without it could not be installed.
   const toPublish = plan.filter((entry) => entry.action === 'publish');
   const runtime = toPublish.filter((entry) => entry.local.runtime);
   const groups = toPublish.filter((entry) => !entry.local.runtime);
-  // Once the registry stops answering, the packages not yet started are not tried: each would wait out
-  // its own timeout, and a dead registry must end the run within a minute.
-  let unreachable: string | undefined;
-  const publishOne = async ({ local, tag }: Extract<PlanEntry, { action: 'publish' }>) => {
-    if (unreachable !== undefined) {
-      outcome.failed.push({
-        name: local.name,
-        version: local.version,
-        error: `not published: not tried, the registry had stopped answering (${unreachable})`,
-      });
-      return;
-    }
-    const args = [
-      'publish',
-      '--json',
-      '--ignore-scripts',
-      `--tag=${tag}`,
-      ...(options.access ? [`--access=${options.access}`] : []),
-      ...registryFlags(options.registry, scopeOf(local.name)),
-    ];
-    const result = await npm(args, { ...npmOptions, cwd: local.dir });
-    const { value } = parseNpmJson(result);
-    if (result.code !== 0) {
-      const error = npmErrorText(result);
-      if (isUnreachable(`${error}\n${result.stderr}`)) unreachable ??= error.split('\n')[0];
-      outcome.failed.push({
-        name: local.name,
-        version: local.version,
-        error: `not published: ${error}`,
-      });
-      return;
-    }
-    const reported = (value as Record<string, { integrity?: string }> | undefined)?.[local.name];
-    if (reported?.integrity && reported.integrity !== local.integrity) {
-      // The folder changed between the check and the upload: never report that as a clean publish.
-      outcome.failed.push({
-        name: local.name,
-        version: local.version,
-        error:
-          'published, but npm uploaded other files than were checked (the folder changed during the run): ' +
-          'inspect that version before anyone installs it',
-      });
-      return;
-    }
-    const done = {
+  await mapLimit(runtime, 1, (entry) => publishOne(run, entry));
+  if (run.outcome.failed.length === 0) {
+    await mapLimit(groups, run.limit, (entry) => publishOne(run, entry));
+    return;
+  }
+  for (const { local } of groups) {
+    run.outcome.failed.push({
       name: local.name,
       version: local.version,
-      tag,
-      ms: result.ms,
-      size: local.size,
-      unpackedSize: local.unpackedSize,
-    };
-    outcome.published.push(done);
-    options.onPublished?.(done);
-  };
-  await mapLimit(runtime, 1, publishOne);
-  if (outcome.failed.length > 0) {
-    for (const { local } of groups) {
-      outcome.failed.push({
-        name: local.name,
-        version: local.version,
-        error: 'not published: the run time package it depends on failed to publish',
-      });
-    }
-  } else {
-    await mapLimit(groups, limit, publishOne);
+      error: 'not published: the run time package it depends on failed to publish',
+    });
   }
-  outcome.published.sort((a, b) => (a.name < b.name ? -1 : 1));
-  outcome.failed.sort((a, b) => (a.name < b.name ? -1 : 1));
-  outcome.ms = performance.now() - started;
-  return outcome;
+}
+
+/**
+ * `npm publish` of one package, recorded as published or failed. Once the registry stops answering,
+ * the packages not yet started are not tried: each would wait out its own timeout, and a dead registry
+ * must end the run within a minute.
+ */
+async function publishOne(run: PublishingRun, { local, tag }: Extract<PlanEntry, { action: 'publish' }>) {
+  const { options, outcome } = run;
+  const failed = (error: string) => outcome.failed.push({ name: local.name, version: local.version, error });
+  if (run.unreachable !== undefined) {
+    failed(`not published: not tried, the registry had stopped answering (${run.unreachable})`);
+    return;
+  }
+  const args = [
+    'publish',
+    '--json',
+    '--ignore-scripts',
+    `--tag=${tag}`,
+    ...(options.access ? [`--access=${options.access}`] : []),
+    ...registryFlags(options.registry, scopeOf(local.name)),
+  ];
+  const result = await run.npm(args, { ...run.npmOptions, cwd: local.dir });
+  const { value } = parseNpmJson(result);
+  if (result.code !== 0) {
+    const error = npmErrorText(result);
+    if (isUnreachable(`${error}\n${result.stderr}`)) run.unreachable ??= error.split('\n')[0];
+    failed(`not published: ${error}`);
+    return;
+  }
+  const reported = (value as Record<string, { integrity?: string }> | undefined)?.[local.name];
+  if (reported?.integrity && reported.integrity !== local.integrity) {
+    // The folder changed between the check and the upload: never report that as a clean publish.
+    failed(
+      'published, but npm uploaded other files than were checked (the folder changed during the run): ' +
+        'inspect that version before anyone installs it',
+    );
+    return;
+  }
+  const done = {
+    name: local.name,
+    version: local.version,
+    tag,
+    ms: result.ms,
+    size: local.size,
+    unpackedSize: local.unpackedSize,
+  };
+  outcome.published.push(done);
+  options.onPublished?.(done);
 }
 
 /** The packages below the packages folder (the groups and the run time): every folder with a package.json that is not private. */

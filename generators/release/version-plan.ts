@@ -6,7 +6,7 @@ import { compareCatalogues } from '../diff/index.js';
 import type { Finding } from '../diff/rule.js';
 import { applyBump, type Bump, bumpFor, maxBump } from '../diff/semver.js';
 import { type CatalogueProblem, CONFIG_FILE, type LoadOptions } from '../load/index.js';
-import { type Catalogue, groupPackageName } from '../model.js';
+import { type Catalogue, type Group, groupPackageName } from '../model.js';
 import { readIfExists } from '../shared/fs.js';
 import { readUserFile } from '../shared/read-user-file.js';
 import { directorySource } from '../sources/folder.js';
@@ -81,11 +81,9 @@ export function planVersions(
   /** How the catalogue and its releases load (the CLI passes a memo: they share most files). */
   load?: LoadOptions,
 ): VersionRun {
-  const { top, packagesDir } = folders;
-  const { cwd, env } = at;
   const current = directorySource.resolve(catalogueDir, {
-    cwd,
-    env,
+    cwd: at.cwd,
+    env: at.env,
     catalogue: catalogueDir,
     ...(load ? { load } : {}),
   });
@@ -95,87 +93,132 @@ export function planVersions(
     return { kind: 'unreadable', message: current.message };
   }
   const now = current.source.catalogue;
-  const bases = new Map<string, Catalogue | undefined>();
-  const baseAt = (commit: string): Catalogue | undefined => {
-    if (!bases.has(commit)) {
-      const result = gitSource.resolve(commit, {
-        cwd,
-        env,
-        catalogue: catalogueDir,
-        ...(load ? { load } : {}),
-      });
-      bases.set(commit, result.ok ? result.source.catalogue : undefined);
-    }
-    return bases.get(commit);
-  };
-  // Packages released together share a release commit: the whole catalogue is diffed once per
-  // release, and each package takes its group's findings from that one diff.
-  const diffs = new Map<string, Finding[]>();
-  const findingsSince = (commit: string, base: Catalogue): Finding[] => {
-    let findings = diffs.get(commit);
-    if (!findings) {
-      findings = compareCatalogues(base, now);
-      diffs.set(commit, findings);
-    }
-    return findings;
-  };
-
+  const released = releasedCatalogues(at, catalogueDir, now, load);
   const packages: PackageVersion[] = [];
   const writes: FileWrite[] = [];
   const bumps: { bump: Bump; release: Release }[] = [];
   for (const group of now.groups) {
-    const name = groupPackageName(now, group);
-    const manifest = join(packagesDir, group.slug, 'package.json');
-    if (!existsSync(manifest)) {
-      packages.push({ kind: 'unbuilt', name, manifest: posixRelative(cwd, manifest) });
-      continue;
-    }
-    const found = findLastRelease(at, { kind: 'package', name, manifestPath: posixRelative(top, manifest) });
-    if (!found.ok) return { kind: 'release-problem', ...found.problem };
-    const release = found.value;
-    if (!release) {
-      packages.push({ kind: 'never-released', name });
-      continue;
-    }
-    const base = baseAt(release.commit);
-    if (!base) {
-      packages.push({ kind: 'base-unloadable', name, release });
-      continue;
-    }
-    const findings = findingsSince(release.commit, base).filter((finding) => finding.group === group.slug);
-    const bump = bumpFor(findings);
-    if (bump === 'none') {
-      packages.push({ kind: 'unchanged', name, release });
-      continue;
-    }
-    bumps.push({ bump, release });
-    const target = applyBump(release.version, bump);
-    const manifestText = readFileSync(manifest, 'utf8');
-    const recorded = packageVersion(manifestText);
-    if (recorded && semverValid(recorded) && semverGt(recorded, target)) {
-      packages.push({ kind: 'ahead', name, release, bump, target, recorded });
-      continue;
-    }
-    const files: string[] = [];
-    if (recorded !== target) {
-      writes.push({ path: manifest, contents: withVersion(manifestText, target) });
-      files.push('package.json');
-    }
-    const changelogPath = join(dirname(manifest), 'CHANGELOG.md');
-    const changelog = prependChangelog(
-      readIfExists(changelogPath),
-      name,
-      target,
-      changelogEntry(target, bump, findings),
-    );
-    if (changelog !== undefined) {
-      writes.push({ path: changelogPath, contents: changelog });
-      files.push('CHANGELOG.md');
-    }
-    packages.push({ kind: 'bumped', name, release, bump, target, files });
+    const planned = planPackage({ at, folders, now, released, writes, bumps }, group);
+    if (planned.kind === 'release-problem') return planned;
+    packages.push(planned);
   }
-  const catalogue = planCatalogueVersion(resolve(cwd, catalogueDir, CONFIG_FILE), bumps, baseAt, writes);
+  const configPath = resolve(at.cwd, catalogueDir, CONFIG_FILE);
+  const catalogue = planCatalogueVersion(configPath, bumps, released.at, writes);
   return { kind: 'planned', packages, catalogue, writes };
+}
+
+/** The catalogue at each release commit and its findings since then, each loaded and diffed once. */
+interface ReleasedCatalogues {
+  /** The catalogue at `commit`; undefined when it does not load there. */
+  at(commit: string): Catalogue | undefined;
+  /** The findings from the catalogue at `commit` (`base`) to the work tree's. */
+  findingsSince(commit: string, base: Catalogue): Finding[];
+}
+
+function releasedCatalogues(
+  { cwd, env }: GitPlace,
+  catalogueDir: string,
+  now: Catalogue,
+  load: LoadOptions | undefined,
+): ReleasedCatalogues {
+  const bases = new Map<string, Catalogue | undefined>();
+  // Packages released together share a release commit: the whole catalogue is diffed once per
+  // release, and each package takes its group's findings from that one diff.
+  const diffs = new Map<string, Finding[]>();
+  return {
+    at(commit) {
+      if (!bases.has(commit)) {
+        const result = gitSource.resolve(commit, {
+          cwd,
+          env,
+          catalogue: catalogueDir,
+          ...(load ? { load } : {}),
+        });
+        bases.set(commit, result.ok ? result.source.catalogue : undefined);
+      }
+      return bases.get(commit);
+    },
+    findingsSince(commit, base) {
+      let findings = diffs.get(commit);
+      if (!findings) {
+        findings = compareCatalogues(base, now);
+        diffs.set(commit, findings);
+      }
+      return findings;
+    },
+  };
+}
+
+/** What planning one package reads, and where it adds the files to write and its bump. */
+interface PackagePlanning {
+  at: GitPlace;
+  folders: { top: string; packagesDir: string };
+  now: Catalogue;
+  released: ReleasedCatalogues;
+  writes: FileWrite[];
+  bumps: { bump: Bump; release: Release }[];
+}
+
+/** One group package's version: its last release, the bump its findings since call for, its files. */
+function planPackage(
+  planning: PackagePlanning,
+  group: Group,
+): PackageVersion | Extract<VersionRun, { kind: 'release-problem' }> {
+  const { at, folders, now, released } = planning;
+  const name = groupPackageName(now, group);
+  const manifest = join(folders.packagesDir, group.slug, 'package.json');
+  if (!existsSync(manifest)) return { kind: 'unbuilt', name, manifest: posixRelative(at.cwd, manifest) };
+  const found = findLastRelease(at, {
+    kind: 'package',
+    name,
+    manifestPath: posixRelative(folders.top, manifest),
+  });
+  if (!found.ok) return { kind: 'release-problem', ...found.problem };
+  const release = found.value;
+  if (!release) return { kind: 'never-released', name };
+  const base = released.at(release.commit);
+  if (!base) return { kind: 'base-unloadable', name, release };
+  const findings = released
+    .findingsSince(release.commit, base)
+    .filter((finding) => finding.group === group.slug);
+  const bump = bumpFor(findings);
+  if (bump === 'none') return { kind: 'unchanged', name, release };
+  planning.bumps.push({ bump, release });
+  return bumpPackage(name, manifest, { release, bump, findings }, planning.writes);
+}
+
+/**
+ * A changed package's target version: `ahead` when its package.json already records a later one, else
+ * its package.json and CHANGELOG.md as they are to be (added to `writes` unless already so).
+ */
+function bumpPackage(
+  name: string,
+  manifest: string,
+  { release, bump, findings }: { release: Release; bump: Bump; findings: Finding[] },
+  writes: FileWrite[],
+): PackageVersion {
+  const target = applyBump(release.version, bump);
+  const manifestText = readFileSync(manifest, 'utf8');
+  const recorded = packageVersion(manifestText);
+  if (recorded && semverValid(recorded) && semverGt(recorded, target))
+    return { kind: 'ahead', name, release, bump, target, recorded };
+  const files: string[] = [];
+  if (recorded !== target) {
+    writes.push({ path: manifest, contents: withVersion(manifestText, target) });
+    files.push('package.json');
+  }
+  const changelogPath = join(dirname(manifest), 'CHANGELOG.md');
+  const changelog = prependChangelog(
+    readIfExists(changelogPath),
+    name,
+    target,
+    changelogEntry(target, bump, findings),
+  );
+  if (changelog !== undefined) {
+    writes.push({ path: changelogPath, contents: changelog });
+    files.push('CHANGELOG.md');
+  }
+  return { kind: 'bumped', name, release, bump, target, files };
 }
 
 /** Bumps `version` in eventry.config.yaml by the largest package bump, from the released catalogue's. */

@@ -279,91 +279,94 @@ function invalidPayloads(
   base: unknown,
   shapes: TestingData['shapes'],
 ): InvalidPayload[] {
-  const out: InvalidPayload[] = [];
-  const text = JSON.stringify(base);
-  const add = (
-    problem: InvalidProblem,
-    attr: string,
-    code: ErrorItemCode,
-    description: string,
-    change: (copy: unknown) => void,
-  ) => {
-    const payload: unknown = JSON.parse(text);
+  const problems = new OneProblemPayloads(JSON.stringify(base), shapes);
+  problems.object(fields, !open, base, [], '');
+  return problems.out;
+}
+
+/** Each problem's error item code, and its description at `attr` (`detail`: the date format). */
+const PROBLEMS: Record<InvalidProblem, [ErrorItemCode, (attr: string, detail?: string) => string]> = {
+  missing_required: ['required', (attr) => `required \`${attr}\` left out`],
+  undocumented_field: ['unknown_field', (attr) => `undocumented \`${attr}\` added`],
+  null: ['invalid_type', (attr) => `\`${attr}\` set to null`],
+  wrong_type: ['invalid_type', (attr) => `\`${attr}\` given a value of another type`],
+  outside_enum: ['invalid_value', (attr) => `\`${attr}\` outside its allowed values`],
+  bad_date: ['invalid_format', (attr, format) => `\`${attr}\` not a valid ${format}`],
+};
+
+/** An object or array in a payload, by key. */
+type Container = Record<string | number, unknown>;
+/** A place in a payload: the keys that reach it from the top. */
+type Keys = readonly (string | number)[];
+
+/** The value at `keys` in `payload`. */
+function reach(payload: unknown, keys: Keys): Container {
+  return keys.reduce<unknown>((object, key) => (object as Container)[key], payload) as Container;
+}
+
+/** Payloads with one problem each, copies of the base payload's JSON `text`, in payload order. */
+class OneProblemPayloads {
+  readonly out: InvalidPayload[] = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly shapes: TestingData['shapes'],
+  ) {}
+
+  /** One more payload: a copy of the base with `change` made, and the error item it gets. */
+  private add(problem: InvalidProblem, attr: string, change: (copy: unknown) => void, detail?: string): void {
+    const payload: unknown = JSON.parse(this.text);
     change(payload);
-    out.push({ problem, description, payload, error: { code, attr } });
-  };
-  // Where each object is in the payload: the keys to reach it, and its attr.
-  const walk = (
-    objectFields: readonly FieldSpec[],
-    closed: boolean,
-    value: unknown,
-    keys: (string | number)[],
-    attr: string,
-  ) => {
-    const at = (payload: unknown): Record<string, unknown> =>
-      keys.reduce<unknown>(
-        (object, key) => (object as Record<string | number, unknown>)[key],
-        payload,
-      ) as Record<string, unknown>;
+    const [code, describe] = PROBLEMS[problem];
+    this.out.push({ problem, description: describe(attr, detail), payload, error: { code, attr } });
+  }
+
+  /** An object at `keys` (`attr` in error items): each field's problems, and an undocumented one if `closed`. */
+  object(fields: readonly FieldSpec[], closed: boolean, value: unknown, keys: Keys, attr: string): void {
     const object = value as Record<string, unknown>;
-    for (const [name, required, type] of objectFields) {
+    for (const [name, required, type] of fields) {
       const fieldAttr = joinPath(attr, name);
       if (required === 1)
-        add('missing_required', fieldAttr, 'required', `required \`${fieldAttr}\` left out`, (p) => {
-          delete at(p)[name];
+        this.add('missing_required', fieldAttr, (p) => {
+          delete reach(p, keys)[name];
         });
       if (!Object.hasOwn(object, name)) continue;
-      slot(type, object[name], (p) => at(p), name, [...keys, name], fieldAttr);
+      this.slot(type, object[name], (p) => reach(p, keys), name, [...keys, name], fieldAttr);
     }
     if (closed) {
       let extra = UNDOCUMENTED;
-      while (objectFields.some(([name]) => name === extra)) extra += '_';
-      const extraAttr = joinPath(attr, extra);
-      add('undocumented_field', extraAttr, 'unknown_field', `undocumented \`${extraAttr}\` added`, (p) => {
-        at(p)[extra] = 'not in the catalogue';
+      while (fields.some(([name]) => name === extra)) extra += '_';
+      this.add('undocumented_field', joinPath(attr, extra), (p) => {
+        reach(p, keys)[extra] = 'not in the catalogue';
       });
     }
-  };
-  // One value at `key` of its container: each problem its type allows, then the objects inside it.
-  const slot = (
+  }
+
+  /** One value at `key` of its container: each problem its type allows, then the objects inside it. */
+  private slot(
     type: TypeSpec,
     value: unknown,
-    container: (payload: unknown) => Record<string | number, unknown>,
+    container: (payload: unknown) => Container,
     key: string | number,
-    keys: (string | number)[],
+    keys: Keys,
     attr: string,
-  ) => {
+  ): void {
     const set = (replacement: unknown) => (p: unknown) => {
       container(p)[key] = replacement;
     };
-    add('null', attr, 'invalid_type', `\`${attr}\` set to null`, set(null));
-    add(
-      'wrong_type',
-      attr,
-      'invalid_type',
-      `\`${attr}\` given a value of another type`,
-      set(WRONG_TYPE[type.t]),
-    );
+    this.add('null', attr, set(null));
+    this.add('wrong_type', attr, set(WRONG_TYPE[type.t]));
     if (type.t === 's' || type.t === 'i' || type.t === 'n') {
-      if (type.e)
-        add(
-          'outside_enum',
-          attr,
-          'invalid_value',
-          `\`${attr}\` outside its allowed values`,
-          set(outside(type)),
-        );
+      if (type.e) this.add('outside_enum', attr, set(outside(type)));
       else if (type.t === 's' && type.f !== undefined)
-        add('bad_date', attr, 'invalid_format', `\`${attr}\` not a valid ${type.f}`, set(BAD_DATES[type.f]));
+        this.add('bad_date', attr, set(BAD_DATES[type.f]), type.f);
     }
-    if (type.t === 'r') walk(shapes[type.n]!, true, value, keys, attr);
+    if (type.t === 'r') this.object(this.shapes[type.n]!, true, value, keys, attr);
     if (type.t === 'a' && Array.isArray(value) && value.length > 0) {
-      const items = (p: unknown) => container(p)[key] as unknown as Record<number, unknown>;
-      slot(type.i, value[0], items, 0, [...keys, 0], `${attr}.0`);
+      const items = (p: unknown) => container(p)[key] as Container;
+      this.slot(type.i, value[0], items, 0, [...keys, 0], `${attr}.0`);
     }
-  };
-  walk(fields, !open, base, [], '');
-  return out;
+  }
 }
 
 /** A value of another JSON type than each kind wants (a fraction for an integer). */

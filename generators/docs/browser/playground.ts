@@ -9,70 +9,109 @@ import type { ErrorItem, MountEditor, PlaygroundHost, Testing, Validate } from '
 const section = document.querySelector<HTMLElement>('[data-playground]');
 if (section) startPlayground(section);
 
+/**
+ * The playground of one event page: what its parts share, its elements and what the editor replaces
+ * once it is mounted (how a check is re-run, how an error's field is selected).
+ */
+interface Playground {
+  readonly section: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  readonly result: HTMLElement;
+  readonly list: HTMLOListElement | null;
+  readonly modes: HTMLInputElement[];
+  validate?: Validate;
+  recheck: () => void;
+  select: (range: TextRange) => void;
+}
+
 function startPlayground(section: HTMLElement): void {
   const input = section.querySelector<HTMLTextAreaElement>('[data-playground-input]')!;
-  const result = section.querySelector<HTMLElement>('[data-playground-result]')!;
-  const list = section.querySelector<HTMLOListElement>('[data-playground-errors]');
-  const run = section.querySelector<HTMLButtonElement>('[data-playground-run]')!;
-  const modes = [...section.querySelectorAll<HTMLInputElement>('[data-playground-mode]')];
-  let validate: Validate | undefined;
-  const ready = (
+  const playground: Playground = {
+    section,
+    input,
+    result: section.querySelector<HTMLElement>('[data-playground-result]')!,
+    list: section.querySelector<HTMLOListElement>('[data-playground-errors]'),
+    modes: [...section.querySelectorAll<HTMLInputElement>('[data-playground-mode]')],
+    recheck: () => undefined,
+    select: (range) => {
+      input.focus();
+      input.setSelectionRange(range.from, range.to);
+    },
+  };
+  const ready = loadValidator(playground);
+  const host = checker(playground, ready);
+  playground.recheck = () => {
+    host.check(input.value);
+  };
+  checkAsYouType(playground, ready);
+  openEditorOnFirstTurn(playground, host);
+  offerRandomPayloads(playground);
+}
+
+/** Imports the event's validator module; a failure is shown, and the promise rejects. */
+function loadValidator(playground: Playground): Promise<void> {
+  const { section } = playground;
+  return (
     import(new URL(section.dataset.module ?? '', document.baseURI).href) as Promise<{ validate: Validate }>
   ).then(
     (module) => {
-      validate = module.validate;
+      playground.validate = module.validate;
     },
     (error: Error) => {
-      show('invalid', `The validator could not be loaded: ${error.message}`);
+      show(playground, 'invalid', `The validator could not be loaded: ${error.message}`);
       throw error;
     },
   );
-  let select: (range: TextRange) => void = (range) => {
-    input.focus();
-    input.setSelectionRange(range.from, range.to);
-  };
+}
 
-  const host: PlaygroundHost = {
+/** The host the editor calls: checks a text, shows the verdict and lists its errors with their ranges. */
+function checker(playground: Playground, ready: Promise<void>): PlaygroundHost {
+  const { result, modes } = playground;
+  return {
     ready,
     check(text) {
       let payload: unknown;
       try {
         payload = JSON.parse(text);
       } catch (error) {
-        show('invalid', `Not JSON: ${(error as Error).message}`);
-        renderList([]);
+        show(playground, 'invalid', `Not JSON: ${(error as Error).message}`);
+        renderList(playground, []);
         return undefined;
       }
-      if (!validate) return undefined;
+      if (!playground.validate) return undefined;
       const mode = modes.find((radio) => radio.checked)?.value ?? 'strict';
-      const verdict = validate(payload, { mode });
+      const verdict = playground.validate(payload, { mode });
       // The mode this verdict was reached in, so a reader (or a test) knows which one it shows.
       result.dataset.mode = mode;
       if (verdict.valid) {
-        show('valid', 'valid');
-        renderList([]);
+        show(playground, 'valid', 'valid');
+        renderList(playground, []);
         return [];
       }
-      show('invalid', JSON.stringify(verdict.error, null, 2));
+      show(playground, 'invalid', JSON.stringify(verdict.error, null, 2));
       const located = verdict.error.errors.map((item) => ({ item, range: rangeOfAttr(text, item.attr) }));
-      renderList(located);
+      renderList(playground, located);
       return located;
     },
   };
+}
 
-  let recheck: () => void = () => {
-    host.check(input.value);
-  };
+/** Re-checks 150 ms after typing stops, on a change of mode, on Run, and once the validator is loaded. */
+function checkAsYouType(playground: Playground, ready: Promise<void>): void {
+  const run = playground.section.querySelector<HTMLButtonElement>('[data-playground-run]')!;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  input.addEventListener('input', () => {
+  playground.input.addEventListener('input', () => {
     clearTimeout(timer);
-    timer = setTimeout(() => recheck(), 150);
+    timer = setTimeout(() => playground.recheck(), 150);
   });
-  for (const radio of modes) radio.addEventListener('change', () => recheck());
-  run.addEventListener('click', () => recheck());
-  ready.then(() => recheck()).catch(() => undefined);
+  for (const radio of playground.modes) radio.addEventListener('change', () => playground.recheck());
+  run.addEventListener('click', () => playground.recheck());
+  ready.then(() => playground.recheck()).catch(() => undefined);
+}
 
-  // The editor, on the first turn to the playground.
+/** The editor, loaded on the first turn to the playground; it takes over checking and selecting. */
+function openEditorOnFirstTurn(playground: Playground, host: PlaygroundHost): void {
+  const { section } = playground;
   let editing = false;
   const openEditor = () => {
     if (editing) return;
@@ -80,9 +119,9 @@ function startPlayground(section: HTMLElement): void {
     section.dataset.editor = 'loading';
     import(new URL('./editor.js', import.meta.url).href)
       .then((editor: { mountEditor: MountEditor }) => {
-        const mounted = editor.mountEditor(input, host);
-        recheck = mounted.recheck;
-        select = mounted.select;
+        const mounted = editor.mountEditor(playground.input, host);
+        playground.recheck = mounted.recheck;
+        playground.select = mounted.select;
         section.dataset.editor = 'ready';
       })
       .catch(() => {
@@ -91,55 +130,61 @@ function startPlayground(section: HTMLElement): void {
   };
   section.addEventListener('focusin', openEditor);
   section.addEventListener('pointerdown', openEditor);
+}
 
-  // "Random payload": the group package's own test data (`fake`, random variant), loaded on first use;
-  // each click draws the next seed, so a page shows the same sequence every time.
+/**
+ * "Random payload": the group package's own test data (`fake`, random variant), loaded on first use;
+ * each click draws the next seed, so a page shows the same sequence every time.
+ */
+function offerRandomPayloads(playground: Playground): void {
+  const { section, input, result } = playground;
   const random = section.querySelector<HTMLButtonElement>('[data-playground-random]');
-  if (random) {
-    let testing: Promise<Testing> | undefined;
-    let seed = 0;
-    const url = (path: string | undefined) => new URL(path ?? '', document.baseURI).href;
-    random.addEventListener('click', async () => {
-      try {
-        testing ??= Promise.all([
-          import(url(section.dataset.testing)) as Promise<{
-            defineTesting(name: string, data: unknown): Testing;
-          }>,
-          import(url(section.dataset.testingData)) as Promise<{ data: unknown }>,
-        ]).then(([{ defineTesting }, { data }]) => defineTesting(section.dataset.package ?? '', data));
-        const drawn = seed++;
-        const payload = (await testing).fake(section.dataset.key ?? '', { seed: drawn, variant: 'random' });
-        input.value = JSON.stringify(payload, null, 2);
-        section.dataset.randomSeed = String(drawn);
-        // No verdict is shown for the new payload until its check is done; the editor follows the textarea.
-        result.dataset.state = 'checking';
-        input.dispatchEvent(new Event('input'));
-        recheck();
-      } catch (error) {
-        show('invalid', `The test data could not be loaded: ${(error as Error).message}`);
-      }
-    });
-  }
-
-  function show(kind: 'valid' | 'invalid', text: string): void {
-    result.textContent = text;
-    result.classList.toggle('valid', kind === 'valid');
-    result.classList.toggle('invalid', kind !== 'valid');
-    result.dataset.state = kind;
-  }
-
-  function renderList(located: { item: ErrorItem; range: TextRange }[]): void {
-    if (!list) return;
-    list.replaceChildren();
-    for (const { item, range } of located) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.dataset.attr = item.attr;
-      button.textContent = `${item.attr || '(payload)'}: ${item.detail}`;
-      button.addEventListener('click', () => select(range));
-      const entry = document.createElement('li');
-      entry.append(button);
-      list.append(entry);
+  if (!random) return;
+  let testing: Promise<Testing> | undefined;
+  let seed = 0;
+  const url = (path: string | undefined) => new URL(path ?? '', document.baseURI).href;
+  random.addEventListener('click', async () => {
+    try {
+      testing ??= Promise.all([
+        import(url(section.dataset.testing)) as Promise<{
+          defineTesting(name: string, data: unknown): Testing;
+        }>,
+        import(url(section.dataset.testingData)) as Promise<{ data: unknown }>,
+      ]).then(([{ defineTesting }, { data }]) => defineTesting(section.dataset.package ?? '', data));
+      const drawn = seed++;
+      const payload = (await testing).fake(section.dataset.key ?? '', { seed: drawn, variant: 'random' });
+      input.value = JSON.stringify(payload, null, 2);
+      section.dataset.randomSeed = String(drawn);
+      // No verdict is shown for the new payload until its check is done; the editor follows the textarea.
+      result.dataset.state = 'checking';
+      input.dispatchEvent(new Event('input'));
+      playground.recheck();
+    } catch (error) {
+      show(playground, 'invalid', `The test data could not be loaded: ${(error as Error).message}`);
     }
+  });
+}
+
+function show({ result }: Playground, kind: 'valid' | 'invalid', text: string): void {
+  result.textContent = text;
+  result.classList.toggle('valid', kind === 'valid');
+  result.classList.toggle('invalid', kind !== 'valid');
+  result.dataset.state = kind;
+}
+
+/** The error list: a button per error item, which selects its field. */
+function renderList(playground: Playground, located: { item: ErrorItem; range: TextRange }[]): void {
+  const { list } = playground;
+  if (!list) return;
+  list.replaceChildren();
+  for (const { item, range } of located) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.attr = item.attr;
+    button.textContent = `${item.attr || '(payload)'}: ${item.detail}`;
+    button.addEventListener('click', () => playground.select(range));
+    const entry = document.createElement('li');
+    entry.append(button);
+    list.append(entry);
   }
 }

@@ -61,10 +61,46 @@ export async function emitGroupPackage(
   group: Group,
   usesFormats: boolean,
 ): Promise<OutputFile[]> {
-  const slug = group.slug;
-  const note = generatedNote(`catalogue/${group.source.file}`);
-  const packageName = groupPackageName(model, group);
-  const runtimeName = runtimePackageName(model);
+  const { distinct, ofEvent } = await compileGroupValidators(model, group);
+  if (distinct.some((validator) => validator.usesFormats) !== usesFormats) {
+    throw new Error(`the validators of ${group.slug} and its field formats disagree on ajv-formats`);
+  }
+  const { chunks, chunkOf } = chunkValidators(distinct);
+  const names: PackageNames = {
+    note: generatedNote(`catalogue/${group.source.file}`),
+    packageName: groupPackageName(model, group),
+    runtimeName: runtimePackageName(model),
+  };
+  return [
+    ...entryPointFiles(model, group, names, chunks, ofEvent),
+    ...chunks.map((chunk, n) => chunkFile(group.slug, names.note, chunk, n)),
+    ...group.events.flatMap((key, i) =>
+      eventFiles(model, group.slug, names.runtimeName, key, {
+        id: ofEvent[i]!.id,
+        chunk: chunkOf.get(ofEvent[i]!)!,
+      }),
+    ),
+  ];
+}
+
+/** The names every file of a group's package carries: its generated note, its own and the run time's. */
+interface PackageNames {
+  note: string;
+  packageName: string;
+  runtimeName: string;
+}
+
+/** A chunk module: its path from the package's root and the validators it holds. */
+interface Chunk {
+  module: string;
+  validators: GroupValidator[];
+}
+
+/** The group's distinct validators (one per distinct `validationSchema`), and each event's, in group order. */
+async function compileGroupValidators(
+  model: Catalogue,
+  group: Group,
+): Promise<{ distinct: GroupValidator[]; ofEvent: GroupValidator[] }> {
   // ajv is loaded only when some validator is compiled.
   let compile: typeof import('./validators.js').compileEventValidators | undefined;
   const bySchema = new Map<string, GroupValidator>();
@@ -81,11 +117,15 @@ export async function emitGroupPackage(
     validator.keys.push(key);
     ofEvent.push(validator);
   }
-  const distinct = [...bySchema.values()];
-  if (distinct.some((validator) => validator.usesFormats) !== usesFormats) {
-    throw new Error(`the validators of ${group.slug} and its field formats disagree on ajv-formats`);
-  }
-  const chunks: { module: string; validators: GroupValidator[] }[] = [];
+  return { distinct: [...bySchema.values()], ofEvent };
+}
+
+/** The validators `CHUNK_SIZE` to a chunk module, in order, and the module of each validator. */
+function chunkValidators(distinct: GroupValidator[]): {
+  chunks: Chunk[];
+  chunkOf: Map<GroupValidator, string>;
+} {
+  const chunks: Chunk[] = [];
   const chunkOf = new Map<GroupValidator, string>();
   for (let start = 0; start < distinct.length; start += CHUNK_SIZE) {
     const module = `./chunks/${chunks.length}.js`;
@@ -93,7 +133,20 @@ export async function emitGroupPackage(
     for (const validator of validators) chunkOf.set(validator, module);
     chunks.push({ module, validators });
   }
-  const files: OutputFile[] = [
+  return { chunks, chunkOf };
+}
+
+/** The package's README, types, index (which loads the chunks), matchers and testing entry point. */
+function entryPointFiles(
+  model: Catalogue,
+  group: Group,
+  names: PackageNames,
+  chunks: Chunk[],
+  ofEvent: GroupValidator[],
+): OutputFile[] {
+  const { slug } = group;
+  const { note, packageName, runtimeName } = names;
+  return [
     emitReadme(model, group),
     { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
     {
@@ -111,50 +164,57 @@ export async function emitGroupPackage(
     { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note, runtimeName }) },
     ...emitTestingFiles(model, group, { note, packageName, runtimeName }),
   ];
-  chunks.forEach((chunk, n) => {
-    const path = `${slug}/chunks/${n}.js`;
-    const contents = render('chunk.js', {
-      note,
-      usesFormats: chunk.validators.some((validator) => validator.usesFormats),
-      validators: chunk.validators.map((validator) => ({
-        id: validator.id,
-        code: validator.code,
-        checks: validator.keys.join(', '),
-        shared: validator.keys.length > 1,
-      })),
-    });
-    files.push({ path, contents });
+}
+
+/** Chunk module `n`: the code of its validators. */
+function chunkFile(slug: string, note: string, chunk: Chunk, n: number): OutputFile {
+  const contents = render('chunk.js', {
+    note,
+    usesFormats: chunk.validators.some((validator) => validator.usesFormats),
+    validators: chunk.validators.map((validator) => ({
+      id: validator.id,
+      code: validator.code,
+      checks: validator.keys.join(', '),
+      shared: validator.keys.length > 1,
+    })),
   });
-  for (const [i, key] of group.events.entries()) {
-    const validator = ofEvent[i]!;
-    const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
-    files.push(
-      {
-        path: `${slug}/events/${key}.js`,
-        contents: render('event.js', {
-          note: eventNote,
-          runtimeName,
-          key,
-          id: validator.id,
-          chunk: `.${chunkOf.get(validator)!}`,
-        }),
-      },
-      {
-        path: `${slug}/events/${key}.d.ts`,
-        contents: render('event.d.ts', {
-          note: eventNote,
-          runtimeName,
-          key,
-          interfaceName: interfaceName(key),
-        }),
-      },
-      jsonFile(`${slug}/schemas/${key}.json`, shippedEventSchema(model, key)),
-      jsonFile(`${slug}/examples/${key}.json`, {
-        $comment: eventNote,
-        minimal: exampleFor(model, key, 'minimal'),
-        full: exampleFor(model, key, 'full'),
+  return { path: `${slug}/chunks/${n}.js`, contents };
+}
+
+/** An event's entry point (which loads only its chunk), its types, JSON Schema and examples. */
+function eventFiles(
+  model: Catalogue,
+  slug: string,
+  runtimeName: string,
+  key: string,
+  validator: { id: string; chunk: string },
+): OutputFile[] {
+  const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
+  return [
+    {
+      path: `${slug}/events/${key}.js`,
+      contents: render('event.js', {
+        note: eventNote,
+        runtimeName,
+        key,
+        id: validator.id,
+        chunk: `.${validator.chunk}`,
       }),
-    );
-  }
-  return files;
+    },
+    {
+      path: `${slug}/events/${key}.d.ts`,
+      contents: render('event.d.ts', {
+        note: eventNote,
+        runtimeName,
+        key,
+        interfaceName: interfaceName(key),
+      }),
+    },
+    jsonFile(`${slug}/schemas/${key}.json`, shippedEventSchema(model, key)),
+    jsonFile(`${slug}/examples/${key}.json`, {
+      $comment: eventNote,
+      minimal: exampleFor(model, key, 'minimal'),
+      full: exampleFor(model, key, 'full'),
+    }),
+  ];
 }
