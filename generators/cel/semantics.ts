@@ -1,0 +1,298 @@
+/**
+ * CEL's semantics where JavaScript's differ, as `@bufbuild/cel` 0.3.0 (the Confluent client's evaluator)
+ * implements them. Each `cel*` function is self-contained: compiled rules carry the source of those they
+ * call (`helperSource`), so a group package runs them without any CEL library. A CEL error is a thrown
+ * exception; the rule's verdict turns it into "kept", as the client does (docs/decisions/0126).
+ */
+
+/** int64 arithmetic: a result outside int64 is an error, never a wrapped or rounded value. */
+export function celInt(value: bigint): bigint {
+  if (value > 9223372036854775807n || value < -9223372036854775808n) throw new RangeError('int overflow');
+  return value;
+}
+
+/** int division: truncates toward zero; by zero, or the one overflowing quotient, is an error. */
+export function celDiv(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw new RangeError('divide by zero');
+  if (a === -9223372036854775808n && b === -1n) throw new RangeError('int overflow');
+  return a / b;
+}
+
+/** int modulus: the sign of the dividend; by zero is an error. */
+export function celMod(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw new RangeError('modulus by zero');
+  return a % b;
+}
+
+/** `size` of a string: code points, not UTF-16 units. */
+export function celSize(text: string): bigint {
+  let size = 0;
+  for (const _ of text) size++;
+  return BigInt(size);
+}
+
+/** `a && b`, where either side may fail: false wins over an error, on either side. */
+export function celAnd(a: () => boolean, b: () => boolean): boolean {
+  let failure: unknown;
+  try {
+    if (a() === false) return false;
+  } catch (error) {
+    failure = error ?? new Error('error');
+  }
+  if (b() === false) return false;
+  if (failure !== undefined) throw failure;
+  return true;
+}
+
+/** `a || b`, where either side may fail: true wins over an error, on either side. */
+export function celOr(a: () => boolean, b: () => boolean): boolean {
+  let failure: unknown;
+  try {
+    if (a() === true) return true;
+  } catch (error) {
+    failure = error ?? new Error('error');
+  }
+  if (b() === true) return true;
+  if (failure !== undefined) throw failure;
+  return false;
+}
+
+/** `all` whose condition may fail: a false item wins over an error. */
+export function celAll<T>(items: readonly T[], test: (item: T) => boolean): boolean {
+  let failure: unknown;
+  for (const item of items) {
+    try {
+      if (test(item) === false) return false;
+    } catch (error) {
+      failure = error ?? new Error('error');
+    }
+  }
+  if (failure !== undefined) throw failure;
+  return true;
+}
+
+/** `exists` whose condition may fail: a true item wins over an error. */
+export function celExists<T>(items: readonly T[], test: (item: T) => boolean): boolean {
+  let failure: unknown;
+  for (const item of items) {
+    try {
+      if (test(item) === true) return true;
+    } catch (error) {
+      failure = error ?? new Error('error');
+    }
+  }
+  if (failure !== undefined) throw failure;
+  return false;
+}
+
+/** `exists_one`: exactly one item passes (an error in any is the result). */
+export function celExistsOne<T>(items: readonly T[], test: (item: T) => boolean): boolean {
+  let count = 0;
+  for (const item of items) if (test(item)) count++;
+  return count === 1;
+}
+
+/** `x in list` for numbers: CEL compares int and double as numbers. */
+export function celIn(value: unknown, items: readonly unknown[]): boolean {
+  // biome-ignore lint/suspicious/noDoubleEquals: int (bigint) and double (number) compare as numbers.
+  for (const item of items) if (item == value) return true;
+  return false;
+}
+
+/** `timestamp(text)` as protobuf's JSON reading of a Timestamp: [milliseconds of the whole seconds, nanoseconds]. */
+export function celTimestamp(text: string): [number, number] {
+  const m = text.match(
+    /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|([+-][0-9][0-9]:[0-9][0-9]))$/,
+  );
+  if (!m) throw new RangeError('invalid RFC 3339 string');
+  const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8] ? m[8] : 'Z'}`);
+  if (Number.isNaN(ms) || ms < -62135596800000 || ms > 253402300799000)
+    throw new RangeError('timestamp out of range');
+  return [ms, m[7] ? Number(m[7].padEnd(9, '0')) : 0];
+}
+
+/** Orders two timestamps (`celTimestamp`): negative, zero or positive. */
+export function celCompareTimestamps(a: [number, number], b: [number, number]): number {
+  return a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1;
+}
+
+/** `lowerAscii`: A-Z only. */
+export function celLowerAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (part) => part.toLowerCase());
+}
+
+/** `upperAscii`: a-z only. */
+export function celUpperAscii(text: string): string {
+  return text.replace(/[a-z]+/g, (part) => part.toUpperCase());
+}
+
+/** `trim`: the Unicode white space the strings extension lists. */
+export function celTrim(text: string): string {
+  return text.replace(
+    /^[\u0020\u0009-\u000d\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\u0020\u0009-\u000d\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g,
+    '',
+  );
+}
+
+/** `charAt`: the unit at an index; the length itself gives "". */
+export function celCharAt(text: string, index: bigint): string {
+  const i = Number(index);
+  if (i < 0 || i > text.length) throw new RangeError(`index ${i} out of bounds`);
+  return text.charAt(i);
+}
+
+/** `indexOf`, with an optional start. */
+export function celIndexOf(text: string, part: string, start?: bigint): bigint {
+  if (start === undefined) return BigInt(text.indexOf(part));
+  const i = Number(start);
+  if (i < 0 || i >= text.length) throw new RangeError(`index ${i} out of bounds`);
+  return BigInt(text.indexOf(part, i));
+}
+
+/** `lastIndexOf`, with an optional start. */
+export function celLastIndexOf(text: string, part: string, start?: bigint): bigint {
+  if (start === undefined) return BigInt(text.lastIndexOf(part));
+  const i = Number(start);
+  if (i < 0 || i >= text.length) throw new RangeError(`index ${i} out of bounds`);
+  return BigInt(text.lastIndexOf(part, i));
+}
+
+/** `replace`: the first `count` occurrences (all by default), left to right, never inside a replacement. */
+export function celReplace(text: string, part: string, by: string, count?: bigint): string {
+  let left = count === undefined ? text.length : Number(count);
+  let result = text;
+  let index = result.indexOf(part, 0);
+  while (left > 0 && index !== -1) {
+    result = result.substring(0, index) + by + result.substring(index + part.length);
+    left--;
+    index = result.indexOf(part, index + by.length);
+  }
+  return result;
+}
+
+/** `split`, with an optional count (as JavaScript's limit; 1 gives the text whole). */
+export function celSplit(text: string, separator: string, count?: bigint): string[] {
+  const n = count === undefined ? undefined : Number(count);
+  return n === 1 ? [text] : text.split(separator, n);
+}
+
+/** `substring(start[, end])` in UTF-16 units; out of range, or start after end, is an error. */
+export function celSubstring(text: string, start: bigint, end?: bigint): string {
+  const i = Number(start);
+  if (i < 0 || i > text.length) throw new RangeError(`index ${i} out of bounds`);
+  if (end === undefined) return text.substring(i);
+  const j = Number(end);
+  if (j < 0 || j > text.length) throw new RangeError(`index ${j} out of bounds`);
+  if (i > j) throw new RangeError('start > end');
+  return text.substring(i, j);
+}
+
+/** `join`, with an optional separator. */
+export function celJoin(items: readonly string[], separator?: string): string {
+  return items.join(separator ?? '');
+}
+
+/** `list[index]`: out of range is an error. */
+export function celIndex<T>(items: readonly T[], index: bigint): T {
+  const i = Number(index);
+  if (i < 0 || i >= items.length) throw new RangeError(`index ${i} out of range`);
+  return items[i] as T;
+}
+
+/** A rule's verdict where evaluating it may fail: broken only when it is false; an error lets it pass. */
+export function celBroken(rule: () => boolean): boolean {
+  try {
+    return rule() === false;
+  } catch {
+    return false;
+  }
+}
+
+/** The helpers compiled rules may call, by name. */
+export const HELPERS = {
+  celInt,
+  celDiv,
+  celMod,
+  celSize,
+  celAnd,
+  celOr,
+  celAll,
+  celExists,
+  celExistsOne,
+  celIn,
+  celTimestamp,
+  celCompareTimestamps,
+  celLowerAscii,
+  celUpperAscii,
+  celTrim,
+  celCharAt,
+  celIndexOf,
+  celLastIndexOf,
+  celReplace,
+  celSplit,
+  celSubstring,
+  celJoin,
+  celIndex,
+  celBroken,
+} as const;
+
+/** A helper's name. */
+export type HelperName = keyof typeof HELPERS;
+
+/** The JavaScript source of the helpers named, in a stable order, for a compiled rule's module. */
+export function helperSource(names: Iterable<HelperName>): string {
+  const wanted = new Set(names);
+  return (Object.keys(HELPERS) as HelperName[])
+    .filter((name) => wanted.has(name))
+    .map((name) => HELPERS[name].toString())
+    .join('\n');
+}
+
+/** A timestamp literal's value, or undefined when `timestamp()` would fail on it. */
+export function parseTimestamp(text: string): [number, number] | undefined {
+  try {
+    return celTimestamp(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** RE2 syntax JavaScript reads otherwise, which `@bufbuild/cel` refuses at run time. */
+const NOT_RE2 = [
+  /\\[1-9]/,
+  /\\k<.>/,
+  /\(\?=/,
+  /\(\?!/,
+  /\(\?<=/,
+  /\(\?<!/,
+  /\\c[A-Z]/,
+  /\\u[0-9a-fA-F]{4}/,
+  /\\0(?!\d)/,
+  /\[\\b.*\]/,
+];
+
+/**
+ * The JavaScript regular expression `matches` runs for an RE2 pattern, as `@bufbuild/cel` makes it
+ * (leading `(?ims)` flags become JavaScript flags), or why the pattern cannot be compiled.
+ */
+export function matchesPattern(pattern: string): { source: string; flags: string } | string {
+  if (NOT_RE2.some((re) => re.test(pattern))) {
+    return `\`${pattern}\` uses syntax RE2 does not have (back-references, look-around, \\u, \\c, \\0).`;
+  }
+  let flags = '';
+  let source = pattern;
+  const lead = /^\(\?(?<flags>[ims-]+)\)/.exec(pattern);
+  if (lead) {
+    for (const flag of lead.groups?.flags ?? '') {
+      if (flag === '-') break;
+      flags += flag;
+    }
+    source = pattern.slice(lead[0].length);
+  }
+  try {
+    new RegExp(source, flags);
+  } catch (error) {
+    return `\`${pattern}\` is not a pattern JavaScript can run: ${(error as Error).message}.`;
+  }
+  return { source, flags };
+}
