@@ -139,6 +139,11 @@ export class RuleCompiler {
   }
 
   private order(op: string, a: string, b: string, x: CelType, y: CelType): string {
+    // An int literal beside a double is that double, made once here rather than per payload.
+    const folded = (code: string) =>
+      /^\(-?\d+n\)$/.test(code) ? `(${Number(BigInt(code.slice(1, -2)))})` : undefined;
+    if (x.kind === 'int' && y.kind === 'double' && folded(a)) return `(${folded(a)} ${op} ${b})`;
+    if (x.kind === 'double' && y.kind === 'int' && folded(b)) return `(${a} ${op} ${folded(b)})`;
     if (x.kind === 'timestamp') return `(${this.helper('celCompareTimestamps')}(${a}, ${b}) ${op} 0)`;
     // `@bufbuild/cel` compares an int with a double as two doubles (the int rounded).
     if (x.kind === 'int' && y.kind === 'double') return `(Number(${a}) ${op} ${b})`;
