@@ -50,7 +50,7 @@ export function readRules(
     const checked = checkRule(rule.expr, scope);
     if (!checked.ok) {
       const at = [...def.path, 'rules', index, 'expr'];
-      for (const problem of checked.problems) ctx.problems.push(ruleProblem(def, at, rule.expr, problem));
+      for (const problem of checked.problems) ctx.problems.push(ruleProblem(def, at, rule, problem));
     }
     rules.push(rule);
   });
@@ -70,14 +70,24 @@ function readRule(def: Definition, path: Path, entry: unknown): Rule | undefined
   };
 }
 
-function ruleProblem(def: Definition, path: Path, expr: string, problem: RuleProblem): CatalogueProblem {
+/** What to do about a rule problem whose check gave no hint of its own. */
+const DEFAULT_HINTS: Record<RuleProblem['code'], string> = {
+  'rule-syntax-error': 'Write CEL: fields as `message.a.b`, text in quotes, `&&` or `||` between conditions.',
+  'rule-unknown-field': 'Read a field the event lists (a rule of a shape reads `this`).',
+  'rule-type-mismatch': 'Combine values of one type; every JSON number is a double to CEL (write `1.0`).',
+  'rule-unguarded-field': 'Guard the optional field with `has()` first.',
+  'rule-unsupported': 'See "Rules" in catalogue/README.md for what eventry compiles.',
+};
+
+function ruleProblem(def: Definition, path: Path, rule: Rule, problem: RuleProblem): CatalogueProblem {
   const guess = problem.unknown ? suggest(problem.unknown, problem.candidates ?? []) : undefined;
-  const hint = guess !== undefined ? `Did you mean \`${guess}\`?` : problem.hint;
+  const hint =
+    guess !== undefined ? `Did you mean \`${guess}\`?` : (problem.hint ?? DEFAULT_HINTS[problem.code]);
   return {
     code: problem.code,
-    message: `Rule expression: ${problem.message}`,
+    message: `Rule \`${rule.name}\`: ${problem.message}`,
     ...(hint ? { hint } : {}),
-    ...def.source.within(path, expr, problem.offset),
+    ...def.source.within(path, rule.expr, problem.offset),
     pointer: toPointer(path),
   };
 }
