@@ -173,7 +173,7 @@ function fieldOf(ctx: CheckContext, target: TypedNode, name: string, offset: num
 }
 
 /** The CEL type a field's JSON value has when the Confluent client binds the payload. */
-export function celTypeOf(rule: RuleScope, type: FieldType): CelType {
+function celTypeOf(rule: RuleScope, type: FieldType): CelType {
   switch (type.kind) {
     case 'string':
       return type.format === 'date-time' ? { kind: 'string', dateTime: true } : { kind: 'string' };

@@ -6,33 +6,33 @@
  */
 
 /** int64 arithmetic: a result outside int64 is an error, never a wrapped or rounded value. */
-export function celInt(value: bigint): bigint {
+function celInt(value: bigint): bigint {
   if (value > 9223372036854775807n || value < -9223372036854775808n) throw new RangeError('int overflow');
   return value;
 }
 
 /** int division: truncates toward zero; by zero, or the one overflowing quotient, is an error. */
-export function celDiv(a: bigint, b: bigint): bigint {
+function celDiv(a: bigint, b: bigint): bigint {
   if (b === 0n) throw new RangeError('divide by zero');
   if (a === -9223372036854775808n && b === -1n) throw new RangeError('int overflow');
   return a / b;
 }
 
 /** int modulus: the sign of the dividend; by zero is an error. */
-export function celMod(a: bigint, b: bigint): bigint {
+function celMod(a: bigint, b: bigint): bigint {
   if (b === 0n) throw new RangeError('modulus by zero');
   return a % b;
 }
 
 /** `size` of a string: code points, not UTF-16 units. */
-export function celSize(text: string): bigint {
+function celSize(text: string): bigint {
   let size = 0;
   for (const _ of text) size++;
   return BigInt(size);
 }
 
 /** `a && b`, where either side may fail: false wins over an error, on either side. */
-export function celAnd(a: () => boolean, b: () => boolean): boolean {
+function celAnd(a: () => boolean, b: () => boolean): boolean {
   let failure: unknown;
   try {
     if (a() === false) return false;
@@ -45,7 +45,7 @@ export function celAnd(a: () => boolean, b: () => boolean): boolean {
 }
 
 /** `a || b`, where either side may fail: true wins over an error, on either side. */
-export function celOr(a: () => boolean, b: () => boolean): boolean {
+function celOr(a: () => boolean, b: () => boolean): boolean {
   let failure: unknown;
   try {
     if (a() === true) return true;
@@ -58,7 +58,7 @@ export function celOr(a: () => boolean, b: () => boolean): boolean {
 }
 
 /** `all` whose condition may fail: a false item wins over an error. */
-export function celAll<T>(items: readonly T[], test: (item: T) => boolean): boolean {
+function celAll<T>(items: readonly T[], test: (item: T) => boolean): boolean {
   let failure: unknown;
   for (const item of items) {
     try {
@@ -72,7 +72,7 @@ export function celAll<T>(items: readonly T[], test: (item: T) => boolean): bool
 }
 
 /** `exists` whose condition may fail: a true item wins over an error. */
-export function celExists<T>(items: readonly T[], test: (item: T) => boolean): boolean {
+function celExists<T>(items: readonly T[], test: (item: T) => boolean): boolean {
   let failure: unknown;
   for (const item of items) {
     try {
@@ -86,14 +86,14 @@ export function celExists<T>(items: readonly T[], test: (item: T) => boolean): b
 }
 
 /** `exists_one`: exactly one item passes (an error in any is the result). */
-export function celExistsOne<T>(items: readonly T[], test: (item: T) => boolean): boolean {
+function celExistsOne<T>(items: readonly T[], test: (item: T) => boolean): boolean {
   let count = 0;
   for (const item of items) if (test(item)) count++;
   return count === 1;
 }
 
 /** `x in list` for numbers: CEL compares int and double as numbers. */
-export function celIn(value: unknown, items: readonly unknown[]): boolean {
+function celIn(value: unknown, items: readonly unknown[]): boolean {
   // biome-ignore lint/suspicious/noDoubleEquals: int (bigint) and double (number) compare as numbers.
   for (const item of items) if (item == value) return true;
   return false;
@@ -105,7 +105,7 @@ export function celIn(value: unknown, items: readonly unknown[]): boolean {
  * [milliseconds of the whole seconds, nanoseconds]. Read character by character: a regular expression
  * and `Date.parse` cost several times more (docs/decisions/0126).
  */
-export function celTimestamp(text: string): [number, number] {
+function celTimestamp(text: string): [number, number] {
   const n = text.length;
   let at = 0;
   const num = (count: number): number => {
@@ -163,22 +163,22 @@ export function celTimestamp(text: string): [number, number] {
 }
 
 /** Orders two timestamps (`celTimestamp`): negative, zero or positive. */
-export function celCompareTimestamps(a: [number, number], b: [number, number]): number {
+function celCompareTimestamps(a: [number, number], b: [number, number]): number {
   return a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1;
 }
 
 /** `lowerAscii`: A-Z only. */
-export function celLowerAscii(text: string): string {
+function celLowerAscii(text: string): string {
   return text.replace(/[A-Z]+/g, (part) => part.toLowerCase());
 }
 
 /** `upperAscii`: a-z only. */
-export function celUpperAscii(text: string): string {
+function celUpperAscii(text: string): string {
   return text.replace(/[a-z]+/g, (part) => part.toUpperCase());
 }
 
 /** `trim`: the Unicode white space the strings extension lists. */
-export function celTrim(text: string): string {
+function celTrim(text: string): string {
   return text.replace(
     /^[\u0020\u0009-\u000d\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\u0020\u0009-\u000d\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g,
     '',
@@ -186,14 +186,14 @@ export function celTrim(text: string): string {
 }
 
 /** `charAt`: the unit at an index; the length itself gives "". */
-export function celCharAt(text: string, index: bigint): string {
+function celCharAt(text: string, index: bigint): string {
   const i = Number(index);
   if (i < 0 || i > text.length) throw new RangeError(`index ${i} out of bounds`);
   return text.charAt(i);
 }
 
 /** `indexOf`, with an optional start. */
-export function celIndexOf(text: string, part: string, start?: bigint): bigint {
+function celIndexOf(text: string, part: string, start?: bigint): bigint {
   if (start === undefined) return BigInt(text.indexOf(part));
   const i = Number(start);
   if (i < 0 || i >= text.length) throw new RangeError(`index ${i} out of bounds`);
@@ -201,7 +201,7 @@ export function celIndexOf(text: string, part: string, start?: bigint): bigint {
 }
 
 /** `lastIndexOf`, with an optional start. */
-export function celLastIndexOf(text: string, part: string, start?: bigint): bigint {
+function celLastIndexOf(text: string, part: string, start?: bigint): bigint {
   if (start === undefined) return BigInt(text.lastIndexOf(part));
   const i = Number(start);
   if (i < 0 || i >= text.length) throw new RangeError(`index ${i} out of bounds`);
@@ -209,7 +209,7 @@ export function celLastIndexOf(text: string, part: string, start?: bigint): bigi
 }
 
 /** `replace`: the first `count` occurrences (all by default), left to right, never inside a replacement. */
-export function celReplace(text: string, part: string, by: string, count?: bigint): string {
+function celReplace(text: string, part: string, by: string, count?: bigint): string {
   let left = count === undefined ? text.length : Number(count);
   let result = text;
   let index = result.indexOf(part, 0);
@@ -222,13 +222,13 @@ export function celReplace(text: string, part: string, by: string, count?: bigin
 }
 
 /** `split`, with an optional count (as JavaScript's limit; 1 gives the text whole). */
-export function celSplit(text: string, separator: string, count?: bigint): string[] {
+function celSplit(text: string, separator: string, count?: bigint): string[] {
   const n = count === undefined ? undefined : Number(count);
   return n === 1 ? [text] : text.split(separator, n);
 }
 
 /** `substring(start[, end])` in UTF-16 units; out of range, or start after end, is an error. */
-export function celSubstring(text: string, start: bigint, end?: bigint): string {
+function celSubstring(text: string, start: bigint, end?: bigint): string {
   const i = Number(start);
   if (i < 0 || i > text.length) throw new RangeError(`index ${i} out of bounds`);
   if (end === undefined) return text.substring(i);
@@ -239,19 +239,19 @@ export function celSubstring(text: string, start: bigint, end?: bigint): string 
 }
 
 /** `join`, with an optional separator. */
-export function celJoin(items: readonly string[], separator?: string): string {
+function celJoin(items: readonly string[], separator?: string): string {
   return items.join(separator ?? '');
 }
 
 /** `list[index]`: out of range is an error. */
-export function celIndex<T>(items: readonly T[], index: bigint): T {
+function celIndex<T>(items: readonly T[], index: bigint): T {
   const i = Number(index);
   if (i < 0 || i >= items.length) throw new RangeError(`index ${i} out of range`);
   return items[i] as T;
 }
 
 /** A rule's verdict where evaluating it may fail: broken only when it is false; an error lets it pass. */
-export function celBroken(rule: () => boolean): boolean {
+function celBroken(rule: () => boolean): boolean {
   try {
     return rule() === false;
   } catch {
@@ -260,7 +260,7 @@ export function celBroken(rule: () => boolean): boolean {
 }
 
 /** The helpers compiled rules may call, by name. */
-export const HELPERS = {
+const HELPERS = {
   celInt,
   celDiv,
   celMod,

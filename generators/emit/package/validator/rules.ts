@@ -17,7 +17,7 @@ export interface RuleChecks {
 }
 
 /** The name of the function `RuleChecks.code` declares, which the entry point calls (`write-code.ts`). */
-export const RULES_FUNCTION = 'rules';
+const RULES_FUNCTION = 'rules';
 
 /** The rule checks of event `key`, or undefined when it has no rules (its validator is then as before). */
 export function eventRuleChecks(model: Catalogue, key: string): RuleChecks | undefined {
