@@ -47,6 +47,7 @@ export function readRules(
       );
     }
     names.add(rule.name);
+    checkAttr(ctx, def, [...def.path, 'rules', index, 'attr'], rule, scope);
     const checked = checkRule(rule.expr, scope);
     if (!checked.ok) {
       const at = [...def.path, 'rules', index, 'expr'];
@@ -55,6 +56,46 @@ export function readRules(
     rules.push(rule);
   });
   return rules.length > 0 ? { rules } : {};
+}
+
+/**
+ * Refuses an `attr` that names no field (a dot path from the event or shape: field names, and array
+ * indexes where a field is an array), so a broken rule never points at a place the payload cannot have.
+ */
+function checkAttr(ctx: ResolveContext, def: Definition, path: Path, rule: Rule, scope: RuleScope): void {
+  const attr = rule.attr;
+  if (attr === '') return;
+  let fields: readonly Field[] | undefined = scope.fields;
+  let type: FieldType | undefined;
+  for (const segment of attr.split('.')) {
+    let next: FieldType;
+    if (type?.kind === 'array' && /^(0|[1-9][0-9]*)$/.test(segment)) {
+      next = type.items;
+    } else {
+      const field: Field | undefined = fields?.find((candidate) => candidate.name === segment);
+      if (!field) {
+        const guess = suggest(
+          segment,
+          (fields ?? []).map((candidate) => candidate.name),
+        );
+        const where = def.kind === 'event' ? 'the event' : `shape \`${def.name}\``;
+        ctx.problems.push(
+          def.source.problem(
+            'rule-unknown-field',
+            path,
+            `Rule \`${rule.name}\`: \`attr\` names \`${attr}\`, which is not a field of ${where} (at \`${segment}\`).`,
+            guess !== undefined
+              ? `Did you mean \`${guess}\`?`
+              : 'Name a field (a dot path; array items by index), or leave `attr` out for the payload.',
+          ),
+        );
+        return;
+      }
+      next = field.type;
+    }
+    type = next;
+    fields = next.kind === 'shape' ? scope.shapeFields(next.name) : undefined;
+  }
 }
 
 function readRule(def: Definition, path: Path, entry: unknown): Rule | undefined {

@@ -73,6 +73,18 @@ describe('rules in the catalogue', () => {
     ]);
   });
 
+  it('refuses an attr that names no field, and takes array indexes and shape fields', () => {
+    const found = problems('      - {name: a, expr: message.amount > 0, message: M, attr: amout}');
+    expect(found).toMatchObject([{ code: 'rule-unknown-field', line: 9, hint: 'Did you mean `amount`?' }]);
+    expect(found[0]!.message).toContain('`attr` names `amout`');
+    expect(problems('      - {name: a, expr: message.amount > 0, message: M, attr: lines.0.qty}')).toEqual(
+      [],
+    );
+    expect(
+      problems('      - {name: a, expr: message.amount > 0, message: M, attr: lines.qty}'),
+    ).toMatchObject([{ code: 'rule-unknown-field' }]);
+  });
+
   it('checks a shape rule over `this` and refuses `message` there', () => {
     const found = problems(
       '      - {name: ok, expr: "true", message: M}',
