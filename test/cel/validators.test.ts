@@ -2,7 +2,9 @@ import { type CelInput, celEnv, parse, plan } from '@bufbuild/cel';
 import { STRINGS_EXT_FUNCS } from '@bufbuild/cel/ext/strings';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { emitGroupPackages } from '../../generators/emit/package/index.js';
 import { groupSourceHash } from '../../generators/emit/package/package-json.js';
+import { loadCatalogueFromSources } from '../../generators/load/index.js';
 import type { GroupApi, ValidateOptions } from '../../generators/runtime/runtime.js';
 import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
 import { fixturePath } from '../helpers.js';
@@ -122,5 +124,32 @@ describe('rules in the group packages', () => {
       shapes: { ...model.shapes, Line: { ...line, rules: [{ ...line.rules![0]!, expr: 'this.qty > 1' }] } },
     };
     expect(groupSourceHash(changed, group)).not.toBe(groupSourceHash(model, group));
+  });
+
+  it('shares a validator between events of one schema only when their rules are equal too', async () => {
+    const event = (rule: string) =>
+      `    fields:\n      amount: {type: number, required: true}\n${rule ? `    rules:\n      - {name: r, expr: "${rule}", message: M}\n` : ''}`;
+    const group = [
+      'group: {slug: shop, title: Shop}',
+      'events:',
+      `  a.plain-v1:\n${event('')}`,
+      `  b.plain-v1:\n${event('')}`,
+      `  c.ruled-v1:\n${event('message.amount > 0')}`,
+      `  d.ruled-v1:\n${event('message.amount > 0')}`,
+      `  e.other-v1:\n${event('message.amount < 9')}`,
+    ].join('\n');
+    const loaded = loadCatalogueFromSources([
+      { path: 'eventry.config.yaml', text: 'title: T\nversion: 1.0.0\nscope: "@t"\n' },
+      { path: 'groups/shop.yaml', text: group },
+    ]);
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    const files = await emitGroupPackages(loaded.catalogue, { versions: {} });
+    const chunk = files.find((file) => file.path === 'shop/chunks/0.js')!.contents;
+    expect(chunk.match(/^function event\d+\(exports\)/gm)).toEqual([
+      'function event0(exports)',
+      'function event2(exports)',
+      'function event4(exports)',
+    ]);
+    expect(chunk.match(/^function rules\(/gm)).toHaveLength(2);
   });
 });
