@@ -51,7 +51,35 @@ export interface Shape {
   /** The shape this one extends, if any (already folded into `fields`). */
   extends?: string;
   fields: Field[];
+  /** Its data rules (`rules:`), over `this`; every event enforces them wherever the shape sits. */
+  rules?: Rule[];
   source: SourceLocation;
+}
+
+/**
+ * A data rule (`rules:` of an event or a shape): a CEL condition every payload must keep, over
+ * `message` (an event's) or `this` (a shape's), type-checked by the loader (see generators/cel/).
+ */
+export interface Rule {
+  /** snake_case, unique in its event or shape. */
+  name: string;
+  /** The CEL expression, as written. */
+  expr: string;
+  /** What the 400 body says when a payload breaks it. */
+  message: string;
+  /** The field the error names, a dot path (relative to the shape for a shape's rule); "" is the value itself. */
+  attr: string;
+  /** Where `expr` is written. */
+  source: SourceLocation;
+}
+
+/**
+ * Where a shape with rules sits in an event: the field path from the payload, `[]` for the items of
+ * an array (`['lines', '[]']`). An optional field on the way may be absent: its rules then do not apply.
+ */
+export interface ShapeRulePlace {
+  shape: string;
+  path: string[];
 }
 
 /** Notice that an event version is deprecated (the notice versioning requires before removal). */
@@ -89,6 +117,10 @@ export interface EventVersion {
    */
   partial?: string;
   deprecated?: Deprecation;
+  /** Its own data rules (`rules:`), over `message`. */
+  rules?: Rule[];
+  /** Every place in its payload where a shape with rules sits, in field order (see `ShapeRulePlace`). */
+  shapeRules?: ShapeRulePlace[];
   source: SourceLocation;
 }
 

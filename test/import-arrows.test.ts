@@ -96,6 +96,7 @@ function layerOf(path: string): Layer | undefined {
   const top = parts[1] ?? '';
   if (['model.ts', 'model-digest.ts', 'model-lazy-record.ts'].includes(top)) return 'model';
   if (top === 'schema') return 'schema';
+  if (top === 'cel') return 'schema';
   if (top in FLOORS) return 'beside';
   if (['shared', 'runtime', 'load', 'emit', 'execute', 'cli'].includes(top)) return top as Layer;
   return undefined;

@@ -12,6 +12,7 @@ import {
 } from './definition.js';
 import { interfaceName, parseEventKey } from './event-key.js';
 import type { CatalogueProblem } from './problem.js';
+import { readRules, shapeRulePlaces } from './rules.js';
 import { suggest } from './suggest.js';
 import type { YamlSource } from './yaml-source.js';
 
@@ -59,6 +60,7 @@ export function resolveDefinitions(
       ...optionalString('description', def.raw.description),
       ...(typeof def.raw.extends === 'string' ? { extends: def.raw.extends } : {}),
       fields,
+      ...readRules(ctx, def, fields, fieldsOf),
       source: def.source.keyAt(def.path),
     };
   }
@@ -68,6 +70,7 @@ export function resolveDefinitions(
     const parsed = parseEventKey(def.name);
     if (!parsed) continue;
     const deprecated = readDeprecation(ctx, def);
+    const fields = fieldsOf(def);
     events[def.name] = {
       key: def.name,
       type: parsed.type,
@@ -76,9 +79,11 @@ export function resolveDefinitions(
       title: typeof def.raw.title === 'string' ? def.raw.title : def.name,
       ...optionalString('description', def.raw.description),
       composition: compositionOf(def),
-      fields: fieldsOf(def),
+      fields,
       ...optionalString('partial', def.raw.partial),
       ...(deprecated ? { deprecated } : {}),
+      ...readRules(ctx, def, fields, fieldsOf),
+      ...shapeRulePlaces(ctx, def, fields, fieldsOf),
       source: def.source.keyAt(def.path),
     };
   }

@@ -36,6 +36,7 @@ export class YamlSource {
   private readonly doc: ParsedDocument | undefined;
   private readonly root: LocatedNode | undefined;
   private readonly lines: LineCounter;
+  private readonly text: string;
   private readonly keyIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
 
   private constructor(
@@ -43,8 +44,10 @@ export class YamlSource {
     tree: { doc: ParsedDocument } | { root: LocatedNode },
     lines: LineCounter,
     value: unknown,
+    text: string,
   ) {
     this.file = file;
+    this.text = text;
     this.doc = 'doc' in tree ? tree.doc : undefined;
     this.root = 'root' in tree ? tree.root : undefined;
     this.lines = lines;
@@ -64,7 +67,10 @@ export class YamlSource {
   static parse(source: CatalogueSourceFile): ParsedFile {
     const { problems, read } = readYamlDocument(source);
     if (!read) return { problems };
-    return { source: new YamlSource(source.path, { doc: read.doc }, read.lines, read.value), problems };
+    return {
+      source: new YamlSource(source.path, { doc: read.doc }, read.lines, read.value, source.text),
+      problems,
+    };
   }
 
   /**
@@ -72,7 +78,7 @@ export class YamlSource {
    * `yaml` would give its nodes; the file has no problems.
    */
   static fromPlain(source: CatalogueSourceFile, plain: PlainYaml): YamlSource {
-    return new YamlSource(source.path, plain, countLines(source.text), plain.value);
+    return new YamlSource(source.path, plain, countLines(source.text), plain.value, source.text);
   }
 
   /** Location of the value at `path` (or of the nearest ancestor that exists). */
@@ -95,6 +101,15 @@ export class YamlSource {
       if (pair && isScalar(pair.key)) return this.locate(pair.key);
     }
     return this.at(path);
+  }
+
+  /**
+   * Location of character `index` of the string `value` at `path` (a rule's expression), where the
+   * source writes it as it reads (plain or quoted on one line, a literal block); else the value's own.
+   */
+  within(path: readonly (string | number)[], value: string, index: number): SourceLocation {
+    const start = this.root ? this.locatedAt(this.root, path).offset : (this.nodeAt(path)?.range?.[0] ?? 0);
+    return this.position(offsetWithin(this.text, start, value, index) ?? start);
   }
 
   /** Builds a problem located at a value (or at a key with `onKey`). */
@@ -168,6 +183,25 @@ export class YamlSource {
     const pos = this.lines.linePos(offset);
     return { file: this.file, line: pos.line, column: pos.col };
   }
+}
+
+/**
+ * The offset in `text` of character `index` of `value`, a scalar starting at `start`: each of its lines
+ * is found in turn with nothing but indentation, a quote or a block indicator before it; undefined when
+ * the source spells it otherwise (escapes, folding).
+ */
+function offsetWithin(text: string, start: number, value: string, index: number): number | undefined {
+  const lines = value.split('\n');
+  let cursor = start;
+  let consumed = 0;
+  for (const line of lines) {
+    const at = text.indexOf(line, cursor);
+    if (at < 0 || !/^["'|>+\-0-9]*[ \t]*(\r?\n[ \t]*)*$/.test(text.slice(cursor, at))) return undefined;
+    if (index <= consumed + line.length) return at + (index - consumed);
+    consumed += line.length + 1;
+    cursor = at + line.length;
+  }
+  return undefined;
 }
 
 /** The line starts of `text`, as yaml's lexer records them (a plain parse declines any `\r`). */

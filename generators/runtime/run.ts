@@ -121,6 +121,10 @@ export class Run implements ValidatorContext {
     if (this.count()) this.list(toErrorItem(error, undefined, error.instancePath.slice(1)));
   }
 
+  violated(detail: string, attr: string): void {
+    if (this.count()) this.list({ detail, code: 'rule_violated', attr });
+  }
+
   /** Counts one more error: whether it is listed; past the bound, ends the run. */
   count(): boolean {
     if (this.found === 0) this.begin();

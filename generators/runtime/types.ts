@@ -18,6 +18,7 @@ export type ErrorItemCode =
   | 'invalid_format'
   | 'invalid_value'
   | 'unreadable_payload'
+  | 'rule_violated'
   | 'too_many_problems';
 
 /**
@@ -190,6 +191,8 @@ export interface ValidatorContext {
   type(path: string, type: string, value: unknown, item: boolean): void;
   /** Any other error, as ajv builds it (with `data`, its path a dot path). */
   report(error: AjvError): void;
+  /** A data rule the payload breaks (`rules:`): its message, and the dot path it names (code generated for 1.5.0 on). */
+  violated?(detail: string, attr: string): void;
 }
 
 /** One group package, as its matchers make it known to the matchers of the others. */

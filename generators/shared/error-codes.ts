@@ -84,6 +84,14 @@ export const ERROR_CODE_REGISTRY = {
       'unknown-field': {
         meaning: 'A field path a consumer reads that exists in none of the versions it declares.',
       },
+      'rule-syntax-error': { meaning: 'A rule whose `expr` is not valid CEL.' },
+      'rule-unknown-field': { meaning: 'A rule that reads a field (or a variable) the event or shape does not have.' },
+      'rule-type-mismatch': {
+        meaning: 'A rule that applies an operator or function to values of the wrong type, or is not a bool.',
+      },
+      'rule-unguarded-field': { meaning: 'A rule that reads an optional field without a `has()` guard.' },
+      'rule-unsupported': { meaning: 'A rule that uses CEL outside the subset eventry compiles.' },
+      'duplicate-rule': { meaning: 'Two rules of one event or shape with the same `name`.' },
     },
   },
   output: {
@@ -267,6 +275,7 @@ export const ERROR_CODE_REGISTRY = {
       unreadable_payload: {
         meaning: 'Item: reading the payload threw (a getter or proxy that fails); the reason follows.',
       },
+      rule_violated: { meaning: "Item: the payload breaks one of the event's rules (`rules:`); `detail` is its message." },
       too_many_problems: { meaning: 'Item: the last item when `maxErrors` is reached; it counts the rest.' },
     },
   },

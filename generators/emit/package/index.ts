@@ -8,6 +8,7 @@ import { RUNTIME_SLUG, runtimePackageName } from './runtime-package.js';
 import { render } from './templates.js';
 import { emitTestingFiles } from './testing.js';
 import { emitGroupTypes, interfaceName } from './types.js';
+import { eventRuleChecks } from './validator/rules.js';
 
 /**
  * Events per chunk module. A module costs Node a fixed price to load besides its size, so the group's
@@ -107,11 +108,13 @@ async function compileGroupValidators(
   const ofEvent: GroupValidator[] = [];
   for (const [i, key] of group.events.entries()) {
     const schema = validationSchema(model, key);
-    const text = JSON.stringify(schema);
+    // Events share a validator when their schemas and their data rules are the same.
+    const rules = eventRuleChecks(model, key);
+    const text = rules ? `${JSON.stringify(schema)}\0${rules.signature}` : JSON.stringify(schema);
     let validator = bySchema.get(text);
     if (validator === undefined) {
       compile ??= (await import('./validators.js')).compileEventValidators;
-      validator = { id: `event${i}`, ...compile(key, schema), keys: [] };
+      validator = { id: `event${i}`, ...compile(key, schema, rules), keys: [] };
       bySchema.set(text, validator);
     }
     validator.keys.push(key);

@@ -3,6 +3,7 @@ import { type Catalogue, type FieldType, type Group, groupPackageName } from '..
 import { shapesUsedBy, standaloneEventSchema } from '../../schema/json-schema.js';
 import { generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { RUNTIME_RANGE, runtimePackageName, SHARED_MANIFEST_FIELDS } from './runtime-package.js';
+import { ruleSignature } from './validator/rules.js';
 
 /** The version of a package never built before; later builds carry the existing one forward. */
 export const INITIAL_VERSION = '1.0.0';
@@ -18,6 +19,9 @@ export function groupSourceHash(model: Catalogue, group: Group): string {
   const hash = createHash('sha256');
   for (const key of [...group.events].sort()) {
     hash.update(`${key}\0${JSON.stringify(standaloneEventSchema(model, key, 'closed'))}\0`);
+    // Data rules are code of the package too; an event without rules hashes as it always has.
+    const rules = ruleSignature(model, key);
+    if (rules !== undefined) hash.update(`${rules}\0`);
   }
   return hash.digest('hex');
 }

@@ -5,6 +5,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Catalogue } from '../../model.js';
 import { EXTENSION_KEYWORDS, standaloneEventSchema } from '../../schema/json-schema.js';
 import { requirePrecompiled } from '../../shared/toolkit-files.js';
+import type { RuleChecks } from './validator/rules.js';
 import { readSchemaTree } from './validator/schema-tree.js';
 import { writeValidatorCode } from './validator/write-code.js';
 
@@ -111,7 +112,12 @@ export function openEventSchema(model: Catalogue, key: string): Record<string, u
  * first-error validator is needed. The code sets `exports.validate` and requires nothing: a generated
  * module places it in a function scope of its own per validator.
  */
-export function compileEventValidators(key: string, schema: Record<string, unknown>): EventValidatorCode {
+export function compileEventValidators(
+  key: string,
+  schema: Record<string, unknown>,
+  rules?: RuleChecks,
+): EventValidatorCode {
   checkAgainstMetaSchema(key, schema);
-  return writeValidatorCode(readSchemaTree(key, schema));
+  const written = writeValidatorCode(readSchemaTree(key, schema), rules !== undefined);
+  return rules ? { ...written, code: `${written.code}\n${rules.code}` } : written;
 }

@@ -18,6 +18,10 @@ export type EventKey = string;
  * A team defined in teams.yaml (kebab-case).
  */
 export type TeamId = string;
+/**
+ * Data rules: CEL conditions every payload must keep (over `message` for an event, `this` for a shape).
+ */
+export type Rules = Rule[];
 export type ShapeName = string;
 
 /**
@@ -62,6 +66,7 @@ export interface Event {
    * The services that emit this event version, and their teams.
    */
   producers?: Producer[];
+  rules?: Rules;
 }
 export interface Fields {
   [k: string]: Field;
@@ -95,10 +100,29 @@ export interface Producer {
   service: string;
   team: TeamId;
 }
+export interface Rule {
+  /**
+   * snake_case, unique in the event or shape.
+   */
+  name: string;
+  /**
+   * The CEL condition, e.g. message.amount > 0.0.
+   */
+  expr: string;
+  /**
+   * What the error says when a payload breaks the rule.
+   */
+  message: string;
+  /**
+   * The field the error names (a dot path); default: the payload.
+   */
+  attr?: string;
+}
 export interface Shape {
   description?: string;
   extends?: ShapeName;
   fields?: Fields;
+  rules?: Rules;
 }
 
 export type Level =

@@ -54,8 +54,8 @@ export interface WrittenValidator {
  * This file is the walk: functions, `$ref`s and the `type` test; each keyword's checks are its own
  * file under `keywords/`, found in the table `KEYWORDS` (as ajv's vocabularies are).
  */
-export function writeValidatorCode(tree: SchemaTree): WrittenValidator {
-  return new ValidatorWriter(tree).write();
+export function writeValidatorCode(tree: SchemaTree, withRules = false): WrittenValidator {
+  return new ValidatorWriter(tree).write(withRules);
 }
 
 class ValidatorWriter implements ValidatorScope {
@@ -73,7 +73,7 @@ class ValidatorWriter implements ValidatorScope {
 
   constructor(private readonly tree: SchemaTree) {}
 
-  write(): WrittenValidator {
+  write(withRules: boolean): WrittenValidator {
     const { head } = this;
     head.code(_`${'use strict'}`);
     for (const name of [OPEN, MODE, THROWN, FAILED, VALID]) head.const(name, _`exports.${name}`);
@@ -81,7 +81,7 @@ class ValidatorWriter implements ValidatorScope {
     head.assign(_`exports.validate`, main);
     const entry = head.name('entry');
     head.assign(_`exports.entry`, entry);
-    this.entry(entry, main);
+    this.entry(entry, main, withRules);
     this.pending.push([this.tree.root, main]);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
     const report = head.const('report', _`exports.fail(${stringify(this.places)})`);
@@ -94,13 +94,14 @@ class ValidatorWriter implements ValidatorScope {
    * the run time's for all: V8 then keeps what it learns of this event's calls apart from every other's,
    * and compiles the validator into it (see docs/decisions/0066).
    */
-  private entry(name: Name, main: Name): void {
+  private entry(name: Name, main: Name, withRules: boolean): void {
     const gen = this.body;
     gen.func(name, _`${PAYLOAD}, ${OPTIONS}`, false, () => {
       const tolerant = gen.const('tolerant', _`${OPTIONS} === undefined ? false : ${MODE}(${OPTIONS})`);
       const run = gen.let('run');
+      const call = _`${main}(${PAYLOAD}, "", undefined, undefined, ${tolerant}, ${OPTIONS})`;
       gen.try(
-        () => gen.assign(run, _`${main}(${PAYLOAD}, "", undefined, undefined, ${tolerant}, ${OPTIONS})`),
+        () => gen.assign(run, withRules ? _`${call} ?? rules(${PAYLOAD}, ${OPTIONS})` : call),
         (error) => gen.return(_`${THROWN}(${error})`),
       );
       gen.return(_`${run} === undefined ? ${VALID} : ${FAILED}(${run})`);
