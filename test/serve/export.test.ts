@@ -84,7 +84,7 @@ describe('eventry registry export: a static registry, byte for byte what serve a
     // Every file of the release is a route, but for the manifests.
     const routeFiles = objects.map((object) => object.file).sort();
     const files = filesUnder(join(out, 'current')).filter(
-      (f) => !['_headers', 'objects.json', '404.json'].includes(f),
+      (f) => !['_headers', '_redirects', 'objects.json', '404.json'].includes(f),
     );
     expect(files.sort()).toEqual(routeFiles);
   });
@@ -139,6 +139,31 @@ describe('eventry registry export: a static registry, byte for byte what serve a
     }
     for (const path of ['/subjects', '/config', '/mode'])
       expect(cacheOf.get(path)).toBe('public, max-age=60');
+  });
+
+  it('_redirects sends every folder route to its index.json (one segment per `:name`)', () => {
+    const rules = readFileSync(join(out, 'current', '_redirects'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
+    const rewrite = (path: string): string | undefined => {
+      const segments = path.split('/');
+      for (const [from, to] of rules) {
+        const pattern = from!.split('/');
+        if (pattern.length !== segments.length) continue;
+        const bound = new Map<string, string>();
+        if (!pattern.every((p, i) => (p.startsWith(':') ? bound.set(p, segments[i]!) : p === segments[i])))
+          continue;
+        return to!.replace(/:[a-z]+/g, (name) => bound.get(name)!);
+      }
+      return undefined;
+    };
+    const folders = objects.filter((object) => object.file.endsWith('/index.json'));
+    expect(folders.length).toBeGreaterThan(10);
+    for (const object of folders) expect(rewrite(pathOf(object)), object.key).toBe(`/${object.file}`);
+    for (const object of objects.filter((o) => !o.file.endsWith('/index.json'))) {
+      expect(rewrite(pathOf(object)), object.key).toBeUndefined();
+    }
   });
 
   it('an unknown route is a 404 with a Confluent error body', async () => {

@@ -1,6 +1,6 @@
 import { answerRead, notFound } from '../read-routes.js';
 import { json, type ServedState } from '../served-state.js';
-import { headersFile, layOut, objectsFile, releaseId } from './layout.js';
+import { headersFile, layOut, objectsFile, REDIRECTS, releaseId } from './layout.js';
 import { exportedRoutes, requestPath } from './routes.js';
 import { writeRelease } from './write.js';
 
@@ -33,6 +33,7 @@ export function exportRegistry(served: ServedState, root: string): ExportSummary
   const contents = new Map(files.map(({ file, body }) => [file, body]));
   contents.set('_headers', Buffer.from(headersFile(files)));
   contents.set('objects.json', Buffer.from(objectsFile(files)));
+  contents.set('_redirects', Buffer.from(REDIRECTS));
   // What a host answers for a path it has no file for (S3/CloudFront, GCS error document): `serve`'s own 404.
   contents.set('404.json', json({ error_code: notFound().code, message: notFound().message }));
   const { release, catalogueVersion } = served.release;

@@ -73,6 +73,23 @@ export function headersFile(files: readonly ExportFile[]): string {
 }
 
 /**
+ * `_redirects` (Netlify, Cloudflare Pages): each kind of folder route answered by its `index.json` (a
+ * rewrite, status 200; `:name` is one path segment). Those hosts answer a folder with its `index.html`
+ * only. The kinds are the folders `layOut` makes of `exportedRoutes` (a test holds every folder route to
+ * one of these rules).
+ */
+export const REDIRECTS = [
+  '/subjects',
+  '/config',
+  '/mode',
+  '/subjects/:subject/versions',
+  '/subjects/:subject/versions/:version',
+  '/schemas/ids/:id',
+]
+  .map((path) => `${path} ${path}/${INDEX_FILE} 200\n`)
+  .join('');
+
+/**
  * `objects.json`: the object-store upload of a release (S3, GCS). Each object's key is its route's
  * decoded path (what S3 and GCS look up for a percent-encoded request), so no index rewrite is needed;
  * `file` is where its body is in the release folder; the metadata are the object's headers.
