@@ -21,6 +21,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   fake: async () => (await import(`./bench/${'fake'}.js`)).runFakeBench,
   twins: async () => (await import(`./bench/${'twins'}.js`)).runTwinsBench,
   instructions: async () => (await import(`./bench/${'instructions'}.js`)).runInstructionsBench,
+  export: async () => (await import(`./bench/${'export'}.js`)).runExportBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));
