@@ -4,6 +4,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -185,6 +186,30 @@ describe('eventry registry export: releases side by side, nothing lost', () => {
     expect(inCatalogue.status).toBe(2);
     expect(inCatalogue.stderr).toContain('error out-unsafe');
     expect(existsSync(join(repo.dir, 'catalogue/static'))).toBe(false);
+  });
+
+  it("a `current` that is not the export's link is left alone, and nothing is written (write-failed)", () => {
+    const root = join(tempDir('eventry-export-current-'), 'registry');
+    exportOf(repo, root);
+    const link = join(root, 'current');
+    const pointer = readlinkSync(link);
+    rmSync(link);
+    writeFileSync(link, 'my notes');
+    const before = filesUnder(root);
+    // A changed catalogue: a new release that would be written, if anything were.
+    const group = join(repo.dir, 'catalogue/groups/account.yaml');
+    const text = readFileSync(group, 'utf8');
+    writeFileSync(
+      group,
+      text.replace('  note: {type: string}\n', '  note: {type: string}\n      extra: {type: string}\n'),
+    );
+    const failed = runCli(['registry', 'export', '--out', root], { cwd: repo.dir });
+    writeFileSync(group, text);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain('error write-failed');
+    expect(readFileSync(link, 'utf8')).toBe('my notes');
+    expect(readFileSync(join(root, 'current.json'), 'utf8')).toContain(pointer);
+    expect(filesUnder(root)).toEqual(before);
   });
 
   it('the same state again is the same release; a new one is added beside it and current moves to it', () => {

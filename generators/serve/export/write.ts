@@ -49,6 +49,12 @@ export function writeRelease(
   files: ReadonlyMap<string, Buffer>,
   pointer: Record<string, unknown>,
 ): WrittenRelease {
+  const link = join(root, 'current');
+  const existing = lstatSync(link, { throwIfNoEntry: false });
+  // Checked before anything is written: a `current` that is not the export's link is the user's.
+  if (existing && !existing.isSymbolicLink()) {
+    throw new Error(`${link} is not the link an export writes; nothing was written`);
+  }
   mkdirSync(join(root, RELEASES), { recursive: true });
   markOutputFolder(root, EXPORT_MARKER, `${JSON.stringify({ format: 1 })}\n`);
   sweepDeadStaging(join(root, RELEASES));
@@ -70,7 +76,7 @@ export function writeRelease(
     join(root, 'current.json'),
     `${JSON.stringify({ ...pointer, release: id, path }, null, 2)}\n`,
   );
-  pointLink(join(root, 'current'), path);
+  pointLink(link, path);
   return { written, path };
 }
 
@@ -112,12 +118,8 @@ function syncFiles(staging: string, files: Iterable<string>): void {
   }
 }
 
-/** Points the symbolic link `link` at `target` by renaming a new link over it (never over a user's file). */
+/** Points the symbolic link `link` at `target` by renaming a new link over it. */
 function pointLink(link: string, target: string): void {
-  const existing = lstatSync(link, { throwIfNoEntry: false });
-  if (existing && !existing.isSymbolicLink()) {
-    throw new Error(`${link} is not the link an export writes; it was left as it is`);
-  }
   const temporary = `${link}.${randomBytes(4).toString('hex')}.tmp`;
   symlinkSync(target, temporary);
   try {
