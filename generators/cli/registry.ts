@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { exportRegistry } from '../serve/export/index.js';
 import { EXPORT_MARKER } from '../serve/export/write.js';
@@ -36,6 +37,13 @@ export async function runRegistryExport(options: RegistryExportOptions, io: Cont
     cwd: io.cwd,
   });
   if (problem) return usageError(io, command, `error ${problem.code}: ${problem.message}`);
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) {
+    return usageError(
+      io,
+      command,
+      `--out ${options.out} is not a folder (give a new folder or an earlier export).`,
+    );
+  }
   const history = openHistory(io, command, catalogue, options.cache !== false);
   if (typeof history === 'number') return history;
   const served = buildServedState(history, resolveCommit(io, 'HEAD'));
