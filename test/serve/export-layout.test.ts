@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseEventKey } from '../../generators/load/event-key.js';
-import { headersFile, layOut } from '../../generators/serve/export/layout.js';
+import { headersLines, layOut, type ReleaseEntry } from '../../generators/serve/export/layout.js';
 import { type ExportedRoute, requestPath } from '../../generators/serve/export/routes.js';
 import { writeRelease } from '../../generators/serve/export/write.js';
 import { removeTempDirs, tempDir } from '../helpers.js';
@@ -39,7 +39,7 @@ describe('the static layout of subject names', () => {
       fc.property(eventKey, (key) => {
         for (const name of [key, `${key}-value`]) {
           expect(encodeURIComponent(name)).toBe(name);
-          const [file] = layOut([route('subjects', name, 'versions')], () => Buffer.from('[1]'));
+          const [file] = layOut([route('subjects', name, 'versions')]);
           expect(file!.file).toBe(`subjects/${name}/versions`);
         }
       }),
@@ -49,16 +49,16 @@ describe('the static layout of subject names', () => {
 
   it('a name a URL must encode is stored decoded, and a static host finds it from the encoded request', async () => {
     const name = 'a.b-1.0.0+build~7';
-    const files = layOut([route('subjects'), route('subjects', name, 'versions')], (r) =>
-      Buffer.from(JSON.stringify(r.segments)),
-    );
+    const files = layOut([route('subjects'), route('subjects', name, 'versions')]);
     expect(files.map((f) => f.file)).toEqual(['subjects/index.json', `subjects/${name}/versions`]);
     expect(requestPath(files[1]!.route)).toBe('/subjects/a.b-1.0.0%2Bbuild~7/versions');
     const root = tempDir('eventry-export-layout-');
-    const contents = new Map(files.map((f) => [f.file, f.body]));
-    contents.set('_headers', Buffer.from(headersFile(files)));
-    contents.set('404.json', Buffer.from('{}'));
-    writeRelease(root, 'r1', contents, {});
+    const entries = (): ReleaseEntry[] => [
+      ...files.map(({ file, route: r }): ReleaseEntry => [file, Buffer.from(JSON.stringify(r.segments))]),
+      ['_headers', headersLines(files)],
+      ['404.json', Buffer.from('{}')],
+    ];
+    writeRelease(root, 'r1', entries, {});
     expect(readdirSync(join(root, 'current', 'subjects'))).toContain(name);
     const host = await startStaticHost(join(root, 'current'));
     try {
@@ -73,9 +73,7 @@ describe('the static layout of subject names', () => {
 
   it('a segment no host stores safely (a `/`, `..`, `index.json`) is refused, never written', () => {
     for (const bad of ['a/b', '..', '.', 'index.json', 'a b', '']) {
-      expect(() => layOut([route('subjects', bad, 'versions')], () => Buffer.from(''))).toThrow(
-        /no safe file name/,
-      );
+      expect(() => layOut([route('subjects', bad, 'versions')])).toThrow(/no safe file name/);
     }
   });
 });

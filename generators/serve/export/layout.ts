@@ -17,12 +17,17 @@ export const CACHE_CONTROL: Record<CacheClass, string> = {
   short: 'public, max-age=60',
 };
 
-/** One file of a release: its path in the release folder (`/`-separated), its route and its body. */
-export interface ExportFile {
+/** One route in its file: its path in the release folder (`/`-separated). */
+export interface PlacedRoute {
   file: string;
   route: ExportedRoute;
-  body: Buffer;
 }
+
+/** What a release file holds: bytes, or text produced line by line (the manifests, tens of MB at 10k events). */
+export type ReleaseContent = Buffer | Iterable<string>;
+
+/** One file of a release. */
+export type ReleaseEntry = readonly [file: string, content: ReleaseContent];
 
 /** The file name a folder route's body takes. */
 export const INDEX_FILE = 'index.json';
@@ -30,11 +35,11 @@ export const INDEX_FILE = 'index.json';
 /** A decoded segment every host stores under its own name (no `/`, no `.` or `..`, nothing to escape). */
 const SAFE_SEGMENT = /^(?!\.\.?$)[A-Za-z0-9._+~-]+$/;
 
-/** Places each route's body in a file; `bodyOf` gives the body (what `serve` answers). */
-export function layOut(
-  routes: readonly ExportedRoute[],
-  bodyOf: (route: ExportedRoute) => Buffer,
-): ExportFile[] {
+/** The layout's own version: a release id changes with it, so an older layout is never taken for this one. */
+const LAYOUT_VERSION = 'eventry-static-registry-1';
+
+/** Places each route in a file: at its path, or `index.json` in its folder when other routes start with it. */
+export function layOut(routes: readonly ExportedRoute[]): PlacedRoute[] {
   const folders = new Set<string>();
   for (const { segments } of routes) {
     for (const segment of segments) {
@@ -47,29 +52,36 @@ export function layOut(
   }
   return routes.map((route) => {
     const path = route.segments.join('/');
-    return { file: folders.has(path) ? `${path}/${INDEX_FILE}` : path, route, body: bodyOf(route) };
+    return { file: folders.has(path) ? `${path}/${INDEX_FILE}` : path, route };
   });
 }
 
-/** A release's id: the first 16 hex digits of the sha256 of its files (names and bodies). */
-export function releaseId(files: readonly ExportFile[]): string {
-  const hash = createHash('sha256');
-  for (const { file, body } of [...files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))) {
-    hash.update(`${file}\0${body.length}\0`);
-    hash.update(body);
+/**
+ * A release's id: the first 16 hex digits of the sha256 of its files (names and contents, in order)
+ * and the layout's version; and the bytes of its files. Read as a stream: no body is kept.
+ */
+export function releaseId(entries: Iterable<ReleaseEntry>): { id: string; bytes: number } {
+  const hash = createHash('sha256').update(`${LAYOUT_VERSION}\0`);
+  let bytes = 0;
+  for (const [file, content] of entries) {
+    hash.update(`${file}\0`);
+    for (const chunk of Buffer.isBuffer(content) ? [content] : content) {
+      hash.update(chunk);
+      bytes += Buffer.byteLength(chunk);
+    }
+    hash.update('\0');
   }
-  return hash.digest('hex').slice(0, 16);
+  return { id: hash.digest('hex').slice(0, 16), bytes };
 }
 
 /**
  * `_headers` (the syntax of Netlify and Cloudflare Pages), for a host whose site root is the release
  * folder: the media type for every path, and each route's `cache-control` by its exact request path.
  */
-export function headersFile(files: readonly ExportFile[]): string {
-  const lines = ['/*', `  Content-Type: ${CONTENT_TYPE}`, '  X-Content-Type-Options: nosniff'];
-  for (const { route } of files)
-    lines.push(requestPath(route), `  Cache-Control: ${CACHE_CONTROL[route.cache]}`);
-  return `${lines.join('\n')}\n`;
+export function* headersLines(placed: readonly PlacedRoute[]): Generator<string> {
+  yield `/*\n  Content-Type: ${CONTENT_TYPE}\n  X-Content-Type-Options: nosniff\n`;
+  for (const { route } of placed)
+    yield `${requestPath(route)}\n  Cache-Control: ${CACHE_CONTROL[route.cache]}\n`;
 }
 
 /**
@@ -94,12 +106,18 @@ export const REDIRECTS = [
  * decoded path (what S3 and GCS look up for a percent-encoded request), so no index rewrite is needed;
  * `file` is where its body is in the release folder; the metadata are the object's headers.
  */
-export function objectsFile(files: readonly ExportFile[]): string {
-  const objects = files.map(({ file, route }) => ({
-    key: route.segments.join('/'),
-    file,
-    contentType: CONTENT_TYPE,
-    cacheControl: CACHE_CONTROL[route.cache],
-  }));
-  return `${JSON.stringify({ objects }, null, 1)}\n`;
+export function* objectsLines(placed: readonly PlacedRoute[]): Generator<string> {
+  yield '{"objects": [';
+  let first = true;
+  for (const { file, route } of placed) {
+    const object = {
+      key: route.segments.join('/'),
+      file,
+      contentType: CONTENT_TYPE,
+      cacheControl: CACHE_CONTROL[route.cache],
+    };
+    yield `${first ? '' : ','}\n ${JSON.stringify(object)}`;
+    first = false;
+  }
+  yield '\n]}\n';
 }

@@ -16,6 +16,7 @@ import {
 import { dirname, join } from 'node:path';
 import { writeAtomically } from '../../shared/fs.js';
 import { markOutputFolder } from '../../shared/output-folder.js';
+import type { ReleaseEntry } from './layout.js';
 
 /**
  * Writing a static registry: each release into a folder of its own, whole or not at all, then the
@@ -39,14 +40,14 @@ export interface WrittenRelease {
 }
 
 /**
- * Writes `files` (path in the release -> bytes) as `releases/<id>/` under `root` (staged under a
+ * Writes the files `files()` gives (each time the same) as `releases/<id>/` under `root` (staged under a
  * temporary name, every file synced, then renamed whole), then points `current.json` and the
  * `current` link at it, each by an atomic rename.
  */
 export function writeRelease(
   root: string,
   id: string,
-  files: ReadonlyMap<string, Buffer>,
+  files: () => Iterable<ReleaseEntry>,
   pointer: Record<string, unknown>,
 ): WrittenRelease {
   const link = join(root, 'current');
@@ -64,7 +65,7 @@ export function writeRelease(
   if (written) {
     const staging = join(root, RELEASES, `${STAGING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
-      writeAll(staging, files);
+      writeAll(staging, files());
       renameSync(staging, target);
     } catch (error) {
       rmSync(staging, { recursive: true, force: true });
@@ -81,18 +82,42 @@ export function writeRelease(
 }
 
 /** Writes every file (and its folders), then syncs them to disk (`syncFiles`). */
-function writeAll(staging: string, files: ReadonlyMap<string, Buffer>): void {
+function writeAll(staging: string, files: Iterable<ReleaseEntry>): void {
   const made = new Set<string>();
-  for (const [file, body] of files) {
+  const names: string[] = [];
+  for (const [file, content] of files) {
     const path = join(staging, file);
     const folder = dirname(path);
     if (!made.has(folder)) {
       mkdirSync(folder, { recursive: true });
       made.add(folder);
     }
-    writeFileSync(path, body, { flag: 'wx' });
+    if (Buffer.isBuffer(content)) writeFileSync(path, content, { flag: 'wx' });
+    else writeLines(path, content);
+    names.push(file);
   }
-  syncFiles(staging, files.keys());
+  syncFiles(staging, names);
+}
+
+/** Writes text given line by line, in writes of about 64 KiB. */
+function writeLines(path: string, lines: Iterable<string>): void {
+  const fd = openSync(path, 'wx');
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    for (const line of lines) {
+      pending.push(line);
+      size += line.length;
+      if (size >= 1 << 16) {
+        writeFileSync(fd, pending.join(''));
+        pending = [];
+        size = 0;
+      }
+    }
+    writeFileSync(fd, pending.join(''));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
