@@ -22,6 +22,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   twins: async () => (await import(`./bench/${'twins'}.js`)).runTwinsBench,
   instructions: async () => (await import(`./bench/${'instructions'}.js`)).runInstructionsBench,
   cel: async () => (await import(`./bench/${'cel'}.js`)).runCelBench,
+  export: async () => (await import(`./bench/${'export'}.js`)).runExportBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));

@@ -5,7 +5,7 @@ import { declareBuild, declareDocs, declarePublish, declareVersion } from './dec
 import { declareCheck, declareDiff, declareLint } from './declare/compare.js';
 import type { Finish } from './declare/finish.js';
 import { declareFake, declareUsage, declareValidate } from './declare/payloads.js';
-import { declareMcp, declareRegister, declareServe } from './declare/registry.js';
+import { declareMcp, declareRegister, declareRegistry, declareServe } from './declare/registry.js';
 
 /**
  * The commands in the order `eventry --help` lists them. Each declares its options in `declare/` and
@@ -22,6 +22,7 @@ const COMMANDS = [
   declareServe,
   declareMcp,
   declareRegister,
+  declareRegistry,
   declareDocs,
   declareUsage,
   declareValidate,
@@ -34,7 +35,8 @@ export function registerCommands(program: Command, io: Container, finish: Finish
   // `eventry build` does so itself.
   program.hook('preAction', async (_program, command) => {
     const out: unknown = command.opts().out;
-    if (command.name() === 'build' || command.name() === 'docs' || typeof out !== 'string') return;
+    // `registry export` writes no build output: its folder is its own (generators/serve/export/write.ts).
+    if (['build', 'docs', 'export'].includes(command.name()) || typeof out !== 'string') return;
     const { recoverOutput } = await import('../execute/write.js');
     recoverOutput(resolve(io.cwd, out));
   });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CandidateJob, type CandidateVerdict, candidateJob } from '../schema-registry/compatibility.js';
 import { CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
-import type { SchemaRegistryState, SubjectVersion } from '../schema-registry/registry.js';
+import type { SchemaRegistryState } from '../schema-registry/registry.js';
 import { canonicalCandidate } from '../schema-registry/schema-text.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
 import {
@@ -12,13 +12,11 @@ import {
   schemaNotFound,
   schemaTooLarge,
   subjectNotFound,
-  versionNotFound,
 } from './errors.js';
+import { notFound, parseRequestPath, pickVersion, readRoute } from './read-routes.js';
 import { hasBody, readBody, readSchemaRequest } from './request-body.js';
 import { send, sendJson } from './send.js';
 import { JSON_TYPE, type ServedState, versionBody } from './served-state.js';
-
-const MAX_VERSION = 2 ** 31 - 1;
 
 /** The docs route, with a last guard: whatever it meets, one request never takes the server down. */
 export function answerDocs(req: IncomingMessage, res: ServerResponse, docsDir: string | undefined): void {
@@ -51,25 +49,26 @@ export async function handle(
 ): Promise<void> {
   const state = served.state;
   const method = req.method ?? 'GET';
-  let url: URL;
-  let parts: string[];
-  try {
-    url = new URL(req.url ?? '/', 'http://registry.invalid');
-    parts = url.pathname
-      .split('/')
-      .slice(1)
-      .map((part) => decodeURIComponent(part));
-  } catch {
-    throw new SchemaRegistryError(400, 400, 'The request path is not a valid URL (bad percent-encoding).');
-  }
-  if (parts.at(-1) === '' && parts.length > 1) parts.pop();
-  const query = url.searchParams;
-  const [head, ...rest] = parts;
+  const path = parseRequestPath(req.url ?? '/');
+  const [head, ...rest] = path.parts;
   // Every body is read (bounded) before answering, whatever the route: see `hasBody`.
   const body = hasBody(req) ? await readBody(req, limits.maxBody, limits.bodyDeadline) : '';
   // A portal request with a body (a PUT, a POST...) gets the portal's answer once the body is read.
   if (isDocsPath(req.url)) return answerDocs(req, res, limits.docsDir);
+  refuseWrites(method, head, rest);
+  if (method === 'GET' || method === 'HEAD') {
+    if (head === '') return index(req, res, state, title);
+    const answer = readRoute(served, path);
+    return send(res, answer.status, answer.body, answer.type);
+  }
+  if (method === 'POST' && head === 'subjects') return lookUp(body, res, state, rest[0]!);
+  if (method === 'POST' && head === 'compatibility')
+    return compatibility(body, res, state, rest, path.query, limits.judge);
+  throw new SchemaRegistryError(405, 405, `HTTP 405 Method Not Allowed: ${method}`);
+}
 
+/** Every write is refused (42205) on the registry's routes, 404 elsewhere; look-up and compatibility read. */
+function refuseWrites(method: string, head: string | undefined, rest: readonly string[]): void {
   if (method === 'DELETE' || method === 'PUT' || (method === 'POST' && head !== 'compatibility')) {
     // Look-up (`POST /subjects/{s}`) is the one POST that reads.
     if (!(method === 'POST' && head === 'subjects' && rest.length === 1)) {
@@ -77,152 +76,6 @@ export async function handle(
       throw notFound();
     }
   }
-
-  if (method === 'GET' || method === 'HEAD') {
-    switch (head) {
-      case '':
-        return index(req, res, state, title);
-      case 'healthz':
-      case 'readyz':
-        return sendJson(res, 200, health(served));
-      case 'subjects':
-        return getSubjects(res, state, rest, query);
-      case 'schemas':
-        return getSchemas(res, state, rest, query);
-      case 'config':
-        if (rest.length === 0) {
-          return sendJson(res, 200, {
-            compatibilityLevel: state.compatibility.level,
-            compatibilityPolicy: state.compatibility.policy,
-          });
-        }
-        if (rest.length === 1) {
-          const subject = state.resolveSubject(rest[0]!);
-          if (!subject) throw subjectNotFound(rest[0]!);
-          return sendJson(res, 200, {
-            compatibilityLevel: state.levelOf(subject),
-            compatibilityPolicy: state.compatibility.policy,
-          });
-        }
-        throw notFound();
-      case 'mode':
-        if (rest.length === 0) return sendJson(res, 200, { mode: 'READONLY' });
-        if (rest.length === 1) {
-          if (!state.resolveSubject(rest[0]!)) throw subjectNotFound(rest[0]!);
-          return sendJson(res, 200, { mode: 'READONLY' });
-        }
-        throw notFound();
-      case 'contexts':
-        if (rest.length === 0) return sendJson(res, 200, ['.']);
-        throw notFound();
-      default:
-        throw notFound();
-    }
-  }
-
-  if (method === 'POST' && head === 'subjects') return lookUp(body, res, state, rest[0]!);
-  if (method === 'POST' && head === 'compatibility')
-    return compatibility(body, res, state, rest, query, limits.judge);
-  throw new SchemaRegistryError(405, 405, `HTTP 405 Method Not Allowed: ${method}`);
-}
-
-/** `GET /healthz`: up, and which release it serves (a reload changes it). */
-function health(served: ServedState): Record<string, unknown> {
-  // Degraded is still 200: every answer is right for the state served, so reads may keep coming.
-  return {
-    status: served.degraded ? 'degraded' : 'ok',
-    ...served.degraded,
-    ...served.release,
-    subjects: served.state.subjects.size,
-    schemas: [...served.state.schemas.values()].filter((entry) => !entry.retired).length,
-  };
-}
-
-const notFound = (): SchemaRegistryError => new SchemaRegistryError(404, 404, 'HTTP 404 Not Found');
-
-function getSubjects(
-  res: ServerResponse,
-  state: SchemaRegistryState,
-  rest: string[],
-  query: URLSearchParams,
-) {
-  if (rest.length === 0) {
-    const prefix = query.get('subjectPrefix') ?? '';
-    const names = [...state.subjects.keys()].filter((name) => name.startsWith(prefix)).sort();
-    return sendJson(res, 200, names);
-  }
-  const subject = state.resolveSubject(rest[0]!);
-  if (!subject) throw subjectNotFound(rest[0]!);
-  const versions = state.subjects.get(subject)!;
-  if (rest.length === 2 && rest[1] === 'versions') {
-    return sendJson(
-      res,
-      200,
-      versions.map((version) => version.version),
-    );
-  }
-  if (rest.length === 2 && rest[1] === 'metadata') {
-    // No version carries metadata: only a request without metadata filters matches (the latest).
-    if ([...query.keys()].some((name) => name === 'key' || name === 'value')) {
-      throw schemaNotFound(`with the requested metadata in subject '${subject}'`);
-    }
-    return sendJson(res, 200, versionBody(versions.at(-1)!, rest[0]));
-  }
-  if ((rest.length === 3 || rest.length === 4) && rest[1] === 'versions') {
-    const version = pickVersion(subject, versions, rest[2]!);
-    if (rest.length === 3) return sendJson(res, 200, versionBody(version, rest[0]));
-    if (rest[3] === 'schema') return send(res, 200, Buffer.from(version.schema));
-    if (rest[3] === 'referencedby') return sendJson(res, 200, []);
-  }
-  throw notFound();
-}
-
-function getSchemas(res: ServerResponse, state: SchemaRegistryState, rest: string[], query: URLSearchParams) {
-  if (rest.length === 0) {
-    const latestOnly = query.get('latestOnly') === 'true';
-    const prefix = query.get('subjectPrefix') ?? '';
-    const all = [...state.subjects.entries()]
-      .filter(([subject]) => subject.startsWith(prefix))
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .flatMap(([, versions]) => (latestOnly ? [versions.at(-1)!] : versions));
-    return sendJson(
-      res,
-      200,
-      all.map((version) => versionBody(version)),
-    );
-  }
-  if (rest.length === 1 && rest[0] === 'types') return sendJson(res, 200, [JSON_TYPE]);
-  if (rest[0] === 'ids' && (rest.length === 2 || rest.length === 3)) {
-    const raw = rest[1]!;
-    const entry = /^[0-9]{1,10}$/.test(raw) ? state.schemas.get(Number(raw)) : undefined;
-    if (!entry) throw schemaNotFound(`${raw}`);
-    if (rest.length === 2) return sendJson(res, 200, { schema: entry.schema, schemaType: JSON_TYPE });
-    if (rest[2] === 'schema') return send(res, 200, Buffer.from(entry.schema));
-    if (rest[2] === 'subjects') return sendJson(res, 200, [...new Set(entry.uses.map((use) => use.subject))]);
-    if (rest[2] === 'versions') {
-      return sendJson(
-        res,
-        200,
-        entry.uses.map((use) => ({ subject: use.subject, version: use.version })),
-      );
-    }
-  }
-  throw notFound();
-}
-
-/** `latest`, `-1`, or a version number in [1, 2^31-1]; anything else is 42202. */
-function pickVersion(subject: string, versions: readonly SubjectVersion[], spec: string): SubjectVersion {
-  if (spec === 'latest' || spec === '-1') return versions.at(-1)!;
-  if (!/^[0-9]{1,10}$/.test(spec) || Number(spec) < 1 || Number(spec) > MAX_VERSION) {
-    throw new SchemaRegistryError(
-      422,
-      ERROR_CODES.invalidVersion,
-      `The specified version '${spec}' is not a valid version id. Allowed values are between [1, 2^31-1] and the string "latest".`,
-    );
-  }
-  const found = versions[Number(spec) - 1];
-  if (!found) throw versionNotFound(subject, spec);
-  return found;
 }
 
 /** `POST /subjects/{s}`: the version of that subject whose schema is the one sent (latest first). */

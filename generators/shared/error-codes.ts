@@ -97,7 +97,7 @@ export const ERROR_CODE_REGISTRY = {
   output: {
     title: 'Output folders',
     shown:
-      '`eventry: error <code>: message` (`build`, `version`, `publish`); `[<code>]` after the message (`docs`)',
+      '`eventry: error <code>: message` (`build`, `version`, `publish`, `registry export`); `[<code>]` after the message (`docs`)',
     exit: EXIT.usage,
     codes: {
       'out-unsafe': {

@@ -141,6 +141,18 @@ const cases: Record<string, Case[]> = {
     ['a nonexistent packages folder', () => ['mcp', '--packages', join(scratch, 'nowhere')], USAGE],
     ['a file as the packages folder', () => ['mcp', '--packages', aFile], USAGE],
   ],
+  registry: [
+    ['no subcommand', () => ['registry'], USAGE],
+    ['no --out', () => ['registry', 'export'], USAGE],
+    ['an unknown flag', () => ['registry', 'export', '--out', join(scratch, 'export'), '--bogus'], USAGE],
+    ['a file as --out', () => ['registry', 'export', '-c', fixturePath('small'), '--out', aFile], USAGE],
+    ['a folder it did not write as --out', () => ['registry', 'export', '--out', scratch], USAGE],
+    [
+      'a nonexistent catalogue',
+      () => ['registry', 'export', '--out', join(scratch, 'export'), '-c', join(scratch, 'no')],
+      USAGE,
+    ],
+  ],
   register: [
     ['no --registry', () => ['register'], USAGE],
     ['a registry that is not an http(s) URL', () => ['register', '--registry', '::::'], USAGE],

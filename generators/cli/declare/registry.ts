@@ -60,3 +60,28 @@ export function declareMcp(program: Command, io: Container, finish: Finish): voi
       finish(await runMcp(options, io));
     });
 }
+
+/** `eventry registry export`. */
+export function declareRegistry(program: Command, io: Container, finish: Finish): void {
+  program
+    .command('registry')
+    .description('the schema registry as static files')
+    .command('export')
+    .description(
+      'write the read routes `eventry serve` answers as a static release any object store, CDN or file server serves',
+    )
+    .requiredOption(
+      '-o, --out <dir>',
+      'export folder: new, empty, or an earlier export (releases are added, never removed)',
+    )
+    .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 exported (or already there), 1 the catalogue does not load or a write failed (the current release is unchanged), 2 usage error.',
+    )
+    .action(async (options) => {
+      const { runRegistryExport } = await import('../registry.js');
+      finish(await runRegistryExport(options, io));
+    });
+}
