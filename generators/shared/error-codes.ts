@@ -85,7 +85,9 @@ export const ERROR_CODE_REGISTRY = {
         meaning: 'A field path a consumer reads that exists in none of the versions it declares.',
       },
       'rule-syntax-error': { meaning: 'A rule whose `expr` is not valid CEL.' },
-      'rule-unknown-field': { meaning: 'A rule that reads a field (or a variable) the event or shape does not have.' },
+      'rule-unknown-field': {
+        meaning: 'A rule that reads a field (or a variable) the event or shape does not have.',
+      },
       'rule-type-mismatch': {
         meaning: 'A rule that applies an operator or function to values of the wrong type, or is not a bool.',
       },
@@ -275,7 +277,9 @@ export const ERROR_CODE_REGISTRY = {
       unreadable_payload: {
         meaning: 'Item: reading the payload threw (a getter or proxy that fails); the reason follows.',
       },
-      rule_violated: { meaning: "Item: the payload breaks one of the event's rules (`rules:`); `detail` is its message." },
+      rule_violated: {
+        meaning: "Item: the payload breaks one of the event's rules (`rules:`); `detail` is its message.",
+      },
       too_many_problems: { meaning: 'Item: the last item when `maxErrors` is reached; it counts the rest.' },
     },
   },
