@@ -21,7 +21,7 @@ const ALLOWED: Record<string, string> = {
   'generators/cli/usage.ts': 'the declaration usage scan writes (owned by the usage-scan work)',
   'generators/docs/package-files.ts': 'the built group packages eventry wrote',
   'generators/docs/render.ts': "eventry's own templates",
-  'generators/docs/site.ts': "eventry's own assets",
+  'generators/docs/site-modules.ts': "eventry's own assets",
   'generators/emit/package/runtime-package.ts': "eventry's own compiled run time",
   'generators/execute/digests.ts': 'output files eventry wrote',
   'generators/execute/durable.ts': 'output files and folders eventry wrote (fsync)',
@@ -51,6 +51,8 @@ const ALLOWED: Record<string, string> = {
   'generators/schema-registry/history.ts': 'the registry history cache eventry wrote',
   'generators/schema-registry/schema-text.ts': "eventry's own modules, hashed for the cache key",
   'generators/serve/docs-route.ts': 'the docs portal eventry built',
+  'generators/serve/export/write.ts':
+    'the static registry export eventry wrote (releases, staging, the current link)',
   'generators/serve/follow.ts':
     'the config of a catalogue the load just read (owned by the registry-server work; to move to the helper)',
   'generators/sources/folder.ts': "a folder source's package.json files eventry wrote",
