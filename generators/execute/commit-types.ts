@@ -87,3 +87,17 @@ export interface CommitOptions {
    */
   settle?: ReadonlyMap<string, (files: FileStats) => boolean>;
 }
+
+/** A file of the build's staging folder that the fast executor writes as it makes it (`openSink`). */
+export interface OutputSink {
+  write(bytes: Uint8Array): void;
+  /** Cuts the file back to its first `length` bytes. */
+  truncate(length: number): void;
+  /** The bytes written so far. */
+  read(): Buffer;
+  /**
+   * Done writing: the file's `FileStamp`, which it keeps once the build moves it into the output (a
+   * sink that cannot tell returns undefined). Called once, also after a failure.
+   */
+  close?(): string | undefined;
+}

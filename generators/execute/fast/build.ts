@@ -25,7 +25,7 @@ import {
 } from './emit-lanes.js';
 import type { EmitTask } from './emit-pool.js';
 import { fastEmitters } from './emitters.js';
-import { fileSystemSyncer } from './file-system-sync.js';
+import { fileSystemSyncer } from '../file-system-sync.js';
 import { type GroupPackageUnit, groupPackageUnits } from './group-units.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
 import { packCatalogue } from './transfer.js';
