@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { OutputFile } from '../../emit/context.js';
+import type { EmitterName } from '../../emit/index.js';
 import type { Catalogue } from '../../model.js';
 import type { ModelDigests } from '../../model-digest.js';
 import { startWorker } from '../../shared/worker.js';
@@ -8,7 +9,7 @@ import { type PackedCatalogue, packCatalogue } from './transfer.js';
 import type { FastTwin } from './twins.js';
 
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
-export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
+export type EmitTask = { kind: 'emitter'; name: EmitterName } | { kind: 'group'; slug: string };
 
 /** What a worker is started with; the model follows as its first message (`ModelMessage`). */
 export interface WorkerData {
