@@ -101,3 +101,19 @@ export interface OutputSink {
    */
   close?(): string | undefined;
 }
+
+/**
+ * A file for the writer: what an emitter made (`OutputFile`), with what an executor knows of it besides.
+ * The pure emitters and the reference executor set none of these; the fast executor does.
+ */
+export interface WriterFile extends OutputFile {
+  /**
+   * The same bytes as `contents`, in pieces, when they were made so (a catalogue document of tens of
+   * megabytes): the writer writes these and never makes `contents`.
+   */
+  pieces?: readonly Uint8Array[];
+  /** Set by an executor that read the file in the output: whether it holds these bytes already. */
+  inOutput?: 'same' | 'different';
+  /** The bytes are in the build's staging folder already (the fast executor streams large documents). */
+  sunk?: true;
+}

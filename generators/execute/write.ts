@@ -32,7 +32,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { OutputFile } from '../emit/context.js';
 import { readIfExists } from '../shared/fs.js';
 import {
   type CommitOptions,
@@ -41,6 +40,7 @@ import {
   type StagingTarget,
   WriteFailure,
   type WriteReport,
+  type WriterFile,
 } from './commit-types.js';
 import { crashPoint, earlyFlush, makeDurable, syncDir, writeDurably } from './durable.js';
 import { waitForReaders } from './lock.js';
@@ -62,7 +62,7 @@ import { areasOf, findOrphans, foldersOf, ownedAreas } from './sweep.js';
  */
 export async function commitOutputs(
   root: string,
-  files: readonly OutputFile[],
+  files: readonly WriterFile[],
   options: CommitOptions = {},
 ): Promise<WriteReport> {
   const staged = startStaging(root);
@@ -77,7 +77,7 @@ export async function commitOutputs(
  */
 export interface Staging {
   /** Stages the files of `files` that differ from the output; on failure throws `WriteFailure`, staging discarded. */
-  add(files: readonly OutputFile[]): Promise<void>;
+  add(files: readonly WriterFile[]): Promise<void>;
   /** Where another thread stages files for this transaction (`stageOnThread`). */
   readonly target: StagingTarget;
   /**
@@ -282,7 +282,7 @@ export function startStaging(root: string): Staging {
  */
 async function stageFiles(
   dir: string,
-  files: readonly OutputFile[],
+  files: readonly WriterFile[],
   mkdirs: Map<string, Promise<unknown>>,
   stats?: Map<string, { size: number; mtimeMs: number }>,
 ): Promise<void> {
@@ -334,7 +334,7 @@ async function stageFiles(
  * file; unchanged files are not touched. For single hand-kept files (`eventry version`); a build goes
  * through `commitOutputs`.
  */
-export function writeOutputs(root: string, files: readonly OutputFile[]): WriteReport {
+export function writeOutputs(root: string, files: readonly WriterFile[]): WriteReport {
   const report: WriteReport = { written: [], unchanged: 0, removed: [], touched: [] };
   for (const file of files) {
     const target = join(root, file.path);
@@ -360,5 +360,6 @@ export {
   type StagingTarget,
   WriteFailure,
   type WriteReport,
+  type WriterFile,
 } from './commit-types.js';
 export { JOURNAL_FILE, recoverOutput, STAGING_DIR, whileReadingOutput } from './recover.js';

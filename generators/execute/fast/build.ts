@@ -1,16 +1,23 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OutputFile } from '../../emit/context.js';
 import { emitJsonSchemasOf, jsonSchemaPath } from '../../emit/json-schema.js';
 import { type CatalogueSourceFile, loadCatalogueFromSources } from '../../load/index.js';
 import type { Catalogue } from '../../model.js';
 import { entryDigest, knownDigests, modelDigest } from '../../model-digest.js';
 import { inside, openIfExists, readIfExists } from '../../shared/fs.js';
 import type { BuildResult } from '../executor.js';
+import { fileSystemSyncer } from '../file-system-sync.js';
 import { outputMarkerFile } from '../output-folder.js';
 import { openStagedSink } from '../stage-on-thread.js';
-import { type FileStat, type FileStats, type Staging, startStaging, WriteFailure } from '../write.js';
+import {
+  type FileStat,
+  type FileStats,
+  type Staging,
+  startStaging,
+  WriteFailure,
+  type WriterFile,
+} from '../write.js';
 import type { BuildCatalogueOptions } from './build-options.js';
 import type { FastContext } from './emit-context.js';
 import {
@@ -25,7 +32,6 @@ import {
 } from './emit-lanes.js';
 import type { EmitTask } from './emit-pool.js';
 import { fastEmitters } from './emitters.js';
-import { fileSystemSyncer } from '../file-system-sync.js';
 import { type GroupPackageUnit, groupPackageUnits } from './group-units.js';
 import { type BuildState, STATE_DIR } from './state-file.js';
 import { packCatalogue } from './transfer.js';
@@ -78,7 +84,7 @@ export async function buildCatalogue(
   const later = new Set<string>();
   // The package.json of every group generated (made afresh), staged in one batch while the tasks run.
   // With them, the output folder's marker: the folder is eventry's from the first commit on.
-  const packageJsons: OutputFile[] = [outputMarkerFile()];
+  const packageJsons: WriterFile[] = [outputMarkerFile()];
   // The events whose catalogue schema this build writes when it keeps the others (`keepJsonSchemas`).
   let schemasOf: string[] | undefined;
   /**

@@ -1,9 +1,8 @@
-import type { OutputFile } from '../../emit/context.js';
 import type { ExistingFile } from '../../shared/fs.js';
 
 export type { ExistingFile } from '../../shared/fs.js';
 
-import type { OutputSink } from '../commit-types.js';
+import type { OutputSink, WriterFile } from '../commit-types.js';
 
 export type { OutputSink };
 
@@ -45,4 +44,4 @@ export interface FastContext {
 export type FastEmitter = (
   model: import('../../model.js').Catalogue,
   context: FastContext,
-) => OutputFile[] | Promise<OutputFile[]>;
+) => WriterFile[] | Promise<WriterFile[]>;

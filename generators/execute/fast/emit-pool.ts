@@ -1,10 +1,9 @@
 import type { Worker } from 'node:worker_threads';
-import type { OutputFile } from '../../emit/context.js';
 import type { EmitterName } from '../../emit/index.js';
 import type { Catalogue } from '../../model.js';
 import type { ModelDigests } from '../../model-digest.js';
 import { startWorker } from '../../shared/worker.js';
-import { type StagedFile, type StagingTarget, WriteFailure } from '../write.js';
+import { type StagedFile, type StagingTarget, WriteFailure, type WriterFile } from '../write.js';
 import { type PackedCatalogue, packCatalogue } from './transfer.js';
 import type { FastTwin } from './twins.js';
 
@@ -39,7 +38,7 @@ export interface TaskMessage {
 
 /** A worker's answer to one task. */
 export type WorkerReply =
-  | { id: number; files: OutputFile[] }
+  | { id: number; files: WriterFile[] }
   | { id: number; staged: StagedFile[] }
   | { id: number; writeError: { path: string; code: string; message: string } }
   | { id: number; error: { message: string; stack?: string } };
@@ -55,7 +54,7 @@ export interface EmitPool {
   provide(model: PackedCatalogue, extras?: { digests?: ModelDigests; staging?: StagingTarget }): void;
   /** Starts more threads, up to `size` in all. */
   grow(size: number): void;
-  run(task: EmitTask): Promise<OutputFile[]>;
+  run(task: EmitTask): Promise<WriterFile[]>;
   /**
    * Runs `task` and stages its files on the thread (the model was provided with `staging`), so their
    * contents never cross to this one; a file the file system refuses rejects with a `WriteFailure`.
@@ -213,7 +212,7 @@ export function openEmitPool(
       dispatch();
     },
     grow,
-    run: (task) => post<OutputFile[]>(task, false),
+    run: (task) => post<WriterFile[]>(task, false),
     stage(task) {
       if (!model?.staging) return Promise.reject(new Error('the build worker pool has no staging folder'));
       return post<StagedFile[]>(task, true);

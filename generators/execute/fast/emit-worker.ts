@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { OutputFile } from '../../emit/context.js';
 import type { Catalogue } from '../../model.js';
 import { openIfExists, readIfExists } from '../../shared/fs.js';
 import { openStagedSink, stageOnThread } from '../stage-on-thread.js';
-import { type StagingTarget, WriteFailure } from '../write.js';
+import { type StagingTarget, WriteFailure, type WriterFile } from '../write.js';
 import { createDiskCache } from './emit-cache.js';
 import type { FastContext } from './emit-context.js';
 import type { EmitTask, ModelMessage, TaskMessage, WorkerData, WorkerReply } from './emit-pool.js';
@@ -33,7 +32,7 @@ const context: FastContext = {
 // For a task run with `stage`: the catalogue documents go to the staging folder as they are made.
 const staged: FastContext = { ...context, openSink: (path) => openStagedSink(staging!, path) };
 
-async function runTask(model: Catalogue, task: EmitTask, context: FastContext): Promise<OutputFile[]> {
+async function runTask(model: Catalogue, task: EmitTask, context: FastContext): Promise<WriterFile[]> {
   if (task.kind === 'group') {
     const [unit] = groupPackageUnits(model, context, new Set([task.slug]));
     if (!unit) throw new Error(`no group ${task.slug} in the model the worker was given`);
