@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { OutputFile } from '../../emit/context.js';
 import { emitJsonSchemasOf } from '../../emit/json-schema.js';
 import { type CatalogueSourceFile, loadCatalogueFromSources } from '../../load/index.js';
 import type { Catalogue } from '../../model.js';
@@ -70,7 +71,11 @@ export async function buildCatalogue(
   const work = new BuildWork(catalogue, context, staging, outDir, options.tool, state, untouched);
   try {
     work.plan(emitters, threads.pool);
-    if (work.schemasOf) await staging.add(emitJsonSchemasOf(catalogue, work.schemasOf));
+    if (work.schemasOf) {
+      // The schemas of the events the build does not keep, made by the pure emitter as they are.
+      const schemas: OutputFile[] = emitJsonSchemasOf(catalogue, work.schemasOf);
+      await staging.add(schemas);
+    }
     await settlePool(threads, work, catalogue, staging, outDir, options);
     await runWork(work, emitters, catalogue, context, staging, threads.pool);
   } catch (error) {
