@@ -5,13 +5,6 @@ import type { Catalogue } from './model.js';
 const digests = new WeakMap<object, string>();
 
 /**
- * Digests of entries of a model record (`catalogue.events`) that the loader knows without the entry
- * being read: an incremental load (`execute/fast/load/incremental.ts`) brings back the entries it did not
- * resolve again with the digest they had, and makes each object only when something reads it.
- */
-const entryDigests = new WeakMap<object, (key: string) => string | undefined>();
-
-/**
  * A digest of a part of the model (an event, a shape): what an emitter builds from that part alone can
  * be reused while the digest is unchanged (the toolkit is the emit cache's own part of every key). It is
  * the sha256 (base64) of the part's JSON text without its source positions: no emitter writes where
@@ -39,17 +32,9 @@ export function rememberDigest(part: object, digest: string): void {
   digests.set(part, digest);
 }
 
-/**
- * `modelDigest(record[key])`, without reading the entry when the loader recorded its digest
- * (`presetEntryDigests`): a build that finds an event as it was never makes its object.
- */
+/** `modelDigest(record[key])`: the digest of one entry of a model record (an event by its key). */
 export function entryDigest(record: Readonly<Record<string, object>>, key: string): string {
-  return entryDigests.get(record)?.(key) ?? modelDigest(record[key]!);
-}
-
-/** Records the digests of `record`'s entries, by key, for `entryDigest` (see the top of this file). */
-export function presetEntryDigests(record: object, known: (key: string) => string | undefined): void {
-  entryDigests.set(record, known);
+  return modelDigest(record[key]!);
 }
 
 /** The digests `modelDigest` has computed for `model`'s events and shapes, in key order (missing ones undefined). */
@@ -58,11 +43,10 @@ export interface ModelDigests {
   shapes: (string | undefined)[];
 }
 
-/** What `modelDigest` knows of `model`, for another thread's copy of it (`unpackCatalogue`, in the build). */
+/** What `modelDigest` knows of `model`, for another thread's copy of it (`ThreadCatalogue`, in the build). */
 export function knownDigests(model: Catalogue): ModelDigests {
-  const preset = entryDigests.get(model.events);
   return {
-    events: Object.keys(model.events).map((key) => preset?.(key) ?? digests.get(model.events[key]!)),
+    events: Object.keys(model.events).map((key) => digests.get(model.events[key]!)),
     shapes: Object.values(model.shapes).map((shape) => digests.get(shape)),
   };
 }

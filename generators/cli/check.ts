@@ -3,7 +3,7 @@ import { formatGate, formatGateLines, type GateFormat, gateTally } from '../chec
 import { runGate } from '../check/run.js';
 import type { GateRun, GateVerdict } from '../check/verdict.js';
 import { rootedPath } from '../diff/report/report.js';
-import { FastLoad, readOnlyParseCache } from '../execute/fast/load/index.js';
+import { openLoader } from '../execute/fast/loader.js';
 import { type CatalogueProblem, formatProblem } from '../load/index.js';
 import { describeBase } from '../release/base.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
@@ -38,12 +38,14 @@ export async function runCheck(options: CheckCommandOptions, io: Container): Pro
   // The catalogue and its base share most files: each file both hold alike is parsed once, and most
   // were parsed by the last `eventry build` already (its parse cache, in the project's .eventry/cache/).
   // Only read, and only when there is one: a CI run starts without it, and storing would only cost it.
-  const cache = readOnlyParseCache([resolve(cwd, catalogueDir)]);
   const sourceOptions: SourceOptions = {
     cwd,
     env: io.env,
     catalogue: catalogueDir,
-    load: { accelerator: new FastLoad({ memo: true, ...(cache ? { cache } : {}) }), ownership: 'defer' },
+    load: {
+      accelerator: openLoader({ memo: true, readCacheOf: [resolve(cwd, catalogueDir)] }),
+      ownership: 'defer',
+    },
   };
   const fromEnv = io.env.EVENTRY_BASE?.trim();
   const base =

@@ -6,7 +6,7 @@ import { formatMarkdown } from '../diff/report/markdown.js';
 import { buildReport, type DiffReport } from '../diff/report/report.js';
 import { formatText } from '../diff/report/text.js';
 import type { Severity } from '../diff/rule.js';
-import { FastLoad, type ParseCache, readOnlyParseCache } from '../execute/fast/load/index.js';
+import { openLoader } from '../execute/fast/loader.js';
 import { formatProblem } from '../load/index.js';
 import type { CompatibilityLevel } from '../model.js';
 import { judgeCatalogues, type Policy } from '../schema-registry/compatibility.js';
@@ -76,9 +76,12 @@ export async function runDiff(
   if (!format) {
     return usageError(io, 'diff', `unknown --format ${options.format}; use text, markdown, json or github.`);
   }
-  const cache = parseCacheOf([old, now], sourceOptions);
   // One accelerator for both sides: a file they hold alike is parsed once, and NEW starts from OLD.
-  const accelerator = new FastLoad({ memo: true, beside: true, ...(cache ? { cache } : {}) });
+  const accelerator = openLoader({
+    memo: true,
+    beside: true,
+    readCacheOf: cacheFoldersOf([old, now], sourceOptions),
+  });
   // Consumer declarations are checked against both sides together (below), not against NEW alone.
   sourceOptions.load = { accelerator, ownership: 'defer' };
   // Both sides load at once; what is printed when one cannot be used is as when OLD was read first.
@@ -125,16 +128,16 @@ export async function runDiff(
 }
 
 /**
- * The parse caches an earlier `eventry build` left: in the project of each side that is a catalogue
- * folder, and of the working directory's catalogue. Files are looked up by their text's digest, so any
- * project's parse of the same file serves; a reviewer who built the working tree diffs it against its
- * base at the price of the files that differ.
+ * The folders whose projects' parse caches (an earlier `eventry build`'s) serve the load: each side
+ * that is a catalogue folder, and the working directory's catalogue. Files are looked up by their
+ * text's digest, so any project's parse of the same file serves; a reviewer who built the working tree
+ * diffs it against its base at the price of the files that differ.
  */
-function parseCacheOf(specs: readonly string[], options: SourceOptions): ParseCache | undefined {
+function cacheFoldersOf(specs: readonly string[], options: SourceOptions): string[] {
   const folders = specs
     .filter((spec) => directorySource.claims(spec, options))
     .map((spec) => catalogueFolder(spec, options.cwd));
-  return readOnlyParseCache([...folders, resolve(options.cwd, options.catalogue)]);
+  return [...folders, resolve(options.cwd, options.catalogue)];
 }
 
 /** The resolved side, or undefined after printing why it cannot be used. */

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { FastLoad } from '../execute/fast/load/index.js';
+import { openLoader } from '../execute/fast/loader.js';
 import { projectRoot } from '../execute/fingerprint.js';
+import type { LoadAccelerator } from '../load/accelerator.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
 import { checkCompatibilityOverrides } from '../schema-registry/config-check.js';
 import { type History, loadHistory } from '../schema-registry/history.js';
@@ -12,7 +13,7 @@ import type { Container } from './container.js';
 import { usageError } from './usage-error.js';
 
 /** The history's accelerator: its releases share most files, each parsed once. */
-export const memoLoad = (): FastLoad => new FastLoad({ memo: true });
+export const memoLoad = (): LoadAccelerator => openLoader({ memo: true });
 
 /**
  * The release history of the catalogue, or the exit code after printing why not: 2 when there is no

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { FastLoad, readOnlyParseCache } from '../execute/fast/load/index.js';
+import { openLoader } from '../execute/fast/loader.js';
 import { readBaseline, writeBaseline } from '../lint/baseline.js';
 import { resolveLintConfig } from '../lint/config.js';
 import { type LintResult, lintCatalogue } from '../lint/lint.js';
@@ -62,8 +62,7 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
     );
     return EXIT.usage;
   }
-  const cache = readOnlyParseCache([dir]);
-  const loaded = loadCatalogueFromSources(files, { accelerator: new FastLoad(cache ? { cache } : {}) });
+  const loaded = loadCatalogueFromSources(files, { accelerator: openLoader({ readCacheOf: [dir] }) });
   if (!loaded.ok)
     return refuse(
       loaded.problems.map(fromCatalogueProblem),

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FastLoad } from '../execute/fast/load/index.js';
+import { openLoader } from '../execute/fast/loader.js';
 import { CONSUMERS_FOLDER, formatProblem, loadCatalogue } from '../load/index.js';
 import { suggest } from '../load/suggest.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
@@ -39,7 +39,7 @@ export async function runUsageScan(
   }
   const catalogueDir = resolve(cwd, options.catalogue ?? 'catalogue');
   const loaded = loadCatalogue(catalogueDir, undefined, {
-    accelerator: new FastLoad(),
+    accelerator: openLoader(),
     ownership: 'defer',
   });
   if (!loaded.ok) {

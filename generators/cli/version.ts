@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { FastLoad } from '../execute/fast/load/index.js';
-import { STATE_FILE } from '../execute/fast/state.js';
+import { openLoader, STATE_FILE } from '../execute/fast/loader.js';
 import { checkBuildOutput } from '../execute/output-folder.js';
 import { writeOutputs } from '../execute/write.js';
 import { CONFIG_FILE, formatProblem } from '../load/index.js';
@@ -59,7 +58,7 @@ export async function runVersion(options: VersionCommandOptions, io: Container):
     return EXIT.usage;
   }
   // The catalogue and its releases share most files: each parsed once.
-  const run = planVersions(io, catalogueDir, folders, { accelerator: new FastLoad({ memo: true }) });
+  const run = planVersions(io, catalogueDir, folders, { accelerator: openLoader({ memo: true }) });
   if (run.kind === 'problems') {
     for (const problem of run.problems) io.stderr.write(`${formatProblem(problem, run.root)}\n`);
     return EXIT.problems;

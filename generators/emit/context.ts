@@ -8,15 +8,6 @@ export { generatedNote };
 export interface OutputFile {
   path: string;
   contents: string;
-  /**
-   * The same bytes as `contents`, in pieces, when they were made so (a catalogue document of tens of
-   * megabytes): the writer writes these and never makes `contents`.
-   */
-  pieces?: readonly Uint8Array[];
-  /** Set by an executor that read the file in the output: whether it holds these bytes already. */
-  inOutput?: 'same' | 'different';
-  /** The bytes are in the build's staging folder already (the fast executor streams large documents). */
-  sunk?: true;
 }
 
 /**

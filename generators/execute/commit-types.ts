@@ -87,3 +87,33 @@ export interface CommitOptions {
    */
   settle?: ReadonlyMap<string, (files: FileStats) => boolean>;
 }
+
+/** A file of the build's staging folder that the fast executor writes as it makes it (`openSink`). */
+export interface OutputSink {
+  write(bytes: Uint8Array): void;
+  /** Cuts the file back to its first `length` bytes. */
+  truncate(length: number): void;
+  /** The bytes written so far. */
+  read(): Buffer;
+  /**
+   * Done writing: the file's `FileStamp`, which it keeps once the build moves it into the output (a
+   * sink that cannot tell returns undefined). Called once, also after a failure.
+   */
+  close?(): string | undefined;
+}
+
+/**
+ * A file for the writer: what an emitter made (`OutputFile`), with what an executor knows of it besides.
+ * The pure emitters and the reference executor set none of these; the fast executor does.
+ */
+export interface WriterFile extends OutputFile {
+  /**
+   * The same bytes as `contents`, in pieces, when they were made so (a catalogue document of tens of
+   * megabytes): the writer writes these and never makes `contents`.
+   */
+  pieces?: readonly Uint8Array[];
+  /** Set by an executor that read the file in the output: whether it holds these bytes already. */
+  inOutput?: 'same' | 'different';
+  /** The bytes are in the build's staging folder already (the fast executor streams large documents). */
+  sunk?: true;
+}

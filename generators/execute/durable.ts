@@ -1,7 +1,7 @@
 import { close, closeSync, fdatasync, fsyncSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { fileSystemSyncer } from './fast/file-system-sync.js';
+import { fileSystemSyncer } from './file-system-sync.js';
 
 // Making staged files durable before a commit: background flushes, one bulk sync, fsyncs. (split from write.ts, the writer).
 

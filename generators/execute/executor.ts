@@ -1,3 +1,4 @@
+import type { EmitterName } from '../emit/index.js';
 import type { CatalogueProblem, CatalogueSourceFile } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import type { WriteFailure, WriteReport } from './write.js';
@@ -24,7 +25,7 @@ export type BuildResult =
   /** Nothing to do: the output is what the catalogue builds (only an executor that remembers can tell). */
   | { kind: 'up-to-date'; fileCount: number }
   | { kind: 'problems'; problems: CatalogueProblem[] }
-  | { kind: 'emitter-failed'; emitter: string; error: unknown }
+  | { kind: 'emitter-failed'; emitter: EmitterName; error: unknown }
   | { kind: 'write-failed'; failure: WriteFailure };
 
 /**

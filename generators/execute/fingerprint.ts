@@ -46,7 +46,7 @@ export function toolFingerprint(
   for (const dir of running === source ? [running] : [running, source]) {
     const prefix = relative(root, dir);
     for (const name of listFiles(dir)) {
-      // Not joined: a no-op build fingerprints 300 files, and `join` cost more than their stats.
+      // Not joined: on a no-op, `join` cost more than the stats themselves (see docs/decisions/0102, 0061).
       const file = inside(dir, name);
       hash.update(`${prefix}${sep}${name}\0${digests.digest(file, file)}\0`);
     }
@@ -74,7 +74,7 @@ function toolRoot(from: string): string {
 
 /**
  * The toolkit's files below `dir` (paths relative to it), sorted. Listed with their types: a recursive
- * listing of names alone stats every entry to find the folders (300 stats, a twentieth of a no-op).
+ * listing of names alone stats every entry to find the folders (see docs/decisions/0102).
  */
 function listFiles(dir: string): string[] {
   const names: string[] = [];

@@ -1,8 +1,7 @@
 import { closeSync, fstatSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import type { OutputFile } from '../emit/context.js';
 import { inside, openForReading, readBytesIfExists, readIfExists } from '../shared/fs.js';
-import type { StagingTarget } from './commit-types.js';
+import type { StagingTarget, WriterFile } from './commit-types.js';
 
 // Whether a file the build produces is in the output already, as it would be written. (split from write.ts, the writer).
 
@@ -13,7 +12,7 @@ import type { StagingTarget } from './commit-types.js';
  */
 export function inOutput(
   root: string,
-  file: OutputFile,
+  file: WriterFile,
   exists: (dir: string) => boolean,
 ): boolean | { size: number; mtimeMs: number } {
   if (file.inOutput !== undefined) return file.inOutput === 'same';
@@ -26,7 +25,7 @@ export function inOutput(
  * it differs or is absent. One open for both (a file of another size is not read); a folder in its
  * place fails like reading it (EISDIR, with the path).
  */
-function unchangedTarget(path: string, file: OutputFile): { size: number; mtimeMs: number } | undefined {
+function unchangedTarget(path: string, file: WriterFile): { size: number; mtimeMs: number } | undefined {
   const fd = openForReading(path);
   if (fd === undefined) return undefined;
   try {
@@ -49,7 +48,7 @@ function unchangedTarget(path: string, file: OutputFile): { size: number; mtimeM
 }
 
 /** Whether `bytes` are exactly `file`'s (its text, or its pieces one after another). */
-function holds(bytes: Buffer, file: OutputFile): boolean {
+function holds(bytes: Buffer, file: WriterFile): boolean {
   if (!file.pieces) return bytes.toString('utf8') === file.contents;
   let at = 0;
   for (const piece of file.pieces) {
@@ -77,7 +76,7 @@ function readTarget<T>(path: string, read: (path: string) => T): T {
  */
 export function settleSunk(
   target: StagingTarget,
-  file: OutputFile,
+  file: WriterFile,
   exists: (dir: string) => boolean,
 ): { size: number; mtimeMs: number } | undefined {
   const staged = join(target.staging, file.path);

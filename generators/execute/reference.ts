@@ -1,5 +1,5 @@
 import type { EmitOptions, OutputFile } from '../emit/context.js';
-import { EMITTERS } from '../emit/index.js';
+import { EMITTERS, type EmitterName } from '../emit/index.js';
 import { loadCatalogueFromSources, readCatalogueSources } from '../load/index.js';
 import type { Catalogue } from '../model.js';
 import type { BuildRequest, BuildResult, Executor } from './executor.js';
@@ -43,7 +43,7 @@ async function buildByReference(request: BuildRequest): Promise<BuildResult> {
 export async function emitAll(
   catalogue: Catalogue,
   options: EmitOptions,
-): Promise<OutputFile[] | { emitter: string; error: unknown }> {
+): Promise<OutputFile[] | { emitter: EmitterName; error: unknown }> {
   const files: OutputFile[] = [];
   for (const emitter of EMITTERS) {
     try {

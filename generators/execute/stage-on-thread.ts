@@ -9,11 +9,15 @@ import {
   writevSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { OutputFile } from '../emit/context.js';
 import { fileStamp, inside } from '../shared/fs.js';
-import { type StagedFile, type StagingTarget, WriteFailure } from './commit-types.js';
+import {
+  type OutputSink,
+  type StagedFile,
+  type StagingTarget,
+  WriteFailure,
+  type WriterFile,
+} from './commit-types.js';
 import { crashPoint, FLUSH_EVERY_BYTES, flushInBackground } from './durable.js';
-import type { OutputSink } from './fast/emit-context.js';
 import { folderMemo, folderOf, inOutput, outputPath, settleSunk } from './output-compare.js';
 
 // Staging from another thread of a build: its files, and the large documents it streams (`openStagedSink`). (split from write.ts, the writer).
@@ -27,7 +31,7 @@ import { folderMemo, folderOf, inOutput, outputPath, settleSunk } from './output
  */
 export function stageOnThread(
   target: StagingTarget,
-  files: readonly OutputFile[],
+  files: readonly WriterFile[],
   state: { exists?: (dir: string) => boolean; made?: Set<string> },
 ): StagedFile[] {
   state.exists ??= folderMemo(target.root);

@@ -1,6 +1,5 @@
 import type { CatalogueSourceFile } from '../load/index.js';
 import type { Catalogue, LintSeverity } from '../model.js';
-import { readAllEntries } from '../model-lazy-record.js';
 import { type Baseline, baselineKey } from './baseline.js';
 import { indexCatalogue } from './catalogue-index.js';
 import { type LintConfigProblem, type ResolvedLintConfig, resolveLintConfig } from './config.js';
@@ -39,8 +38,6 @@ export interface LintResult {
 export function lintCatalogue(catalogue: Catalogue, options: LintOptions = {}): LintResult {
   const configText = options.files?.find((file) => file.path === 'eventry.config.yaml')?.text;
   const config = options.config ?? resolveLintConfig(catalogue.config.lint, configText);
-  // The rules read every event: an incremental load's unread ones are made in one pass, not one by one.
-  readAllEntries(catalogue.events);
   const ctx = {
     catalogue,
     index: indexCatalogue(catalogue),

@@ -7,7 +7,8 @@ import { type ParsedFile, YamlSource } from './yaml-source.js';
  * The loader's one seam for speed: how a file is parsed, whether a shape check can be skipped, and
  * whether an earlier model can be reused. Every answer must be what the plain path gives
  * (`PLAIN_LOAD`); the oracle tests hold each implementation to it. The implementations live with
- * the fast executor (`execute/fast/load/`); the CLI builds one and passes it in.
+ * the fast executor (`execute/fast/load/`); a command takes one from `openLoader`
+ * (`execute/fast/loader.ts`) and passes it in.
  */
 export interface LoadAccelerator {
   /**

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { computeImpact } from '../../generators/diff/impact.js';
 import { compareCatalogues } from '../../generators/diff/index.js';
-import { FastLoad } from '../../generators/execute/fast/load/index.js';
+import { openLoader } from '../../generators/execute/fast/loader.js';
 import {
   type LoadOptions,
   loadCatalogueFromSources,
@@ -86,7 +86,7 @@ export async function runConsumersBench(): Promise<string> {
     const synthetic = writeSyntheticCatalogue(join(REPO, 'catalogue'), dir, COPIES);
     const definitions = readCatalogueSources(dir);
     // As the CLI loads (no parse cache in this bench); a new accelerator per load, so none shares parses.
-    const fast = (): LoadOptions => ({ accelerator: new FastLoad() });
+    const fast = (): LoadOptions => ({ accelerator: openLoader() });
     const first = loadCatalogueFromSources(definitions, fast());
     if (!first.ok) throw new Error('the synthetic catalogue does not load');
     mkdirSync(join(dir, 'consumers'));

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OutputFile } from '../../generators/emit/context.js';
+import type { WriterFile } from '../../generators/execute/commit-types.js';
 import { openStagedSink, stageOnThread } from '../../generators/execute/stage-on-thread.js';
 import {
   commitOutputs,
@@ -152,7 +152,7 @@ describe('files staged by a build thread', () => {
 });
 
 /** A document as the catalogue documents come: in byte pieces, its text built only when asked for. */
-function inPieces(path: string, ...texts: string[]): OutputFile {
+function inPieces(path: string, ...texts: string[]): WriterFile {
   const pieces = texts.map((text) => Buffer.from(text));
   return {
     path,
@@ -211,7 +211,7 @@ describe('files an emitter wrote into the staging folder itself (openStagedSink)
       await commitOutputs(root, [{ path: 'catalogue/openapi.json', contents: '{"a":1}\n' }]);
       const before = statSync(join(root, 'catalogue/openapi.json')).mtimeMs;
       const staging = startStaging(root);
-      const sink = (path: string, ...pieces: string[]): OutputFile => {
+      const sink = (path: string, ...pieces: string[]): WriterFile => {
         const out = openStagedSink(staging.target, path);
         for (const piece of pieces) out.write(Buffer.from(piece));
         out.close?.();

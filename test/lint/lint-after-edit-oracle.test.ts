@@ -13,7 +13,7 @@ import { fixtureCatalogues, REPO, tempDir } from '../helpers.js';
 import { mutate, mutationArbitrary } from '../load/mutate-catalogue.js';
 
 // `eventry build` lints the model its incremental load made: after an edit, the events of unchanged
-// files are made only when read, and the lint has them made in one pass (`model-lazy-record.ts`). The
+// files are made again in one pass from their files (`execute/fast/load/incremental.ts`). The
 // plain path, a whole load with no accelerator, is the oracle: the summary line and the gate's report
 // must be the same, on the fixtures, the repository's catalogue and random edits of it.
 
@@ -58,13 +58,10 @@ function expectSameLint(dir: string, base: CatalogueSourceFile[], files: Catalog
 const fixtures = fixtureCatalogues().map((dir) => [relative(REPO, dir), dir] as const);
 
 describe("the lint of the build's incrementally loaded model", () => {
-  it('reads a model whose unchanged events are still to be made (the case this holds)', () => {
+  it('reads a plain model: no event is left to be made when read (issue 44)', () => {
     const files = readCatalogueSources(join(REPO, 'catalogue'));
     const built = loadAsTheBuild(files, files)!;
-    const count = Object.keys(built.events).length;
-    expect(count).toBeGreaterThan(100);
-    expect(unread(built)).toBeGreaterThan(count / 2);
-    lintSummaryLine(built, join(REPO, 'catalogue'), files);
+    expect(Object.keys(built.events).length).toBeGreaterThan(100);
     expect(unread(built)).toBe(0);
   });
 

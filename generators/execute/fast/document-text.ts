@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
-import type { OutputFile } from '../../emit/context.js';
 import { generatedNote } from '../../schema/generated-note.js';
 import { writeYamlPair, YAML_OPTIONS, yamlKey } from '../../shared/yaml-writer.js';
+import type { WriterFile } from '../commit-types.js';
 import { Deferred, hasSharedObjects, isBlockMap, settle } from './deferred-entries.js';
 import { Writer } from './document-writer.js';
 import type { FastContext } from './emit-context.js';
@@ -20,7 +20,7 @@ import { digestHash0, digestHash1, keptIndexes, placeHash, readIndex } from './e
  *   reused buffer, so an edit of one group builds that group's entries only and
  *   never holds the old file, and the file says whether the output holds it already (`inOutput`).
  * A file's bytes are made in pieces of about a megabyte, each appended to the build's staging folder as
- * it is made (`FastContext.openSink`; without one, the file returns them: `OutputFile.pieces`): the
+ * it is made (`FastContext.openSink`; without one, the file returns them: `WriterFile.pieces`): the
  * text of a whole document is never one string, nor held.
  * A block map's entries are written independently of one another (each on its own lines, indented by
  * its depth; no line folding), so an entry written alone and indented is the same text; JSON likewise.
@@ -34,12 +34,12 @@ import { digestHash0, digestHash1, keptIndexes, placeHash, readIndex } from './e
 const CHUNKED_DEPTH = 3;
 
 /** A catalogue-wide document as `<path>.json` plus a `<path>.yaml` copy that carries the generated note. */
-export function documentFiles(path: string, document: unknown, context?: FastContext): OutputFile[] {
+export function documentFiles(path: string, document: unknown, context?: FastContext): WriterFile[] {
   const unit = `document-${path.replace(/[^a-z0-9]+/gi, '-')}`;
   const kept = context?.cache?.recall?.(unit);
   const json = new Writer(`${path}.json`, context, readIndex(kept, 0));
   const yaml = new Writer(`${path}.yaml`, context, readIndex(kept, 1));
-  let files: OutputFile[];
+  let files: WriterFile[];
   try {
     yaml.push(`# ${generatedNote('catalogue/')}\n`);
     writeDocument(document, json, yaml);

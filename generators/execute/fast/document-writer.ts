@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { OutputFile } from '../../emit/context.js';
+import type { WriterFile } from '../commit-types.js';
 import type { ExistingFile, FastContext, OutputSink } from './emit-context.js';
 import { EntryIds, type FileIndex, isFirst, type OldFile, rankOf, sameId } from './entry-index.js';
 
@@ -136,7 +136,7 @@ export class Writer {
     this.whole = true;
   }
   /** The file: in the staging folder already, or its bytes in pieces; whether the output holds it, when known. */
-  file(): OutputFile {
+  file(): WriterFile {
     const digest = this.finish();
     const { pieces, sink } = this;
     const same = this.old !== undefined && digest === this.old.index.digest;
@@ -147,7 +147,7 @@ export class Writer {
     this.old?.file.close();
     let contents: string | undefined;
     // The text only for a reader that asks for it (the build writes the pieces, or has the file).
-    const file: OutputFile = {
+    const file: WriterFile = {
       path: this.path,
       ...(sink ? { sunk: true as const } : { pieces }),
       get contents() {

@@ -1,21 +1,10 @@
-import type { OutputFile } from '../../emit/context.js';
 import type { ExistingFile } from '../../shared/fs.js';
 
 export type { ExistingFile } from '../../shared/fs.js';
 
-/** A file of the build's staging folder that the fast executor writes as it makes it (`openSink`). */
-export interface OutputSink {
-  write(bytes: Uint8Array): void;
-  /** Cuts the file back to its first `length` bytes. */
-  truncate(length: number): void;
-  /** The bytes written so far. */
-  read(): Buffer;
-  /**
-   * Done writing: the file's `FileStamp`, which it keeps once the build moves it into the output (a
-   * sink that cannot tell returns undefined). Called once, also after a failure.
-   */
-  close?(): string | undefined;
-}
+import type { OutputSink, WriterFile } from '../commit-types.js';
+
+export type { OutputSink };
 
 /** The emit cache's unit that keeps each group's source hash from one build to the next (group-units.ts). */
 export const SOURCE_HASHES_UNIT = 'group-source-hashes';
@@ -55,4 +44,4 @@ export interface FastContext {
 export type FastEmitter = (
   model: import('../../model.js').Catalogue,
   context: FastContext,
-) => OutputFile[] | Promise<OutputFile[]>;
+) => WriterFile[] | Promise<WriterFile[]>;

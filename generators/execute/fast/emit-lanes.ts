@@ -1,6 +1,6 @@
-import type { OutputFile } from '../../emit/context.js';
+import type { EmitterName } from '../../emit/index.js';
 import type { CatalogueSourceFile } from '../../load/index.js';
-import { type StagedFile, WriteFailure } from '../write.js';
+import { type StagedFile, WriteFailure, type WriterFile } from '../write.js';
 import type { BuildCatalogueOptions } from './build-options.js';
 import { type EmitPool, type EmitTask, openEmitPool } from './emit-pool.js';
 
@@ -53,10 +53,10 @@ export function openPool(
 }
 
 /** A task's files, or (staged on a pool thread) their paths and stats. */
-export type TaskResult = { files: OutputFile[] } | { staged: StagedFile[] };
+export type TaskResult = { files: WriterFile[] } | { staged: StagedFile[] };
 
 /** The catalogue-wide documents: the longest emitter tasks, and the ones that grow with the catalogue. */
-export const DOCUMENT_EMITTERS = new Set(['openapi', 'asyncapi']);
+export const DOCUMENT_EMITTERS: ReadonlySet<EmitterName> = new Set<EmitterName>(['openapi', 'asyncapi']);
 
 /** Catalogue source per event, about (decision 0001 has the figures behind it). */
 const SOURCE_BYTES_PER_EVENT = 300;

@@ -1,14 +1,14 @@
 import type { Worker } from 'node:worker_threads';
-import type { OutputFile } from '../../emit/context.js';
+import type { EmitterName } from '../../emit/index.js';
 import type { Catalogue } from '../../model.js';
 import type { ModelDigests } from '../../model-digest.js';
 import { startWorker } from '../../shared/worker.js';
-import { type StagedFile, type StagingTarget, WriteFailure } from '../write.js';
+import { type StagedFile, type StagingTarget, WriteFailure, type WriterFile } from '../write.js';
 import { type PackedCatalogue, packCatalogue } from './transfer.js';
 import type { FastTwin } from './twins.js';
 
 /** One piece of a build a worker thread can do: a catalogue-wide emitter, or one group's package files. */
-export type EmitTask = { kind: 'emitter'; name: string } | { kind: 'group'; slug: string };
+export type EmitTask = { kind: 'emitter'; name: EmitterName } | { kind: 'group'; slug: string };
 
 /** What a worker is started with; the model follows as its first message (`ModelMessage`). */
 export interface WorkerData {
@@ -38,7 +38,7 @@ export interface TaskMessage {
 
 /** A worker's answer to one task. */
 export type WorkerReply =
-  | { id: number; files: OutputFile[] }
+  | { id: number; files: WriterFile[] }
   | { id: number; staged: StagedFile[] }
   | { id: number; writeError: { path: string; code: string; message: string } }
   | { id: number; error: { message: string; stack?: string } };
@@ -54,7 +54,7 @@ export interface EmitPool {
   provide(model: PackedCatalogue, extras?: { digests?: ModelDigests; staging?: StagingTarget }): void;
   /** Starts more threads, up to `size` in all. */
   grow(size: number): void;
-  run(task: EmitTask): Promise<OutputFile[]>;
+  run(task: EmitTask): Promise<WriterFile[]>;
   /**
    * Runs `task` and stages its files on the thread (the model was provided with `staging`), so their
    * contents never cross to this one; a file the file system refuses rejects with a `WriteFailure`.
@@ -111,116 +111,145 @@ export function openEmitPool(
   size: number,
   options: { outDir: string; cache?: { dir: string; tool: string }; modelBytes: number },
 ): EmitPool {
-  const data: WorkerData = { outDir: options.outDir };
-  if (options.cache) data.cache = options.cache;
-  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (e: Error) => void }>();
-  const queue: TaskMessage[] = [];
-  const idle: Worker[] = [];
-  const busy = new Map<Worker, number>();
-  const workers: Worker[] = [];
-  const sizedFor = new Map<Worker, number>();
-  let model: ModelMessage | undefined;
-  let nextId = 0;
-  let broken: Error | undefined;
+  return new ThreadPool(size, options);
+}
 
-  const dispatch = () => {
-    if (model === undefined) return;
-    for (const worker of [...idle]) {
+/** `EmitPool` over worker threads (see `openEmitPool`). */
+class ThreadPool implements EmitPool {
+  private readonly data: WorkerData;
+  private readonly pending = new Map<
+    number,
+    { resolve: (result: unknown) => void; reject: (e: Error) => void }
+  >();
+  private readonly queue: TaskMessage[] = [];
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, number>();
+  private readonly workers: Worker[] = [];
+  private readonly sizedFor = new Map<Worker, number>();
+  private model: ModelMessage | undefined;
+  private nextId = 0;
+  private broken: Error | undefined;
+
+  constructor(
+    size: number,
+    private readonly options: { outDir: string; cache?: { dir: string; tool: string }; modelBytes: number },
+  ) {
+    this.data = { outDir: options.outDir, ...(options.cache ? { cache: options.cache } : {}) };
+    this.grow(size);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  provide(packed: PackedCatalogue, extras: { digests?: ModelDigests; staging?: StagingTarget } = {}): void {
+    if (this.model) throw new Error('the build worker pool already has its model');
+    const message: ModelMessage = { model: packed, ...extras };
+    this.model = message;
+    const bytes = packed.bytes;
+    this.workers.forEach((worker, index) => {
+      if (this.sizedFor.get(worker)! >= bytes) {
+        worker.postMessage(message);
+        return;
+      }
+      // Its heap was sized for a smaller model: replaced, before it ran anything.
+      this.idle.splice(this.idle.indexOf(worker), 1);
+      void worker.terminate();
+      this.start(index, bytes);
+    });
+    this.dispatch();
+  }
+
+  grow(target: number): void {
+    for (let index = this.workers.length; index < target; index++)
+      this.start(index, this.model?.model.bytes ?? this.options.modelBytes);
+  }
+
+  run(task: EmitTask): Promise<WriterFile[]> {
+    return this.post<WriterFile[]>(task, false);
+  }
+
+  stage(task: EmitTask): Promise<StagedFile[]> {
+    if (!this.model?.staging) return Promise.reject(new Error('the build worker pool has no staging folder'));
+    return this.post<StagedFile[]>(task, true);
+  }
+
+  async close(): Promise<void> {
+    this.broken ??= new Error('the build worker pool was closed');
+    this.fail(this.broken);
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+
+  /** Hands queued tasks to idle threads, once they have the model. */
+  private dispatch(): void {
+    if (this.model === undefined) return;
+    for (const worker of [...this.idle]) {
       // The catalogue-wide documents go to the first thread only: its heap is sized for them.
-      const index = queue.findIndex((queued) => worker === workers[0] || queued.task.kind === 'group');
+      const index = this.queue.findIndex(
+        (queued) => worker === this.workers[0] || queued.task.kind === 'group',
+      );
       if (index === -1) continue;
-      const [message] = queue.splice(index, 1);
-      idle.splice(idle.indexOf(worker), 1);
-      busy.set(worker, message!.id);
+      const [message] = this.queue.splice(index, 1);
+      this.idle.splice(this.idle.indexOf(worker), 1);
+      this.busy.set(worker, message!.id);
       worker.postMessage(message);
     }
-  };
-  const fail = (error: Error) => {
-    broken ??= error;
-    for (const { reject } of pending.values()) reject(broken);
-    pending.clear();
-    queue.length = 0;
-  };
-  const start = (index: number, modelBytes: number) => {
+  }
+
+  /** Fails every task waiting or queued, and every later one, with `error`. */
+  private fail(error: Error): void {
+    this.broken ??= error;
+    for (const { reject } of this.pending.values()) reject(this.broken);
+    this.pending.clear();
+    this.queue.length = 0;
+  }
+
+  /** Starts the thread at `index`, its heap sized for a model of `modelBytes` packed. */
+  private start(index: number, modelBytes: number): void {
     const worker = startWorker(WORKER_MODULE, {
-      workerData: data,
+      workerData: this.data,
       resourceLimits: heapLimits(modelBytes, index === 0),
     });
-    sizedFor.set(worker, modelBytes);
-    worker.on('message', (reply: WorkerReply) => {
-      busy.delete(worker);
-      idle.push(worker);
-      const waiting = pending.get(reply.id);
-      pending.delete(reply.id);
-      if ('files' in reply) waiting?.resolve(reply.files);
-      else if ('staged' in reply) waiting?.resolve(reply.staged);
-      else if ('writeError' in reply) {
-        const { path, code, message } = reply.writeError;
-        waiting?.reject(new WriteFailure(path, code, new Error(message)));
-      } else {
-        const error = new Error(reply.error.message);
-        if (reply.error.stack) error.stack = reply.error.stack;
-        waiting?.reject(error);
-      }
-      dispatch();
-    });
+    this.sizedFor.set(worker, modelBytes);
+    worker.on('message', (reply: WorkerReply) => this.answered(worker, reply));
     // A thread that dies (out of memory, a bug in the worker script) fails the whole build.
-    worker.on('error', (error) => fail(error));
+    worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => {
-      if (workers[index] === worker && (busy.has(worker) || code !== 0))
-        fail(new Error(`a build worker thread stopped (exit code ${code})`));
+      if (this.workers[index] === worker && (this.busy.has(worker) || code !== 0))
+        this.fail(new Error(`a build worker thread stopped (exit code ${code})`));
     });
-    if (model) worker.postMessage(model);
-    workers[index] = worker;
-    idle.push(worker);
-  };
-  const post = <T>(task: EmitTask, stage: boolean): Promise<T> => {
-    if (broken) return Promise.reject(broken);
-    const id = nextId++;
-    const done = new Promise<T>((resolve, reject) =>
-      pending.set(id, { resolve: resolve as (result: unknown) => void, reject }),
-    );
-    queue.push({ id, task, stage });
-    dispatch();
-    return done;
-  };
-  const grow = (target: number) => {
-    for (let index = workers.length; index < target; index++)
-      start(index, model?.model.bytes ?? options.modelBytes);
-  };
-  grow(size);
+    if (this.model) worker.postMessage(this.model);
+    this.workers[index] = worker;
+    this.idle.push(worker);
+  }
 
-  return {
-    get size() {
-      return workers.length;
-    },
-    provide(packed, extras = {}) {
-      if (model) throw new Error('the build worker pool already has its model');
-      const message: ModelMessage = { model: packed, ...extras };
-      model = message;
-      const bytes = packed.bytes;
-      workers.forEach((worker, index) => {
-        if (sizedFor.get(worker)! >= bytes) {
-          worker.postMessage(message);
-          return;
-        }
-        // Its heap was sized for a smaller model: replaced, before it ran anything.
-        idle.splice(idle.indexOf(worker), 1);
-        void worker.terminate();
-        start(index, bytes);
-      });
-      dispatch();
-    },
-    grow,
-    run: (task) => post<OutputFile[]>(task, false),
-    stage(task) {
-      if (!model?.staging) return Promise.reject(new Error('the build worker pool has no staging folder'));
-      return post<StagedFile[]>(task, true);
-    },
-    async close() {
-      broken ??= new Error('the build worker pool was closed');
-      fail(broken);
-      await Promise.all(workers.map((worker) => worker.terminate()));
-    },
-  };
+  /** Settles the task `worker` answered, and gives it the next one. */
+  private answered(worker: Worker, reply: WorkerReply): void {
+    this.busy.delete(worker);
+    this.idle.push(worker);
+    const waiting = this.pending.get(reply.id);
+    this.pending.delete(reply.id);
+    if ('files' in reply) waiting?.resolve(reply.files);
+    else if ('staged' in reply) waiting?.resolve(reply.staged);
+    else if ('writeError' in reply) {
+      const { path, code, message } = reply.writeError;
+      waiting?.reject(new WriteFailure(path, code, new Error(message)));
+    } else {
+      const error = new Error(reply.error.message);
+      if (reply.error.stack) error.stack = reply.error.stack;
+      waiting?.reject(error);
+    }
+    this.dispatch();
+  }
+
+  private post<T>(task: EmitTask, stage: boolean): Promise<T> {
+    if (this.broken) return Promise.reject(this.broken);
+    const id = this.nextId++;
+    const done = new Promise<T>((resolve, reject) =>
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject }),
+    );
+    this.queue.push({ id, task, stage });
+    this.dispatch();
+    return done;
+  }
 }

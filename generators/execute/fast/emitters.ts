@@ -1,6 +1,6 @@
 import { buildAsyncApi } from '../../emit/asyncapi.js';
 import type { EmitOptions } from '../../emit/context.js';
-import { EMITTERS } from '../../emit/index.js';
+import { EMITTERS, type EmitterName } from '../../emit/index.js';
 import { buildOpenApi } from '../../emit/openapi.js';
 import { packageJsonPath, versionOf } from '../../emit/package/package-json.js';
 import type { Catalogue } from '../../model.js';
@@ -29,7 +29,7 @@ export const emitOpenApiFast: FastEmitter = (model, context) => {
   );
 };
 
-const FASTER: Record<string, FastEmitter> = {
+const FASTER: Partial<Record<EmitterName, FastEmitter>> = {
   asyncapi: emitAsyncApiFast,
   openapi: emitOpenApiFast,
   'group-packages': emitGroupPackagesFast,
@@ -52,15 +52,21 @@ function emitOptionsOf(model: Catalogue, context: FastContext): EmitOptions {
 /** The options read for each build's context (a context serves one build, over one output). */
 const OPTIONS = new WeakMap<FastContext, { model: Catalogue; options: EmitOptions }>();
 
+/** A fast emitter under the name of the pure emitter it stands for. */
+export interface NamedFastEmitter {
+  readonly name: EmitterName;
+  readonly emit: FastEmitter;
+}
+
 /**
  * `EMITTERS` in the same order under the same names, each the faster twin where there is one, else
  * the pure emitter itself: what the fast executor runs.
  */
-export const FAST_EMITTERS: { name: string; emit: FastEmitter }[] = fastEmitters(new Set());
+export const FAST_EMITTERS: readonly NamedFastEmitter[] = fastEmitters(new Set());
 
 /** `FAST_EMITTERS` with the twins `off`: without `document-copy`, the documents are the pure emitters'. */
-export function fastEmitters(off: ReadonlySet<FastTwin>): { name: string; emit: FastEmitter }[] {
-  const plain = off.has('document-copy') ? new Set(['asyncapi', 'openapi']) : new Set<string>();
+export function fastEmitters(off: ReadonlySet<FastTwin>): NamedFastEmitter[] {
+  const plain = new Set<EmitterName>(off.has('document-copy') ? ['asyncapi', 'openapi'] : []);
   return EMITTERS.map(({ name, emit }) => ({
     name,
     emit:

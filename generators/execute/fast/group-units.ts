@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { OutputFile } from '../../emit/context.js';
 import { checkGroupSlug, emitGroupPackage } from '../../emit/package/index.js';
 import {
   emitPackageJson,
@@ -11,14 +10,15 @@ import {
 import { RUNTIME_VERSION } from '../../emit/package/runtime-package.js';
 import type { Catalogue, Group } from '../../model.js';
 import { entryDigest, modelDigest } from '../../model-digest.js';
+import type { WriterFile } from '../commit-types.js';
 import { type EmitCache, type FastContext, SOURCE_HASHES_UNIT } from './emit-context.js';
 
 /**
  * `emitGroupPackages`, made faster: a group's source hash is taken from the last build's (kept in
  * `context.cache`) when its inputs are unchanged.
  */
-export async function emitGroupPackagesFast(model: Catalogue, context: FastContext): Promise<OutputFile[]> {
-  const files: OutputFile[] = [];
+export async function emitGroupPackagesFast(model: Catalogue, context: FastContext): Promise<WriterFile[]> {
+  const files: WriterFile[] = [];
   for (const unit of groupPackageUnits(model, context))
     files.push(unit.packageJson(), ...(await unit.files()));
   return files;
@@ -35,9 +35,9 @@ export interface GroupPackageUnit {
    * Made afresh whenever the package is generated: it carries forward the version `eventry version`
    * keeps in the output (a build that keeps the package keeps its package.json, as it is in the output).
    */
-  packageJson(): OutputFile;
+  packageJson(): WriterFile;
   /** The package's other files, generated. */
-  files(): Promise<OutputFile[]>;
+  files(): Promise<WriterFile[]>;
 }
 
 /**
@@ -73,7 +73,10 @@ function groupPackageUnit(
     packageJsonPath: packageJsonPath(group.slug),
     packageJson: () => {
       const existing = context.readExisting(packageJsonPath(group.slug));
-      const file = emitPackageJson(model, group, versionOf(existing), { sourceHash, usesFormats });
+      const file: WriterFile = emitPackageJson(model, group, versionOf(existing), {
+        sourceHash,
+        usesFormats,
+      });
       // Read here already: the writer need not read it again to know whether it changed.
       file.inOutput = existing === file.contents ? 'same' : 'different';
       return file;

@@ -35,7 +35,7 @@ async function buildFast(request: BuildRequest, options: FastOptions): Promise<B
   const { catalogueDir, outDir } = request;
   const off = new Set(options.off);
   // Without the bulk sync every staged file is fsynced (`makeDurable`'s fallback).
-  if (off.has('bulk-sync')) (await import('./file-system-sync.js')).fileSystemSyncer().close();
+  if (off.has('bulk-sync')) (await import('../file-system-sync.js')).fileSystemSyncer().close();
   const quick = !off.has('quick-plan');
   const plan = planBuild(catalogueDir, outDir, request.force, quick);
   if (plan.upToDate) {

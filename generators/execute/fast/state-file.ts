@@ -209,14 +209,14 @@ export function recordedCount(state: BuildState): number {
 
 /** The state file in `outDir`; undefined when absent, unreadable or in another format (a full build). */
 export function readState(outDir: string): BuildState | undefined {
-  // Read as bytes, then decoded: for a file of megabytes, twice as fast as Node 20's utf8 read.
+  // Read as bytes, then decoded: faster than Node 20's utf8 read for a file of megabytes (see docs/decisions/0102).
   const text = readBytesIfExists(join(outDir, STATE_FILE))?.toString('utf8');
   if (!text?.startsWith(`${MAGIC}\n`)) return undefined;
   const read = (path: string) => readBytesIfExists(join(outDir, path))?.toString('utf8');
   try {
     const lines = text.split('\n');
     if (lines.at(-1) !== '') return undefined;
-    // The unit hashes as two columns: parsed four times faster than one object of 10,000 keys.
+    // The unit hashes as two columns: parsed faster than one object keyed by unit (see docs/decisions/0102).
     const head = JSON.parse(lines[1]!) as { inputHash?: unknown; unitNames?: unknown; unitHashes?: unknown };
     if (typeof head.inputHash !== 'string') return undefined;
     const areas = new Map<string, RecordedArea>();
@@ -253,7 +253,7 @@ export function sealState(
   previous?: BuildState,
   keptBelow?: ReadonlySet<string>,
 ): BuildState {
-  // Each folder's paths, sorted within it: one sort of 56,000 paths cost more than 700 small ones.
+  // Each folder's paths, sorted within it: cheaper than one sort of every path (see docs/decisions/0102).
   const byArea = new Map<string, string[]>();
   for (const path of files.keys()) {
     const slash = path.indexOf('/');
@@ -329,8 +329,8 @@ function encodeFiles(area: string, files: FileStats): string {
 /** `encodeFiles` of the files `paths`, in that order, with their stats from `statOf`. */
 function encodeEntries(area: string, paths: readonly string[], statOf: (path: string) => FileStat): string {
   const skip = area === '' ? 0 : area.length + 1;
-  // Written as text, not as an object for `JSON.stringify`: 56,000 files made as many object entries
-  // to collect. The same text: the paths are unique, none reads as an array index (which an object
+  // Written as text, not as an object for `JSON.stringify`, which needs an object entry per file
+  // (see docs/decisions/0102). The same text: the paths are unique, none reads as an array index (which an object
   // would list first), and the stats are finite numbers.
   const parts = new Array<string>(paths.length);
   for (let i = 0; i < paths.length; i++) {

@@ -1,6 +1,6 @@
 import { deserialize, serialize } from 'node:v8';
 import type { Catalogue, EventVersion } from '../../model.js';
-import { type ModelDigests, presetEntryDigests, rememberDigest } from '../../model-digest.js';
+import { type ModelDigests, rememberDigest } from '../../model-digest.js';
 
 // A worker thread receives the model as bytes. v8's serializer (structured clone) keeps key order,
 // shared references and `undefined` values, but turns a null-prototype object into a plain one, where
@@ -59,8 +59,8 @@ function walkObjects(root: unknown, visit: (object: object, rank: number) => voi
 
 /**
  * A catalogue packed for the build's threads: the model without its events (`head`), then each group's
- * events apart, so that a thread unpacks only the groups it generates, when it first reads one of
- * their events (unpacking the whole model delayed each thread's first task: see docs/decisions/0005).
+ * events apart, so that a thread unpacks only the groups it generates, when a task first needs them
+ * (unpacking the whole model delayed each thread's first task: see docs/decisions/0005, 0101).
  * Objects the model
  * shares between two groups' events (or with a shape) arrive as equal copies.
  */
@@ -75,7 +75,7 @@ export interface PackedCatalogue {
   bytes: number;
 }
 
-/** Packs `model` for `unpackCatalogue` (reading every event of a model whose events are made when read). */
+/** Packs `model` for the build's threads (`ThreadCatalogue`). */
 export function packCatalogue(model: Catalogue): PackedCatalogue {
   const keys = Object.keys(model.events);
   const chunkOf: number[] = [];
@@ -99,49 +99,76 @@ export function packCatalogue(model: Catalogue): PackedCatalogue {
 }
 
 /**
- * The catalogue `packCatalogue` packed, each group's events unpacked when one of them is first read,
- * with the digests the sending thread knew (`knownDigests`), so that none is computed again.
+ * The catalogue `packCatalogue` packed, as a build thread holds it: each group's events unpacked when a
+ * task first needs them, with the digests the sending thread knew (`knownDigests`), so that none is
+ * computed again. What it hands out is plain data: the whole model (`whole`, for the catalogue-wide
+ * emitters), or the model cut to one group's events (`ofGroup`, for that group's package).
  */
-export function unpackCatalogue(packed: PackedCatalogue, known?: ModelDigests): Catalogue {
-  const model = unpackValue<Catalogue>(packed.head);
-  const events = model.events;
-  const { keys, chunkOf, chunks } = packed;
-  const rankOf = new Map<string, number>();
-  // Each chunk's keys by their rank in `keys`.
-  const ranksOf: number[][] = chunks.map(() => []);
-  keys.forEach((key, rank) => {
-    rankOf.set(key, rank);
-    ranksOf[chunkOf[rank]!]!.push(rank);
-  });
-  const unpack = (chunk: number): void => {
-    const record = unpackValue<Record<string, EventVersion>>(chunks[chunk]!);
-    for (const rank of ranksOf[chunk]!) {
-      const key = keys[rank]!;
-      const value = record[key]!;
-      const digest = known?.events[rank];
-      if (digest !== undefined) rememberDigest(value, digest);
-      Object.defineProperty(events, key, { value, writable: true, enumerable: true, configurable: true });
-    }
-  };
-  keys.forEach((key, rank) => {
-    Object.defineProperty(events, key, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        unpack(chunkOf[rank]!);
-        return events[key];
-      },
+export class ThreadCatalogue {
+  private readonly head: Catalogue;
+  /** Each key's rank in `packed.keys`. */
+  private readonly rankOf = new Map<string, number>();
+  /** Each chunk's keys by their rank in `packed.keys`. */
+  private readonly ranksOf: number[][];
+  /** The chunks unpacked so far. */
+  private readonly chunks = new Map<number, Record<string, EventVersion>>();
+  private wholeModel: Catalogue | undefined;
+
+  constructor(
+    private readonly packed: PackedCatalogue,
+    private readonly known?: ModelDigests,
+  ) {
+    this.head = unpackValue<Catalogue>(packed.head);
+    this.ranksOf = packed.chunks.map(() => []);
+    packed.keys.forEach((key, rank) => {
+      this.rankOf.set(key, rank);
+      this.ranksOf[packed.chunkOf[rank]!]!.push(rank);
     });
-  });
-  if (known) {
-    presetEntryDigests(events, (key) => {
-      const rank = rankOf.get(key);
-      return rank === undefined ? undefined : known.events[rank];
-    });
-    Object.values(model.shapes).forEach((shape, i) => {
-      const digest = known.shapes[i];
+    Object.values(this.head.shapes).forEach((shape, i) => {
+      const digest = known?.shapes[i];
       if (digest !== undefined) rememberDigest(shape, digest);
     });
   }
-  return model;
+
+  /** The whole model, every group's events unpacked. */
+  whole(): Catalogue {
+    this.wholeModel ??= this.withEvents(this.packed.keys);
+    return this.wholeModel;
+  }
+
+  /**
+   * The model with the events of group `slug` only (its `groups` whole): a group package reads no other
+   * group's event (an alias or an extending interface names one of its own group only).
+   */
+  ofGroup(slug: string): Catalogue {
+    if (this.wholeModel) return this.wholeModel;
+    const group = this.head.groups.find((candidate) => candidate.slug === slug);
+    const keys = new Set(group?.events ?? []);
+    return this.withEvents(this.packed.keys.filter((key) => keys.has(key)));
+  }
+
+  /** The head with the events of `keys` (in the model's order), their chunks unpacked. */
+  private withEvents(keys: readonly string[]): Catalogue {
+    const events: Record<string, EventVersion> =
+      Object.getPrototypeOf(this.head.events) === null ? Object.create(null) : {};
+    for (const key of keys) {
+      const rank = this.rankOf.get(key)!;
+      const value = this.chunk(this.packed.chunkOf[rank]!)[key]!;
+      Object.defineProperty(events, key, { value, writable: true, enumerable: true, configurable: true });
+    }
+    return { ...this.head, events };
+  }
+
+  private chunk(index: number): Record<string, EventVersion> {
+    let record = this.chunks.get(index);
+    if (record === undefined) {
+      record = unpackValue<Record<string, EventVersion>>(this.packed.chunks[index]!);
+      for (const rank of this.ranksOf[index]!) {
+        const digest = this.known?.events[rank];
+        if (digest !== undefined) rememberDigest(record[this.packed.keys[rank]!]!, digest);
+      }
+      this.chunks.set(index, record);
+    }
+    return record;
+  }
 }

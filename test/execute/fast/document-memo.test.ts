@@ -2,7 +2,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { OutputFile } from '../../../generators/emit/context.js';
+import type { WriterFile } from '../../../generators/execute/commit-types.js';
 import { Deferred } from '../../../generators/execute/fast/deferred-entries.js';
 import { documentFiles, documentJson, documentYaml } from '../../../generators/execute/fast/document-text.js';
 import { createDiskCache } from '../../../generators/execute/fast/emit-cache.js';
@@ -30,7 +30,7 @@ function buildsInMemory() {
     context,
     output,
     /** What a build writes: the files become the output. */
-    commit(files: OutputFile[]) {
+    commit(files: WriterFile[]) {
       for (const file of files) output.set(file.path, file.contents);
       return files;
     },
@@ -51,7 +51,7 @@ function memorySink(pieces: Buffer[]): OutputSink {
 }
 
 /** What a build writes: each file's path and text (documents come in pieces, with what the output held). */
-function written(files: OutputFile[]): { path: string; contents: string }[] {
+function written(files: WriterFile[]): { path: string; contents: string }[] {
   return files.map(({ path, contents }) => ({ path, contents }));
 }
 
@@ -362,7 +362,7 @@ describe('an edit reads the old document once, in ranges, and trusts a file it c
         bytesRead = 0;
       },
       /** Moves what was staged into the output with its stamp, unless the output holds it already. */
-      commit(files: OutputFile[]) {
+      commit(files: WriterFile[]) {
         let n = stamps - files.length;
         for (const file of files) {
           n += 1;

@@ -7,8 +7,7 @@ import { resolveDefinitions } from '../../../load/resolve.js';
 import { type CatalogueSourceFile, hashSources } from '../../../load/sources.js';
 import type { ParsedFile } from '../../../load/yaml-source.js';
 import type { Catalogue, CatalogueConfig, EventVersion, Group, Shape } from '../../../model.js';
-import { modelDigest, presetEntryDigests, rememberDigest } from '../../../model-digest.js';
-import { presetReadAll } from '../../../model-lazy-record.js';
+import { modelDigest, rememberDigest } from '../../../model-digest.js';
 import { baseName, type StoredModel } from './model-snapshot.js';
 import { textDigest } from './text-digest.js';
 
@@ -16,8 +15,9 @@ import { textDigest } from './text-digest.js';
 // instead of from every file: the changed files are parsed and checked, and only what they define and
 // what builds on it (`same_as`, `extends`, followed back to the end) is resolved at once. Every other
 // event is as the last load made it: its digest is known, and its object is resolved again from its
-// file (parsed then, once) only if something reads it; an edit's build reads none. The result is the
-// model a full load makes, object for object (`incremental.test.ts` holds the two side by side).
+// file in one pass, every file through the parse cache. The result is the plain model a full load
+// makes, object for object (`incremental.test.ts` holds the two side by side): no entry is made when
+// read, so no reader of the model does I/O (see docs/decisions/0101).
 // Anything this does not handle (a file added, removed or renamed, a definition added, removed, renamed
 // or moved, the settings file changed, a problem anywhere) goes to the full load, which reports every
 // problem.
@@ -65,11 +65,13 @@ export function loadFromSnapshot(
   const reloaded = reloadChanged(files, changed, stored, parsing);
   if (!reloaded) return undefined;
   const { groups, resolved } = reloaded;
+  const merged = mergeEvents(stored, reloaded);
+  if (!merged) return undefined;
+  const { events, eventDigests, eventBases } = merged;
 
   const storedShapes = JSON.parse(stored.shapesJson) as Shape[];
   const shapes: Record<string, Shape> = Object.create(null);
   for (const shape of storedShapes) shapes[shape.name] = resolved.shapes[shape.name] ?? shape;
-  const { events, eventDigests, eventBases } = mergeEvents(stored, reloaded);
   const catalogue: Catalogue = {
     config,
     groups,
@@ -115,29 +117,30 @@ export interface LastLoad {
   readonly eventBases: readonly string[];
 }
 
+/** What `reloadChanged` made: the changed files' definitions resolved again, and a way to the rest. */
+export interface Reloaded {
+  /** The last load's groups, a changed file's group as that file now defines it. */
+  groups: Group[];
+  resolved: { shapes: Record<string, Shape>; events: Record<string, EventVersion> };
+  /**
+   * Unchanged events resolved again from their files, in one pass with every file through the parse
+   * cache; undefined when one does not resolve as it did (then the full load must do it).
+   */
+  resolveRest: (keys: readonly string[]) => Record<string, EventVersion> | undefined;
+}
+
 /**
  * The changed files (at `changed` in `files`) parsed and checked, and what they define resolved again
  * with whatever builds on it; an unchanged file is read only when one of its definitions is needed.
- * `later` resolves an unchanged event again when it is first read, `laterAll` many at once (every
- * file they need through the parse cache). Undefined when the full load must do it: a changed file
- * with a problem, or one that defines other names than it did.
+ * Undefined when the full load must do it: a changed file with a problem, or one that defines other
+ * names than it did.
  */
 export function reloadChanged(
   files: readonly CatalogueSourceFile[],
   changed: readonly number[],
   last: LastLoad,
   parsing: IncrementalParse,
-):
-  | {
-      /** The last load's groups, a changed file's group as that file now defines it. */
-      groups: Group[];
-      resolved: { shapes: Record<string, Shape>; events: Record<string, EventVersion> };
-      later: (key: string) => EventVersion;
-      laterAll: (keys: readonly string[]) => Record<string, EventVersion>;
-      /** Each event's index in `last.eventKeys`. */
-      eventIndex: ReadonlyMap<string, number>;
-    }
-  | undefined {
+): Reloaded | undefined {
   const problems: CatalogueProblem[] = [];
   const defs: Definitions = { groups: new Map(), shapeDefs: new Map(), eventDefs: new Map() };
   const changedPaths = new Set<string>();
@@ -156,17 +159,58 @@ export function reloadChanged(
   for (const def of defs.eventDefs.values()) affected.add(baseName('event', def.name));
   addDependents(last, affected);
 
-  // Definitions looked up by name; an unchanged file is read when one of its definitions is needed.
-  const shapeIndex = indexOf(last.shapeNames);
-  const eventIndex = indexOf(last.eventKeys);
+  const reader = definitionReader(files, changed, last, parsing, defs, problems);
+  const resolve = (events: readonly string[], shapes: readonly string[] = []) =>
+    resolveDefinitions(
+      reader.ctx,
+      shapes.map((name) => reader.ctx.shapeDefs.get(name)!),
+      events.map((key) => reader.ctx.eventDefs.get(key)!),
+      reader.fieldsOf,
+    );
+  const resolved = resolve(
+    last.eventKeys.filter((key) => affected.has(baseName('event', key))),
+    last.shapeNames.filter((name) => affected.has(baseName('shape', name))),
+  );
+  if (problems.length > 0 || reader.unexpected()) return undefined;
+  // The unchanged events: each file was loaded cleanly last time and is unchanged, and nothing they
+  // build on changed, so they resolve as they did then.
+  const resolveRest = (keys: readonly string[]): Record<string, EventVersion> | undefined => {
+    reader.readingAll();
+    const made = resolve(keys).events;
+    const clean = problems.length === 0 && !reader.unexpected();
+    return clean && keys.every((key) => made[key] !== undefined) ? made : undefined;
+  };
+  const groups = last.groups.map((group) =>
+    changedPaths.has(group.source.file) ? (defs.groups.get(group.slug) ?? group) : group,
+  );
+  return { groups, resolved, resolveRest };
+}
+
+/**
+ * Definitions looked up by name for `resolveDefinitions`: those of the changed files (in `defs`
+ * already), and an unchanged file's read when one of its definitions is first needed.
+ */
+function definitionReader(
+  files: readonly CatalogueSourceFile[],
+  changed: readonly number[],
+  last: LastLoad,
+  parsing: IncrementalParse,
+  defs: Definitions,
+  problems: CatalogueProblem[],
+): {
+  ctx: ResolveContext;
+  fieldsOf: ReturnType<typeof createFieldResolver>;
+  unexpected: () => boolean;
+  readingAll: () => void;
+} {
   const read = new Set<number>(changed);
   let unexpected = false;
-  // Set when a reader asked for every event (`laterAll`): then most files will be read.
+  // Set when every unchanged event is to be resolved: then most files will be read.
   let readingAll = false;
   const readFile = (i: number) => {
     if (read.has(i)) return;
     read.add(i);
-    // A few files are parsed; past them (a build that reads many unchanged events) the parse cache
+    // A few files are parsed; past them (a load that reads many unchanged events) the parse cache
     // pays for reading its file.
     const cached = readingAll || read.size - changed.length > CACHE_AFTER_FILES;
     const parsed = cached ? parsing.cached(files[i]!) : parsing.parse(files[i]!);
@@ -190,45 +234,19 @@ export function reloadChanged(
     keys: () => index.keys(),
   });
   const ctx: ResolveContext = {
-    shapeDefs: lookup(defs.shapeDefs, shapeIndex, last.shapeFiles),
-    eventDefs: lookup(defs.eventDefs, eventIndex, last.eventFiles),
+    shapeDefs: lookup(defs.shapeDefs, indexOf(last.shapeNames), last.shapeFiles),
+    eventDefs: lookup(defs.eventDefs, indexOf(last.eventKeys), last.eventFiles),
     problems,
     incomplete: false,
   };
-  const fieldsOf = createFieldResolver(ctx);
-  const resolve = (events: readonly string[], shapes: readonly string[] = []) =>
-    resolveDefinitions(
-      ctx,
-      shapes.map((name) => ctx.shapeDefs.get(name)!),
-      events.map((key) => ctx.eventDefs.get(key)!),
-      fieldsOf,
-    );
-  const resolved = resolve(
-    last.eventKeys.filter((key) => affected.has(baseName('event', key))),
-    last.shapeNames.filter((name) => affected.has(baseName('shape', name))),
-  );
-  if (problems.length > 0 || unexpected) return undefined;
-  // An unchanged event read later: its file was loaded cleanly last time and is unchanged, and nothing
-  // it builds on changed, so it resolves as it did then.
-  const later = (key: string): EventVersion => {
-    const event = resolve([key]).events[key];
-    if (event === undefined || problems.length > 0 || unexpected) {
-      throw new Error(`the incremental load could not resolve \`${key}\` again`);
-    }
-    return event;
+  return {
+    ctx,
+    fieldsOf: createFieldResolver(ctx),
+    unexpected: () => unexpected,
+    readingAll: () => {
+      readingAll = true;
+    },
   };
-  const laterAll = (keys: readonly string[]): Record<string, EventVersion> => {
-    readingAll = true;
-    const made = resolve(keys).events;
-    if (problems.length > 0 || unexpected || keys.some((key) => made[key] === undefined)) {
-      throw new Error('the incremental load could not resolve its unchanged events again');
-    }
-    return made;
-  };
-  const groups = last.groups.map((group) =>
-    changedPaths.has(group.source.file) ? (defs.groups.get(group.slug) ?? group) : group,
-  );
-  return { groups, resolved, later, laterAll, eventIndex };
 }
 
 /** The snapshot of a model a full load made from `files` (sorted, the allow-list aside). */
@@ -320,54 +338,34 @@ function addDependents(stored: LastLoad, affected: Set<string>): void {
 }
 
 /**
- * The events record: those resolved again as objects, the others as properties that resolve theirs
- * (`later`) when first read, or all still unread at once (`laterAll`, for `readAllEntries`), their
- * digests known without it; and the snapshot's columns for them.
+ * The events record, plain: those resolved again, and the others resolved in one pass (`resolveRest`)
+ * with the digests they had; and the snapshot's columns for them. Undefined when one of the others
+ * does not resolve as it did.
  */
 function mergeEvents(
   stored: StoredModel,
-  { resolved, later, laterAll, eventIndex }: NonNullable<ReturnType<typeof reloadChanged>>,
-): { events: Record<string, EventVersion>; eventDigests: string[]; eventBases: string[] } {
+  { resolved, resolveRest }: Reloaded,
+): { events: Record<string, EventVersion>; eventDigests: string[]; eventBases: string[] } | undefined {
+  const rest = stored.eventKeys.filter((key) => resolved.events[key] === undefined);
+  const made = rest.length > 0 ? resolveRest(rest) : {};
+  if (made === undefined) return undefined;
   const events: Record<string, EventVersion> = Object.create(null);
   const eventDigests: string[] = [];
   const eventBases: string[] = [];
-  const settle = (key: string, value: EventVersion, i: number) => {
-    rememberDigest(value, stored.eventDigests[i]!);
-    Object.defineProperty(events, key, { value, writable: true, enumerable: true, configurable: true });
-  };
-  const unread = new Set<number>();
   stored.eventKeys.forEach((key, i) => {
-    const made = resolved.events[key];
-    if (made !== undefined) {
-      events[key] = made;
-      eventDigests.push(modelDigest(made));
-      eventBases.push(eventBase(made));
-    } else {
-      eventDigests.push(stored.eventDigests[i]!);
-      eventBases.push(stored.eventBases[i]!);
-      unread.add(i);
-      Object.defineProperty(events, key, {
-        configurable: true,
-        enumerable: true,
-        get() {
-          const value = later(key);
-          unread.delete(i);
-          settle(key, value, i);
-          return value;
-        },
-      });
+    const again = resolved.events[key];
+    if (again !== undefined) {
+      events[key] = again;
+      eventDigests.push(modelDigest(again));
+      eventBases.push(eventBase(again));
+      return;
     }
-  });
-  presetReadAll(events, () => {
-    const keys = [...unread].map((i) => stored.eventKeys[i]!);
-    const made = laterAll(keys);
-    for (const i of unread) settle(stored.eventKeys[i]!, made[stored.eventKeys[i]!]!, i);
-    unread.clear();
-  });
-  // By the snapshot's own index of the keys: no second map of 10,000 keys.
-  presetEntryDigests(events, (key) => {
-    const i = eventIndex.get(key);
-    return i === undefined ? undefined : eventDigests[i];
+    const event = made[key]!;
+    // Resolved from an unchanged file as the last load did: its digest is the one it had.
+    rememberDigest(event, stored.eventDigests[i]!);
+    events[key] = event;
+    eventDigests.push(stored.eventDigests[i]!);
+    eventBases.push(stored.eventBases[i]!);
   });
   return { events, eventDigests, eventBases };
 }

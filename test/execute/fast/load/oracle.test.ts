@@ -8,7 +8,6 @@ import {
   loadCatalogueFromSources,
   readCatalogueSources,
 } from '../../../../generators/load/index.js';
-import { readAllEntries } from '../../../../generators/model-lazy-record.js';
 import { describeWithResource, fixtureCatalogues, REPO, tempDir } from '../../../helpers.js';
 import { badCases, prepareBadCase } from '../../../load/bad-fixture.js';
 import { mutate, mutationArbitrary } from '../../../load/mutate-catalogue.js';
@@ -56,16 +55,6 @@ const PATHS: [string, AcceleratedLoad][] = [
       const snapshot = new ModelSnapshot(cacheDir(), TOOL);
       loadCatalogueFromSources(base, { accelerator: new FastLoad({ snapshot }) });
       return loadCatalogueFromSources(files, { accelerator: new FastLoad({ snapshot }) });
-    },
-  ],
-  [
-    'the model snapshot (incremental), its unread events made in one pass (as the lint reads them)',
-    (base, files) => {
-      const snapshot = new ModelSnapshot(cacheDir(), TOOL);
-      loadCatalogueFromSources(base, { accelerator: new FastLoad({ snapshot }) });
-      const loaded = loadCatalogueFromSources(files, { accelerator: new FastLoad({ snapshot }) });
-      if (loaded.ok) readAllEntries(loaded.catalogue.events);
-      return loaded;
     },
   ],
   [

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileSystemSyncer } from '../../../generators/execute/fast/file-system-sync.js';
-import { readIfExists } from '../../../generators/shared/fs.js';
-import { compiledToolkitPath, describeGroup, REPO, tempDir } from '../../helpers.js';
+import { FileSystemSyncer } from '../../generators/execute/file-system-sync.js';
+import { readIfExists } from '../../generators/shared/fs.js';
+import { compiledToolkitPath, describeGroup, REPO, tempDir } from '../helpers.js';
 
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
@@ -35,7 +35,7 @@ describe.runIf(process.platform === 'linux')('one shell syncs a build’s file s
   it('a process that never closes it still ends, and takes the shell with it', () => {
     const dir = tempDir();
     const script = `
-      const { fileSystemSyncer } = await import(${JSON.stringify(compiledToolkitPath('generators/execute/fast/file-system-sync.js'))});
+      const { fileSystemSyncer } = await import(${JSON.stringify(compiledToolkitPath('generators/execute/file-system-sync.js'))});
       const syncer = fileSystemSyncer();
       syncer.start();
       console.log(await syncer.sync(${JSON.stringify(dir)}), syncer.pid);
@@ -67,7 +67,7 @@ describe.runIf(process.platform === 'linux')('one shell syncs a build’s file s
     const build = () => {
       const script = `
         const { runBuild } = await import(${JSON.stringify(compiledToolkitPath('generators/cli/build.js'))});
-        const { fileSystemSyncer } = await import(${JSON.stringify(compiledToolkitPath('generators/execute/fast/file-system-sync.js'))});
+        const { fileSystemSyncer } = await import(${JSON.stringify(compiledToolkitPath('generators/execute/file-system-sync.js'))});
         const lines = [];
         const code = await runBuild({ catalogue: ${JSON.stringify(catalogue)}, out: ${JSON.stringify(out)}, cache: true }, { cwd: process.cwd(), env: process.env }, { log: (line) => lines.push(line), error: (line) => lines.push(line) });
         console.log(JSON.stringify({ code, shell: fileSystemSyncer().pid !== undefined, lines }));
