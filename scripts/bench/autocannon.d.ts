@@ -2,6 +2,7 @@
 declare module 'autocannon' {
   interface Histogram {
     average: number;
+    p50: number;
     p99: number;
   }
   interface Result {
@@ -14,6 +15,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** The sequence of requests each connection loops over (the serve-tls bench's read mix). */
+    requests?: { path: string }[];
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;
