@@ -160,6 +160,26 @@ describe('the access log of a replica', () => {
     });
     expect(lines[before + 1]).toMatchObject({ path: `http://***@127.0.0.1:${port}/config`, status: 200 });
   });
+
+  it('logs a request whose client went away before its answer, marked aborted', async () => {
+    const before = lines.length;
+    const port = Number(new URL(one.url).port);
+    await new Promise<void>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(
+          'POST /subjects/account.created-v1?token=SECRET-4 HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{',
+        );
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on('close', () => resolve());
+    });
+    await logLines(before + 1);
+    expect(lines[before]).toMatchObject({
+      method: 'POST',
+      path: '/subjects/account.created-v1?token=***',
+      aborted: true,
+    });
+  });
 });
 
 describe('errors of the server', () => {
