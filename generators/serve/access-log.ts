@@ -24,7 +24,7 @@ const LOGGED_PARAMETERS = new Set([
 ]);
 
 /** What stands for a masked value. */
-export const MASK = '***';
+const MASK = '***';
 
 /** A request id a client or a load balancer sent (`x-request-id`) is kept when it is this plain. */
 const PLAIN_ID = /^[A-Za-z0-9._:-]{1,128}$/;

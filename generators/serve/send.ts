@@ -12,7 +12,7 @@ const etags = new WeakMap<Buffer, string>();
  * The strong ETag of a body: a hash of its bytes only, so every replica serving the same history gives
  * the same tag for the same answer (no size-and-time tag, which differs from machine to machine).
  */
-export function etagOf(body: Buffer): string {
+function etagOf(body: Buffer): string {
   let tag = etags.get(body);
   if (tag === undefined) {
     tag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
