@@ -28,6 +28,8 @@ export class ReplicaLifecycle {
   #draining = false;
   readonly #inFlight = new Set<ServerResponse>();
   #server: Server | undefined;
+  /** Set once listening has stopped. */
+  #stopped = false;
   #drained: Promise<DrainOutcome> | undefined;
   #cutNow: (() => void) | undefined;
 
@@ -42,8 +44,9 @@ export class ReplicaLifecycle {
     if (this.#draining) res.setHeader('connection', 'close');
     res.once('close', () => {
       this.#inFlight.delete(res);
-      // Once its answer is out, a kept-alive connection of a draining server is closed, not left idle.
-      if (this.#draining) setImmediate(() => this.#server?.closeIdleConnections());
+      // Once listening has stopped, a kept-alive connection is closed as soon as its answer is out; during
+      // the delay the others stay open (closing one as its client sends on it would lose that request).
+      if (this.#stopped) setImmediate(() => this.#server?.closeIdleConnections());
     });
   }
 
@@ -69,6 +72,7 @@ export class ReplicaLifecycle {
       const stopListening = () => {
         if (!listening) return;
         listening = false;
+        this.#stopped = true;
         clearTimeout(delay);
         server.close(() => {
           clearTimeout(deadline);

@@ -60,6 +60,9 @@ describe('draining a replica', () => {
     const { server, lifecycle, port } = await replica();
     const url = `http://127.0.0.1:${port}`;
     expect((await fetchRaw(`${url}/readyz`)).status).toBe(200);
+    const idle = await rawConnection(port);
+    idle.socket.write('GET /config HTTP/1.1\r\nhost: x\r\n\r\n');
+    await until(() => idle.read().includes('"compatibilityLevel"'));
     // A delay far longer than the test: a second drain ends it (cutting nothing, since nothing is left).
     const drained = lifecycle.drain(server, { delayMs: 60_000, timeoutMs: 5_000 });
     const ready = await fetchRaw(`${url}/readyz`);
@@ -68,6 +71,18 @@ describe('draining a replica', () => {
     const read = await fetchRaw(`${url}/subjects/account.created-v1/versions/latest`);
     expect(read.status).toBe(200);
     expect(read.headers.connection).toBe('close');
+    // A connection kept alive from before stays open through the delay: its client may send on it.
+    let kept = false;
+    void idle.closed.then(() => {
+      kept = true;
+    });
+    // (A few turns of the loop: the old code closed it right after the other answer.)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(kept).toBe(false);
+    idle.socket.write('GET /mode HTTP/1.1\r\nhost: x\r\n\r\n');
+    await until(() => idle.read().includes('READONLY'));
+    expect(idle.read().split('HTTP/1.1 200').pop()).toMatch(/\r\nconnection: close\r\n/i);
+    await idle.closed;
     // The liveness probe stays 200: a draining replica is not to be restarted.
     expect((await fetchRaw(`${url}/healthz`)).status).toBe(200);
     expect(await lifecycle.drain(server, { delayMs: 0, timeoutMs: 0 })).toEqual({ cut: 0 });
