@@ -4,6 +4,8 @@ declare module 'autocannon' {
     average: number;
     p50: number;
     p99: number;
+    /** Of `requests`: how many were answered in the whole run. */
+    total?: number;
   }
   interface Result {
     requests: Histogram;

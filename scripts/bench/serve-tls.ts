@@ -82,22 +82,33 @@ function selfSigned(dir: string): { cert: string; key: string } {
   return { cert, key };
 }
 
+/** CPU seconds a process has used so far (user + system), from /proc (clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 interface Load {
   rps: number;
+  /** Requests answered per CPU second the server process used: what sharing the machine does not change. */
+  perCpu: number;
   p50: number;
   p99: number;
   errors: number;
 }
 
-async function load(url: string, paths: string[], duration = SECONDS): Promise<Load> {
+async function load(server: Started, paths: string[], duration = SECONDS): Promise<Load> {
+  const cpuBefore = cpuSecondsOf(server.child.pid!);
   const result = await autocannon({
-    url,
+    url: server.url,
     connections: CONNECTIONS,
     duration,
     requests: paths.map((path) => ({ path })),
   });
+  const cpu = cpuSecondsOf(server.child.pid!) - cpuBefore;
   return {
     rps: result.requests.average,
+    perCpu: (result.requests.total ?? result.requests.average * duration) / Math.max(cpu, 0.01),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
@@ -154,28 +165,28 @@ export async function runServeTlsBench(): Promise<string> {
       { name: '`eventry serve` (plain HTTP), read mix', server: plain, paths: mix },
     ];
     const loadBefore = loadavg().map((value) => value.toFixed(2));
-    for (const contender of contenders) await load(contender.server.url, contender.paths, WARM_UP_SECONDS);
+    for (const contender of contenders) await load(contender.server, contender.paths, WARM_UP_SECONDS);
     const results = contenders.map(() => [] as Load[]);
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const [index, contender] of contenders.entries())
-        results[index]!.push(await load(contender.server.url, contender.paths));
+        results[index]!.push(await load(contender.server, contender.paths));
     }
     const loadAfter = loadavg().map((value) => value.toFixed(2));
     const rows = contenders.map((contender, index) => {
       const rounds = results[index]!;
       const memory = memoryOf(contender.server.child.pid!);
-      return `| ${contender.name} | ${Math.round(median(rounds.map((r) => r.rps))).toLocaleString('en')} req/s | ${median(rounds.map((r) => r.p50))} ms | ${median(rounds.map((r) => r.p99))} ms | ${Math.round(memory.rss)} MiB (peak ${Math.round(memory.peak)} MiB) | ${rounds.reduce((sum, r) => sum + r.errors, 0)} | measured here |`;
+      return `| ${contender.name} | ${Math.round(median(rounds.map((r) => r.rps))).toLocaleString('en')} req/s | ${Math.round(median(rounds.map((r) => r.perCpu))).toLocaleString('en')} | ${median(rounds.map((r) => r.p50))} ms | ${median(rounds.map((r) => r.p99))} ms | ${Math.round(memory.rss)} MiB (peak ${Math.round(memory.peak)} MiB) | ${rounds.reduce((sum, r) => sum + r.errors, 0)} | measured here |`;
     });
     return [
       '## Registry server over TLS, in the setting of Apicurio #9887',
       '',
-      `${machineLine()} One \`eventry serve\` process (seed catalogue and this repository's releases: ${mix.length / 2} subjects; the read mix alternates \`GET /schemas/ids/{id}\` and \`GET /subjects/{s}/versions/latest\` over all of them), TLS terminated by the server itself (\`--tls-cert\`, a self-signed P-256 certificate made for the run). autocannon, ${CONNECTIONS} keep-alive connections, ${WARM_UP_SECONDS} s warm-up, then ${ROUNDS} interleaved rounds of ${SECONDS} s per contender; medians of the rounds. The load generator runs on the same 2 CPUs as the server (Apicurio's ran on another host): the figures understate the server. Load average (1/5/15 min) before: ${loadBefore.join(' / ')}, after: ${loadAfter.join(' / ')} (the machine is shared). Memory: the server process's resident set after its runs, and its peak.`,
+      `${machineLine()} One \`eventry serve\` process (seed catalogue and this repository's releases: ${mix.length / 2} subjects; the read mix alternates \`GET /schemas/ids/{id}\` and \`GET /subjects/{s}/versions/latest\` over all of them), TLS terminated by the server itself (\`--tls-cert\`, a self-signed P-256 certificate made for the run). autocannon, ${CONNECTIONS} keep-alive connections, ${WARM_UP_SECONDS} s warm-up, then ${ROUNDS} interleaved rounds of ${SECONDS} s per contender; medians of the rounds. The load generator runs on the same 2 CPUs as the server (Apicurio's ran on another host): the figures understate the server. Load average (1/5/15 min) before: ${loadBefore.join(' / ')}, after: ${loadAfter.join(' / ')} (the machine is shared). Memory: the server process's resident set after its runs, and its peak. Requests per server CPU second: requests answered over the CPU time the server process used in the round (user + system, from /proc), which sharing the machine changes far less than throughput; one Node process uses about one CPU for its requests.`,
       '',
-      '| registry | throughput | p50 | p99 | memory | errors | |',
-      '|---|---|---|---|---|---|---|',
+      '| registry | throughput | requests per server CPU second | p50 | p99 | memory | errors | |',
+      '|---|---|---|---|---|---|---|---|',
       ...rows,
       ...PUBLISHED.map(
-        ([name, rps]) => `| ${name} | ${rps} req/s | | | | | published elsewhere, not measured here |`,
+        ([name, rps]) => `| ${name} | ${rps} req/s | | | | | | published elsewhere, not measured here |`,
       ),
       '',
       'The published rows are the medians of successful requests per second over a 180 s measured phase reported in Apicurio/apicurio-registry#9887 (2 CPU / 2 GiB registry, 100 clients, 1,000 schemas, TLS and Basic auth in a proxy in front, immutable lookups by id). They come from another machine and another load generator: they frame the figures above, they are not a ratio to them. The static export behind a plain static server (issue 47, item 1) has no row yet: `eventry registry export` is not on main at the time of this run.',
