@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   diff: async () => (await import(`./bench/${'diff'}.js`)).runDiffBench,
   publish: async () => (await import(`./bench/${'publish'}.js`)).runPublishBench,
   serve: async () => (await import(`./bench/${'serve'}.js`)).runServeBench,
+  'serve-tls': async () => (await import(`./bench/${'serve-tls'}.js`)).runServeTlsBench,
   scale: async () => (await import(`./bench/${'scale'}.js`)).runScaleBench,
   docs: async () => (await import(`./bench/${'docs'}.js`)).runDocsBench,
   search: async () => (await import(`./bench/${'search'}.js`)).runSearchBench,

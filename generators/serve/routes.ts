@@ -3,6 +3,7 @@ import { type CandidateJob, type CandidateVerdict, candidateJob } from '../schem
 import { CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
 import type { SchemaRegistryState } from '../schema-registry/registry.js';
 import { canonicalCandidate } from '../schema-registry/schema-text.js';
+import { maskedPath } from './access-log.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
 import {
   ERROR_CODES,
@@ -19,11 +20,16 @@ import { send, sendJson } from './send.js';
 import { JSON_TYPE, type ServedState, versionBody } from './served-state.js';
 
 /** The docs route, with a last guard: whatever it meets, one request never takes the server down. */
-export function answerDocs(req: IncomingMessage, res: ServerResponse, docsDir: string | undefined): void {
+export function answerDocs(
+  req: IncomingMessage,
+  res: ServerResponse,
+  docsDir: string | undefined,
+  log: (line: string) => void,
+): void {
   try {
     serveDocs(req, res, docsDir);
   } catch (error) {
-    process.stderr.write(`eventry serve: internal error on ${req.method} ${req.url}: ${error}\n`);
+    log(`eventry serve: internal error on ${req.method} ${maskedPath(req.url ?? '')}: ${error}`);
     if (res.headersSent) res.destroy();
     else sendJson(res, 500, { error_code: ERROR_CODES.internal, message: 'Internal error.' });
   }
@@ -37,6 +43,8 @@ export interface RequestLimits {
   docsDir: string | undefined;
   /** Runs a compatibility check (on a thread of its own: generators/schema-registry/compatibility-runner.ts). */
   judge: (job: CandidateJob) => Promise<CandidateVerdict>;
+  /** Where the server's own errors go (the command's stderr). */
+  log: (line: string) => void;
 }
 
 /** Answers a request the hot routes did not: reads its body (bounded), then routes it. */
@@ -54,7 +62,7 @@ export async function handle(
   // Every body is read (bounded) before answering, whatever the route: see `hasBody`.
   const body = hasBody(req) ? await readBody(req, limits.maxBody, limits.bodyDeadline) : '';
   // A portal request with a body (a PUT, a POST...) gets the portal's answer once the body is read.
-  if (isDocsPath(req.url)) return answerDocs(req, res, limits.docsDir);
+  if (isDocsPath(req.url)) return answerDocs(req, res, limits.docsDir, limits.log);
   refuseWrites(method, head, rest);
   if (method === 'GET' || method === 'HEAD') {
     if (head === '') return index(req, res, state, title);

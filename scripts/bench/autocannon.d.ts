@@ -2,7 +2,10 @@
 declare module 'autocannon' {
   interface Histogram {
     average: number;
+    p50: number;
     p99: number;
+    /** Of `requests`: how many were answered in the whole run. */
+    total?: number;
   }
   interface Result {
     requests: Histogram;
@@ -14,6 +17,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** The sequence of requests each connection loops over (the serve-tls bench's read mix). */
+    requests?: { path: string }[];
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

@@ -14,11 +14,23 @@ export function declareServe(program: Command, io: Container, finish: Finish): v
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '8081')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('-c, --catalogue <dir>', 'catalogue directory', 'catalogue')
-    .option('--access-log', 'print one JSON line per request on stdout')
+    .option('--access-log', 'print one JSON line per request on stdout (query secrets masked)')
     .option('--docs <dir>', 'docs portal folder served at /docs/ (written by eventry docs)', '.eventry/site')
     .option('--no-cache', 'load every release from git; write no cache (.eventry/registry/)')
     .option('--packages <dir>', 'built group packages the MCP endpoint (/mcp) validates with', 'packages')
     .option('--poll <seconds>', 'how often to look for a new release or catalogue edit (0: never)', '2')
+    .option('--tls-cert <file>', 'serve HTTPS with this PEM certificate (chain); needs --tls-key')
+    .option('--tls-key <file>', 'the PEM private key of --tls-cert')
+    .option(
+      '--drain-delay <seconds>',
+      'after SIGTERM, answer /readyz 503 this long before listening stops',
+      '0',
+    )
+    .option(
+      '--drain-timeout <seconds>',
+      'after listening stops, how long requests in flight get to finish',
+      '10',
+    )
     .action(async (options) => {
       const { runServe } = await import('../serve.js');
       finish(await runServe(options, io));
