@@ -48,6 +48,20 @@ export async function runBuild(
         ),
     },
   );
+  return printOutcome(result, options, io, console, started);
+}
+
+/** What a build ended with, as `runExecutor` gives it. */
+type BuildOutcome = Awaited<ReturnType<typeof runExecutor>>;
+
+/** Prints how the build ended and gives its exit status. */
+async function printOutcome(
+  result: BuildOutcome,
+  options: BuildOptions,
+  io: Container,
+  console: Printer,
+  started: number,
+): Promise<ExitStatus> {
   switch (result.kind) {
     case 'no-catalogue':
       console.error(
@@ -94,19 +108,29 @@ export async function runBuild(
       console.error('eventry: nothing was written.');
       return EXIT.problems;
     }
-    case 'built': {
-      const { written, unchanged, removed } = result.report;
-      const events = Object.keys(result.catalogue.events).length;
-      console.log(
-        `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
-          `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
-      );
-      // Only after a real build: the no-op path stays free of the loader and the lint.
-      const { lintSummaryLine } = await import('../lint/gate.js');
-      console.log(lintSummaryLine(result.catalogue, resolve(io.cwd, options.catalogue), result.sources));
-      return EXIT.ok;
-    }
+    case 'built':
+      return printBuilt(result, options, io, console, started);
   }
+}
+
+/** A build that wrote: what it wrote, then the lint's one-line summary. */
+async function printBuilt(
+  result: Extract<BuildOutcome, { kind: 'built' }>,
+  options: BuildOptions,
+  io: Container,
+  console: Printer,
+  started: number,
+): Promise<ExitStatus> {
+  const { written, unchanged, removed } = result.report;
+  const events = Object.keys(result.catalogue.events).length;
+  console.log(
+    `eventry: built ${events} events in ${result.catalogue.groups.length} groups: ${written.length} files written, ` +
+      `${unchanged} unchanged, ${removed.length} removed (${ms(started)}).`,
+  );
+  // Only after a real build: the no-op path stays free of the loader and the lint.
+  const { lintSummaryLine } = await import('../lint/gate.js');
+  console.log(lintSummaryLine(result.catalogue, resolve(io.cwd, options.catalogue), result.sources));
+  return EXIT.ok;
 }
 
 /** Why a file could not be written, for the codes an author can cause. */
