@@ -1,11 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { machineLine, median } from './measure.js';
+import { exportRegistry, NGINX, processTree, startNginx } from './static-export-host.js';
 
 /**
  * `eventry serve` in the setting of the cross-registry benchmark the Apicurio project published
@@ -60,10 +62,16 @@ function stop(server: Started): Promise<void> {
 }
 
 /** Resident and peak resident memory of a process (MiB), from /proc. */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+function memoryOf(root: number): { rss: number; peak: number } {
+  let rss = 0;
+  let peak = 0;
+  for (const pid of processTree(root)) {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    rss += kib('VmRSS') / 1024;
+    peak += kib('VmHWM') / 1024;
+  }
+  return { rss, peak };
 }
 
 /** A self-signed certificate for 127.0.0.1 made for the run (openssl), as files in `dir`. */
@@ -83,9 +91,13 @@ function selfSigned(dir: string): { cert: string; key: string } {
 }
 
 /** CPU seconds a process has used so far (user + system), from /proc (clock ticks of 1/100 s). */
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+function cpuSecondsOf(root: number): number {
+  let seconds = 0;
+  for (const pid of processTree(root)) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    seconds += (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+  return seconds;
 }
 
 interface Load {
@@ -164,6 +176,11 @@ export async function runServeTlsBench(): Promise<string> {
       { name: '`eventry serve --tls-cert …`, read mix', server: tls, paths: mix },
       { name: '`eventry serve` (plain HTTP), read mix', server: plain, paths: mix },
     ];
+    if (NGINX) {
+      const nginx = await startNginx(exportRegistry(CLI, REPO, work), work, await freePort(), cert, key);
+      servers.push(nginx);
+      contenders.push({ name: 'static export behind nginx over TLS, read mix', server: nginx, paths: mix });
+    }
     const loadBefore = loadavg().map((value) => value.toFixed(2));
     for (const contender of contenders) await load(contender.server, contender.paths, WARM_UP_SECONDS);
     const results = contenders.map(() => [] as Load[]);
@@ -189,10 +206,22 @@ export async function runServeTlsBench(): Promise<string> {
         ([name, rps]) => `| ${name} | ${rps} req/s | | | | | | published elsewhere, not measured here |`,
       ),
       '',
-      'The published rows are the medians of successful requests per second over a 180 s measured phase reported in Apicurio/apicurio-registry#9887 (2 CPU / 2 GiB registry, 100 clients, 1,000 schemas, TLS and Basic auth in a proxy in front, immutable lookups by id). They come from another machine and another load generator: they frame the figures above, they are not a ratio to them. The static export behind a plain static server (issue 47, item 1) has no row yet: `eventry registry export` is not on main at the time of this run.',
+      `The published rows are the medians of successful requests per second over a 180 s measured phase reported in Apicurio/apicurio-registry#9887 (2 CPU / 2 GiB registry, 100 clients, 1,000 schemas, TLS and Basic auth in a proxy in front, immutable lookups by id). They come from another machine and another load generator: they frame the figures above, they are not a ratio to them. ${NGINX ? "The static export: `eventry registry export` of the same history, served by Debian's nginx as generators/schema-registry/README.md configures it (TLS, `try_files $uri $uri/index.json`, its default `worker_processes auto`: one worker per CPU, where `eventry serve` is one process); its memory and CPU are the master's and the workers' together." : 'The static export behind nginx has no row: nginx is not installed here (`apt-get install nginx`).'}`,
     ].join('\n');
   } finally {
     for (const server of servers) await stop(server);
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** A TCP port free at the time of asking, for a server that cannot be told to pick one (nginx). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
 }
