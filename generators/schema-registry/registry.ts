@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CompatibilityLevel } from '../model.js';
+import type { DataContract } from './data-contract.js';
 import type { History } from './history.js';
 import { firstGenerationText } from './schema-text.js';
 
@@ -21,9 +22,16 @@ export interface SubjectVersion {
   released: boolean;
   /** The id and text an eventry before the `$id` change served for it: they still resolve. */
   firstGeneration?: { id: number; schema: string };
+  /** Its event's rules and metadata, when it has rules (see dataContract); not part of the id. */
+  contract?: DataContract;
+  /** The contract's canonical text (what tells two versions apart). */
+  contractText?: string;
 }
 
-/** A schema by id, and every subject version that has it. */
+/**
+ * A schema by id, and every subject version that has it. Versions that differ only in their contract
+ * share the id; `/schemas/ids/{id}` answers the contract of the newest of them (see `latestContract`).
+ */
 export interface SchemaEntry {
   id: number;
   schema: string;
@@ -58,13 +66,17 @@ export class SchemaRegistryState {
     for (const point of history.points) {
       for (const [subject, schema] of [...point.schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const versions = this.subjects.get(subject) ?? [];
-        if (versions.at(-1)?.schema === schema) continue;
+        const contractText = point.contracts?.get(subject);
+        const last = versions.at(-1);
+        // A new version when the schema or the contract changes; the id follows the schema text alone.
+        if (last?.schema === schema && last.contractText === contractText) continue;
         const entry: SubjectVersion = {
           subject,
           version: versions.length + 1,
           id: 0,
           schema,
           released: point.commit !== undefined,
+          ...(contractText ? { contractText, contract: JSON.parse(contractText) as DataContract } : {}),
         };
         versions.push(entry);
         this.created.push(entry);
@@ -161,6 +173,11 @@ export class SchemaRegistryState {
   historyOrder(): readonly SubjectVersion[] {
     return this.created;
   }
+}
+
+/** The contract an id answers with: the newest subject version's that has the schema. */
+export function latestContract(entry: SchemaEntry): DataContract | undefined {
+  return entry.retired ? undefined : entry.uses.at(-1)?.contract;
 }
 
 /** sha256 of the text (with the collision counter), as a positive 31-bit int. */

@@ -7,7 +7,7 @@ import {
   versionNotFound,
 } from './errors.js';
 import { CONTENT_TYPE } from './send.js';
-import { JSON_TYPE, json, type ServedState, versionBody } from './served-state.js';
+import { JSON_TYPE, json, type ServedState, schemaBody, versionBody } from './served-state.js';
 
 /**
  * The read routes of the registry API (every `GET` but the index page and the docs portal), as a pure
@@ -145,7 +145,7 @@ function getSchemas(state: SchemaRegistryState, rest: string[], query: URLSearch
     const raw_ = rest[1]!;
     const entry = /^[0-9]{1,10}$/.test(raw_) ? state.schemas.get(Number(raw_)) : undefined;
     if (!entry) throw schemaNotFound(`${raw_}`);
-    if (rest.length === 2) return ok({ schema: entry.schema, schemaType: JSON_TYPE });
+    if (rest.length === 2) return ok(schemaBody(entry));
     if (rest[2] === 'schema') return raw(entry.schema);
     if (rest[2] === 'subjects') return ok([...new Set(entry.uses.map((use) => use.subject))]);
     if (rest[2] === 'versions')

@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CelExecutor,
+  JsonSerializer,
+  RuleRegistry,
+  SchemaRegistryClient,
+  SerdeType,
+} from '@confluentinc/schemaregistry';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadHistory } from '../../generators/schema-registry/history.js';
+import { fixturePath } from '../helpers.js';
+import { makeRepo, type TestRepo } from '../sources/git-repo.js';
+import { type RunningRegistry, startRegistry } from './serve-helpers.js';
+
+/**
+ * The rules fixture released twice (1.0.0; 1.1.0 adds a rule to `order.cancelled-v1`, its schema
+ * unchanged), served by `eventry serve`, and Confluent's own client enforcing the served rules with its
+ * CEL executor: what a producer gets from a registry that serves data contracts from git.
+ */
+
+let repo: TestRepo;
+let registry: RunningRegistry;
+let client: SchemaRegistryClient;
+const rules = new RuleRegistry();
+beforeAll(async () => {
+  repo = makeRepo();
+  repo.copy(fixturePath('rules'), 'catalogue');
+  repo.commit('release 1.0.0');
+  const groupFile = 'catalogue/groups/orders.yaml';
+  repo.write(
+    groupFile,
+    readFileSync(join(repo.dir, groupFile), 'utf8').replace(
+      '      reason: {type: string}\n',
+      [
+        '      reason: {type: string}',
+        '    rules:',
+        '      - name: order_id_named',
+        '        expr: size(message.order_id) > 0',
+        '        message: A cancelled order names its order.',
+        '',
+      ].join('\n'),
+    ),
+  );
+  const config = 'catalogue/eventry.config.yaml';
+  repo.write(config, readFileSync(join(repo.dir, config), 'utf8').replace('1.0.0', '1.1.0'));
+  repo.commit('release 1.1.0');
+  const history = loadHistory({ cwd: repo.dir, env: process.env, catalogue: 'catalogue' });
+  if (!history.ok) throw new Error(JSON.stringify(history));
+  registry = await startRegistry(history.history);
+  client = new SchemaRegistryClient({ baseURLs: [registry.url], maxRetries: 0 });
+  rules.registerExecutor(new CelExecutor());
+});
+afterAll(() => registry?.close());
+
+const get = async (path: string): Promise<Record<string, unknown>> =>
+  (await (await fetch(`${registry.url}${path}`)).json()) as Record<string, unknown>;
+
+const PLACED = 'order.placed-v1';
+
+/** An order that keeps every rule of `order.placed-v1`, its own and its shapes'. */
+const goodOrder = () => ({
+  order_id: 'o-1',
+  amount: 12.5,
+  currency: 'EUR',
+  placed_at: '2026-01-01T10:00:00Z',
+  shipped_at: '2026-01-02T10:00:00Z',
+  buyer: { name: 'Ann', email: 'ann@example.invalid' },
+  lines: [{ sku: 'sku-1', qty: 2, price: 6.25, discount: 1 }],
+});
+
+describe('eventry serve answers each version with its data contract', () => {
+  it('a version with rules carries ruleSet.domainRules and metadata, where Confluent puts them', async () => {
+    const body = await get(`/subjects/${PLACED}/versions/1`);
+    const domainRules = (body.ruleSet as { domainRules: Record<string, string>[] }).domainRules;
+    expect(domainRules.map((rule) => rule.name)).toEqual([
+      'amount_positive',
+      'lines_present',
+      'ships_after_placed',
+      'priced_lines_need_amount',
+      'lines_qty_positive',
+      'lines_discount_below_price',
+    ]);
+    expect(domainRules[0]).toEqual({
+      name: 'amount_positive',
+      kind: 'CONDITION',
+      mode: 'WRITE',
+      type: 'CEL',
+      expr: 'message.amount > 0',
+      doc: 'The amount must be positive.',
+    });
+    expect(domainRules[4]!.expr).toContain('message.lines.all(');
+    expect(body.metadata).toEqual({ tags: { '$.buyer.email': ['PII'] }, properties: { version: 'v1' } });
+    // By id: the same contract beside the text.
+    const byId = await get(`/schemas/ids/${body.id}`);
+    expect(byId).toEqual({
+      schema: body.schema,
+      schemaType: 'JSON',
+      ruleSet: body.ruleSet,
+      metadata: body.metadata,
+    });
+    expect(await get(`/subjects/${PLACED}-value/versions/latest`)).toEqual({
+      ...body,
+      subject: `${PLACED}-value`,
+    });
+  });
+
+  it('an event without rules answers as it always did, without ruleSet or metadata', async () => {
+    const first = await get('/subjects/order.cancelled-v1/versions/1');
+    expect(Object.keys(first)).toEqual(['subject', 'version', 'id', 'schemaType', 'schema']);
+    expect(Object.keys(await get(`/schemas/ids/${first.id}`)).sort()).toEqual(
+      // The id's newest version (1.1.0) has rules: asked by id, the text comes with them.
+      ['metadata', 'ruleSet', 'schema', 'schemaType'],
+    );
+  });
+
+  it('a rule added to an unchanged schema is a new version under the same id', async () => {
+    const versions = registry.state.subjects.get('order.cancelled-v1')!;
+    expect(versions.map((version) => version.version)).toEqual([1, 2]);
+    expect(versions[1]!.id).toBe(versions[0]!.id);
+    expect(versions[1]!.schema).toBe(versions[0]!.schema);
+    const second = await get('/subjects/order.cancelled-v1/versions/2');
+    expect((second.ruleSet as { domainRules: { name: string }[] }).domainRules[0]!.name).toBe(
+      'order_id_named',
+    );
+  });
+});
+
+describe('Confluent JsonSerializer with its CelExecutor against eventry serve', () => {
+  const serializer = () =>
+    new JsonSerializer(
+      client,
+      SerdeType.VALUE,
+      { useLatestVersion: true, autoRegisterSchemas: false },
+      rules,
+    );
+
+  it('accepts a payload that keeps every rule, under the served id', async () => {
+    const bytes = await serializer().serialize(PLACED, goodOrder());
+    expect(bytes.readInt32BE(1)).toBe(registry.state.subjects.get(PLACED)!.at(-1)!.id);
+    expect(JSON.parse(bytes.subarray(5).toString())).toEqual(goodOrder());
+  });
+
+  it.each([
+    ['amount_positive', { amount: -1 }, 'The amount must be positive.'],
+    ['ships_after_placed', { shipped_at: '2025-12-31T00:00:00Z' }, 'An order ships after it is placed.'],
+    ['lines_present', { lines: [] }, 'An order has at least one line.'],
+    [
+      'lines_qty_positive',
+      {
+        lines: [
+          { sku: 'a', qty: 1, price: 1 },
+          { sku: 'b', qty: 0, price: 1 },
+        ],
+      },
+      'A line needs at least one item.',
+    ],
+    [
+      'lines_discount_below_price',
+      { lines: [{ sku: 'a', qty: 1, price: 1, discount: 2 }] },
+      'A discount cannot exceed the price.',
+    ],
+  ])('refuses a payload that breaks %s, naming the rule', async (rule, change, message) => {
+    const payload = { ...goodOrder(), ...change };
+    await expect(serializer().serialize(PLACED, payload)).rejects.toThrow(`rule ${rule} failed: ${message}`);
+  });
+
+  it('enforces the rules of the schema looked up by id too (useSchemaId)', async () => {
+    const id = registry.state.subjects.get(PLACED)!.at(-1)!.id;
+    const byId = new JsonSerializer(
+      client,
+      SerdeType.VALUE,
+      { useSchemaId: id, autoRegisterSchemas: false },
+      rules,
+    );
+    await expect(byId.serialize(PLACED, { ...goodOrder(), amount: 0 })).rejects.toThrow(
+      'rule amount_positive failed',
+    );
+  });
+});
