@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   CelExecutor,
   JsonSerializer,
@@ -9,8 +7,7 @@ import {
 } from '@confluentinc/schemaregistry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHistory } from '../../generators/schema-registry/history.js';
-import { fixturePath } from '../helpers.js';
-import { makeRepo, type TestRepo } from '../sources/git-repo.js';
+import { releasedRules } from '../schema-registry/released-repo.js';
 import { type RunningRegistry, startRegistry } from './serve-helpers.js';
 
 /**
@@ -19,32 +16,11 @@ import { type RunningRegistry, startRegistry } from './serve-helpers.js';
  * CEL executor: what a producer gets from a registry that serves data contracts from git.
  */
 
-let repo: TestRepo;
 let registry: RunningRegistry;
 let client: SchemaRegistryClient;
 const rules = new RuleRegistry();
 beforeAll(async () => {
-  repo = makeRepo();
-  repo.copy(fixturePath('rules'), 'catalogue');
-  repo.commit('release 1.0.0');
-  const groupFile = 'catalogue/groups/orders.yaml';
-  repo.write(
-    groupFile,
-    readFileSync(join(repo.dir, groupFile), 'utf8').replace(
-      '      reason: {type: string}\n',
-      [
-        '      reason: {type: string}',
-        '    rules:',
-        '      - name: order_id_named',
-        '        expr: size(message.order_id) > 0',
-        '        message: A cancelled order names its order.',
-        '',
-      ].join('\n'),
-    ),
-  );
-  const config = 'catalogue/eventry.config.yaml';
-  repo.write(config, readFileSync(join(repo.dir, config), 'utf8').replace('1.0.0', '1.1.0'));
-  repo.commit('release 1.1.0');
+  const repo = releasedRules();
   const history = loadHistory({ cwd: repo.dir, env: process.env, catalogue: 'catalogue' });
   if (!history.ok) throw new Error(JSON.stringify(history));
   registry = await startRegistry(history.history);
