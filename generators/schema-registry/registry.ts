@@ -22,19 +22,18 @@ export interface SubjectVersion {
   released: boolean;
   /** The id and text an eventry before the `$id` change served for it: they still resolve. */
   firstGeneration?: { id: number; schema: string };
-  /** Its event's rules and metadata, when it has rules (see dataContract); not part of the id. */
+  /** Its event's rules and metadata, when it has rules (see dataContract); part of its identity. */
   contract?: DataContract;
   /** The contract's canonical text (what tells two versions apart). */
   contractText?: string;
 }
 
-/**
- * A schema by id, and every subject version that has it. Versions that differ only in their contract
- * share the id; `/schemas/ids/{id}` answers the contract of the newest of them (see `latestContract`).
- */
+/** A schema by id (its text and data contract), and every subject version that has it. */
 export interface SchemaEntry {
   id: number;
   schema: string;
+  /** The rules and metadata every version with this id has (see SubjectVersion.contract). */
+  contract?: DataContract;
   uses: SubjectVersion[];
   /** A first-generation text (see SubjectVersion.firstGeneration): resolves by id, listed nowhere. */
   retired?: true;
@@ -68,7 +67,7 @@ export class SchemaRegistryState {
         const versions = this.subjects.get(subject) ?? [];
         const contractText = point.contracts?.get(subject);
         const last = versions.at(-1);
-        // A new version when the schema or the contract changes; the id follows the schema text alone.
+        // A new version when the schema or the contract changes (docs/decisions/0145).
         if (last?.schema === schema && last.contractText === contractText) continue;
         const entry: SubjectVersion = {
           subject,
@@ -121,11 +120,21 @@ export class SchemaRegistryState {
     for (const entry of this.created) {
       const schema = textOf(entry);
       if (schema === undefined) continue;
-      let id = idOf.get(schema);
+      // A text with a data contract is another schema than the bare text, as in Confluent (the hash of
+      // a text without one is what it always was); first texts predate contracts.
+      const contract = retired ? undefined : entry.contract;
+      const identity = contract ? `${schema}\n${entry.contractText}` : schema;
+      let id = idOf.get(identity);
       if (id === undefined) {
-        id = freeId(schema, this.schemas);
-        idOf.set(schema, id);
-        this.schemas.set(id, { id, schema, uses: [], ...(retired ? { retired } : {}) });
+        id = freeId(identity, this.schemas);
+        idOf.set(identity, id);
+        this.schemas.set(id, {
+          id,
+          schema,
+          ...(contract ? { contract } : {}),
+          uses: [],
+          ...(retired ? { retired } : {}),
+        });
       }
       assign(entry, id, schema);
       this.schemas.get(id)!.uses.push(entry);
@@ -140,7 +149,9 @@ export class SchemaRegistryState {
    */
   keepIdsOf(previous: SchemaRegistryState): void {
     for (const [id, entry] of previous.schemas) {
-      if (!this.schemas.has(id)) this.schemas.set(id, { id, schema: entry.schema, uses: [], retired: true });
+      if (this.schemas.has(id)) continue;
+      const contract = entry.contract ? { contract: entry.contract } : {};
+      this.schemas.set(id, { id, schema: entry.schema, ...contract, uses: [], retired: true });
     }
   }
 
@@ -173,11 +184,6 @@ export class SchemaRegistryState {
   historyOrder(): readonly SubjectVersion[] {
     return this.created;
   }
-}
-
-/** The contract an id answers with: the newest subject version's that has the schema. */
-export function latestContract(entry: SchemaEntry): DataContract | undefined {
-  return entry.retired ? undefined : entry.uses.at(-1)?.contract;
 }
 
 /** sha256 of the text (with the collision counter), as a positive 31-bit int. */

@@ -1,11 +1,6 @@
 import type { Catalogue } from '../model.js';
 import type { History } from '../schema-registry/history.js';
-import {
-  latestContract,
-  type SchemaEntry,
-  SchemaRegistryState,
-  type SubjectVersion,
-} from '../schema-registry/registry.js';
+import { type SchemaEntry, SchemaRegistryState, type SubjectVersion } from '../schema-registry/registry.js';
 
 /** Which release a registry serves: what its health endpoint reports. */
 export interface ServedRelease {
@@ -90,9 +85,9 @@ export function versionBody(version: SubjectVersion, subject = version.subject):
   };
 }
 
-/** The body of `GET /schemas/ids/{id}`: the text, and the rules and metadata of its newest version. */
+/** The body of `GET /schemas/ids/{id}`: the text, and its rules and metadata when it has them. */
 export function schemaBody(entry: SchemaEntry): Record<string, unknown> {
-  return { schema: entry.schema, schemaType: JSON_TYPE, ...latestContract(entry) };
+  return { schema: entry.schema, schemaType: JSON_TYPE, ...entry.contract };
 }
 
 /** Compact JSON as bytes. */

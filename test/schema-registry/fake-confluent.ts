@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
  * `POST /subjects/{s}/versions` register), in memory. Ids are global and sequential, identical schema
  * texts share an id, registering a schema a subject already has returns its id without a new version,
  * as Confluent does. A version keeps the `ruleSet` and `metadata` sent with it (data contracts): the same
- * text with another contract is a new version under the same id, and a look-up that sends a contract
- * matches only a version with that contract. It runs no compatibility check of its own: `refuse` simulates one. It is not a
+ * text with another contract is another schema (a new version and id, as Confluent's MockClient has it),
+ * and a look-up that sends a contract matches only a version with that contract. It runs no compatibility check of its own: `refuse` simulates one. It is not a
  * registry to use; `register` has not yet been run against a live Confluent, Apicurio or Karapace.
  */
 export class FakeConfluentRegistry {
@@ -110,10 +110,11 @@ export class FakeConfluentRegistry {
         if (existing) return answer(res, 200, { id: existing.id });
         const why = this.refuse?.(subject, schema);
         if (why) return answer(res, 409, { error_code: 409, message: why });
-        let id = this.ids.get(schema);
+        const identity = JSON.stringify([schema, contract]);
+        let id = this.ids.get(identity);
         if (id === undefined) {
           id = this.ids.size + 1;
-          this.ids.set(schema, id);
+          this.ids.set(identity, id);
         }
         const list = versions ?? [];
         list.push({ version: list.length + 1, id, schema, ...contract });

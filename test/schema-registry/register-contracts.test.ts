@@ -48,11 +48,12 @@ describe('eventry register pushes data contracts', { timeout: 60_000 }, () => {
     }
     const placed = target.subjects.get('order.placed-v1')![0]!;
     expect(placed.metadata).toEqual({ tags: { '$.buyer.email': ['PII'] }, properties: { version: 'v1' } });
-    // The rule added in 1.1.0 is a version of its own, the same text under the same id.
+    // The rule added in 1.1.0 is a version of its own: the same text, another schema.
     const cancelled = target.subjects.get('order.cancelled-v1')!;
     expect(cancelled).toHaveLength(2);
     expect(cancelled[0]).not.toHaveProperty('ruleSet');
-    expect(cancelled[1]!.id).toBe(cancelled[0]!.id);
+    expect(cancelled[1]!.schema).toBe(cancelled[0]!.schema);
+    expect(cancelled[1]!.id).not.toBe(cancelled[0]!.id);
     expect(cancelled[1]!.ruleSet).toEqual({
       domainRules: [
         {

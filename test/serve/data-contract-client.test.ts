@@ -7,6 +7,7 @@ import {
 } from '@confluentinc/schemaregistry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHistory } from '../../generators/schema-registry/history.js';
+import { schemaId } from '../../generators/schema-registry/registry.js';
 import { releasedRules } from '../schema-registry/released-repo.js';
 import { type RunningRegistry, startRegistry } from './serve-helpers.js';
 
@@ -84,21 +85,25 @@ describe('eventry serve answers each version with its data contract', () => {
   it('an event without rules answers as it always did, without ruleSet or metadata', async () => {
     const first = await get('/subjects/order.cancelled-v1/versions/1');
     expect(Object.keys(first)).toEqual(['subject', 'version', 'id', 'schemaType', 'schema']);
-    expect(Object.keys(await get(`/schemas/ids/${first.id}`)).sort()).toEqual(
-      // The id's newest version (1.1.0) has rules: asked by id, the text comes with them.
-      ['metadata', 'ruleSet', 'schema', 'schemaType'],
-    );
+    expect(await get(`/schemas/ids/${first.id}`)).toEqual({ schema: first.schema, schemaType: 'JSON' });
+    // Its id is the one the text alone always had.
+    expect(first.id).toBe(schemaId(first.schema as string));
   });
 
-  it('a rule added to an unchanged schema is a new version under the same id', async () => {
+  it('a rule added to an unchanged schema is a new version and a new id, as in Confluent', async () => {
     const versions = registry.state.subjects.get('order.cancelled-v1')!;
     expect(versions.map((version) => version.version)).toEqual([1, 2]);
-    expect(versions[1]!.id).toBe(versions[0]!.id);
     expect(versions[1]!.schema).toBe(versions[0]!.schema);
+    expect(versions[1]!.id).not.toBe(versions[0]!.id);
     const second = await get('/subjects/order.cancelled-v1/versions/2');
-    expect((second.ruleSet as { domainRules: { name: string }[] }).domainRules[0]!.name).toBe(
-      'order_id_named',
-    );
+    const rule = (second.ruleSet as { domainRules: { name: string }[] }).domainRules[0]!;
+    expect(rule.name).toBe('order_id_named');
+    expect(await get(`/schemas/ids/${second.id}`)).toEqual({
+      schema: second.schema,
+      schemaType: 'JSON',
+      ruleSet: second.ruleSet,
+      metadata: second.metadata,
+    });
   });
 });
 
