@@ -115,11 +115,19 @@ function getSubjects(state: SchemaRegistryState, rest: string[], query: URLSearc
   const versions = state.subjects.get(subject)!;
   if (rest.length === 2 && rest[1] === 'versions') return ok(versions.map((version) => version.version));
   if (rest.length === 2 && rest[1] === 'metadata') {
-    // No version carries metadata: only a request without metadata filters matches (the latest).
-    if ([...query.keys()].some((name) => name === 'key' || name === 'value')) {
-      throw schemaNotFound(`with the requested metadata in subject '${subject}'`);
-    }
-    return ok(versionBody(versions.at(-1)!, rest[0]));
+    // The latest version whose metadata properties have every `key=...&value=...` pair asked for; only
+    // versions with rules carry metadata (docs/decisions/0145), so without filters it is the latest.
+    const keys = query.getAll('key');
+    const values = query.getAll('value');
+    const found = [...versions]
+      .reverse()
+      .find(
+        (version) =>
+          keys.length === values.length &&
+          keys.every((key, index) => version.contract?.metadata.properties[key] === values[index]),
+      );
+    if (!found) throw schemaNotFound(`with the requested metadata in subject '${subject}'`);
+    return ok(versionBody(found, rest[0]));
   }
   if ((rest.length === 3 || rest.length === 4) && rest[1] === 'versions') {
     const version = pickVersion(subject, versions, rest[2]!);

@@ -146,6 +146,31 @@ describe('Confluent JsonSerializer with its CelExecutor against eventry serve', 
     await expect(serializer().serialize(PLACED, payload)).rejects.toThrow(`rule ${rule} failed: ${message}`);
   });
 
+  it('finds the latest version by its metadata properties (useLatestWithMetadata)', async () => {
+    const latest = registry.state.subjects.get(PLACED)!.at(-1)!;
+    expect(await client.getLatestWithMetadata(PLACED, { version: 'v1' })).toMatchObject({
+      id: latest.id,
+      version: latest.version,
+    });
+    await expect(client.getLatestWithMetadata(PLACED, { version: 'v2' })).rejects.toMatchObject({
+      status: 404,
+      errorCode: 40403,
+    });
+    // Of order.cancelled-v1, only version 2 (its rule added) has metadata.
+    await expect(
+      client.getLatestWithMetadata('order.cancelled-v1', { version: 'v1' }),
+    ).resolves.toMatchObject({ version: 2 });
+    const withMetadata = new JsonSerializer(
+      client,
+      SerdeType.VALUE,
+      { useLatestWithMetadata: { version: 'v1' }, autoRegisterSchemas: false },
+      rules,
+    );
+    await expect(withMetadata.serialize(PLACED, { ...goodOrder(), lines: [] })).rejects.toThrow(
+      'rule lines_present failed',
+    );
+  });
+
   it('enforces the rules of the schema looked up by id too (useSchemaId)', async () => {
     const id = registry.state.subjects.get(PLACED)!.at(-1)!.id;
     const byId = new JsonSerializer(
