@@ -171,6 +171,17 @@ describe('Confluent JsonSerializer with its CelExecutor against eventry serve', 
     );
   });
 
+  it('useSchemaId writes under the id asked for, with the rules of that version or none', async () => {
+    const [bare, ruled] = registry.state.subjects.get('order.cancelled-v1')!;
+    const using = (id: number) =>
+      new JsonSerializer(client, SerdeType.VALUE, { useSchemaId: id, autoRegisterSchemas: false }, rules);
+    const unnamed = { order_id: '' };
+    expect((await using(bare!.id).serialize('order.cancelled-v1', unnamed)).readInt32BE(1)).toBe(bare!.id);
+    await expect(using(ruled!.id).serialize('order.cancelled-v1', unnamed)).rejects.toThrow(
+      'rule order_id_named failed',
+    );
+  });
+
   it('enforces the rules of the schema looked up by id too (useSchemaId)', async () => {
     const id = registry.state.subjects.get(PLACED)!.at(-1)!.id;
     const byId = new JsonSerializer(
