@@ -29,7 +29,7 @@ export interface DataContract {
 }
 
 /** The tag a field classified `personal` or `sensitive` carries. */
-export const PII_TAG = 'PII';
+const PII_TAG = 'PII';
 
 /** The data contract of an event, or undefined when it has no rules (nor shapes with rules). */
 export function dataContract(catalogue: Catalogue, key: string): DataContract | undefined {
