@@ -74,9 +74,7 @@ export async function runRegister(options: RegisterCommandOptions, io: Container
       report(print, options, shown, plan, undefined);
       return EXIT.ok;
     }
-    const schemas = new Map(
-      versions.map((version) => [`${version.subject}\0${version.version}`, version.schema]),
-    );
+    const schemas = new Map(versions.map((version) => [`${version.subject}\0${version.version}`, version]));
     const outcome = await executeRegister(
       target,
       plan,

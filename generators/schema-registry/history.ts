@@ -20,7 +20,8 @@ import {
   runGit,
   shallowOrThrow,
 } from '../sources/git.js';
-import { schemaTextFingerprint, servedSchemaText } from './schema-text.js';
+import { dataContract } from './data-contract.js';
+import { canonicalJson, schemaTextFingerprint, servedSchemaText } from './schema-text.js';
 
 /**
  * The release history a registry is served from. A release is a commit, on the first-parent line of
@@ -38,6 +39,8 @@ export interface HistoryPoint {
   version: string;
   /** Served schema text by event key (see servedSchemaText). */
   schemas: Map<string, string>;
+  /** The data contract (ruleSet and metadata, as JSON text) of each event that has one (see dataContract). */
+  contracts?: Map<string, string>;
 }
 
 /** The history, oldest first, and what could not be read (a release whose catalogue does not load). */
@@ -123,7 +126,7 @@ export function loadHistory(options: HistoryOptions): HistoryResult {
   points.push({
     label: 'working catalogue',
     version: working.catalogue.config.version,
-    schemas: schemaTexts(working.catalogue),
+    ...schemaTexts(working.catalogue),
   });
   return { ok: true, history: { points, current: working.catalogue, warnings } };
 }
@@ -163,12 +166,12 @@ function releasePoints(
   const points: HistoryPoint[] = [];
   for (const release of findReleases(atTop, inRepo)) {
     const label = `${release.version} (${release.commit.slice(0, 7)})`;
-    const schemas = releaseSchemas(options, atTop, inRepo, release.commit, load);
-    if (typeof schemas === 'string') {
-      warnings.push(`release ${label} left out: ${schemas}`);
+    const texts = releaseSchemas(options, atTop, inRepo, release.commit, load);
+    if (typeof texts === 'string') {
+      warnings.push(`release ${label} left out: ${texts}`);
       continue;
     }
-    points.push({ label, commit: release.commit, version: release.version, schemas });
+    points.push({ label, commit: release.commit, version: release.version, ...texts });
   }
   return points;
 }
@@ -208,11 +211,19 @@ function firstParentCommitsTouching(top: GitPlace, path: string): string[] {
     .filter((line) => line !== '');
 }
 
-/** Schema texts of every event of a catalogue. */
-function schemaTexts(catalogue: Catalogue): Map<string, string> {
+/** What a history point holds of one catalogue: schema texts and data contracts by event key. */
+type PointTexts = { schemas: Map<string, string>; contracts: Map<string, string> };
+
+/** Schema texts of every event of a catalogue, and the data contract of each that has one. */
+function schemaTexts(catalogue: Catalogue): PointTexts {
   const schemas = new Map<string, string>();
-  for (const key of Object.keys(catalogue.events).sort()) schemas.set(key, servedSchemaText(catalogue, key));
-  return schemas;
+  const contracts = new Map<string, string>();
+  for (const key of Object.keys(catalogue.events).sort()) {
+    schemas.set(key, servedSchemaText(catalogue, key));
+    const contract = dataContract(catalogue, key);
+    if (contract) contracts.set(key, canonicalJson(contract));
+  }
+  return { schemas, contracts };
 }
 
 /** The schema texts at a release commit, from the cache or loaded from git; a string says why not. */
@@ -222,7 +233,7 @@ function releaseSchemas(
   catalogueInRepo: string,
   commit: string,
   load: LoadOptions,
-): Map<string, string> | string {
+): PointTexts | string {
   const tree = treeHash(top, commit, catalogueInRepo);
   const fingerprint = schemaTextFingerprint();
   const cacheFile =
@@ -243,18 +254,18 @@ function releaseSchemas(
     if (loaded.reason === 'problems') return `its catalogue has ${loaded.problems.length} problem(s)`;
     throw new HistoryUnreadable(`git could not read release ${commit.slice(0, 7)}: ${loaded.message}`);
   }
-  const schemas = schemaTexts(loaded.source.catalogue);
+  const texts = schemaTexts(loaded.source.catalogue);
   if (cacheFile && options.cacheDir) {
     try {
       mkdirSync(options.cacheDir, { recursive: true });
       const temporary = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(cacheEntry(schemas, inputs)));
+      writeFileSync(temporary, JSON.stringify(cacheEntry(texts, inputs)));
       renameSync(temporary, cacheFile);
     } catch {
       // A read-only checkout still serves; it only loads releases again on the next start.
     }
   }
-  return schemas;
+  return texts;
 }
 
 /** What a cached release was made from: its catalogue's git tree and the code that made the texts. */
@@ -264,24 +275,31 @@ interface CacheInputs {
 }
 
 /** Names this layout; an entry with another (an older toolkit's bare list) is made again. */
-const CACHE_FORMAT = 'eventry-registry-release/2';
+const CACHE_FORMAT = 'eventry-registry-release/3';
 
-/** A release's cache entry: its schemas with the digest of them and of their inputs. */
+/** A release's cache entry: its schemas and contracts with the digest of them and of their inputs. */
 interface CacheEntry extends CacheInputs {
   format: typeof CACHE_FORMAT;
   digest: string;
   schemas: [string, string][];
+  contracts: [string, string][];
 }
 
-function cacheEntry(schemas: Map<string, string>, inputs: CacheInputs): CacheEntry {
+function cacheEntry({ schemas, contracts }: PointTexts, inputs: CacheInputs): CacheEntry {
   const pairs = [...schemas];
-  return { format: CACHE_FORMAT, ...inputs, digest: digestOf(pairs, inputs), schemas: pairs };
+  const contractPairs = [...contracts];
+  const digest = digestOf(pairs, contractPairs, inputs);
+  return { format: CACHE_FORMAT, ...inputs, digest, schemas: pairs, contracts: contractPairs };
 }
 
-/** sha256 over the inputs and every key and text, each part length-prefixed so no two lists collide. */
-function digestOf(pairs: readonly (readonly [string, string])[], inputs: CacheInputs): string {
+/**
+ * sha256 over the inputs and every key and text, each part length-prefixed so no two lists collide
+ * (the count of schemas first, so no pair moves from one list to the other).
+ */
+function digestOf(pairs: readonly Pair[], contracts: readonly Pair[], inputs: CacheInputs): string {
   const hash = createHash('sha256');
-  for (const part of [CACHE_FORMAT, inputs.tree, inputs.fingerprint, ...pairs.flat()]) {
+  const parts = [CACHE_FORMAT, inputs.tree, inputs.fingerprint, `${pairs.length}`, ...pairs.flat()];
+  for (const part of [...parts, ...contracts.flat()]) {
     hash.update(`${Buffer.byteLength(part)}:`).update(part);
   }
   return hash.digest('hex');
@@ -293,7 +311,7 @@ function digestOf(pairs: readonly (readonly [string, string])[], inputs: CacheIn
  * digest. Anything else (a truncated file, `[]`, an edited text, a number for a text) is undefined, and
  * the release is loaded from git again: the registry never serves what it cannot check.
  */
-function readCachedSchemas(file: string, inputs: CacheInputs): Map<string, string> | undefined {
+function readCachedSchemas(file: string, inputs: CacheInputs): PointTexts | undefined {
   let entry: Partial<CacheEntry>;
   try {
     entry = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheEntry>;
@@ -306,20 +324,28 @@ function readCachedSchemas(file: string, inputs: CacheInputs): Map<string, strin
     entry.format !== CACHE_FORMAT ||
     entry.tree !== inputs.tree ||
     entry.fingerprint !== inputs.fingerprint ||
-    !Array.isArray(entry.schemas)
+    !wellFormed(entry.schemas) ||
+    !wellFormed(entry.contracts)
   )
     return undefined;
-  const pairs = entry.schemas;
+  if (entry.digest !== digestOf(entry.schemas, entry.contracts, inputs)) return undefined;
+  return { schemas: new Map(entry.schemas), contracts: new Map(entry.contracts) };
+}
+
+type Pair = readonly [string, string];
+
+/** A list of `[key, text]` string pairs, keys in order without repeats. */
+function wellFormed(pairs: unknown): pairs is [string, string][] {
+  if (!Array.isArray(pairs)) return false;
   let previous: string | undefined;
   for (const pair of pairs) {
-    if (!Array.isArray(pair) || pair.length !== 2) return undefined;
+    if (!Array.isArray(pair) || pair.length !== 2) return false;
     const [key, text] = pair as unknown[];
-    if (typeof key !== 'string' || typeof text !== 'string') return undefined;
-    if (previous !== undefined && !(previous < key)) return undefined;
+    if (typeof key !== 'string' || typeof text !== 'string') return false;
+    if (previous !== undefined && !(previous < key)) return false;
     previous = key;
   }
-  if (entry.digest !== digestOf(pairs, inputs)) return undefined;
-  return new Map(pairs);
+  return true;
 }
 
 function treeHash(top: GitPlace, commit: string, catalogueInRepo: string): string | undefined {

@@ -1,4 +1,5 @@
 import type { CompatibilityLevel } from '../model.js';
+import type { DataContract } from './data-contract.js';
 import type { SchemaRegistryState, SubjectVersion } from './registry.js';
 
 /**
@@ -135,8 +136,13 @@ export async function planRegister(
       set: registryLevel !== level || (registryPolicy ?? 'STRICT') !== policy,
     });
   }
+  // The contract goes with the text: a version that only changed its rules is not the one before it.
   const lookUp = (version: SubjectVersion, schema: string) =>
-    call(target, 'POST', `/subjects/${encodeURIComponent(version.subject)}`, { schemaType: 'JSON', schema });
+    call(target, 'POST', `/subjects/${encodeURIComponent(version.subject)}`, {
+      schemaType: 'JSON',
+      schema,
+      ...version.contract,
+    });
   const lookups = await inPool(versions, 8, async (version) => {
     let answer = await lookUp(version, version.schema);
     // Pushed by an eventry before the `$id` change: the registry has that version under its first text,
@@ -174,7 +180,7 @@ export async function planRegister(
 export async function executeRegister(
   target: RegistryTarget,
   plan: RegisterPlan,
-  schemaOf: (subject: string, version: number) => string,
+  schemaOf: (subject: string, version: number) => { schema: string; contract?: DataContract },
 ): Promise<RegisterOutcome> {
   const outcome: RegisterOutcome = { levelsSet: [], policyIgnored: [], registered: [] };
   const pendingLevels = new Map(
@@ -200,9 +206,12 @@ export async function executeRegister(
     if (version.action !== 'register') continue;
     const failed = await setLevel(version.subject);
     if (failed) return { ...outcome, refused: failed };
+    const { schema, contract } = schemaOf(version.subject, version.version);
+    // The rules and metadata go with the text, as Confluent's data contracts (absent: the body as ever).
     const answer = await call(target, 'POST', `/subjects/${encodeURIComponent(version.subject)}/versions`, {
       schemaType: 'JSON',
-      schema: schemaOf(version.subject, version.version),
+      schema,
+      ...contract,
     });
     if (answer.status !== 200)
       return { ...outcome, refused: refusal(version.subject, version.version, answer) };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CompatibilityLevel } from '../model.js';
+import type { DataContract } from './data-contract.js';
 import type { History } from './history.js';
 import { firstGenerationText } from './schema-text.js';
 
@@ -21,12 +22,18 @@ export interface SubjectVersion {
   released: boolean;
   /** The id and text an eventry before the `$id` change served for it: they still resolve. */
   firstGeneration?: { id: number; schema: string };
+  /** Its event's rules and metadata, when it has rules (see dataContract); part of its identity. */
+  contract?: DataContract;
+  /** The contract's canonical text (what tells two versions apart). */
+  contractText?: string;
 }
 
-/** A schema by id, and every subject version that has it. */
+/** A schema by id (its text and data contract), and every subject version that has it. */
 export interface SchemaEntry {
   id: number;
   schema: string;
+  /** The rules and metadata every version with this id has (see SubjectVersion.contract). */
+  contract?: DataContract;
   uses: SubjectVersion[];
   /** A first-generation text (see SubjectVersion.firstGeneration): resolves by id, listed nowhere. */
   retired?: true;
@@ -58,13 +65,17 @@ export class SchemaRegistryState {
     for (const point of history.points) {
       for (const [subject, schema] of [...point.schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const versions = this.subjects.get(subject) ?? [];
-        if (versions.at(-1)?.schema === schema) continue;
+        const contractText = point.contracts?.get(subject);
+        const last = versions.at(-1);
+        // A new version when the schema or the contract changes (docs/decisions/0145).
+        if (last?.schema === schema && last.contractText === contractText) continue;
         const entry: SubjectVersion = {
           subject,
           version: versions.length + 1,
           id: 0,
           schema,
           released: point.commit !== undefined,
+          ...(contractText ? { contractText, contract: JSON.parse(contractText) as DataContract } : {}),
         };
         versions.push(entry);
         this.created.push(entry);
@@ -109,11 +120,21 @@ export class SchemaRegistryState {
     for (const entry of this.created) {
       const schema = textOf(entry);
       if (schema === undefined) continue;
-      let id = idOf.get(schema);
+      // A text with a data contract is another schema than the bare text, as in Confluent (the hash of
+      // a text without one is what it always was); first texts predate contracts.
+      const contract = retired ? undefined : entry.contract;
+      const identity = contract ? `${schema}\n${entry.contractText}` : schema;
+      let id = idOf.get(identity);
       if (id === undefined) {
-        id = freeId(schema, this.schemas);
-        idOf.set(schema, id);
-        this.schemas.set(id, { id, schema, uses: [], ...(retired ? { retired } : {}) });
+        id = freeId(identity, this.schemas);
+        idOf.set(identity, id);
+        this.schemas.set(id, {
+          id,
+          schema,
+          ...(contract ? { contract } : {}),
+          uses: [],
+          ...(retired ? { retired } : {}),
+        });
       }
       assign(entry, id, schema);
       this.schemas.get(id)!.uses.push(entry);
@@ -128,7 +149,9 @@ export class SchemaRegistryState {
    */
   keepIdsOf(previous: SchemaRegistryState): void {
     for (const [id, entry] of previous.schemas) {
-      if (!this.schemas.has(id)) this.schemas.set(id, { id, schema: entry.schema, uses: [], retired: true });
+      if (this.schemas.has(id)) continue;
+      const contract = entry.contract ? { contract: entry.contract } : {};
+      this.schemas.set(id, { id, schema: entry.schema, ...contract, uses: [], retired: true });
     }
   }
 

@@ -37,7 +37,7 @@ export function firstGenerationText(key: string, text: string): string | undefin
  * Compact JSON with object keys sorted at every depth (array order kept): two schemas that differ only
  * in key order or white space have the same text, so a look-up by schema text finds them.
  */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 
@@ -75,7 +75,10 @@ export function schemaTextFingerprint(): string {
     const hash = createHash('sha256');
     // `.js` when compiled, `.ts` when the sources run directly (tests).
     const ext = extname(fileURLToPath(import.meta.url));
-    for (const module of ['../model', '../schema/json-schema', '../schema/generated-note', './schema-text']) {
+    const modules = ['../model', '../schema/json-schema', '../schema/generated-note', './schema-text'];
+    // The data contracts cached beside the texts.
+    modules.push('./data-contract', '../cel/over-message');
+    for (const module of modules) {
       hash.update(readFileSync(fileURLToPath(new URL(`${module}${ext}`, import.meta.url))));
     }
     fingerprint = hash.digest('hex');

@@ -7,7 +7,7 @@ import {
   versionNotFound,
 } from './errors.js';
 import { CONTENT_TYPE } from './send.js';
-import { JSON_TYPE, json, type ServedState, versionBody } from './served-state.js';
+import { JSON_TYPE, json, type ServedState, schemaBody, versionBody } from './served-state.js';
 
 /**
  * The read routes of the registry API (every `GET` but the index page and the docs portal), as a pure
@@ -115,11 +115,19 @@ function getSubjects(state: SchemaRegistryState, rest: string[], query: URLSearc
   const versions = state.subjects.get(subject)!;
   if (rest.length === 2 && rest[1] === 'versions') return ok(versions.map((version) => version.version));
   if (rest.length === 2 && rest[1] === 'metadata') {
-    // No version carries metadata: only a request without metadata filters matches (the latest).
-    if ([...query.keys()].some((name) => name === 'key' || name === 'value')) {
-      throw schemaNotFound(`with the requested metadata in subject '${subject}'`);
-    }
-    return ok(versionBody(versions.at(-1)!, rest[0]));
+    // The latest version whose metadata properties have every `key=...&value=...` pair asked for; only
+    // versions with rules carry metadata (docs/decisions/0145), so without filters it is the latest.
+    const keys = query.getAll('key');
+    const values = query.getAll('value');
+    const found = [...versions]
+      .reverse()
+      .find(
+        (version) =>
+          keys.length === values.length &&
+          keys.every((key, index) => version.contract?.metadata.properties[key] === values[index]),
+      );
+    if (!found) throw schemaNotFound(`with the requested metadata in subject '${subject}'`);
+    return ok(versionBody(found, rest[0]));
   }
   if ((rest.length === 3 || rest.length === 4) && rest[1] === 'versions') {
     const version = pickVersion(subject, versions, rest[2]!);
@@ -145,7 +153,7 @@ function getSchemas(state: SchemaRegistryState, rest: string[], query: URLSearch
     const raw_ = rest[1]!;
     const entry = /^[0-9]{1,10}$/.test(raw_) ? state.schemas.get(Number(raw_)) : undefined;
     if (!entry) throw schemaNotFound(`${raw_}`);
-    if (rest.length === 2) return ok({ schema: entry.schema, schemaType: JSON_TYPE });
+    if (rest.length === 2) return ok(schemaBody(entry));
     if (rest[2] === 'schema') return raw(entry.schema);
     if (rest[2] === 'subjects') return ok([...new Set(entry.uses.map((use) => use.subject))]);
     if (rest[2] === 'versions')

@@ -1,11 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import { MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../schema-registry/schema-text.js';
+import { canonicalJson, MAX_SCHEMA_DEPTH, nestsDeeperThan } from '../schema-registry/schema-text.js';
 import { invalidSchema, SchemaRegistryError } from './errors.js';
 
 /** A schema sent to a look-up or a compatibility check. */
 export interface SchemaRequest {
   schema: string;
   schemaType: string;
+  /** The `ruleSet` and `metadata` sent with it, in canonical JSON; undefined when neither is. */
+  contract?: string;
 }
 
 /** A `{schema, schemaType?}` body; a missing schemaType means AVRO, as in Confluent. */
@@ -33,7 +35,15 @@ export function readSchemaRequest(text: string): SchemaRequest {
   }
   const schemaType = record.schemaType === undefined ? 'AVRO' : record.schemaType;
   if (typeof schemaType !== 'string') throw invalidSchema('`schemaType` is not a string.');
-  return { schema: record.schema, schemaType };
+  const contract = {
+    ...(record.metadata === undefined ? {} : { metadata: record.metadata }),
+    ...(record.ruleSet === undefined ? {} : { ruleSet: record.ruleSet }),
+  };
+  return {
+    schema: record.schema,
+    schemaType,
+    ...(Object.keys(contract).length > 0 ? { contract: canonicalJson(contract) } : {}),
+  };
 }
 
 /** Whether the request carries a body (a length above zero, or chunked). */

@@ -92,11 +92,16 @@ function lookUp(body: string, res: ServerResponse, state: SchemaRegistryState, n
   const subject = state.resolveSubject(name);
   if (!subject) throw subjectNotFound(name);
   const text = request.schemaType === JSON_TYPE ? canonicalCandidate(request.schema) : undefined;
-  const versions = state.subjects.get(subject)!;
-  const found = text === undefined ? undefined : [...versions].reverse().find((v) => v.schema === text);
+  const versions = [...state.subjects.get(subject)!].reverse();
+  // The version with the text and the data contract sent (none sent: one without, else the latest with
+  // the text); a contract no version has is not found (docs/decisions/0145).
+  const withText = text === undefined ? [] : versions.filter((v) => v.schema === text);
+  const found =
+    withText.find((v) => v.contractText === request.contract) ??
+    (request.contract === undefined ? withText[0] : undefined);
   if (found) return sendJson(res, 200, versionBody(found, name));
   // A text an earlier eventry served (with `$id`) is still that version, under the id it had then.
-  const earlier = [...versions].reverse().find((v) => v.firstGeneration?.schema === text);
+  const earlier = versions.find((v) => v.firstGeneration?.schema === text);
   if (!earlier?.firstGeneration) throw schemaNotFound(`in subject '${subject}'`);
   return sendJson(res, 200, { ...versionBody(earlier, name), ...earlier.firstGeneration });
 }

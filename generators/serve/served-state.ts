@@ -1,6 +1,6 @@
 import type { Catalogue } from '../model.js';
 import type { History } from '../schema-registry/history.js';
-import { SchemaRegistryState, type SubjectVersion } from '../schema-registry/registry.js';
+import { type SchemaEntry, SchemaRegistryState, type SubjectVersion } from '../schema-registry/registry.js';
 
 /** Which release a registry serves: what its health endpoint reports. */
 export interface ServedRelease {
@@ -81,7 +81,13 @@ export function versionBody(version: SubjectVersion, subject = version.subject):
     id: version.id,
     schemaType: JSON_TYPE,
     schema: version.schema,
+    ...version.contract,
   };
+}
+
+/** The body of `GET /schemas/ids/{id}`: the text, and its rules and metadata when it has them. */
+export function schemaBody(entry: SchemaEntry): Record<string, unknown> {
+  return { schema: entry.schema, schemaType: JSON_TYPE, ...entry.contract };
 }
 
 /** Compact JSON as bytes. */
@@ -90,7 +96,7 @@ export const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value
 function precomputedBodies(state: SchemaRegistryState): Map<string, Buffer> {
   const bodies = new Map<string, Buffer>();
   for (const entry of state.schemas.values()) {
-    bodies.set(`/schemas/ids/${entry.id}`, json({ schema: entry.schema, schemaType: JSON_TYPE }));
+    bodies.set(`/schemas/ids/${entry.id}`, json(schemaBody(entry)));
   }
   for (const [subject, versions] of state.subjects) {
     const path = `/subjects/${encodeURIComponent(subject)}/versions`;

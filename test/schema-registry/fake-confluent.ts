@@ -6,11 +6,13 @@ import type { AddressInfo } from 'node:net';
  * the calls `eventry register` makes (GET/PUT `/config/{s}`, `POST /subjects/{s}` look-up,
  * `POST /subjects/{s}/versions` register), in memory. Ids are global and sequential, identical schema
  * texts share an id, registering a schema a subject already has returns its id without a new version,
- * as Confluent does. It runs no compatibility check of its own: `refuse` simulates one. It is not a
+ * as Confluent does. A version keeps the `ruleSet` and `metadata` sent with it (data contracts): the same
+ * text with another contract is another schema (a new version and id, as Confluent's MockClient has it),
+ * and a look-up that sends a contract matches only a version with that contract. It runs no compatibility check of its own: `refuse` simulates one. It is not a
  * registry to use; `register` has not yet been run against a live Confluent, Apicurio or Karapace.
  */
 export class FakeConfluentRegistry {
-  readonly subjects = new Map<string, { version: number; id: number; schema: string }[]>();
+  readonly subjects = new Map<string, StoredVersion[]>();
   readonly config = new Map<string, string>();
   /** Subject-level `compatibilityPolicy` (Confluent 8.x); `globalPolicy` for subjects without one. */
   readonly policies = new Map<string, string>();
@@ -93,31 +95,52 @@ export class FakeConfluentRegistry {
       const subject = parts[1]!;
       const versions = this.subjects.get(subject);
       const schema = String(body.schema);
+      const contract = contractOf(body);
+      const same = (version: StoredVersion) =>
+        version.schema === schema && JSON.stringify(contractOf(version)) === JSON.stringify(contract);
       if (req.method === 'POST' && parts.length === 2) {
         if (!versions)
           return answer(res, 404, { error_code: 40401, message: `Subject '${subject}' not found.` });
-        const found = versions.find((version) => version.schema === schema);
+        const found = versions.find(same);
         if (!found) return answer(res, 404, { error_code: 40403, message: 'Schema not found' });
         return answer(res, 200, { subject, ...found, schemaType: 'JSON' });
       }
       if (req.method === 'POST' && parts[2] === 'versions') {
-        const existing = versions?.find((version) => version.schema === schema);
+        const existing = versions?.find(same);
         if (existing) return answer(res, 200, { id: existing.id });
         const why = this.refuse?.(subject, schema);
         if (why) return answer(res, 409, { error_code: 409, message: why });
-        let id = this.ids.get(schema);
+        const identity = JSON.stringify([schema, contract]);
+        let id = this.ids.get(identity);
         if (id === undefined) {
           id = this.ids.size + 1;
-          this.ids.set(schema, id);
+          this.ids.set(identity, id);
         }
         const list = versions ?? [];
-        list.push({ version: list.length + 1, id, schema });
+        list.push({ version: list.length + 1, id, schema, ...contract });
         this.subjects.set(subject, list);
         return answer(res, 200, { id });
       }
     }
     return answer(res, 404, { error_code: 404, message: 'HTTP 404 Not Found' });
   }
+}
+
+/** One version as stored: its text, and its data contract when one was sent. */
+export interface StoredVersion {
+  version: number;
+  id: number;
+  schema: string;
+  ruleSet?: unknown;
+  metadata?: unknown;
+}
+
+/** The `ruleSet` and `metadata` of a request or a stored version (those it has). */
+function contractOf(body: { ruleSet?: unknown; metadata?: unknown }): Record<string, unknown> {
+  return {
+    ...(body.ruleSet === undefined ? {} : { ruleSet: body.ruleSet }),
+    ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+  };
 }
 
 function answer(res: ServerResponse, status: number, body: unknown): void {

@@ -32,6 +32,34 @@ export function releaseNickname(repo: TestRepo): void {
 }
 
 /**
+ * The rules fixture released twice: 1.0.0, then 1.1.0 with a rule added to `order.cancelled-v1` (its
+ * schema unchanged, so only its data contract changes).
+ */
+export function releasedRules(): TestRepo {
+  const repo = makeRepo();
+  repo.copy(fixturePath('rules'), 'catalogue');
+  repo.commit('release 1.0.0');
+  const groupFile = 'catalogue/groups/orders.yaml';
+  const rule = [
+    '    rules:',
+    '      - name: order_id_named',
+    '        expr: size(message.order_id) > 0',
+    '        message: A cancelled order names its order.',
+  ];
+  repo.write(
+    groupFile,
+    readFileSync(join(repo.dir, groupFile), 'utf8').replace(
+      '      reason: {type: string}\n',
+      ['      reason: {type: string}', ...rule, ''].join('\n'),
+    ),
+  );
+  const config = 'catalogue/eventry.config.yaml';
+  repo.write(config, readFileSync(join(repo.dir, config), 'utf8').replace('1.0.0', '1.1.0'));
+  repo.commit('release 1.1.0');
+  return repo;
+}
+
+/**
  * Runs the compiled CLI without blocking the event loop (a test's in-process server must keep
  * answering it, which `spawnSync` would prevent).
  */
