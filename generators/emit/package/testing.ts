@@ -1,6 +1,6 @@
-import type { Catalogue, Field, FieldType, Group } from '../../model.js';
+import type { Catalogue, EventVersion, Field, FieldType, Group } from '../../model.js';
 import { isOpenEvent } from '../../model.js';
-import type { FieldSpec, TestingData, TypeSpec } from '../../runtime/testing.js';
+import type { FieldSpec, RuleSpec, TestingData, TypeSpec } from '../../runtime/testing.js';
 import { shapesUsedBy } from '../../schema/json-schema.js';
 import type { OutputFile } from '../context.js';
 import { render } from './templates.js';
@@ -18,15 +18,18 @@ export function emitTestingFiles(
   const slug = group.slug;
   const testingName = `${runtimeName}/testing`;
   const fastCheckName = `${runtimeName}/fast-check`;
+  const data = testingData(model, group);
+  // Only a group with rules checks its test data against its validators (the rules compiled there).
+  const rules = Object.values(data.events).some((event) => event.r !== undefined);
   return [
     {
       path: `${slug}/testing.js`,
-      contents: render('testing.js', { note, packageName, testingName, fastCheckName }),
+      contents: render('testing.js', { note, packageName, testingName, fastCheckName, rules }),
     },
     { path: `${slug}/testing.d.ts`, contents: render('testing.d.ts', { note, packageName, testingName }) },
     {
       path: `${slug}/testing-data.js`,
-      contents: render('testing-data.js', { note, data: testingData(model, group) }),
+      contents: render('testing-data.js', { note, data }),
     },
   ];
 }
@@ -78,12 +81,32 @@ function testingData(model: Catalogue, group: Group): TestingData {
   };
   for (const key of group.events) {
     const event = model.events[key]!;
-    events[key] = { f: fieldSpecs(event.fields), ...(isOpenEvent(event) ? { o: 1 as const } : {}) };
+    const rules = ruleSpecs(model, event);
+    events[key] = {
+      f: fieldSpecs(event.fields),
+      ...(isOpenEvent(event) ? { o: 1 as const } : {}),
+      ...(rules.length > 0 ? { r: rules } : {}),
+    };
     reach(event.fields);
   }
   const shapes: TestingData['shapes'] = {};
   for (const name of [...reached].sort()) shapes[name] = fieldSpecs(model.shapes[name]!.fields);
   return { events, shapes };
+}
+
+/**
+ * An event's rules as its test data reads them: its own, then its shapes' at each place they sit, each
+ * with the attr of the items it gives (`[]` for any array index), by which `invalid` tells them apart.
+ */
+function ruleSpecs(model: Catalogue, event: EventVersion): RuleSpec[] {
+  const specs: RuleSpec[] = (event.rules ?? []).map((rule) => [rule.name, rule.message, rule.attr]);
+  for (const place of event.shapeRules ?? []) {
+    for (const rule of model.shapes[place.shape]?.rules ?? []) {
+      const attr = [...place.path, ...(rule.attr === '' ? [] : [rule.attr])].join('.');
+      specs.push([`${place.shape}.${rule.name}`, rule.message, attr]);
+    }
+  }
+  return specs;
 }
 
 function fieldSpecs(fields: Field[]): FieldSpec[] {
