@@ -221,30 +221,45 @@ export function keepRules(event: EventRules, draw: (attempt: number) => unknown)
 }
 
 /**
- * `arbitrary` values that keep every rule: generation retries at most `KEEP_TRIES` times in a row (then
- * an error naming the rule), shrinking keeps only values that keep the rules.
+ * `arbitrary` values that keep every rule: each generation tries `values` (then, past a quarter of
+ * `KEEP_TRIES`, `fallback`) at most `KEEP_TRIES` times, then an error naming the rule; shrinking, by
+ * the arbitrary that made the value, keeps only values that keep the rules.
  */
-export function keptArbitrary<T>(fc: FastCheck, arbitrary: Arbitrary<T>, event: EventRules): Arbitrary<T> {
-  const kept = (value: T) => {
+export function keptArbitrary<T>(
+  fc: FastCheck,
+  values: Arbitrary<T>,
+  fallback: Arbitrary<T>,
+  event: EventRules,
+): Arbitrary<T> {
+  const kept = (value: unknown) => {
     const broken = brokenRules(event, value);
     return broken === undefined || broken.length === 0;
   };
+  type Made = { by: Arbitrary<T>; context: unknown };
+  const wrap = (by: Arbitrary<T>, value: Value<T>): Value<T> =>
+    new fc.Value(value.value_, { by, context: value.context } satisfies Made);
   class Kept extends fc.Arbitrary<T> {
     generate(mrng: Parameters<Arbitrary<T>['generate']>[0], biasFactor: number | undefined): Value<T> {
       const misses = new Misses();
       for (let attempt = 0; attempt < KEEP_TRIES; attempt++) {
-        const value = arbitrary.generate(mrng, biasFactor);
+        const by = attempt < KEEP_TRIES / 4 ? values : fallback;
+        const value = by.generate(mrng, biasFactor);
         const broken = brokenRules(event, value.value);
-        if (broken === undefined || broken.length === 0) return value;
+        if (broken === undefined || broken.length === 0) return wrap(by, value);
         misses.note(broken);
       }
       throw misses.error(event, 'arbitrary');
     }
     canShrinkWithoutContext(value: unknown): value is T {
-      return arbitrary.canShrinkWithoutContext(value) && kept(value);
+      return values.canShrinkWithoutContext(value) && kept(value);
     }
     shrink(value: T, context: unknown): Stream<Value<T>> {
-      return arbitrary.shrink(value, context).filter((next) => kept(next.value));
+      const made = context as Made | undefined;
+      const by = made?.by ?? values;
+      return by
+        .shrink(value, made?.context)
+        .filter((next) => kept(next.value))
+        .map((next) => wrap(by, next));
     }
   }
   return new Kept();

@@ -135,11 +135,13 @@ export function defineTesting<M>(
     // Without a seed, each call draws another payload, in the same sequence in every process.
     const seed = `${String(options.seed ?? `call ${calls++}`)}\0${key}\0${variant}`;
     const maxItems = readCount(options.maxItems, 3);
-    // Each retry for the rules draws from a seed of its own; past half of them, `minimal` gives way.
+    // Each retry for the rules draws from a seed of its own; past a quarter of them values are plain,
+    // past half `minimal` gives way (a rule may need an optional field or an array item).
     const drawn = (attempt: number) => {
       const random = new Random(hash(attempt === 0 ? seed : `${seed}\0${attempt}`));
       const relaxed = variant === 'minimal' && attempt >= KEEP_TRIES / 2 ? 'random' : variant;
-      return drawObject(event.f, { random, variant: relaxed, maxItems, shapes: data.shapes }, []);
+      const plain = attempt >= KEEP_TRIES / 4;
+      return drawObject(event.f, { random, variant: relaxed, maxItems, shapes: data.shapes, plain }, []);
     };
     const rules = rulesOf(key);
     return rules === undefined ? drawn(0) : keepRules(rules, drawn);
@@ -156,7 +158,10 @@ export function defineTesting<M>(
         );
       const values = arbitraryObject(fc, event.f, data.shapes, readCount(options.maxItems, 5), []);
       const rules = rulesOf(key);
-      return rules === undefined ? values : keptArbitrary(fc, values, rules);
+      if (rules === undefined) return values;
+      // Past a quarter of the tries, generation falls back to `fake`'s payloads, which relax further.
+      const fakes = fc.nat().map((n) => fake(key, { seed: `arbitrary ${n}`, maxItems: options.maxItems }));
+      return keptArbitrary(fc, values, fakes, rules);
     }) as TestingApi<M>['arbitrary'],
     invalid: ((key: string, options: InvalidOptions = {}) => {
       const event = eventOf(key);
@@ -209,6 +214,8 @@ interface Draw {
   variant: FakeVariant;
   maxItems: number;
   shapes: TestingData['shapes'];
+  /** Plain values (short words, small positive numbers): the later retries for an event's rules. */
+  plain?: boolean;
 }
 
 /** Whether a value of `type` would contain a shape already being drawn (a shape that contains itself). */
@@ -258,13 +265,16 @@ function drawValue(type: TypeSpec, name: string, draw: Draw, stack: readonly str
       return random.below(2) === 1;
     case 'i':
       if (type.e) return random.pick(type.e);
+      if (draw.plain) return 1 + random.below(100);
       return edgy ? random.pick(INTEGER_EDGES) : random.below(100_000);
     case 'n':
       if (type.e) return random.pick(type.e);
+      if (draw.plain) return 1 + random.below(100);
       return edgy ? random.pick(NUMBER_EDGES) : random.below(10_000_000) / 100;
     default:
       if (type.e) return random.pick(type.e);
       if (type.f !== undefined) return formatted(type.f, random, variant === 'random');
+      if (draw.plain) return pick(random, WORDS);
       if (type.h !== undefined) return hinted(type.h, random);
       return text(random, edgy);
   }
