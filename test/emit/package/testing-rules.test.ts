@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestingApi } from '../../../generators/runtime/testing.js';
+import type { GroupApi } from '../../../generators/runtime/types.js';
+import { fixturePath } from '../../helpers.js';
+import { type BuiltPackages, buildPackages } from './build-packages.js';
+
+/** The `testing` entry point of the rules fixture's group: its payloads keep the rules, `invalid` breaks each. */
+type Testing = TestingApi<Record<string, unknown>>;
+let built: BuiltPackages;
+let orders: GroupApi<Record<string, unknown>>;
+let testing: Testing;
+beforeAll(async () => {
+  built = await buildPackages(fixturePath('rules'));
+  orders = await built.importGroup('orders');
+  testing = (await import(pathToFileURL(join(built.out, 'orders', 'testing.js')).href)) as Testing;
+}, 120_000);
+
+const RULED = ['order.placed-v1', 'refund.issued-v1'];
+const SAMPLES = 500;
+
+describe('test data of events with rules', () => {
+  it.each(RULED)('fake gives %s payloads that keep every rule, in every variant', (key) => {
+    for (const variant of ['minimal', 'full', 'random'] as const) {
+      for (let seed = 0; seed < SAMPLES; seed++) {
+        expect(orders.validate(key, testing.fake(key, { seed, variant }))).toEqual({ valid: true });
+      }
+    }
+  });
+
+  it.each(RULED)('arbitrary gives %s values that keep every rule', (key) => {
+    for (const payload of fc.sample(testing.arbitrary(key, { fc }), { numRuns: SAMPLES, seed: 45 })) {
+      expect(orders.validate(key, payload)).toEqual({ valid: true });
+    }
+  });
+
+  it('shrinks a failing arbitrary value to one that still keeps every rule', () => {
+    const result = fc.check(
+      fc.property(
+        testing.arbitrary('order.placed-v1', { fc }),
+        (payload) => (payload as { amount: number }).amount < 50,
+      ),
+      { seed: 7 },
+    );
+    expect(result.failed).toBe(true);
+    expect(orders.validate('order.placed-v1', result.counterexample![0])).toEqual({ valid: true });
+  });
+
+  it.each(RULED)('invalid gives one payload per rule of %s, breaking that rule alone', (key) => {
+    const rules = [
+      ...(built.catalogue.events[key]!.rules ?? []).map((rule) => rule.message),
+      ...(built.catalogue.events[key]!.shapeRules ?? []).flatMap((place) =>
+        (built.catalogue.shapes[place.shape]!.rules ?? []).map((rule) => rule.message),
+      ),
+    ];
+    for (const seed of [0, 1, 2]) {
+      const broken = testing.invalid(key, { seed }).filter((item) => item.problem === 'rule_violated');
+      expect(broken.map((item) => item.description)).toHaveLength(rules.length);
+      broken.forEach((item, n) => {
+        const result = orders.validate(key, item.payload);
+        expect(result.valid ? [] : result.error.errors).toEqual([
+          { detail: rules[n], code: 'rule_violated', attr: item.error.attr },
+        ]);
+        expect(item.error.code).toBe('rule_violated');
+      });
+    }
+  });
+
+  it('gives every schema problem of an event with rules exactly its error item', () => {
+    for (const item of testing.invalid('order.placed-v1')) {
+      const result = orders.validate('order.placed-v1', item.payload);
+      expect(result.valid ? [] : result.error.errors.map(({ code, attr }) => ({ code, attr }))).toEqual([
+        item.error,
+      ]);
+    }
+  });
+});
