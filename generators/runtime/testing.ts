@@ -5,7 +5,16 @@
  * it also runs in browsers (the docs playground). fast-check is given by the caller (see `fast-check.ts`).
  */
 import type { Arbitrary } from 'fast-check';
-import { type ErrorItemCode, type KeyOf, suggest } from './runtime.js';
+import { type KeyOf, suggest } from './runtime.js';
+import type {
+  FastCheck,
+  FieldSpec,
+  InvalidPayload,
+  InvalidProblem,
+  RuleSpec,
+  TestingData,
+  TypeSpec,
+} from './testing-rules.js';
 import {
   breakRule,
   type EventRules,
@@ -29,28 +38,7 @@ import {
   WORDS,
 } from './testing-values.js';
 
-/** A field's type, as the build compiles it: `s`tring, `i`nteger, `n`umber, `b`oolean, free `o`bject, `a`rray, shape `r`eference. */
-export type TypeSpec =
-  | { t: 's'; f?: 'date' | 'date-time'; e?: readonly (string | number)[]; h?: string }
-  | { t: 'i' | 'n'; e?: readonly (string | number)[] }
-  | { t: 'b' | 'o' }
-  | { t: 'a'; i: TypeSpec }
-  | { t: 'r'; n: string };
-/** A field: name, required (1) or not (0), type. */
-export type FieldSpec = readonly [name: string, required: 0 | 1, type: TypeSpec];
-/**
- * A rule: its name (`Shape.rule` for a shape's), its message, and the attr of the items it gives (`[]`
- * for any array index), by which test data tells the validator's `rule_violated` items apart.
- */
-export type RuleSpec = readonly [name: string, message: string, attr: string];
-/**
- * The data of a group's `testing-data.js`: each event's fields (`o`: a partial event, open; `r`: its
- * rules) and the shapes.
- */
-export interface TestingData {
-  events: Record<string, { f: readonly FieldSpec[]; o?: 1; r?: readonly RuleSpec[] }>;
-  shapes: Record<string, readonly FieldSpec[]>;
-}
+export type { FastCheck, FieldSpec, InvalidPayload, InvalidProblem, RuleSpec, TestingData, TypeSpec };
 
 /** `minimal`: required fields only; `full`: every field; `random`: each optional field present or not. */
 export type FakeVariant = 'minimal' | 'full' | 'random';
@@ -74,24 +62,6 @@ export interface ArbitraryOptions {
 export interface InvalidOptions {
   seed?: number | string;
 }
-/** The one problem an `invalid` payload carries. */
-export type InvalidProblem =
-  | 'missing_required'
-  | 'wrong_type'
-  | 'outside_enum'
-  | 'bad_date'
-  | 'undocumented_field'
-  | 'null'
-  | 'rule_violated';
-/** A payload with exactly one known problem, and the error item the validator returns for it (strict mode). */
-export interface InvalidPayload {
-  problem: InvalidProblem;
-  description: string;
-  payload: unknown;
-  error: { code: ErrorItemCode; attr: string };
-}
-/** The fast-check module (`import * as fc from 'fast-check'`). */
-export type FastCheck = typeof import('fast-check');
 
 /** The testing API of a group package, over its map of event key to payload type. */
 export interface TestingApi<M> {
