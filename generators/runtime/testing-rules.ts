@@ -225,6 +225,17 @@ export function brokenRules(event: EventRules, payload: unknown): number[] | und
   return [...broken].sort((a, b) => a - b);
 }
 
+/** Test data that cannot keep, or break, a rule: `rule` names it (`Shape.rule` for a shape's). */
+export class RuleDataError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'rule_unsatisfiable' | 'rule_unbreakable',
+    readonly rule: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
 /** Counts, per rule, the payloads that broke it: the error names the rule that broke most. */
 class Misses {
   private readonly counts = new Map<number, number>();
@@ -233,9 +244,12 @@ class Misses {
   }
   error(event: EventRules, what: string): Error {
     const [rule] = [...this.counts].sort((a, b) => b[1] - a[1])[0] ?? [-1];
-    const name = rule === -1 ? 'an unknown rule' : `rule \`${event.rules[rule]![0]}\``;
-    return new Error(
+    const ruleName = event.rules[rule]?.[0];
+    const name = ruleName === undefined ? 'an unknown rule' : `rule \`${ruleName}\``;
+    return new RuleDataError(
       `eventry: ${what} of ${event.key} found no payload that keeps ${name} in ${KEEP_TRIES} tries; the rule may be impossible, or too narrow for random data (rule_unsatisfiable).`,
+      'rule_unsatisfiable',
+      ruleName,
     );
   }
 }

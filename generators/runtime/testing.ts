@@ -23,6 +23,7 @@ import {
   keepRules,
   keptArbitrary,
   type RuleCheck,
+  RuleDataError,
   ruleOf,
 } from './testing-rules.js';
 import {
@@ -39,6 +40,7 @@ import {
 } from './testing-values.js';
 
 export type { FastCheck, FieldSpec, InvalidPayload, InvalidProblem, RuleSpec, TestingData, TypeSpec };
+export { RuleDataError };
 
 /** `minimal`: required fields only; `full`: every field; `random`: each optional field present or not. */
 export type FakeVariant = 'minimal' | 'full' | 'random';
@@ -161,8 +163,10 @@ function ruleBreakers(
     const item =
       result?.valid === false ? result.error.errors.find((one) => ruleOf(event.rules, one) === n) : undefined;
     if (item === undefined)
-      throw new Error(
+      throw new RuleDataError(
         `eventry: invalid(${event.key}) found no payload that passes the schema and breaks rule \`${name}\` alone (rule_unbreakable): it may never break, or only with another rule.`,
+        'rule_unbreakable',
+        name,
       );
     return {
       problem: 'rule_violated',

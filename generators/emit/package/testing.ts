@@ -4,6 +4,7 @@ import type { FieldSpec, RuleSpec, TestingData, TypeSpec } from '../../runtime/t
 import { shapesUsedBy } from '../../schema/json-schema.js';
 import type { OutputFile } from '../context.js';
 import { render } from './templates.js';
+import { checkTestingRules } from './testing-check.js';
 
 /**
  * A group's `testing` entry point (`testing.js`, `testing.d.ts`) and its compiled data
@@ -19,6 +20,7 @@ export function emitTestingFiles(
   const testingName = `${runtimeName}/testing`;
   const fastCheckName = `${runtimeName}/fast-check`;
   const data = testingData(model, group);
+  checkTestingRules(model, group, data);
   // Only a group with rules checks its test data against its validators (the rules compiled there).
   const rules = Object.values(data.events).some((event) => event.r !== undefined);
   return [

@@ -1,10 +1,13 @@
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../../generators/execute/fast/build.js';
+import { readCatalogueSources } from '../../../generators/load/index.js';
 import type { TestingApi } from '../../../generators/runtime/testing.js';
 import type { GroupApi } from '../../../generators/runtime/types.js';
-import { fixturePath } from '../../helpers.js';
+import { fixturePath, tempDir } from '../../helpers.js';
 import { type BuiltPackages, buildPackages } from './build-packages.js';
 
 /** The `testing` entry point of the rules fixture's group: its payloads keep the rules, `invalid` breaks each. */
@@ -75,5 +78,28 @@ describe('test data of events with rules', () => {
         item.error,
       ]);
     }
+  });
+});
+
+describe('a rule the test data cannot keep', () => {
+  it('fails the build, located at the rule, with its code', async () => {
+    const dir = tempDir('eventry-rules-');
+    cpSync(fixturePath('rules'), dir, { recursive: true });
+    const file = join(dir, 'groups', 'orders.yaml');
+    const text = readFileSync(file, 'utf8').replace(
+      'size(message.reason) <= 20 &&',
+      "size(message.reason) <= 20 && message.reason == 'x' + message.refund_id + 'y' &&",
+    );
+    writeFileSync(file, text);
+    const line = text.split('\n').findIndex((row) => row.includes("+ message.refund_id + 'y'")) + 1;
+    const result = await buildCatalogue(readCatalogueSources(dir), join(dir, 'out'));
+    expect(result.kind).toBe('emitter-failed');
+    const message = result.kind === 'emitter-failed' ? String((result.error as Error).message) : '';
+    expect(message).toMatch(
+      new RegExp(
+        `^groups/orders\\.yaml:${line}:\\d+: error rule-unsatisfiable: fake of refund\\.issued-v1 found no payload that keeps rule \`reason_is_short\``,
+      ),
+    );
+    expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 });
