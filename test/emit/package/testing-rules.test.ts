@@ -5,7 +5,7 @@ import * as fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../../generators/execute/fast/build.js';
 import { readCatalogueSources } from '../../../generators/load/index.js';
-import type { TestingApi } from '../../../generators/runtime/testing.js';
+import { defineTesting, type TestingApi, type TestingData } from '../../../generators/runtime/testing.js';
 import type { GroupApi } from '../../../generators/runtime/types.js';
 import { fixturePath, tempDir } from '../../helpers.js';
 import { type BuiltPackages, buildPackages } from './build-packages.js';
@@ -101,5 +101,50 @@ describe('a rule the test data cannot keep', () => {
       ),
     );
     expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+});
+
+describe('test data of events without rules, in a group with rules', () => {
+  it('draws the payloads it drew before rules were checked', async () => {
+    const { data } = (await import(pathToFileURL(join(built.out, 'orders', 'testing-data.js')).href)) as {
+      data: TestingData;
+    };
+    const unchecked = defineTesting<Record<string, unknown>>('@fixture-rules/orders', data);
+    expect(data.events['order.cancelled-v1']).not.toHaveProperty('r');
+    for (const variant of ['minimal', 'full', 'random'] as const) {
+      for (let seed = 0; seed < 50; seed++) {
+        const options = { seed, variant };
+        expect(testing.fake('order.cancelled-v1', options)).toEqual(
+          unchecked.fake('order.cancelled-v1', options),
+        );
+      }
+    }
+    expect(testing.invalid('order.cancelled-v1')).toEqual(unchecked.invalid('order.cancelled-v1'));
+  });
+});
+
+describe('a rule no payload breaks alone', () => {
+  it('makes invalid() say so, naming the rule, rather than skip it', async () => {
+    const { data } = (await import(pathToFileURL(join(built.out, 'orders', 'testing-data.js')).href)) as {
+      data: TestingData;
+    };
+    // A second rule that only breaks when reason_is_short breaks too: `size(message.reason) <= 40`.
+    const key = 'refund.issued-v1';
+    const rules = [...data.events[key]!.r!, ['reason_below_40', 'At most 40.', 'reason'] as const];
+    const withRule = { ...data, events: { ...data.events, [key]: { ...data.events[key]!, r: rules } } };
+    const check = (eventKey: string, payload: unknown) => {
+      const result = orders.validate(eventKey, payload);
+      if ([...(payload as { reason: string }).reason].length <= 40) return result;
+      const extra = { detail: 'At most 40.', code: 'rule_violated' as const, attr: 'reason' };
+      const errors = result.valid ? [extra] : [...result.error.errors, extra];
+      return {
+        valid: false as const,
+        error: { detail: 'x', code: 'event_failed_validation' as const, errors },
+      };
+    };
+    const checked = defineTesting<Record<string, unknown>>('@fixture-rules/orders', withRule, fc, check);
+    expect(() => checked.invalid(key)).toThrow(
+      'eventry: invalid(refund.issued-v1) found no payload that passes the schema and breaks rule `reason_below_40` alone (rule_unbreakable)',
+    );
   });
 });
