@@ -113,7 +113,8 @@ export function defineTesting<M>(
       const random = new Random(hash(attempt === 0 ? seed : `${seed}\0${attempt}`));
       const relaxed = variant === 'minimal' && attempt >= KEEP_TRIES / 2 ? 'random' : variant;
       const plain = attempt >= KEEP_TRIES / 4;
-      return drawObject(event.f, { random, variant: relaxed, maxItems, shapes: data.shapes, plain }, []);
+      const draw = { random, variant: relaxed, maxItems, shapes: data.shapes, plain, probes: event.k };
+      return drawObject(event.f, draw, []);
     };
     const rules = rulesOf(key);
     return rules === undefined ? drawn(0) : keepRules(rules, drawn);
@@ -138,25 +139,49 @@ export function defineTesting<M>(
     invalid: ((key: string, options: InvalidOptions = {}) => {
       const event = eventOf(key);
       const seed = options.seed ?? 0;
-      const base = fake(key, { seed, variant: 'full', maxItems: 1 });
+      const base = baseOf(
+        () => fake(key, { seed, variant: 'full', maxItems: 1 }),
+        () => fake(key, { seed }),
+      );
       const out = invalidPayloads(event.f, event.o === 1, base, data.shapes);
       const rules = rulesOf(key);
-      if (rules !== undefined) out.push(...ruleBreakers(rules, event.f, base, String(seed), data.shapes));
+      if (rules !== undefined) out.push(...ruleBreakers(rules, event, base, String(seed), data.shapes));
       return out;
     }) as TestingApi<M>['invalid'],
   };
 }
 
+/**
+ * `invalid`'s base payload: the `full` one, or, when the rules want what `full` cannot give (an array of
+ * two items, an optional field left out), a `random` one.
+ */
+function baseOf(full: () => unknown, random: () => unknown): unknown {
+  try {
+    return full();
+  } catch (error) {
+    if (error instanceof RuleDataError) return random();
+    throw error;
+  }
+}
+
 /** For each rule, a payload that breaks it alone, with its item; an error for a rule none breaks alone. */
 function ruleBreakers(
   event: EventRules,
-  fields: readonly FieldSpec[],
+  spec: TestingData['events'][string],
   base: unknown,
   seed: string,
   shapes: TestingData['shapes'],
 ): InvalidPayload[] {
+  const probes = spec.k;
+  const fields = spec.f;
+  // A third of the steps draw plain values and the rules' literals: the edges a rule turns on.
   const redraw = (type: TypeSpec, name: string, random: Random) =>
-    drawValue(type, name, { random, variant: 'random', maxItems: 1, shapes }, []);
+    drawValue(
+      type,
+      name,
+      { random, variant: 'random', maxItems: 1, shapes, plain: random.below(3) === 0, probes },
+      [],
+    );
   return event.rules.map(([name, message], n) => {
     const payload = breakRule(event, n, fields, base, { seed, shapes, redraw });
     const result = payload === undefined ? undefined : event.check(event.key, payload);
@@ -190,6 +215,8 @@ interface Draw {
   shapes: TestingData['shapes'];
   /** Plain values (short words, small positive numbers): the later retries for an event's rules. */
   plain?: boolean;
+  /** The literals of the event's rules, which plain values are drawn from half the time. */
+  probes?: readonly (string | number)[];
 }
 
 /** Whether a value of `type` would contain a shape already being drawn (a shape that contains itself). */
@@ -239,19 +266,37 @@ function drawValue(type: TypeSpec, name: string, draw: Draw, stack: readonly str
       return random.below(2) === 1;
     case 'i':
       if (type.e) return random.pick(type.e);
-      if (draw.plain) return 1 + random.below(100);
+      if (draw.plain) return probe(draw, (v) => Number.isSafeInteger(v)) ?? 1 + random.below(100);
       return edgy ? random.pick(INTEGER_EDGES) : random.below(100_000);
     case 'n':
       if (type.e) return random.pick(type.e);
-      if (draw.plain) return 1 + random.below(100);
+      if (draw.plain) return probe(draw, (v) => typeof v === 'number') ?? 1 + random.below(100);
       return edgy ? random.pick(NUMBER_EDGES) : random.below(10_000_000) / 100;
     default:
       if (type.e) return random.pick(type.e);
-      if (type.f !== undefined) return formatted(type.f, random, variant === 'random');
-      if (draw.plain) return pick(random, WORDS);
+      if (type.f !== undefined)
+        return (
+          (draw.plain && probe(draw, (v) => FORMATS[type.f!].test(String(v)))) ||
+          formatted(type.f, random, variant === 'random')
+        );
+      if (draw.plain) return probe(draw, (v) => typeof v === 'string') ?? pick(random, WORDS);
       if (type.h !== undefined) return hinted(type.h, random);
       return text(random, edgy);
   }
+}
+
+/** The texts of each format a rule's literal may give a field of that format (ajv accepts them). */
+const FORMATS = {
+  date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d)$/,
+  'date-time':
+    /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/,
+};
+
+/** Half the time, one of the rules' literals that `fits`, when there is one; else undefined. */
+function probe(draw: Draw, fits: (value: string | number) => boolean): string | number | undefined {
+  const fitting = draw.probes?.filter(fits) ?? [];
+  if (fitting.length === 0 || draw.random.below(2) === 0) return undefined;
+  return draw.random.pick(fitting);
 }
 
 /** A value that is absent: an optional field fast-check left out. */

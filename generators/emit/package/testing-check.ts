@@ -16,22 +16,10 @@ type RulesFunction = (data: unknown, options: unknown) => { items: ErrorItem[] }
  * the rule), rather than the first test of a producer; a rule no payload breaks alone is the lint's.
  */
 export function checkTestingRules(model: Catalogue, group: Group, data: TestingData): void {
-  const compiled = new Map<string, RulesFunction>();
-  for (const [key, event] of Object.entries(data.events)) {
-    if (event.r === undefined) continue;
-    const checks = eventRuleChecks(model, key);
-    if (checks !== undefined)
-      compiled.set(key, new Function('open', `${checks.code}\nreturn rules;`)(openRun));
-  }
-  if (compiled.size === 0) return;
-  const check = (key: string, payload: unknown): ValidationResult => {
-    const run = compiled.get(key)?.(payload, undefined);
-    return run === undefined
-      ? { valid: true }
-      : { valid: false, error: { detail: 'rules', code: 'event_failed_validation', errors: run.items } };
-  };
-  const testing = defineTesting<Record<string, unknown>>(group.slug, data, undefined, check);
-  for (const key of compiled.keys()) {
+  const check = compiledRuleCheck(model, data);
+  if (check === undefined) return;
+  const testing = defineTesting<Record<string, unknown>>(group.slug, data, undefined, check.check);
+  for (const key of check.keys) {
     try {
       for (const variant of ['minimal', 'full', 'random'] as const)
         for (let seed = 0; seed < BUILD_SEEDS; seed++) testing.fake(key, { seed, variant });
@@ -40,6 +28,32 @@ export function checkTestingRules(model: Catalogue, group: Group, data: TestingD
       throw error;
     }
   }
+}
+
+/**
+ * The rules of the events of `data` that have some, compiled as their validators get them, behind a
+ * `validate`-like check that runs no schema (test data draws schema-valid payloads); undefined when no
+ * event has rules.
+ */
+export function compiledRuleCheck(
+  model: Catalogue,
+  data: TestingData,
+): { keys: string[]; check: (key: string, payload: unknown) => ValidationResult } | undefined {
+  const compiled = new Map<string, RulesFunction>();
+  for (const [key, event] of Object.entries(data.events)) {
+    if (event.r === undefined) continue;
+    const checks = eventRuleChecks(model, key);
+    if (checks !== undefined)
+      compiled.set(key, new Function('open', `${checks.code}\nreturn rules;`)(openRun));
+  }
+  if (compiled.size === 0) return undefined;
+  const check = (key: string, payload: unknown): ValidationResult => {
+    const run = compiled.get(key)?.(payload, undefined);
+    return run === undefined
+      ? { valid: true }
+      : { valid: false, error: { detail: 'rules', code: 'event_failed_validation', errors: run.items } };
+  };
+  return { keys: [...compiled.keys()], check };
 }
 
 /** A run that collects the broken rules' items, as the run time's `Run.violated` reports them. */

@@ -71,7 +71,7 @@ function hintFor(name: string): string | undefined {
  * The data of a group's `testing-data.js`: each event's fields and every shape they reach, in the
  * compact form the run time's `defineTesting` reads. Keys of `events` in group order.
  */
-function testingData(model: Catalogue, group: Group): TestingData {
+export function testingData(model: Catalogue, group: Group): TestingData {
   const events: TestingData['events'] = {};
   const reached = new Set<string>();
   const reach = (fields: Field[]) => {
@@ -84,10 +84,12 @@ function testingData(model: Catalogue, group: Group): TestingData {
   for (const key of group.events) {
     const event = model.events[key]!;
     const rules = ruleSpecs(model, event);
+    const literals = ruleLiterals(model, event);
     events[key] = {
       f: fieldSpecs(event.fields),
       ...(isOpenEvent(event) ? { o: 1 as const } : {}),
       ...(rules.length > 0 ? { r: rules } : {}),
+      ...(literals.length > 0 ? { k: literals } : {}),
     };
     reach(event.fields);
   }
@@ -109,6 +111,35 @@ function ruleSpecs(model: Catalogue, event: EventVersion): RuleSpec[] {
     }
   }
   return specs;
+}
+
+/** A CEL string literal (double or single quotes) or number, as written. */
+const LITERAL = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])/g;
+
+/**
+ * The literals of an event's rules (its own and its shapes'), which its test data tries as plain
+ * values: a rule such as `"EUR" in message.tags` is kept by drawing "EUR". Escapes are read as JSON
+ * reads them; a literal JSON cannot read is skipped (a probe, never a promise).
+ */
+function ruleLiterals(model: Catalogue, event: EventVersion): (string | number)[] {
+  const exprs = [
+    ...(event.rules ?? []),
+    ...(event.shapeRules ?? []).flatMap((place) => model.shapes[place.shape]?.rules ?? []),
+  ].map((rule) => rule.expr);
+  const found = new Set<string | number>();
+  for (const expr of exprs) {
+    for (const [, double, single, number] of expr.matchAll(LITERAL)) {
+      if (number !== undefined) found.add(Number(number));
+      const text = double ?? single;
+      if (text === undefined) continue;
+      try {
+        found.add(JSON.parse(`"${text.replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string);
+      } catch {
+        // not JSON-readable: not a probe
+      }
+    }
+  }
+  return [...found];
 }
 
 function fieldSpecs(fields: Field[]): FieldSpec[] {
