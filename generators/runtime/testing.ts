@@ -6,15 +6,6 @@
  */
 import type { Arbitrary } from 'fast-check';
 import { type KeyOf, suggest } from './runtime.js';
-import type {
-  FastCheck,
-  FieldSpec,
-  InvalidPayload,
-  InvalidProblem,
-  RuleSpec,
-  TestingData,
-  TypeSpec,
-} from './testing-rules.js';
 import {
   breakRule,
   type EventRules,
@@ -26,6 +17,15 @@ import {
   RuleDataError,
   ruleOf,
 } from './testing-rules.js';
+import type {
+  FastCheck,
+  FieldSpec,
+  InvalidPayload,
+  InvalidProblem,
+  RuleSpec,
+  TestingData,
+  TypeSpec,
+} from './testing-values.js';
 import {
   EDGE_TEXTS,
   formatted,
