@@ -1,7 +1,54 @@
 /**
  * The values of the run time's test data (`testing.ts`): a seeded generator that gives the same numbers
- * on every engine, platform dates, and field-name-aware strings. No dependencies.
+ * on every engine, platform dates, and field-name-aware strings; and the types of the data the build
+ * compiles for it. No dependencies at run time (types only).
  */
+import type { ErrorItemCode } from './types.js';
+
+/** A field's type, as the build compiles it: `s`tring, `i`nteger, `n`umber, `b`oolean, free `o`bject, `a`rray, shape `r`eference. */
+export type TypeSpec =
+  | { t: 's'; f?: 'date' | 'date-time'; e?: readonly (string | number)[]; h?: string }
+  | { t: 'i' | 'n'; e?: readonly (string | number)[] }
+  | { t: 'b' | 'o' }
+  | { t: 'a'; i: TypeSpec }
+  | { t: 'r'; n: string };
+/** A field: name, required (1) or not (0), type. */
+export type FieldSpec = readonly [name: string, required: 0 | 1, type: TypeSpec];
+/**
+ * A rule: its name (`Shape.rule` for a shape's), its message, and the attr of the items it gives (`[]`
+ * for any array index), by which test data tells the validator's `rule_violated` items apart.
+ */
+export type RuleSpec = readonly [name: string, message: string, attr: string];
+/**
+ * The data of a group's `testing-data.js`: each event's fields (`o`: a partial event, open; `r`: its
+ * rules; `k`: the literals its rules hold) and the shapes.
+ */
+export interface TestingData {
+  events: Record<
+    string,
+    { f: readonly FieldSpec[]; o?: 1; r?: readonly RuleSpec[]; k?: readonly (string | number)[] }
+  >;
+  shapes: Record<string, readonly FieldSpec[]>;
+}
+
+/** The one problem an `invalid` payload carries. */
+export type InvalidProblem =
+  | 'missing_required'
+  | 'wrong_type'
+  | 'outside_enum'
+  | 'bad_date'
+  | 'undocumented_field'
+  | 'null'
+  | 'rule_violated';
+/** A payload with exactly one known problem, and the error item the validator returns for it (strict mode). */
+export interface InvalidPayload {
+  problem: InvalidProblem;
+  description: string;
+  payload: unknown;
+  error: { code: ErrorItemCode; attr: string };
+}
+/** The fast-check module (`import * as fc from 'fast-check'`). */
+export type FastCheck = typeof import('fast-check');
 
 /** mulberry32: integer arithmetic only, so the same seed gives the same numbers on every engine. */
 export class Random {

@@ -5,7 +5,27 @@
  * it also runs in browsers (the docs playground). fast-check is given by the caller (see `fast-check.ts`).
  */
 import type { Arbitrary } from 'fast-check';
-import { type ErrorItemCode, joinPath, type KeyOf, suggest } from './runtime.js';
+import { type KeyOf, suggest } from './runtime.js';
+import {
+  breakRule,
+  type EventRules,
+  invalidPayloads,
+  KEEP_TRIES,
+  keepRules,
+  keptArbitrary,
+  type RuleCheck,
+  RuleDataError,
+  ruleOf,
+} from './testing-rules.js';
+import type {
+  FastCheck,
+  FieldSpec,
+  InvalidPayload,
+  InvalidProblem,
+  RuleSpec,
+  TestingData,
+  TypeSpec,
+} from './testing-values.js';
 import {
   EDGE_TEXTS,
   formatted,
@@ -19,20 +39,8 @@ import {
   WORDS,
 } from './testing-values.js';
 
-/** A field's type, as the build compiles it: `s`tring, `i`nteger, `n`umber, `b`oolean, free `o`bject, `a`rray, shape `r`eference. */
-export type TypeSpec =
-  | { t: 's'; f?: 'date' | 'date-time'; e?: readonly (string | number)[]; h?: string }
-  | { t: 'i' | 'n'; e?: readonly (string | number)[] }
-  | { t: 'b' | 'o' }
-  | { t: 'a'; i: TypeSpec }
-  | { t: 'r'; n: string };
-/** A field: name, required (1) or not (0), type. */
-export type FieldSpec = readonly [name: string, required: 0 | 1, type: TypeSpec];
-/** The data of a group's `testing-data.js`: each event's fields (`o`: a partial event, open) and the shapes. */
-export interface TestingData {
-  events: Record<string, { f: readonly FieldSpec[]; o?: 1 }>;
-  shapes: Record<string, readonly FieldSpec[]>;
-}
+export type { FastCheck, FieldSpec, InvalidPayload, InvalidProblem, RuleSpec, TestingData, TypeSpec };
+export { RuleDataError };
 
 /** `minimal`: required fields only; `full`: every field; `random`: each optional field present or not. */
 export type FakeVariant = 'minimal' | 'full' | 'random';
@@ -56,23 +64,6 @@ export interface ArbitraryOptions {
 export interface InvalidOptions {
   seed?: number | string;
 }
-/** The one problem an `invalid` payload carries. */
-export type InvalidProblem =
-  | 'missing_required'
-  | 'wrong_type'
-  | 'outside_enum'
-  | 'bad_date'
-  | 'undocumented_field'
-  | 'null';
-/** A payload with exactly one known problem, and the error item the validator returns for it (strict mode). */
-export interface InvalidPayload {
-  problem: InvalidProblem;
-  description: string;
-  payload: unknown;
-  error: { code: ErrorItemCode; attr: string };
-}
-/** The fast-check module (`import * as fc from 'fast-check'`). */
-export type FastCheck = typeof import('fast-check');
 
 /** The testing API of a group package, over its map of event key to payload type. */
 export interface TestingApi<M> {
@@ -82,11 +73,16 @@ export interface TestingApi<M> {
   invalid<K extends KeyOf<M>>(key: K, options?: InvalidOptions): InvalidPayload[];
 }
 
-/** A group's testing API over its compiled data; `fastCheck`, the module `arbitrary` uses by default. */
+/**
+ * A group's testing API over its compiled data; `fastCheck`, the module `arbitrary` uses by default;
+ * `check`, the group's `validate`, through which payloads of events with rules keep them (without it,
+ * as in the docs playground, rules are not looked at).
+ */
 export function defineTesting<M>(
   packageName: string,
   data: TestingData,
   fastCheck?: FastCheck,
+  check?: RuleCheck,
 ): TestingApi<M> {
   const eventKeys = Object.freeze(Object.keys(data.events)) as readonly KeyOf<M>[];
   const eventOf = (key: unknown) => {
@@ -95,6 +91,10 @@ export function defineTesting<M>(
     throw new TypeError(
       `eventry: \`${typeof key === 'string' ? key : `(a ${typeof key})`}\` is not an event of ${packageName}.${guess === undefined ? '' : ` Did you mean \`${guess}\`?`}`,
     );
+  };
+  const rulesOf = (key: string): EventRules | undefined => {
+    const rules = data.events[key]?.r;
+    return rules === undefined || check === undefined ? undefined : { key, rules, check };
   };
   let calls = 0;
   const fake = (key: string, options: FakeOptions = {}): unknown => {
@@ -105,10 +105,19 @@ export function defineTesting<M>(
         `eventry: unknown variant ${JSON.stringify(variant)}; use minimal, full or random.`,
       );
     // Without a seed, each call draws another payload, in the same sequence in every process.
-    const seed = options.seed ?? `call ${calls++}`;
-    const random = new Random(hash(`${String(seed)}\0${key}\0${variant}`));
-    const draw: Draw = { random, variant, maxItems: readCount(options.maxItems, 3), shapes: data.shapes };
-    return drawObject(event.f, draw, []);
+    const seed = `${String(options.seed ?? `call ${calls++}`)}\0${key}\0${variant}`;
+    const maxItems = readCount(options.maxItems, 3);
+    // Each retry for the rules draws from a seed of its own; past a quarter of them values are plain,
+    // past half `minimal` gives way (a rule may need an optional field or an array item).
+    const drawn = (attempt: number) => {
+      const random = new Random(hash(attempt === 0 ? seed : `${seed}\0${attempt}`));
+      const relaxed = variant === 'minimal' && attempt >= KEEP_TRIES / 2 ? 'random' : variant;
+      const plain = attempt >= KEEP_TRIES / 4;
+      const draw = { random, variant: relaxed, maxItems, shapes: data.shapes, plain, probes: event.k };
+      return drawObject(event.f, draw, []);
+    };
+    const rules = rulesOf(key);
+    return rules === undefined ? drawn(0) : keepRules(rules, drawn);
   };
   return {
     eventKeys,
@@ -120,14 +129,77 @@ export function defineTesting<M>(
         throw new Error(
           'eventry: arbitrary() needs fast-check, an optional peer dependency: `npm install --save-dev fast-check` (or pass `{ fc }`).',
         );
-      return arbitraryObject(fc, event.f, data.shapes, readCount(options.maxItems, 5), []);
+      const values = arbitraryObject(fc, event.f, data.shapes, readCount(options.maxItems, 5), []);
+      const rules = rulesOf(key);
+      if (rules === undefined) return values;
+      // Past a quarter of the tries, generation falls back to `fake`'s payloads, which relax further.
+      const fakes = fc.nat().map((n) => fake(key, { seed: `arbitrary ${n}`, maxItems: options.maxItems }));
+      return keptArbitrary(fc, values, fakes, rules);
     }) as TestingApi<M>['arbitrary'],
     invalid: ((key: string, options: InvalidOptions = {}) => {
       const event = eventOf(key);
-      const base = fake(key, { seed: options.seed ?? 0, variant: 'full', maxItems: 1 });
-      return invalidPayloads(event.f, event.o === 1, base, data.shapes);
+      const seed = options.seed ?? 0;
+      const base = baseOf(
+        () => fake(key, { seed, variant: 'full', maxItems: 1 }),
+        () => fake(key, { seed }),
+      );
+      const out = invalidPayloads(event.f, event.o === 1, base, data.shapes);
+      const rules = rulesOf(key);
+      if (rules !== undefined) out.push(...ruleBreakers(rules, event, base, String(seed), data.shapes));
+      return out;
     }) as TestingApi<M>['invalid'],
   };
+}
+
+/**
+ * `invalid`'s base payload: the `full` one, or, when the rules want what `full` cannot give (an array of
+ * two items, an optional field left out), a `random` one.
+ */
+function baseOf(full: () => unknown, random: () => unknown): unknown {
+  try {
+    return full();
+  } catch (error) {
+    if (error instanceof RuleDataError) return random();
+    throw error;
+  }
+}
+
+/** For each rule, a payload that breaks it alone, with its item; an error for a rule none breaks alone. */
+function ruleBreakers(
+  event: EventRules,
+  spec: TestingData['events'][string],
+  base: unknown,
+  seed: string,
+  shapes: TestingData['shapes'],
+): InvalidPayload[] {
+  const probes = spec.k;
+  const fields = spec.f;
+  // A third of the steps draw plain values and the rules' literals: the edges a rule turns on.
+  const redraw = (type: TypeSpec, name: string, random: Random) =>
+    drawValue(
+      type,
+      name,
+      { random, variant: 'random', maxItems: 1, shapes, plain: random.below(3) === 0, probes },
+      [],
+    );
+  return event.rules.map(([name, message], n) => {
+    const payload = breakRule(event, n, fields, base, { seed, shapes, redraw });
+    const result = payload === undefined ? undefined : event.check(event.key, payload);
+    const item =
+      result?.valid === false ? result.error.errors.find((one) => ruleOf(event.rules, one) === n) : undefined;
+    if (item === undefined)
+      throw new RuleDataError(
+        `eventry: invalid(${event.key}) found no payload that passes the schema and breaks rule \`${name}\` alone (rule_unbreakable): it may never break, or only with another rule.`,
+        'rule_unbreakable',
+        name,
+      );
+    return {
+      problem: 'rule_violated',
+      description: `rule \`${name}\` broken: ${message}`,
+      payload,
+      error: { code: 'rule_violated', attr: item.attr },
+    };
+  });
 }
 
 function readCount(value: unknown, fallback: number): number {
@@ -141,6 +213,10 @@ interface Draw {
   variant: FakeVariant;
   maxItems: number;
   shapes: TestingData['shapes'];
+  /** Plain values (short words, small positive numbers): the later retries for an event's rules. */
+  plain?: boolean;
+  /** The literals of the event's rules, which plain values are drawn from half the time. */
+  probes?: readonly (string | number)[];
 }
 
 /** Whether a value of `type` would contain a shape already being drawn (a shape that contains itself). */
@@ -190,16 +266,37 @@ function drawValue(type: TypeSpec, name: string, draw: Draw, stack: readonly str
       return random.below(2) === 1;
     case 'i':
       if (type.e) return random.pick(type.e);
+      if (draw.plain) return probe(draw, (v) => Number.isSafeInteger(v)) ?? 1 + random.below(100);
       return edgy ? random.pick(INTEGER_EDGES) : random.below(100_000);
     case 'n':
       if (type.e) return random.pick(type.e);
+      if (draw.plain) return probe(draw, (v) => typeof v === 'number') ?? 1 + random.below(100);
       return edgy ? random.pick(NUMBER_EDGES) : random.below(10_000_000) / 100;
     default:
       if (type.e) return random.pick(type.e);
-      if (type.f !== undefined) return formatted(type.f, random, variant === 'random');
+      if (type.f !== undefined)
+        return (
+          (draw.plain && probe(draw, (v) => FORMATS[type.f!].test(String(v)))) ||
+          formatted(type.f, random, variant === 'random')
+        );
+      if (draw.plain) return probe(draw, (v) => typeof v === 'string') ?? pick(random, WORDS);
       if (type.h !== undefined) return hinted(type.h, random);
       return text(random, edgy);
   }
+}
+
+/** The texts of each format a rule's literal may give a field of that format (ajv accepts them). */
+const FORMATS = {
+  date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d)$/,
+  'date-time':
+    /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/,
+};
+
+/** Half the time, one of the rules' literals that `fits`, when there is one; else undefined. */
+function probe(draw: Draw, fits: (value: string | number) => boolean): string | number | undefined {
+  const fitting = draw.probes?.filter(fits) ?? [];
+  if (fitting.length === 0 || draw.random.below(2) === 0) return undefined;
+  return draw.random.pick(fitting);
 }
 
 /** A value that is absent: an optional field fast-check left out. */
@@ -267,124 +364,4 @@ function arbitraryValue(
       );
     }
   }
-}
-
-/** The key an `undocumented_field` problem adds, unless the object documents it. */
-const UNDOCUMENTED = 'undocumented_field';
-
-/** Payloads each with one problem, made in the `full` payload `base`, with the item the validator returns. */
-function invalidPayloads(
-  fields: readonly FieldSpec[],
-  open: boolean,
-  base: unknown,
-  shapes: TestingData['shapes'],
-): InvalidPayload[] {
-  const problems = new OneProblemPayloads(JSON.stringify(base), shapes);
-  problems.object(fields, !open, base, [], '');
-  return problems.out;
-}
-
-/** Each problem's error item code, and its description at `attr` (`detail`: the date format). */
-const PROBLEMS: Record<InvalidProblem, [ErrorItemCode, (attr: string, detail?: string) => string]> = {
-  missing_required: ['required', (attr) => `required \`${attr}\` left out`],
-  undocumented_field: ['unknown_field', (attr) => `undocumented \`${attr}\` added`],
-  null: ['invalid_type', (attr) => `\`${attr}\` set to null`],
-  wrong_type: ['invalid_type', (attr) => `\`${attr}\` given a value of another type`],
-  outside_enum: ['invalid_value', (attr) => `\`${attr}\` outside its allowed values`],
-  bad_date: ['invalid_format', (attr, format) => `\`${attr}\` not a valid ${format}`],
-};
-
-/** An object or array in a payload, by key. */
-type Container = Record<string | number, unknown>;
-/** A place in a payload: the keys that reach it from the top. */
-type Keys = readonly (string | number)[];
-
-/** The value at `keys` in `payload`. */
-function reach(payload: unknown, keys: Keys): Container {
-  return keys.reduce<unknown>((object, key) => (object as Container)[key], payload) as Container;
-}
-
-/** Payloads with one problem each, copies of the base payload's JSON `text`, in payload order. */
-class OneProblemPayloads {
-  readonly out: InvalidPayload[] = [];
-
-  constructor(
-    private readonly text: string,
-    private readonly shapes: TestingData['shapes'],
-  ) {}
-
-  /** One more payload: a copy of the base with `change` made, and the error item it gets. */
-  private add(problem: InvalidProblem, attr: string, change: (copy: unknown) => void, detail?: string): void {
-    const payload: unknown = JSON.parse(this.text);
-    change(payload);
-    const [code, describe] = PROBLEMS[problem];
-    this.out.push({ problem, description: describe(attr, detail), payload, error: { code, attr } });
-  }
-
-  /** An object at `keys` (`attr` in error items): each field's problems, and an undocumented one if `closed`. */
-  object(fields: readonly FieldSpec[], closed: boolean, value: unknown, keys: Keys, attr: string): void {
-    const object = value as Record<string, unknown>;
-    for (const [name, required, type] of fields) {
-      const fieldAttr = joinPath(attr, name);
-      if (required === 1)
-        this.add('missing_required', fieldAttr, (p) => {
-          delete reach(p, keys)[name];
-        });
-      if (!Object.hasOwn(object, name)) continue;
-      this.slot(type, object[name], (p) => reach(p, keys), name, [...keys, name], fieldAttr);
-    }
-    if (closed) {
-      let extra = UNDOCUMENTED;
-      while (fields.some(([name]) => name === extra)) extra += '_';
-      this.add('undocumented_field', joinPath(attr, extra), (p) => {
-        reach(p, keys)[extra] = 'not in the catalogue';
-      });
-    }
-  }
-
-  /** One value at `key` of its container: each problem its type allows, then the objects inside it. */
-  private slot(
-    type: TypeSpec,
-    value: unknown,
-    container: (payload: unknown) => Container,
-    key: string | number,
-    keys: Keys,
-    attr: string,
-  ): void {
-    const set = (replacement: unknown) => (p: unknown) => {
-      container(p)[key] = replacement;
-    };
-    this.add('null', attr, set(null));
-    this.add('wrong_type', attr, set(WRONG_TYPE[type.t]));
-    if (type.t === 's' || type.t === 'i' || type.t === 'n') {
-      if (type.e) this.add('outside_enum', attr, set(outside(type)));
-      else if (type.t === 's' && type.f !== undefined)
-        this.add('bad_date', attr, set(BAD_DATES[type.f]), type.f);
-    }
-    if (type.t === 'r') this.object(this.shapes[type.n]!, true, value, keys, attr);
-    if (type.t === 'a' && Array.isArray(value) && value.length > 0) {
-      const items = (p: unknown) => container(p)[key] as Container;
-      this.slot(type.i, value[0], items, 0, [...keys, 0], `${attr}.0`);
-    }
-  }
-}
-
-/** A value of another JSON type than each kind wants (a fraction for an integer). */
-const WRONG_TYPE: Record<TypeSpec['t'], unknown> = {
-  s: 42,
-  i: 1.5,
-  n: '12.5',
-  b: 'true',
-  o: [],
-  a: {},
-  r: 'text',
-};
-const BAD_DATES = { date: '2024-02-30', 'date-time': '2024-13-01T00:00:00Z' };
-
-function outside(type: { t: 's' | 'i' | 'n'; e?: readonly (string | number)[] }): string | number {
-  const values = type.e ?? [];
-  if (type.t !== 's') return Math.max(0, ...values.map(Number)) + 1;
-  let value = 'not_allowed';
-  while (values.includes(value)) value += '_';
-  return value;
 }

@@ -94,6 +94,9 @@ export const ERROR_CODE_REGISTRY = {
       'rule-unguarded-field': { meaning: 'A rule that reads an optional field without a `has()` guard.' },
       'rule-unsupported': { meaning: 'A rule that uses CEL outside the subset eventry compiles.' },
       'duplicate-rule': { meaning: 'Two rules of one event or shape with the same `name`.' },
+      'rule-unsatisfiable': {
+        meaning: 'A rule that no test data the build draws keeps (impossible, or too narrow for `fake`).',
+      },
     },
   },
   output: {

@@ -54,6 +54,8 @@ const COMPILED = [
   'testing.d.ts',
   'testing-values.js',
   'testing-values.d.ts',
+  'testing-rules.js',
+  'testing-rules.d.ts',
   'fast-check.js',
   'fast-check.d.ts',
   'standard.js',

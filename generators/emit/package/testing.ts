@@ -1,9 +1,10 @@
-import type { Catalogue, Field, FieldType, Group } from '../../model.js';
+import type { Catalogue, EventVersion, Field, FieldType, Group } from '../../model.js';
 import { isOpenEvent } from '../../model.js';
-import type { FieldSpec, TestingData, TypeSpec } from '../../runtime/testing.js';
+import type { FieldSpec, RuleSpec, TestingData, TypeSpec } from '../../runtime/testing.js';
 import { shapesUsedBy } from '../../schema/json-schema.js';
 import type { OutputFile } from '../context.js';
 import { render } from './templates.js';
+import { checkTestingRules } from './testing-check.js';
 
 /**
  * A group's `testing` entry point (`testing.js`, `testing.d.ts`) and its compiled data
@@ -18,15 +19,19 @@ export function emitTestingFiles(
   const slug = group.slug;
   const testingName = `${runtimeName}/testing`;
   const fastCheckName = `${runtimeName}/fast-check`;
+  const data = testingData(model, group);
+  checkTestingRules(model, group, data);
+  // Only a group with rules checks its test data against its validators (the rules compiled there).
+  const rules = Object.values(data.events).some((event) => event.r !== undefined);
   return [
     {
       path: `${slug}/testing.js`,
-      contents: render('testing.js', { note, packageName, testingName, fastCheckName }),
+      contents: render('testing.js', { note, packageName, testingName, fastCheckName, rules }),
     },
     { path: `${slug}/testing.d.ts`, contents: render('testing.d.ts', { note, packageName, testingName }) },
     {
       path: `${slug}/testing-data.js`,
-      contents: render('testing-data.js', { note, data: testingData(model, group) }),
+      contents: render('testing-data.js', { note, data }),
     },
   ];
 }
@@ -66,7 +71,7 @@ function hintFor(name: string): string | undefined {
  * The data of a group's `testing-data.js`: each event's fields and every shape they reach, in the
  * compact form the run time's `defineTesting` reads. Keys of `events` in group order.
  */
-function testingData(model: Catalogue, group: Group): TestingData {
+export function testingData(model: Catalogue, group: Group): TestingData {
   const events: TestingData['events'] = {};
   const reached = new Set<string>();
   const reach = (fields: Field[]) => {
@@ -78,12 +83,63 @@ function testingData(model: Catalogue, group: Group): TestingData {
   };
   for (const key of group.events) {
     const event = model.events[key]!;
-    events[key] = { f: fieldSpecs(event.fields), ...(isOpenEvent(event) ? { o: 1 as const } : {}) };
+    const rules = ruleSpecs(model, event);
+    const literals = ruleLiterals(model, event);
+    events[key] = {
+      f: fieldSpecs(event.fields),
+      ...(isOpenEvent(event) ? { o: 1 as const } : {}),
+      ...(rules.length > 0 ? { r: rules } : {}),
+      ...(literals.length > 0 ? { k: literals } : {}),
+    };
     reach(event.fields);
   }
   const shapes: TestingData['shapes'] = {};
   for (const name of [...reached].sort()) shapes[name] = fieldSpecs(model.shapes[name]!.fields);
   return { events, shapes };
+}
+
+/**
+ * An event's rules as its test data reads them: its own, then its shapes' at each place they sit, each
+ * with the attr of the items it gives (`[]` for any array index), by which `invalid` tells them apart.
+ */
+function ruleSpecs(model: Catalogue, event: EventVersion): RuleSpec[] {
+  const specs: RuleSpec[] = (event.rules ?? []).map((rule) => [rule.name, rule.message, rule.attr]);
+  for (const place of event.shapeRules ?? []) {
+    for (const rule of model.shapes[place.shape]?.rules ?? []) {
+      const attr = [...place.path, ...(rule.attr === '' ? [] : [rule.attr])].join('.');
+      specs.push([`${place.shape}.${rule.name}`, rule.message, attr]);
+    }
+  }
+  return specs;
+}
+
+/** A CEL string literal (double or single quotes) or number, as written. */
+const LITERAL = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])/g;
+
+/**
+ * The literals of an event's rules (its own and its shapes'), which its test data tries as plain
+ * values: a rule such as `"EUR" in message.tags` is kept by drawing "EUR". Escapes are read as JSON
+ * reads them; a literal JSON cannot read is skipped (a probe, never a promise).
+ */
+function ruleLiterals(model: Catalogue, event: EventVersion): (string | number)[] {
+  const exprs = [
+    ...(event.rules ?? []),
+    ...(event.shapeRules ?? []).flatMap((place) => model.shapes[place.shape]?.rules ?? []),
+  ].map((rule) => rule.expr);
+  const found = new Set<string | number>();
+  for (const expr of exprs) {
+    for (const [, double, single, number] of expr.matchAll(LITERAL)) {
+      if (number !== undefined) found.add(Number(number));
+      const text = double ?? single;
+      if (text === undefined) continue;
+      try {
+        found.add(JSON.parse(`"${text.replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string);
+      } catch {
+        // not JSON-readable: not a probe
+      }
+    }
+  }
+  return [...found];
 }
 
 function fieldSpecs(fields: Field[]): FieldSpec[] {

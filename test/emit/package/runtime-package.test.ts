@@ -56,6 +56,8 @@ describe('the run time package', () => {
         'testing.d.ts',
         'testing-values.js',
         'testing-values.d.ts',
+        'testing-rules.js',
+        'testing-rules.d.ts',
         'fast-check.js',
         'fast-check.d.ts',
         'standard.js',
