@@ -78,6 +78,19 @@ describe('the consumer-aware gate: one case per status', () => {
     ],
     ['deprecated-version-removed', { want: ['broken comms invoice.voided-v1'] }],
     ['unread-change', { want: [] }],
+    [
+      'data-rule-removed',
+      {
+        // The rule named `lines[].amount`: who reads it relied on it, who reads other fields did not.
+        want: [
+          'broken ledger invoice.issued-v1',
+          'broken ledger invoice.issued-v2',
+          'potentially-affected analytics invoice.issued-v1',
+          'potentially-affected analytics invoice.issued-v2',
+          'unaffected comms invoice.issued-v1',
+        ],
+      },
+    ],
   ])('%s', (name, { want }) => {
     expect(statuses(name)).toEqual(want);
   });

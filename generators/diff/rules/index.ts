@@ -1,6 +1,10 @@
 import { defineRuleSet, type RetiredRule, type RuleRegistry } from '../../shared/rule-registry.js';
 import type { ModelChange } from '../diff.js';
 import type { ChangeKind, DiffFixtureSide, Finding, Rule } from '../rule.js';
+import { dataRuleAdded } from './data-rule-added.js';
+import { dataRuleChanged } from './data-rule-changed.js';
+import { dataRuleRemoved } from './data-rule-removed.js';
+import { dataRuleTextChanged } from './data-rule-text-changed.js';
 import { deprecationAdded } from './deprecation-added.js';
 import { deprecationChanged } from './deprecation-changed.js';
 import { deprecationRemoved } from './deprecation-removed.js';
@@ -48,6 +52,7 @@ export const RULES_BY_KIND: RulesByKind = {
   'type-changed': [typeChanged],
   'format-changed': [formatAdded, formatChanged, formatRemoved],
   'enum-changed': [enumValueRemoved, enumValueAdded, enumAdded, enumRemoved],
+  'rule-changed': [dataRuleAdded, dataRuleChanged, dataRuleRemoved, dataRuleTextChanged],
   'deprecation-changed': [deprecationChanged],
   'text-changed': [titleChanged, descriptionChanged],
 };
