@@ -67,6 +67,8 @@ export interface DataRule {
   message: string;
   /** Dot path from the payload; "" for the payload itself. */
   attr: string;
+  /** For a shape's rule: the shape and the rule as the shape writes it (over `this`, attr in the shape). */
+  shape?: { name: string; written: Omit<DataRule, 'shape'> };
 }
 
 /** An enum value as the model holds it. */

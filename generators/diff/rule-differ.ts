@@ -10,16 +10,26 @@ import type { DataRule, RelChange } from './model-change.js';
 export function payloadRules(event: EventVersion, catalogue: Catalogue): DataRule[] {
   const served = rulesOverMessage(event, catalogue.shapes);
   const sources = [
-    ...(event.rules ?? []).map((rule) => ({ rule, prefix: [] as string[] })),
+    ...(event.rules ?? []).map((rule) => ({ rule, prefix: [] as string[], shape: undefined })),
     ...(event.shapeRules ?? []).flatMap((place) =>
-      (catalogue.shapes[place.shape]?.rules ?? []).map((rule) => ({ rule, prefix: place.path })),
+      (catalogue.shapes[place.shape]?.rules ?? []).map((rule) => ({
+        rule,
+        prefix: place.path,
+        shape: place.shape,
+      })),
     ),
   ];
   // `rulesOverMessage` lists the same rules in the same order: own rules, then place by place.
   return served.map((rule, i) => {
     const source = sources[i];
     const attr = source ? attrPath([...source.prefix, source.rule.attr]) : '';
-    return { name: rule.name, expr: rule.expr, message: rule.doc, attr };
+    const placed: DataRule = { name: rule.name, expr: rule.expr, message: rule.doc, attr };
+    if (!source?.shape) return placed;
+    const { name, expr, message } = source.rule;
+    return {
+      ...placed,
+      shape: { name: source.shape, written: { name, expr, message, attr: source.rule.attr } },
+    };
   });
 }
 
@@ -57,12 +67,18 @@ function sameRule(a: DataRule, b: DataRule): boolean {
   return a.name === b.name && a.expr === b.expr && a.message === b.message && a.attr === b.attr;
 }
 
-/** The change, at the field the rule names (null, the event, for a rule over the whole payload). */
+/**
+ * The change, at the field the rule names (null, the event, for a rule over the whole payload); via
+ * its shape when it is one shape's rule on every side it is on, so reports can say it once.
+ */
 function change(before: DataRule | undefined, after: DataRule | undefined): RelChange {
-  const attr = (after ?? before)!.attr || null;
+  const rule = (after ?? before)!;
+  const shape = rule.shape;
+  const oneShape = shape && [before, after].every((side) => !side || side.shape?.name === shape.name);
   return {
     kind: 'rule-changed',
-    attr,
+    attr: rule.attr || null,
+    ...(oneShape ? { via: { shape: shape.name, attr: shape.written.attr || null } } : {}),
     ...(before ? { before } : {}),
     ...(after ? { after } : {}),
   };

@@ -83,6 +83,21 @@ export const RULES: readonly Rule[] = DIFF_RULES.rules;
 function shapeDetail(rule: Rule, change: ModelChange, via: { shape: string; attr: string | null }): string {
   if (change.kind === 'text-changed' && change.text === 'shape-description')
     return rule.check({ ...change, attr: null })!;
+  if (change.kind === 'rule-changed') {
+    // The rule as the shape writes it (over `this`), the same wherever the shape sits.
+    const { before, after } = change;
+    const written = {
+      ...(before?.shape ? { before: before.shape.written } : {}),
+      ...(after?.shape ? { after: after.shape.written } : {}),
+    };
+    return rule.check({
+      ...change,
+      ...written,
+      attr: via.attr,
+      event: via.shape,
+      via: undefined,
+    } as ModelChange)!;
+  }
   const inShape = { ...change, attr: via.attr, event: via.shape, via: undefined } as ModelChange;
   if (inShape.kind === 'field-renamed' && change.kind === 'field-renamed')
     inShape.toAttr = join(via.attr, change.to.name);
