@@ -78,6 +78,21 @@ describe('the event page shows the data rules', () => {
     expect(page('order.placed-v1')).toContain('<a href="#rules">rules</a>');
   });
 
+  it("shows a shape's rules on the shape's page, over `this`", () => {
+    const html = readFileSync(join(site, 'shapes', 'Line', 'index.html'), 'utf8');
+    expect(ruleRows(html)).toEqual([
+      ['qty_positive', 'qty_positive', 'this.qty > 0', 'A line needs at least one item.', 'qty'],
+      [
+        'discount_below_price',
+        'discount_below_price',
+        '!has(this.discount) || this.discount <= this.price',
+        'A discount cannot exceed the price.',
+        'discount',
+      ],
+    ]);
+    expect(readFileSync(join(site, 'shapes', 'Party', 'index.html'), 'utf8')).not.toContain('data-rules');
+  });
+
   it('has no rules section on an event without rules', () => {
     expect(page('order.cancelled-v1')).not.toContain('id="rules"');
     expect(page('order.cancelled-v1')).not.toContain('href="#rules"');
