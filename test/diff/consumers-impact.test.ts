@@ -95,6 +95,18 @@ describe('the consumer-aware gate: one case per status', () => {
     expect(statuses(name)).toEqual(want);
   });
 
+  it('a data rule added breaks producers only: no reader is affected, and it is not an unread consumer break', () => {
+    const { before, after } = sides('data-rule-added');
+    const findings = compareCatalogues(before, after);
+    expect(findings.map((finding) => `${finding.rule} ${finding.breaks} ${finding.attr}`)).toEqual([
+      'data-rule-added producers lines[].amount',
+      'data-rule-added producers lines[].amount',
+    ]);
+    const impact = computeImpact(findings, before, after, after.ownership);
+    expect(impact.impacts.filter((entry) => entry.status !== 'unaffected')).toEqual([]);
+    expect(impact.unread).toEqual([]);
+  });
+
   it('a breaking change no declared consumer reads is reported as unread', () => {
     const { before, after } = sides('unread-change');
     const impact = computeImpact(compareCatalogues(before, after), before, after, after.ownership);
