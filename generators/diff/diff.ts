@@ -6,6 +6,7 @@ import {
   isOpenEvent,
 } from '../model.js';
 import type { ModelChange } from './model-change.js';
+import { diffRules, payloadRules } from './rule-differ.js';
 import { ShapeDiffer } from './shape-differ.js';
 
 export type { EnumValue, ModelChange } from './model-change.js';
@@ -43,7 +44,7 @@ export function diffCatalogues(
     const old = before.events[key];
     const now = after.events[key];
     if (old && old === now && sameShapes) continue;
-    if (old && now) changes.push(...diffEvent(old, now, after, differ));
+    if (old && now) changes.push(...diffEvent(old, now, { before, after }, differ));
     else if (now) changes.push(added(now, before));
     else if (old) changes.push(removed(old, after));
   }
@@ -88,9 +89,10 @@ function removed(event: EventVersion, after: Catalogue): ModelChange {
 function diffEvent(
   old: EventVersion,
   now: EventVersion,
-  after: Catalogue,
+  sides: { before: Catalogue; after: Catalogue },
   differ: ShapeDiffer,
 ): ModelChange[] {
+  const { after } = sides;
   const changes: ModelChange[] = [];
   const base = {
     event: now.key,
@@ -136,7 +138,8 @@ function diffEvent(
       after: now.description,
     });
   }
-  for (const change of differ.diffFields(old.fields, now.fields, '')) {
+  const rules = diffRules(payloadRules(old, sides.before), payloadRules(now, after));
+  for (const change of [...differ.diffFields(old.fields, now.fields, ''), ...rules]) {
     changes.push({
       location: now.source,
       oldLocation: old.source,

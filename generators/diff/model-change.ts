@@ -47,6 +47,8 @@ export type ModelChange = ChangeBase &
     | { kind: 'required-changed'; before: boolean; after: boolean }
     | { kind: 'type-changed'; before: FieldType; after: FieldType }
     | { kind: 'format-changed'; before?: StringFormat; after?: StringFormat }
+    /** A data rule (`rules:`) of the version added, removed or edited, matched by name (or by expression). */
+    | { kind: 'rule-changed'; before?: DataRule; after?: DataRule }
     | {
         kind: 'enum-changed';
         scalar: ScalarKind;
@@ -54,6 +56,20 @@ export type ModelChange = ChangeBase &
         after?: readonly EnumValue[];
       }
   );
+
+/**
+ * A data rule as the payload meets it: the event's own, or a shape's at one place, over `message`
+ * (`generators/cel/over-message.ts`), with the field its error names from the payload.
+ */
+export interface DataRule {
+  name: string;
+  expr: string;
+  message: string;
+  /** Dot path from the payload; "" for the payload itself. */
+  attr: string;
+  /** For a shape's rule: the shape and the rule as the shape writes it (over `this`, attr in the shape). */
+  shape?: { name: string; written: Omit<DataRule, 'shape'> };
+}
 
 /** An enum value as the model holds it. */
 export type EnumValue = string | number;

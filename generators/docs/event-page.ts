@@ -6,6 +6,7 @@ import { type FieldRow, fieldColumns } from './fields.js';
 import type { FieldEvent, SiteHistory } from './history.js';
 import { importLine } from './markdown.js';
 import { type BuiltPackage, interfaceText } from './package-files.js';
+import { eventRules } from './rules.js';
 import { eventGraph, eventOwnership, fieldReaders } from './teams.js';
 import type { VersionComparison } from './versions.js';
 
@@ -63,6 +64,7 @@ export function eventPageData(
         readers: (row) => row.readers.length > 0,
       }),
     },
+    rules: eventRules(catalogue, event),
     ownership,
     ...(graph ? { graph } : {}),
     // Always told from the older version to the newer, whichever page it is on.

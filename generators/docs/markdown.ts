@@ -1,6 +1,7 @@
 import { interfaceName } from '../load/event-key.js';
 import { type Catalogue, type EventVersion, eventDescription, groupPackageName } from '../model.js';
 import { type FieldRow, fieldRows } from './fields.js';
+import { eventRules } from './rules.js';
 import { type VersionComparison, versionComparisons, versionsByType } from './versions.js';
 
 /**
@@ -56,6 +57,7 @@ export function eventMarkdown(
       );
     }
   }
+  lines.push(...rulesMarkdown(catalogue, event));
   lines.push('', '## Use it', '', '```ts', importLine(catalogue, event), '```');
   if (extras.typescript) lines.push('', '```ts', extras.typescript, '```');
   if (extras.examples) {
@@ -83,6 +85,26 @@ export function eventMarkdown(
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The `## Rules` section: one line per data rule a payload must keep, none without rules. */
+function rulesMarkdown(catalogue: Catalogue, event: EventVersion): string[] {
+  const rules = eventRules(catalogue, event);
+  if (rules.length === 0) return [];
+  const lines = [
+    '',
+    '## Rules',
+    '',
+    'Conditions (CEL) every payload must keep; a broken one is a `rule_violated` error at its field.',
+    '',
+  ];
+  for (const rule of rules) {
+    const from = rule.shape ? ` (shape \`${rule.shape.name}\` at \`${rule.shape.at}\`)` : '';
+    lines.push(
+      `- \`${rule.name}\`${from}: \`${rule.expr}\`: ${inline(rule.message)} Field: ${rule.attr ? `\`${rule.attr}\`` : 'the payload'}.`,
+    );
+  }
+  return lines;
 }
 
 /**

@@ -31,6 +31,7 @@ export async function writeShapePages(
           extends: shape.extends,
           rows,
           columns: fieldColumns(rows),
+          rules: (shape.rules ?? []).map(({ name, expr, message, attr }) => ({ name, expr, message, attr })),
           usedBy: users.slice(0, LIST_CAP),
           moreUsers: Math.max(0, users.length - LIST_CAP),
         },

@@ -16,6 +16,13 @@ const field = z.object({
   format: z.string().optional(),
   enum: z.string().optional(),
 });
+const rule = z.object({
+  name: z.string(),
+  expr: z.string(),
+  message: z.string(),
+  attr: z.string(),
+  shape: z.object({ name: z.string(), at: z.string() }).optional(),
+});
 const change = z.object({ rule: z.string(), severity: z.string(), attr: z.string(), detail: z.string() });
 const errorBody = z.object({
   detail: z.string(),
@@ -78,7 +85,7 @@ function registerGetEvent(server: McpServer, { view, answer }: ToolContext): voi
     {
       title: 'Get an event version',
       description:
-        'One event version in full: its fields (types, required, descriptions), JSON Schema, TypeScript interface, import line and examples.',
+        'One event version in full: its fields (types, required, descriptions), data rules (CEL conditions every payload must keep; validate_payload enforces them), JSON Schema, TypeScript interface, import line and examples.',
       inputSchema: { key: z.string().min(1).max(300).describe('event key, e.g. account.created-v1') },
       outputSchema: {
         key: z.string(),
@@ -94,6 +101,7 @@ function registerGetEvent(server: McpServer, { view, answer }: ToolContext): voi
           .object({ since: z.string(), replacedBy: z.string().optional(), note: z.string().optional() })
           .optional(),
         fields: z.array(field),
+        rules: z.array(rule).optional(),
         jsonSchema: z.record(z.string(), z.unknown()),
         interfaceName: z.string(),
         typescript: z.string().optional(),
@@ -108,6 +116,7 @@ function registerGetEvent(server: McpServer, { view, answer }: ToolContext): voi
         const required = info.fields.filter((f) => f.required && !f.path.includes('.')).map((f) => f.path);
         const text = [
           `${info.key} (${info.status}) in ${info.package}: ${info.fields.length} fields, required: ${required.join(', ') || 'none'}.`,
+          ...(info.rules ?? []).map((r) => `rule ${r.name}: ${r.expr} (${r.message})`),
           info.importLine,
         ].join('\n');
         return { structured: { ...info }, text };

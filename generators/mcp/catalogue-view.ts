@@ -8,6 +8,7 @@ import {
   openBuiltPackage,
   readExamples,
 } from '../docs/package-files.js';
+import { eventRules, type RuleRow } from '../docs/rules.js';
 import { buildSearchIndex } from '../docs/search.js';
 import { matchedFields, searchEvents } from '../docs/search-query.js';
 import { compareVersions, versionsByType } from '../docs/versions.js';
@@ -90,6 +91,8 @@ export interface EventInfo {
   partial: boolean;
   deprecated?: { since: string; replacedBy?: string; note?: string };
   fields: FieldInfo[];
+  /** The data rules every payload must keep (none: absent), as the event page lists them. */
+  rules?: RuleRow[];
   jsonSchema: Record<string, unknown>;
   interfaceName: string;
   typescript?: string;
@@ -167,6 +170,7 @@ export class CatalogueView {
     const pkg = this.packageOf(event);
     const examples = pkg ? readExamples(pkg, key) : undefined;
     const typescript = pkg ? interfaceText(pkg, key) : undefined;
+    const rules = eventRules(this.catalogue, event);
     return {
       key,
       type: event.type,
@@ -179,6 +183,7 @@ export class CatalogueView {
       partial: event.partial !== undefined,
       ...(event.deprecated ? { deprecated: { ...event.deprecated } } : {}),
       fields: this.fields(event),
+      ...(rules.length > 0 ? { rules } : {}),
       jsonSchema: shippedEventSchema(this.catalogue, key),
       interfaceName: interfaceName(key),
       ...(typescript ? { typescript } : {}),

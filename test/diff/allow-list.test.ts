@@ -55,7 +55,7 @@ describe('readAllowList', () => {
     reason: not breaking, nothing to allow
 `);
     expect(where(list)).toEqual([
-      '4:11 invalid-value: `field-remove` is not a breaking rule the version gate blocks. | Did you mean `field-removed`? Allowed: event-removed-without-deprecation, object-closed, required-field-added, field-removed, field-renamed, optional-became-required, required-became-optional, type-changed, format-added, format-changed, format-removed, enum-value-removed, enum-value-added, enum-added, enum-removed.',
+      '4:11 invalid-value: `field-remove` is not a breaking rule the version gate blocks. | Did you mean `field-removed`? Allowed: event-removed-without-deprecation, object-closed, required-field-added, field-removed, field-renamed, optional-became-required, required-became-optional, type-changed, format-added, format-changed, format-removed, enum-value-removed, enum-value-added, enum-added, enum-removed, data-rule-added, data-rule-changed, data-rule-removed.',
       '6:5 invalid-value: Missing required key `reason` in the allow-list. | Say why the break is acceptable: the reviewer and the changelog read it.',
       '8:5 unknown-key: Unknown key `resaon` in the allow-list. | Did you mean `reason`? Allowed: event, rule, attr, reason.',
       expect.stringMatching(/^10:11 invalid-value: `optional-field-added` is not a breaking rule/),

@@ -78,8 +78,33 @@ describe('the consumer-aware gate: one case per status', () => {
     ],
     ['deprecated-version-removed', { want: ['broken comms invoice.voided-v1'] }],
     ['unread-change', { want: [] }],
+    [
+      'data-rule-removed',
+      {
+        // The rule named `lines[].amount`: who reads it relied on it, who reads other fields did not.
+        want: [
+          'broken ledger invoice.issued-v1',
+          'broken ledger invoice.issued-v2',
+          'potentially-affected analytics invoice.issued-v1',
+          'potentially-affected analytics invoice.issued-v2',
+          'unaffected comms invoice.issued-v1',
+        ],
+      },
+    ],
   ])('%s', (name, { want }) => {
     expect(statuses(name)).toEqual(want);
+  });
+
+  it('a data rule added breaks producers only: no reader is affected, and it is not an unread consumer break', () => {
+    const { before, after } = sides('data-rule-added');
+    const findings = compareCatalogues(before, after);
+    expect(findings.map((finding) => `${finding.rule} ${finding.breaks} ${finding.attr}`)).toEqual([
+      'data-rule-added producers lines[].amount',
+      'data-rule-added producers lines[].amount',
+    ]);
+    const impact = computeImpact(findings, before, after, after.ownership);
+    expect(impact.impacts.filter((entry) => entry.status !== 'unaffected')).toEqual([]);
+    expect(impact.unread).toEqual([]);
   });
 
   it('a breaking change no declared consumer reads is reported as unread', () => {

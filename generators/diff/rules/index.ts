@@ -1,6 +1,10 @@
 import { defineRuleSet, type RetiredRule, type RuleRegistry } from '../../shared/rule-registry.js';
 import type { ModelChange } from '../diff.js';
 import type { ChangeKind, DiffFixtureSide, Finding, Rule } from '../rule.js';
+import { dataRuleAdded } from './data-rule-added.js';
+import { dataRuleChanged } from './data-rule-changed.js';
+import { dataRuleRemoved } from './data-rule-removed.js';
+import { dataRuleTextChanged } from './data-rule-text-changed.js';
 import { deprecationAdded } from './deprecation-added.js';
 import { deprecationChanged } from './deprecation-changed.js';
 import { deprecationRemoved } from './deprecation-removed.js';
@@ -48,6 +52,7 @@ export const RULES_BY_KIND: RulesByKind = {
   'type-changed': [typeChanged],
   'format-changed': [formatAdded, formatChanged, formatRemoved],
   'enum-changed': [enumValueRemoved, enumValueAdded, enumAdded, enumRemoved],
+  'rule-changed': [dataRuleAdded, dataRuleChanged, dataRuleRemoved, dataRuleTextChanged],
   'deprecation-changed': [deprecationChanged],
   'text-changed': [titleChanged, descriptionChanged],
 };
@@ -78,6 +83,21 @@ export const RULES: readonly Rule[] = DIFF_RULES.rules;
 function shapeDetail(rule: Rule, change: ModelChange, via: { shape: string; attr: string | null }): string {
   if (change.kind === 'text-changed' && change.text === 'shape-description')
     return rule.check({ ...change, attr: null })!;
+  if (change.kind === 'rule-changed') {
+    // The rule as the shape writes it (over `this`), the same wherever the shape sits.
+    const { before, after } = change;
+    const written = {
+      ...(before?.shape ? { before: before.shape.written } : {}),
+      ...(after?.shape ? { after: after.shape.written } : {}),
+    };
+    return rule.check({
+      ...change,
+      ...written,
+      attr: via.attr,
+      event: via.shape,
+      via: undefined,
+    } as ModelChange)!;
+  }
   const inShape = { ...change, attr: via.attr, event: via.shape, via: undefined } as ModelChange;
   if (inShape.kind === 'field-renamed' && change.kind === 'field-renamed')
     inShape.toAttr = join(via.attr, change.to.name);

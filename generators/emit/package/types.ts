@@ -7,6 +7,7 @@ import {
   type FieldType,
   type Group,
   isOpenEvent,
+  type Rule,
 } from '../../model.js';
 import { shapesUsedBy } from '../../schema/json-schema.js';
 import { generatedNote } from '../context.js';
@@ -54,7 +55,7 @@ export function emitGroupTypes(model: Catalogue, group: Group, packageName: stri
     const parent = shape.extends;
     const own = parent !== undefined ? ownFields(shape.fields, model.shapes[parent]!.fields) : undefined;
     blocks.push(
-      `${doc(shape.description ? [shape.description] : [], '')}${interfaceHead(name, own && parent)}${body(own ?? shape.fields, false)}`,
+      `${doc([...(shape.description ? [shape.description] : []), ...ruleDocLines(shape.rules, 'this')], '')}${interfaceHead(name, own && parent)}${body(own ?? shape.fields, false)}`,
     );
   }
   blocks.push(
@@ -146,9 +147,21 @@ function body(fields: Field[], open: boolean): string {
 /** The description first (partial notice included), then `@deprecated` with its notice. */
 function eventDocLines(event: EventVersion): string[] {
   const shown = eventDescription({ ...event, deprecated: undefined });
-  if (!event.deprecated) return [shown];
+  const rules = ruleDocLines(event.rules, 'message');
+  if (!event.deprecated) return [shown, ...rules];
   const notice = eventDescription(event).slice(shown.length).trim();
-  return [shown, `@deprecated ${notice.replace(/^Deprecated since /, 'Since ')}`];
+  return [shown, ...rules, `@deprecated ${notice.replace(/^Deprecated since /, 'Since ')}`];
+}
+
+/** The data rules, one line each (name: message, then the CEL expression on one line); none: nothing. */
+function ruleDocLines(rules: readonly Rule[] | undefined, over: 'message' | 'this'): string[] {
+  if (!rules?.length) return [];
+  const items = rules.map(
+    (rule) => `- ${rule.name}: ${rule.message} \`${rule.expr.replace(/\s+/g, ' ').trim()}\``,
+  );
+  return [
+    `Rules (CEL over \`${over}\`; \`validate\` reports each one broken as \`rule_violated\`):\n${items.join('\n')}`,
+  ];
 }
 
 /** A field's description, then what its TypeScript type cannot say: integer, date, date-time. */

@@ -41,3 +41,35 @@ describe('types.d.ts', () => {
     );
   });
 });
+
+describe('types.d.ts of events and shapes with data rules', () => {
+  const rules = loadValid(fixturePath('rules'));
+  const text = emitGroupTypes(rules, rules.groups[0]!, '@fixture-rules/orders');
+
+  it("lists the event's rules in its interface's doc comment, name: message and the expression", () => {
+    expect(text).toContain(
+      [
+        '/**',
+        ' * Payload of `order.placed`, version v1.',
+        ' *',
+        ' * Rules (CEL over `message`; `validate` reports each one broken as `rule_violated`):',
+        ' * - amount_positive: The amount must be positive. `message.amount > 0`',
+        ' * - lines_present: An order has at least one line. `size(message.lines) >= 1`',
+        ' * - ships_after_placed: An order ships after it is placed. `!has(message.shipped_at) || timestamp(message.shipped_at) >= timestamp(message.placed_at)`',
+      ].join('\n'),
+    );
+  });
+
+  it("lists a shape's rules, over `this`, in the shape's interface", () => {
+    expect(text).toContain(
+      ' * Rules (CEL over `this`; `validate` reports each one broken as `rule_violated`):\n * - qty_positive: A line needs at least one item. `this.qty > 0`\n',
+    );
+    expect(text).toMatch(/`this\.qty > 0`[\s\S]*\*\/\nexport interface Line /);
+  });
+
+  it('says nothing of rules for an event without any', () => {
+    expect(text).toMatch(
+      /\/\*\*\n \* Payload of `order\.cancelled`, version v1\.\n \*\/\nexport interface OrderCancelledV1 /,
+    );
+  });
+});
