@@ -4,7 +4,14 @@
 // The editor (CodeMirror, assets/editor.js) loads when the reader first turns to the playground, so an
 // event page stays light for those who only read it.
 import { rangeOfAttr, type TextRange } from './json-path.js';
-import type { ErrorItem, MountEditor, PlaygroundHost, Testing, Validate } from './playground-host.js';
+import type {
+  ErrorItem,
+  MountEditor,
+  PlaygroundHost,
+  Testing,
+  Validate,
+  Verdict,
+} from './playground-host.js';
 
 const section = document.querySelector<HTMLElement>('[data-playground]');
 if (section) startPlayground(section);
@@ -45,7 +52,7 @@ function startPlayground(section: HTMLElement): void {
   };
   checkAsYouType(playground, ready);
   openEditorOnFirstTurn(playground, host);
-  offerRandomPayloads(playground);
+  offerRandomPayloads(playground, ready);
 }
 
 /** Imports the event's validator module; a failure is shown, and the promise rejects. */
@@ -132,11 +139,15 @@ function openEditorOnFirstTurn(playground: Playground, host: PlaygroundHost): vo
   section.addEventListener('pointerdown', openEditor);
 }
 
+/** The test data's check of a drawn payload: the event's validator, strict. */
+type RuleCheck = (key: string, payload: unknown) => Verdict;
+
 /**
  * "Random payload": the group package's own test data (`fake`, random variant), loaded on first use;
- * each click draws the next seed, so a page shows the same sequence every time.
+ * each click draws the next seed, so a page shows the same sequence every time. The event's validator
+ * checks each draw, so a payload keeps the event's data rules as well as its schema.
  */
-function offerRandomPayloads(playground: Playground): void {
+function offerRandomPayloads(playground: Playground, ready: Promise<void>): void {
   const { section, input, result } = playground;
   const random = section.querySelector<HTMLButtonElement>('[data-playground-random]');
   if (!random) return;
@@ -145,12 +156,20 @@ function offerRandomPayloads(playground: Playground): void {
   const url = (path: string | undefined) => new URL(path ?? '', document.baseURI).href;
   random.addEventListener('click', async () => {
     try {
+      const check = async (): Promise<RuleCheck> => {
+        await ready;
+        const validate = playground.validate!;
+        return (_key, payload) => validate(payload, { mode: 'strict' });
+      };
       testing ??= Promise.all([
         import(url(section.dataset.testing)) as Promise<{
-          defineTesting(name: string, data: unknown): Testing;
+          defineTesting(name: string, data: unknown, fastCheck: undefined, check: RuleCheck): Testing;
         }>,
         import(url(section.dataset.testingData)) as Promise<{ data: unknown }>,
-      ]).then(([{ defineTesting }, { data }]) => defineTesting(section.dataset.package ?? '', data));
+        check(),
+      ]).then(([{ defineTesting }, { data }, rules]) =>
+        defineTesting(section.dataset.package ?? '', data, undefined, rules),
+      );
       const drawn = seed++;
       const payload = (await testing).fake(section.dataset.key ?? '', { seed: drawn, variant: 'random' });
       input.value = JSON.stringify(payload, null, 2);
