@@ -239,6 +239,21 @@ export const ERROR_CODE_REGISTRY = {
       'cannot-load': { meaning: "The group package's testing entry point fails to load." },
     },
   },
+  testing: {
+    title: "Test data for events with data rules (a group package's testing entry)",
+    shown:
+      'the `code` of the `RuleDataError` that `fake`, `arbitrary` or `invalid` throws; the build reports an unsatisfiable rule as the load code `rule-unsatisfiable`',
+    codes: {
+      rule_unsatisfiable: {
+        meaning:
+          'No payload drawn within the bound keeps the rule: it may be impossible, or too narrow for random data.',
+      },
+      rule_unbreakable: {
+        meaning:
+          '`invalid` found no payload that passes the schema and breaks this rule alone: it may never break, or only with another rule.',
+      },
+    },
+  },
   validate: {
     title: 'Payload files and lines',
     shown: '`[<code>]` after the message, `code` in `--format json` / NDJSON output (`eventry validate`)',
