@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +154,8 @@ const PUBLISHED = [
  */
 export async function runServeTlsBench(): Promise<string> {
   const work = mkdtempSync(join(tmpdir(), 'eventry-bench-serve-tls-'));
+  // Readable by nginx's workers, which run as another user when the bench runs as root.
+  chmodSync(work, 0o755);
   const servers: Started[] = [];
   try {
     const { cert, key } = selfSigned(work);
