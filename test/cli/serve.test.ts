@@ -1,57 +1,30 @@
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { compiledToolkitPath, fixturePath, REPO, tempDir } from '../helpers.js';
 import { releasedTwice, releaseNickname, runCliAsync } from '../schema-registry/released-repo.js';
+import { type ServeProcess, spawnServe } from '../serve/replica-helpers.js';
 import { makeRepo } from '../sources/git-repo.js';
 import { type InProcessRun, startCliInProcess } from './in-process.js';
 
 /** A `serve` process of the compiled CLI, once it printed its address. */
-interface Served {
-  url: string;
-  child: ChildProcessWithoutNullStreams;
-  lines: string[];
+interface Served extends ServeProcess {
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
-/** Starts `eventry serve --port 0` in `cwd` and waits for its `serving` line (no fixed sleep). */
-function serve(cwd: string, args: string[] = []): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    [compiledToolkitPath('scripts/eventry.js'), 'serve', '--port', '0', ...args],
-    {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1' },
+/** Starts `eventry serve --port 0` in `cwd` (the replica tests' starter); its address is its first line. */
+async function serve(cwd: string, args: string[] = []): Promise<Served> {
+  const served = await spawnServe(cwd, args);
+  expect(served.lines[0], 'the first stdout line').toMatch(/^eventry: serving http:\/\/\S+$/);
+  return {
+    ...served,
+    stop: () => {
+      served.child.kill('SIGTERM');
+      return served.exited;
     },
-  );
-  const lines: string[] = [];
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const reader = createInterface({ input: child.stdout });
-    reader.on('line', (line) => {
-      lines.push(line);
-      const match = /^eventry: serving (http:\/\/\S+)$/.exec(line);
-      if (match && lines.length === 1) {
-        resolve({
-          url: match[1]!,
-          child,
-          lines,
-          stop: () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    });
-    void exited.then((code) => reject(new Error(`serve exited ${code} before serving: ${stderr}`)));
-  });
+  };
 }
 
 const getJson = async (url: string) => {
