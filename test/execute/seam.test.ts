@@ -1,10 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-// A full TypeScript parser (as test/import-arrows.test.ts reads imports): `import type`, `export … from`
-// and `import()` count wherever they are, and a specifier in a comment or a string does not.
-import { parse } from '@babel/parser';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers.js';
+import { type Edge, importGraph } from '../import-graph.js';
 
 // The fast executor's seam (issue 44, item 3): the plain path and the fast path meet at two modules.
 // - From outside `execute/fast/`, generators/ imports only its door: `fast/loader.ts` (the loader
@@ -18,62 +16,9 @@ const LOADER = `${FAST}loader.ts`;
 /** The executor seam, and the one command that runs the fast executor. */
 const EXECUTOR_SEAM = { from: 'generators/cli/build.ts', to: `${FAST}index.ts` };
 
-interface Edge {
-  from: string;
-  to: string;
-}
-
-interface AstNode {
-  type: string;
-  [key: string]: unknown;
-}
-
-/** The specifiers a module imports, re-exports, `import()`s or names in an `import('…')` type. */
-function importsOf(code: string, file: string): string[] {
-  const ast = parse(code, { sourceType: 'module', plugins: ['typescript'], sourceFilename: file });
-  const found: string[] = [];
-  const literal = (node: unknown): string | undefined => {
-    const candidate = node as AstNode | null | undefined;
-    return candidate?.type === 'StringLiteral' ? (candidate.value as string) : undefined;
-  };
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const child of node) walk(child);
-      return;
-    }
-    if (!node || typeof node !== 'object' || typeof (node as AstNode).type !== 'string') return;
-    const current = node as AstNode;
-    let specifier: string | undefined;
-    if (/^(Import|ExportNamed|ExportAll)Declaration$/.test(current.type)) specifier = literal(current.source);
-    if (current.type === 'CallExpression' && (current.callee as AstNode).type === 'Import')
-      specifier = literal((current.arguments as unknown[])[0]);
-    if (current.type === 'TSImportType') {
-      const argument = current.argument as AstNode;
-      specifier = literal(argument.type === 'TSLiteralType' ? argument.literal : argument);
-    }
-    if (specifier !== undefined) found.push(specifier);
-    for (const [key, value] of Object.entries(current)) {
-      if (key !== 'loc' && value && typeof value === 'object') walk(value);
-    }
-  };
-  walk(ast.program);
-  return found;
-}
-
-/** Every relative import of generators/, resolved to the `.ts` file it names (repo-relative). */
-function importGraph(): Edge[] {
-  const edges: Edge[] = [];
-  const files = readdirSync(join(REPO, 'generators'), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
-    .map((name) => `generators/${name.split(sep).join('/')}`);
-  for (const file of files) {
-    for (const specifier of importsOf(readFileSync(join(REPO, file), 'utf8'), file)) {
-      if (!specifier.startsWith('.')) continue;
-      const target = resolve(REPO, dirname(file), specifier).replace(/\.js$/, '.ts');
-      edges.push({ from: file, to: relative(REPO, target).split(sep).join('/') });
-    }
-  }
-  return edges;
+/** Every relative import of generators/, resolved to the file it names (the import-arrows reader). */
+function generatorsGraph(): Edge[] {
+  return importGraph().filter((edge) => edge.from.startsWith('generators/'));
 }
 
 /** Imports into `fast/` from outside it, but of the loader factory and the executor seam's. */
@@ -114,7 +59,7 @@ function plainReachesFast(edges: readonly Edge[]): string[] {
 }
 
 describe('the fast executor behind its seam', () => {
-  const edges = importGraph();
+  const edges = generatorsGraph();
 
   it('reads the graph from the sources, the commands taking their loader from the factory', () => {
     expect(existsSync(join(REPO, LOADER))).toBe(true);
@@ -133,7 +78,7 @@ describe('the fast executor behind its seam', () => {
 });
 
 describe('the seam rules themselves', () => {
-  const edge = (from: string, to: string): Edge => ({ from, to });
+  const edge = (from: string, to: string): Edge => ({ from, to, dynamic: false });
 
   it('find an import into fast/ past its door, and allow the factory and the executor seam', () => {
     const edges = [
