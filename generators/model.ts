@@ -7,6 +7,10 @@
  * referenced by name (`{ kind: 'shape', name }`), never copied.
  */
 
+import type { Migration } from './model-migration.js';
+
+export type { JsonValue, Migration, MigrationStep } from './model-migration.js';
+
 /** Where a thing was written in the catalogue source: path relative to the catalogue root, 1-based. */
 export interface SourceLocation {
   file: string;
@@ -121,6 +125,10 @@ export interface EventVersion {
   rules?: Rule[];
   /** Every place in its payload where a shape with rules sits, in field order (see `ShapeRulePlace`). */
   shapeRules?: ShapeRulePlace[];
+  /** How a payload of an earlier version of its type becomes one of this version (`upgrade:`). */
+  upgrade?: Migration;
+  /** How a payload of this version becomes one of `upgrade.from` (`downgrade:`); only beside `upgrade`. */
+  downgrade?: Migration;
   source: SourceLocation;
 }
 
