@@ -22,6 +22,14 @@ export type TeamId = string;
  * Data rules: CEL conditions every payload must keep (over `message` for an event, `this` for a shape).
  */
 export type Rules = Rule[];
+/**
+ * A field, as a dot path from the payload's root: ledger.id.
+ */
+export type FieldPath = string;
+/**
+ * Applied in order to a copy of the payload.
+ */
+export type MigrationSteps = MigrationStep[];
 export type ShapeName = string;
 
 /**
@@ -67,6 +75,8 @@ export interface Event {
    */
   producers?: Producer[];
   rules?: Rules;
+  upgrade?: Upgrade;
+  downgrade?: Downgrade;
 }
 export interface Fields {
   [k: string]: Field;
@@ -117,6 +127,53 @@ export interface Rule {
    * The field the error names (a dot path); default: the payload.
    */
   attr?: string;
+}
+/**
+ * How a payload of an earlier version of this event type becomes one of this version.
+ */
+export interface Upgrade {
+  from: EventKey;
+  steps: MigrationSteps;
+}
+/**
+ * One step: `set`, `rename` or `drop`.
+ */
+export interface MigrationStep {
+  /**
+   * Gives `field` a constant `value` or the value of the CEL expression `cel` over `message` (the payload before any step).
+   */
+  set?: {
+    field: FieldPath;
+    /**
+     * A constant of the field's type.
+     */
+    value?: {
+      [k: string]: unknown;
+    };
+    /**
+     * CEL over `message`, e.g. 'migrated ' + message.id.
+     */
+    cel?: string;
+  };
+  /**
+   * Moves the value of `from` (when present) to `to`.
+   */
+  rename?: {
+    from: FieldPath;
+    to: FieldPath;
+  };
+  /**
+   * The fields to remove (a list of dot paths).
+   *
+   * @minItems 1
+   */
+  drop?: [FieldPath, ...FieldPath[]];
+}
+/**
+ * How a payload of this version becomes one of the version `upgrade.from` names (only beside `upgrade`).
+ */
+export interface Downgrade {
+  steps: MigrationSteps;
 }
 export interface Shape {
   description?: string;
