@@ -1,7 +1,7 @@
 import semver from 'semver';
 import type { Catalogue, Ownership, SourceLocation } from '../model.js';
 import allowListSchema from '../schema/source/allow-list.schema.json' with { type: 'json' };
-import { parseEventKey } from './event-key.js';
+import { parseEventKey, versionAsSemver } from './event-key.js';
 import { type FieldPaths, fieldPathsOf, hasFieldPath } from './field-paths.js';
 import type { CatalogueProblem } from './problem.js';
 import { suggest } from './suggest.js';
@@ -73,12 +73,6 @@ function hasPath(ref: VersionRef, field: string): boolean {
 /** The field paths of a version (on its last side). */
 function pathsOf(ref: VersionRef): FieldPaths {
   return fieldPathsOf(ref.catalogue.events[ref.key]!, ref.catalogue.shapes);
-}
-
-/** An event version as semver: `v2` is `2.0.0`. */
-function versionAsSemver(version: string): string {
-  const v = /^v(\d+)$/.exec(version);
-  return v ? `${v[1]}.0.0` : version;
 }
 
 /** Whether a declaration's range takes in an event version. */

@@ -1,3 +1,4 @@
+import semverCompare from 'semver/functions/compare.js';
 import semverValid from 'semver/functions/valid.js';
 
 const EVENT_TYPE = /^[a-z0-9_][a-z0-9_-]*(\.[a-z0-9_][a-z0-9_-]*)*$/;
@@ -17,6 +18,17 @@ export function parseEventKey(key: string): { type: string; version: string } | 
     }
   }
   return undefined;
+}
+
+/** An event version as semver: `v2` is `2.0.0`. */
+export function versionAsSemver(version: string): string {
+  const v = /^v(\d+)$/.exec(version);
+  return v ? `${v[1]}.0.0` : version;
+}
+
+/** The order of two versions of one event type (`v1` < `v2`, semver order for `1.0.0`): <0, 0 or >0. */
+export function compareEventVersions(a: string, b: string): number {
+  return semverCompare(versionAsSemver(a), versionAsSemver(b));
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type ShapeDefinition,
 } from './definition.js';
 import { interfaceName, parseEventKey } from './event-key.js';
+import { readMigrations } from './migrations.js';
 import type { CatalogueProblem } from './problem.js';
 import { readRules, shapeRulePlaces } from './rules.js';
 import { suggest } from './suggest.js';
@@ -84,6 +85,7 @@ export function resolveDefinitions(
       ...(deprecated ? { deprecated } : {}),
       ...readRules(ctx, def, fields, fieldsOf),
       ...shapeRulePlaces(ctx, def, fields, fieldsOf),
+      ...readMigrations(ctx, def, fields, fieldsOf),
       source: def.source.keyAt(def.path),
     };
   }

@@ -120,10 +120,14 @@ const DEFAULT_HINTS: Record<RuleProblem['code'], string> = {
   'rule-unsupported': 'See "Rules" in catalogue/README.md for what eventry compiles.',
 };
 
-function ruleProblem(def: Definition, path: Path, rule: Rule, problem: RuleProblem): CatalogueProblem {
+/** What to do about a CEL problem: a did-you-mean for an unknown name, else the check's hint or the default. */
+export function celProblemHint(problem: RuleProblem): string | undefined {
   const guess = problem.unknown ? suggest(problem.unknown, problem.candidates ?? []) : undefined;
-  const hint =
-    guess !== undefined ? `Did you mean \`${guess}\`?` : (problem.hint ?? DEFAULT_HINTS[problem.code]);
+  return guess !== undefined ? `Did you mean \`${guess}\`?` : (problem.hint ?? DEFAULT_HINTS[problem.code]);
+}
+
+function ruleProblem(def: Definition, path: Path, rule: Rule, problem: RuleProblem): CatalogueProblem {
+  const hint = celProblemHint(problem);
   return {
     code: problem.code,
     message: `Rule \`${rule.name}\`: ${problem.message}`,

@@ -47,7 +47,7 @@ export interface SchemaOptions {
 }
 
 /** The schema of a field type. Optional fields are never nullable: the platform omits them. */
-function typeSchema(type: FieldType, options: SchemaOptions): Record<string, unknown> {
+export function typeSchema(type: FieldType, options: SchemaOptions): Record<string, unknown> {
   switch (type.kind) {
     case 'shape':
       return { $ref: options.ref(type.name) };

@@ -84,18 +84,45 @@ export const ERROR_CODE_REGISTRY = {
       'unknown-field': {
         meaning: 'A field path a consumer reads that exists in none of the versions it declares.',
       },
-      'rule-syntax-error': { meaning: 'A rule whose `expr` is not valid CEL.' },
+      'rule-syntax-error': {
+        meaning: "A rule's `expr` (or a migration's `set: {cel}`) that is not valid CEL.",
+      },
       'rule-unknown-field': {
-        meaning: 'A rule that reads a field (or a variable) the event or shape does not have.',
+        meaning:
+          "A rule (or a migration's `set: {cel}`) that reads a field (or a variable) the event or shape does not have.",
       },
       'rule-type-mismatch': {
-        meaning: 'A rule that applies an operator or function to values of the wrong type, or is not a bool.',
+        meaning:
+          "A rule (or a migration's `set: {cel}`) that applies an operator or function to values of the wrong type; a rule that is not a bool.",
       },
-      'rule-unguarded-field': { meaning: 'A rule that reads an optional field without a `has()` guard.' },
-      'rule-unsupported': { meaning: 'A rule that uses CEL outside the subset eventry compiles.' },
+      'rule-unguarded-field': {
+        meaning:
+          "A rule (or a migration's `set: {cel}`) that reads an optional field without a `has()` guard.",
+      },
+      'rule-unsupported': {
+        meaning: "A rule (or a migration's `set: {cel}`) that uses CEL outside the subset eventry compiles.",
+      },
       'duplicate-rule': { meaning: 'Two rules of one event or shape with the same `name`.' },
       'rule-unsatisfiable': {
         meaning: 'A rule that no test data the build draws keeps (impossible, or too narrow for `fake`).',
+      },
+      'migration-invalid-from': {
+        meaning: 'An `upgrade.from` that is not an earlier version of the same event type.',
+      },
+      'migration-downgrade-alone': { meaning: 'A `downgrade:` without an `upgrade:` beside it.' },
+      'migration-unknown-field': {
+        meaning: "A migration step's field path that names no field of the version it reads or writes.",
+      },
+      'migration-invalid-path': {
+        meaning: "A migration step's field path through an array, into a free `object` or into a scalar.",
+      },
+      'migration-invalid-value': { meaning: "A `set` step's `value` that does not fit the field's type." },
+      'migration-type-mismatch': {
+        meaning: "A `set` step's `cel` whose result type does not fit the field.",
+      },
+      'migration-required-unset': {
+        meaning:
+          'A required field of the version a migration makes that no step sets and the other version lacks.',
       },
     },
   },
