@@ -187,11 +187,12 @@ export function checkRequiredSet(
         continue;
       }
       const dotted = path.join('.');
+      const why = before ? 'the steps remove it' : `a \`${source.name}\` payload has none`;
       ctx.problems.push(
         def.source.problem(
           'migration-required-unset',
           at,
-          `\`${dotted}\` is required in \`${target.name}\`, but a \`${source.name}\` payload has none and no step sets it.`,
+          `\`${dotted}\` is required in \`${target.name}\`, but ${why} and no step sets it.`,
           `Add a step: \`- set: {field: ${dotted}, value: ...}\` (or \`cel:\`), or a \`rename\` to it.`,
           true,
         ),

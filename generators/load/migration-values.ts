@@ -25,7 +25,7 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
     // (test/load/start-up.test.ts).
     const require = createRequire(import.meta.url);
     const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as { Ajv2020: new (options: object) => Ajv2020 };
-    compiler = new Ajv({ strict: true, allErrors: false });
+    compiler = new Ajv({ strict: true, allErrors: false, verbose: true });
     (require('ajv-formats') as { default: (ajv: Ajv2020) => void }).default(compiler);
   }
   return compiler.compile(schema);
@@ -148,7 +148,7 @@ export function checkSetCel(
       const hint = celProblemHint(problem);
       ctx.problems.push({
         code: problem.code,
-        message: `\`set\` of \`${field}\`: ${problem.message}`,
+        message: `\`set\` of \`${field}\`: ${migrationMessage(problem.code, problem.message)}`,
         ...(hint ? { hint } : {}),
         ...def.source.within(celAt, step.cel, problem.offset),
         pointer: toPointer(celAt),
@@ -167,6 +167,13 @@ export function checkSetCel(
       `Write an expression that gives ${expected(found.field)}.`,
     ),
   );
+}
+
+/** A CEL problem's message as it reads for a migration: an unguarded read fails the migration, not a rule. */
+function migrationMessage(code: string, message: string): string {
+  const read = /^`([^`]+)` is optional/.exec(message);
+  if (code !== 'rule-unguarded-field' || !read) return message;
+  return `\`${read[1]}\` is optional: a payload without it makes the expression an error, and the migration would throw.`;
 }
 
 /** Whether a CEL result of type `cel` is a JSON value of field type `type` (decision 0160). */

@@ -122,7 +122,8 @@ function readMigration(
     steps,
     source: def.source.keyAt([...def.path, key]),
   };
-  checkRequiredSet(ctx, def, [...def.path, key], migration, source, target);
+  // A step refused above may be the one that sets a field: "no step sets it" would then be a guess.
+  if (steps.length === list.length) checkRequiredSet(ctx, def, [...def.path, key], migration, source, target);
   return migration;
 }
 
