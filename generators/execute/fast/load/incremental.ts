@@ -13,11 +13,11 @@ import { textDigest } from './text-digest.js';
 
 // An edit of a few files of a large catalogue, loaded from what the last load found (`model-snapshot.ts`)
 // instead of from every file: the changed files are parsed and checked, and only what they define and
-// what builds on it (`same_as`, `extends`, followed back to the end) is resolved at once. Every other
-// event is as the last load made it: its digest is known, and its object is resolved again from its
-// file in one pass, every file through the parse cache. The result is the plain model a full load
-// makes, object for object (`incremental.test.ts` holds the two side by side): no entry is made when
-// read, so no reader of the model does I/O (see docs/decisions/0101).
+// what builds on it (`same_as`, `extends`, a migration's `from`, followed back to the end) is resolved
+// at once. Every other event is as the last load made it: its digest is known, and its object is
+// resolved again from its file in one pass, every file through the parse cache. The result is the plain
+// model a full load makes, object for object (`incremental.test.ts` holds the two side by side): no
+// entry is made when read, so no reader of the model does I/O (see docs/decisions/0101).
 // Anything this does not handle (a file added, removed or renamed, a definition added, removed, renamed
 // or moved, the settings file changed, a problem anywhere) goes to the full load, which reports every
 // problem.
@@ -113,7 +113,7 @@ export interface LastLoad {
   readonly shapeBases: readonly string[];
   readonly eventKeys: readonly string[];
   readonly eventFiles: Int32Array;
-  /** Per event, what it builds on (`same_as`, `extends`) as a `baseName`, or ''. */
+  /** Per event, what it builds on (`same_as`, `extends`) and migrates from, as in `eventBase`. */
   readonly eventBases: readonly string[];
 }
 
@@ -315,11 +315,13 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 /** Adds to `affected` every definition that builds on one in it, directly or through others. */
 function addDependents(stored: LastLoad, affected: Set<string>): void {
   const dependents = new Map<string, string[]>();
-  const note = (base: string, name: string) => {
-    if (base === '') return;
-    const list = dependents.get(base);
-    if (list) list.push(name);
-    else dependents.set(base, [name]);
+  const note = (bases: string, name: string) => {
+    if (bases === '') return;
+    for (const base of bases.split(BASES_SEPARATOR)) {
+      const list = dependents.get(base);
+      if (list) list.push(name);
+      else dependents.set(base, [name]);
+    }
   };
   stored.shapeNames.forEach((name, i) => {
     note(stored.shapeBases[i]!, baseName('shape', name));
@@ -370,13 +372,21 @@ function mergeEvents(
   return { events, eventDigests, eventBases };
 }
 
-/** What an event builds on (`same_as`, `extends`) as a `baseName`, or ''. */
+/**
+ * What an event builds on (`same_as`, `extends`) and the version its migrations read (`upgrade.from`:
+ * they are checked against its fields), each a `baseName`, joined by `BASES_SEPARATOR`; or ''.
+ */
 export function eventBase(event: EventVersion): string {
   const composition = event.composition;
-  if (composition.kind === 'same_as') return baseName('event', composition.of);
-  if (composition.kind === 'extends') return baseName(composition.ofKind, composition.of);
-  return '';
+  const bases: string[] = [];
+  if (composition.kind === 'same_as') bases.push(baseName('event', composition.of));
+  if (composition.kind === 'extends') bases.push(baseName(composition.ofKind, composition.of));
+  if (event.upgrade !== undefined) bases.push(baseName('event', event.upgrade.from));
+  return bases.join(BASES_SEPARATOR);
 }
+
+/** Between the bases of one event in `eventBase` (no name has a line break). */
+const BASES_SEPARATOR = '\n';
 
 /** What a shape builds on (`extends`) as a `baseName`, or ''. */
 export function shapeBase(shape: Shape): string {

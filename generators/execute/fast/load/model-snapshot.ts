@@ -34,7 +34,7 @@ export interface StoredModel {
   eventFiles: Int32Array;
   /** Per event, its `modelDigest`: the sha256 (base64) of its JSON text. */
   eventDigests: string[];
-  /** Per event, what it builds on (`same_as`, `extends`) as a `baseName`, or ''. */
+  /** Per event, what it builds on (`same_as`, `extends`) and migrates from, as `eventBase` gives it. */
   eventBases: string[];
 }
 

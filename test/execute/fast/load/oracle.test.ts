@@ -117,6 +117,58 @@ describe.each(PATHS)('%s gives what the reference loader gives', (_, load) => {
   });
 });
 
+/**
+ * A catalogue whose `shop.sale-v2` upgrades from `shop.sale-v1`, written in another file (or in the
+ * same one, `together`), and a filler group so that one changed file is an edit the snapshot serves.
+ */
+function migrationCatalogue(v1Fields: string, together = false): CatalogueSourceFile[] {
+  const v1 = `  shop.sale-v1:\n    fields:\n${v1Fields}`;
+  const v2 = `  shop.sale-v2:
+    fields:
+      total: {type: number, required: true}
+      label: {type: string}
+    upgrade:
+      from: shop.sale-v1
+      steps:
+        - rename: {from: note, to: label}
+        - set: {field: total, cel: message.amount}
+`;
+  const group = (slug: string, events: string) => `group: {slug: ${slug}, title: T}\nevents:\n${events}`;
+  const filler = (name: string) =>
+    `  ${name}.happened-v1:\n    fields:\n      id: {type: string, required: true}\n`;
+  return [
+    { path: 'eventry.config.yaml', text: 'title: T\nversion: 1.0.0\nscope: "@t"\n' },
+    { path: 'groups/a.yaml', text: group('a', together ? v1 + v2 : v1) },
+    { path: 'groups/b.yaml', text: group('b', together ? filler('b') : v2) },
+    { path: 'groups/c.yaml', text: group('c', filler('c')) },
+    { path: 'groups/d.yaml', text: group('d', filler('d')) },
+  ];
+}
+
+describe.each(PATHS)('%s checks a migration again when the version it reads changes', (_, load) => {
+  const before = '      amount: {type: number, required: true}\n      note: {type: string}\n';
+  it.each([
+    ['in another file', false],
+    ['in the same file', true],
+  ])('%s', (_where, together) => {
+    const base = migrationCatalogue(before, together);
+    expect(loadCatalogueFromSources(base).ok).toBe(true);
+    // `note` renamed in v1: v2's `rename.from` names a field v1 no longer has.
+    const renamed = migrationCatalogue(before.replace('note:', 'remark:'), together);
+    const reference = loadCatalogueFromSources(renamed);
+    expect(reference.ok ? [] : reference.problems.map((problem) => problem.code)).toEqual([
+      'migration-unknown-field',
+    ]);
+    expectOracle(load, base, renamed);
+    // `amount` made a string: v2's `set: {cel}` gives a string to a number.
+    const retyped = migrationCatalogue(
+      before.replace('amount: {type: number', 'amount: {type: string'),
+      together,
+    );
+    expectOracle(load, base, retyped);
+  });
+});
+
 describeWithResource('the accelerated loads of the seed catalogue', findSeedCatalogue(), (seedPath) => {
   const real = readCatalogueSources(join(REPO, 'catalogue'));
 
