@@ -163,8 +163,25 @@ function shapesDigest(model: Catalogue): string {
 
 function groupInputs(model: Catalogue, group: Group, shapes: string): string {
   const hash = createHash('sha256').update(shapes);
-  for (const key of group.events) hash.update(`${key}\0${entryDigest(model.events, key)}\0`);
+  for (const key of group.events) {
+    hash.update(`${key}\0${entryDigest(model.events, key)}\0`);
+    // A migration's code reads the versions it comes from, in whatever group (decision 0160); an event
+    // without one hashes as it always has.
+    for (const from of migrationSources(model, key))
+      hash.update(`<${from}\0${entryDigest(model.events, from)}\0`);
+  }
   return hash.digest('base64');
+}
+
+/** The versions an event's upgrades read, back along the chain (`v3` from `v2` from `v1`). */
+function migrationSources(model: Catalogue, key: string): string[] {
+  const found: string[] = [];
+  for (let from = model.events[key]?.upgrade?.from; from !== undefined && !found.includes(from); ) {
+    if (model.events[from] === undefined) break;
+    found.push(from);
+    from = model.events[from]!.upgrade?.from;
+  }
+  return found;
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { FastContext as EmitContext } from '../../../generators/execute/fast/emit-context.js';
 import { groupPackageUnits } from '../../../generators/execute/fast/group-units.js';
 import type { Catalogue } from '../../../generators/model.js';
-import { keptOnlyCache, loadValid, REPO } from '../../helpers.js';
+import { fixturePath, keptOnlyCache, loadValid, REPO } from '../../helpers.js';
 
 // Each group's source hash (published in its package.json) comes from the last build's when the
 // group's events and the shapes are as they were: at 10,000 events, computing them all was a fifth of
@@ -72,6 +72,36 @@ describe('group source hashes from the last build', () => {
     const [unit] = groupPackageUnits(model, context, new Set([model.groups[1]!.slug]));
     expect(unit!.slug).toBe(model.groups[1]!.slug);
     expect(kept.has('group-source-hashes')).toBe(false);
+  });
+});
+
+describe('a group whose migrations read a version in another group', () => {
+  // agreement.updated-v2 upgrades from v1; v1 moved to the billing group for this test.
+  const fixture = loadValid(fixturePath('migrations'));
+  const v1 = 'agreement.updated-v1';
+  const model: Catalogue = {
+    ...fixture,
+    groups: fixture.groups.map((group) =>
+      group.slug === 'agreements'
+        ? { ...group, events: group.events.filter((key) => key !== v1) }
+        : group.slug === 'billing'
+          ? { ...group, events: [...group.events, v1] }
+          : group,
+    ),
+    events: { ...fixture.events, [v1]: { ...fixture.events[v1]!, group: 'billing' } },
+  };
+
+  it('computes its hash afresh when that version changes', () => {
+    const { cache, kept } = keptOnlyCache();
+    const context = { ...plain, cache };
+    manifests(model, context);
+    const at = model.groups.findIndex((group) => group.slug === 'agreements');
+    const memo = kept.get('group-source-hashes') as Map<string, { sourceHash: string }>;
+    memo.get('agreements')!.sourceHash = 'kept-hash';
+    expect(manifests(model, context)[at]).toContain('kept-hash');
+    (kept.get('group-source-hashes') as Map<string, { sourceHash: string }>).get('agreements')!.sourceHash =
+      'kept-hash';
+    expect(manifests(editEvent(model, v1), context)[at]).not.toContain('kept-hash');
   });
 });
 
