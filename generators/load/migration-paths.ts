@@ -88,7 +88,7 @@ export function resolvePath(
 }
 
 /** The field `path` names in `scope`, reporting at `at` (a dot path written in the source) when it names none. */
-export function checkPath(
+function checkPath(
   ctx: ResolveContext,
   def: EventDefinition,
   at: Path,

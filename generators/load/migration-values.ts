@@ -18,8 +18,20 @@ type SetStep = Extract<MigrationStep, { kind: 'set' }>;
 
 /** One compiler for a load: ajv's compiler is imported only by a catalogue with a `set: {value}`. */
 let compiler: Ajv2020 | undefined;
+/** Each schema compiled once by its text: a process that loads again (`serve`, `mcp`) compiles nothing twice. */
+const compiled = new Map<string, ValidateFunction>();
 
 function compile(schema: Record<string, unknown>): ValidateFunction {
+  const text = JSON.stringify(schema);
+  let validate = compiled.get(text);
+  if (!validate) {
+    validate = compileNew(schema);
+    compiled.set(text, validate);
+  }
+  return validate;
+}
+
+function compileNew(schema: Record<string, unknown>): ValidateFunction {
   if (!compiler) {
     // Loaded here, not imported: every command loads a catalogue, and ajv's compiler costs its start
     // (test/load/start-up.test.ts).
@@ -177,7 +189,7 @@ function migrationMessage(code: string, message: string): string {
 }
 
 /** Whether a CEL result of type `cel` is a JSON value of field type `type` (decision 0160). */
-export function fits(cel: CelType, type: FieldType): boolean {
+function fits(cel: CelType, type: FieldType): boolean {
   switch (type.kind) {
     case 'string':
       return cel.kind === 'string' || (cel.kind === 'timestamp' && type.format !== 'date');
