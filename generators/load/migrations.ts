@@ -122,8 +122,10 @@ function readMigration(
     steps,
     source: def.source.keyAt([...def.path, key]),
   };
-  // A step refused above may be the one that sets a field: "no step sets it" would then be a guess.
-  if (steps.length === list.length) checkRequiredSet(ctx, def, [...def.path, key], migration, source, target);
+  // A step refused above (or steps that are not a list) may be what sets a field: "no step sets it"
+  // would then be a guess.
+  if (Array.isArray(rawSteps) && steps.length === list.length)
+    checkRequiredSet(ctx, def, [...def.path, key], migration, source, target);
   return migration;
 }
 
