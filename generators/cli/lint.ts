@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { probeRuleData } from '../emit/package/rule-probe.js';
 import { openLoader } from '../execute/fast/loader.js';
 import { readBaseline, writeBaseline } from '../lint/baseline.js';
 import { resolveLintConfig } from '../lint/config.js';
@@ -74,7 +75,7 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
     return refuse(config.problems, `${config.problems.length} problem(s) in the lint settings`);
   const baselineShown = sourcePath(root, { file: config.baseline, line: 0, column: 0 });
   if (options.writeBaseline) {
-    const result = lintCatalogue(loaded.catalogue, { files, config });
+    const result = lintCatalogue(loaded.catalogue, { files, config, ruleData: probeRuleData });
     const refused = writeBaseline(dir, config.baseline, result.findings);
     if (refused) {
       io.stderr.write(`eventry lint: not writing the baseline: ${baselineShown} ${refused}.\n`);
@@ -101,6 +102,7 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
   const result = lintCatalogue(loaded.catalogue, {
     files,
     config,
+    ruleData: probeRuleData,
     ...(read.baseline ? { baseline: read.baseline } : {}),
   });
   const failed = failedBy(result, options.maxWarnings);
