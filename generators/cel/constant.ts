@@ -11,20 +11,20 @@ import type { TypedNode } from './types.js';
  * search is the other judge, see the lint's `rule-unbreakable`).
  */
 export function constantValue(node: TypedNode): boolean | undefined {
-  if (!readsPayload(node)) return !evaluateBroken(node);
   if (never(node, false)) return true;
   // Never true and never an error: always false, so kept by no payload (an error would let it pass).
   if (never(node, true) && !node.mayError) return false;
   return undefined;
 }
 
-/** Whether the tree reads the payload anywhere (`message` or `this`). */
+/** Whether the tree reads the payload anywhere (`message`, `this`, or a variable bound to a part of it). */
 function readsPayload(node: TypedNode): boolean {
   switch (node.op) {
     case 'const':
       return false;
     case 'ident':
-      return node.name === 'message' || node.name === 'this';
+      // `message`, `this`, or a comprehension's variable (an item of the payload, or of a list it made).
+      return true;
     case 'select':
     case 'has':
       return readsPayload(node.target);
@@ -51,6 +51,9 @@ function evaluateBroken(node: TypedNode): boolean {
 /** Whether `node` can never evaluate to `value` (it gives the other value, or an error). */
 function never(node: TypedNode, value: boolean): boolean {
   if (node.op === 'const') return typeof node.value === 'boolean' && node.value !== value;
+  // A condition that reads no field gives one outcome for every payload: its compiled code says which
+  // (broken: false; kept: true, or an error, which is never false but may not be true).
+  if (node.type.kind === 'bool' && !readsPayload(node)) return evaluateBroken(node) === value;
   if (node.op === 'macro') {
     // `all` over any list is true when its test is never false; `exists` false when never true.
     if (node.macro === 'all' && !value) return node.test !== undefined && never(node.test, false);

@@ -1,11 +1,8 @@
 import type { Catalogue } from '../../model.js';
-import { defineTesting, RuleDataError, type TestingData } from '../../runtime/testing.js';
-import type { ValidationResult } from '../../runtime/types.js';
+import { defineTesting, RuleDataError, type TestingApi, type TestingData } from '../../runtime/testing.js';
+import { breaksAlone, type RuleCheck } from './rule-probe-confirm.js';
 import { testingData } from './testing.js';
 import { compiledRuleCheck } from './testing-check.js';
-
-/** The rules' check the test data runs (`compiledRuleCheck`). */
-type RuleCheck = (key: string, payload: unknown) => ValidationResult;
 
 /** How many seeds of each `fake` variant the probe draws for each event with rules (as the build does). */
 const PROBE_SEEDS = 8;
@@ -39,7 +36,7 @@ export function probeRuleData(model: Catalogue): RuleDataVerdict[] {
     const data = testingData(model, group);
     const check = compiledRuleCheck(model, data);
     if (check === undefined) continue;
-    for (const key of check.keys) verdicts.push(...probeEvent(group.slug, data, key, check.check));
+    for (const key of check.keys) verdicts.push(...probeEvent(model, group.slug, data, key, check.check));
   }
   return verdicts;
 }
@@ -50,7 +47,13 @@ function hasRules(model: Catalogue, key: string): boolean {
 }
 
 /** The verdicts of the test data's runs for one event (none when it kept and broke every rule). */
-function probeEvent(slug: string, data: TestingData, key: string, check: RuleCheck): RuleDataVerdict[] {
+function probeEvent(
+  model: Catalogue,
+  slug: string,
+  data: TestingData,
+  key: string,
+  check: RuleCheck,
+): RuleDataVerdict[] {
   const testing = defineTesting<Record<string, unknown>>(slug, data, undefined, check);
   const unsatisfiable = verdictOf(key, () => {
     for (const variant of ['minimal', 'full', 'random'] as const)
@@ -58,17 +61,27 @@ function probeEvent(slug: string, data: TestingData, key: string, check: RuleChe
   });
   if (unsatisfiable !== null) return unsatisfiable ? [unsatisfiable] : [];
   const verdicts: RuleDataVerdict[] = [];
+  const bases = basesOf(testing, key);
   let spec = data.events[key]!;
   while (spec.r !== undefined && spec.r.length > 0) {
     const asked: TestingData = { ...data, events: { ...data.events, [key]: spec } };
     const again = defineTesting<Record<string, unknown>>(slug, asked, undefined, check);
     const found = verdictOf(key, () => again.invalid(key));
     if (!found) break;
-    verdicts.push(found);
+    // The random search missed it: a second look with the rule's own literals before saying so.
+    if (!breaksAlone(model, key, data, check, found.rule, bases)) verdicts.push(found);
     // The same rule's items now name no rule of the list: `invalid` looks for the others' breakers.
     spec = { ...spec, r: spec.r.filter(([name]) => name !== found.rule) };
   }
   return verdicts;
+}
+
+/** Payloads that keep every rule, to make breakers from: `fake` in each variant on a few seeds. */
+function basesOf(testing: TestingApi<Record<string, unknown>>, key: string): unknown[] {
+  const bases: unknown[] = [];
+  for (const variant of ['full', 'random', 'minimal'] as const)
+    for (let seed = 0; seed < 3; seed++) bases.push(testing.fake(key, { seed, variant, maxItems: 2 }));
+  return bases;
 }
 
 /**
