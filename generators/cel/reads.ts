@@ -31,6 +31,11 @@ const ROOTS = new Set(['message', 'this']);
 /** The path a node denotes from the rule's value, or undefined when it is computed (not a field). */
 function pathOf(node: TypedNode, vars: ReadonlyMap<string, string>): string | undefined {
   if (node.op === 'ident') return ROOTS.has(node.name) ? '' : vars.get(node.name);
+  // An item of a list by index (`message.lines[0]`) is one of its items: `lines[]`.
+  if (node.op === 'call' && node.fn === '_[_]') {
+    const list = pathOf(node.args[0]!, vars);
+    return list === undefined || list === '' ? undefined : `${list}[]`;
+  }
   if (node.op !== 'select') return undefined;
   const target = pathOf(node.target, vars);
   if (target === undefined) return undefined;
@@ -55,9 +60,18 @@ function visit(node: TypedNode, vars: ReadonlyMap<string, string>, used: boolean
       else visit(node.target, vars, true, found);
       return;
     }
-    case 'call':
-      for (const arg of node.args) visit(arg, vars, true, found);
+    case 'call': {
+      const path = node.fn === '_[_]' ? pathOf(node, vars) : undefined;
+      if (path === undefined) {
+        for (const arg of node.args) visit(arg, vars, true, found);
+        return;
+      }
+      // `message.lines[0].qty`: the list walked to an item; the index read as any other value.
+      if (used) found.values.add(path);
+      visit(node.args[0]!, vars, false, found);
+      visit(node.args[1]!, vars, true, found);
       return;
+    }
     case 'list':
       for (const item of node.items) visit(item, vars, true, found);
       return;
