@@ -5,7 +5,7 @@ import type { LintContext, LintReport, RuleDataVerdict } from './rule.js';
 import { code } from './rule.js';
 
 /** A data rule as written once in the source: an event's own, or a shape's. */
-export interface WrittenRule {
+interface WrittenRule {
   rule: Rule;
   owner: { kind: 'event' | 'shape'; name: string };
   /** What its expression gives whatever the payload (`constantValue`), undefined when that depends. */
@@ -16,7 +16,7 @@ export interface WrittenRule {
 const judged = new WeakMap<Catalogue, WrittenRule[]>();
 
 /** Every data rule of the catalogue as written (events by key, then shapes by name), each judged once. */
-export function writtenRules(catalogue: Catalogue): WrittenRule[] {
+function writtenRules(catalogue: Catalogue): WrittenRule[] {
   const known = judged.get(catalogue);
   if (known) return known;
   const shapeFields = (name: string) => catalogue.shapes[name]?.fields;
@@ -51,7 +51,7 @@ export function ruleText(written: WrittenRule): string {
 }
 
 /** The finding subject: `event account.created-v1 rule amount_positive`. */
-export function ruleSubject(written: WrittenRule): string {
+function ruleSubject(written: WrittenRule): string {
   return `${written.owner.kind} ${written.owner.name} rule ${written.rule.name}`;
 }
 
