@@ -40,7 +40,15 @@ export function runGate(request: GateRequest): GateRun {
   if (verdict.consumers.kind === 'declaration-problems') return verdict;
   const { cwd, catalogue: catalogueDir } = request.source;
   // New lint findings are printed, new errors fail the gate (generators/lint/gate.ts).
-  verdict.lint = lintForGate(current.catalogue, resolve(cwd, catalogueDir), catalogueDir, request.format);
+  const dir = resolve(cwd, catalogueDir);
+  verdict.lint = lintForGate(
+    current.catalogue,
+    dir,
+    catalogueDir,
+    request.format,
+    undefined,
+    request.ruleData,
+  );
   return verdict;
 }
 

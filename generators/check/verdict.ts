@@ -2,6 +2,7 @@ import type { GateOutcome } from '../diff/gate.js';
 import type { ImpactReport } from '../diff/impact.js';
 import type { Finding } from '../diff/rule.js';
 import type { LintGate } from '../lint/gate.js';
+import type { RuleDataProbe } from '../lint/rule.js';
 import type { CatalogueProblem } from '../load/index.js';
 import type { GateBase } from '../release/base.js';
 import type { SourceOptions } from '../sources/index.js';
@@ -20,6 +21,8 @@ export interface GateRequest {
   base?: ExplicitBase;
   /** The format the lint's new findings are given in. */
   format: 'text' | 'github';
+  /** The test data's probe of the data rules, for the lint step (`LintOptions.ruleData`). */
+  ruleData?: RuleDataProbe;
 }
 
 /** Whom the change breaks, or the consumer declarations that are wrong. */

@@ -129,7 +129,10 @@ async function printBuilt(
   );
   // Only after a real build: the no-op path stays free of the loader and the lint.
   const { lintSummaryLine } = await import('../lint/gate.js');
-  console.log(lintSummaryLine(result.catalogue, resolve(io.cwd, options.catalogue), result.sources));
+  const { ruleDataProbe } = await import('./lint.js');
+  const { ruleData } = await ruleDataProbe(result.catalogue);
+  const dir = resolve(io.cwd, options.catalogue);
+  console.log(lintSummaryLine(result.catalogue, dir, result.sources, ruleData));
   return EXIT.ok;
 }
 

@@ -3,6 +3,7 @@ import { formatGate, formatGateLines, type GateFormat, gateTally } from '../chec
 import { runGate } from '../check/run.js';
 import type { GateRun, GateVerdict } from '../check/verdict.js';
 import { rootedPath } from '../diff/report/report.js';
+import { probeRuleData } from '../emit/package/rule-probe.js';
 import { openLoader } from '../execute/fast/loader.js';
 import { type CatalogueProblem, formatProblem } from '../load/index.js';
 import { describeBase } from '../release/base.js';
@@ -56,7 +57,12 @@ export async function runCheck(options: CheckCommandOptions, io: Container): Pro
         : undefined;
   const format = options.format ?? 'text';
   const lintFormat = format === 'github' ? 'github' : 'text';
-  const run = runGate({ source: sourceOptions, ...(base ? { base } : {}), format: lintFormat });
+  const run = runGate({
+    source: sourceOptions,
+    ...(base ? { base } : {}),
+    format: lintFormat,
+    ruleData: probeRuleData,
+  });
   return printGate(run, format, io);
 }
 

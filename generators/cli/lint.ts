@@ -9,6 +9,7 @@ import { formatJson } from '../lint/report/json.js';
 import { formatProblems, type LintProblem, printable } from '../lint/report/problems.js';
 import { formatSarif } from '../lint/report/sarif.js';
 import { countsText, formatText, sourcePath } from '../lint/report/text.js';
+import type { RuleDataProbe } from '../lint/rule.js';
 import { LINT_RULES } from '../lint/rules/index.js';
 import {
   type CatalogueProblem,
@@ -16,6 +17,7 @@ import {
   loadCatalogueFromSources,
   readCatalogueSources,
 } from '../load/index.js';
+import type { Catalogue } from '../model.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
 import { usageError } from './usage-error.js';
@@ -73,8 +75,9 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
   if (config.problems.length > 0)
     return refuse(config.problems, `${config.problems.length} problem(s) in the lint settings`);
   const baselineShown = sourcePath(root, { file: config.baseline, line: 0, column: 0 });
+  const ruleData = await ruleDataProbe(loaded.catalogue);
   if (options.writeBaseline) {
-    const result = lintCatalogue(loaded.catalogue, { files, config });
+    const result = lintCatalogue(loaded.catalogue, { files, config, ...ruleData });
     const refused = writeBaseline(dir, config.baseline, result.findings);
     if (refused) {
       io.stderr.write(`eventry lint: not writing the baseline: ${baselineShown} ${refused}.\n`);
@@ -101,6 +104,7 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
   const result = lintCatalogue(loaded.catalogue, {
     files,
     config,
+    ...ruleData,
     ...(read.baseline ? { baseline: read.baseline } : {}),
   });
   const failed = failedBy(result, options.maxWarnings);
@@ -111,6 +115,19 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
     out(`${summaryLine(result, failed)}\n`);
   }
   return failed ? EXIT.problems : EXIT.ok;
+}
+
+/**
+ * The test data's probe of the data rules (`LintOptions.ruleData`), for a catalogue that has rules:
+ * loaded only then, so a lint of a catalogue without rules starts as before.
+ */
+export async function ruleDataProbe(catalogue: Catalogue): Promise<{ ruleData?: RuleDataProbe }> {
+  const hasRules =
+    Object.values(catalogue.events).some((event) => (event.rules?.length ?? 0) > 0) ||
+    Object.values(catalogue.shapes).some((shape) => (shape.rules?.length ?? 0) > 0);
+  if (!hasRules) return {};
+  const { probeRuleData } = await import('../emit/package/rule-probe.js');
+  return { ruleData: probeRuleData };
 }
 
 /** Why the lint fails, or undefined when it passes. */

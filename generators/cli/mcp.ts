@@ -7,6 +7,7 @@ import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
 import { openHistory } from './history.js';
+import { ruleDataProbe } from './lint.js';
 import { usageError } from './usage-error.js';
 
 /** Options of `eventry mcp`. */
@@ -39,6 +40,7 @@ export async function runMcp(options: McpCommandOptions, io: Container): Promise
     packagesDir,
     registry: new SchemaRegistryState(history),
     catalogueDir: resolve(cwd, options.catalogue ?? 'catalogue'),
+    ...(await ruleDataProbe(history.current)),
   });
   const server = createMcpServer(() => view, io.stderr);
   const transport = new StdioLineTransport(io.stdin, io.stdout, MAX_MESSAGE_BYTES);

@@ -165,12 +165,16 @@ function causeOf(
   if (finding.rule === 'enum-value-added' && declaration.reader === 'tolerant') return cause;
   if (declaration.reader === 'strict' && STRICT_READER_BREAKS.has(finding.rule))
     cause = { finding, status: 'broken', rejected: true };
-  else if (finding.attr === null) cause = { finding, status: 'broken' };
+  else if (finding.attr === null && finding.reads === undefined) cause = { finding, status: 'broken' };
   else if (!declaration.fields) cause = { finding, status: 'potentially-affected' };
   else {
+    // A data rule concerns the fields it reads, not only the one its error names (`attr`).
+    const paths = finding.reads ?? [finding.attr!];
     for (const field of declaration.fields) {
-      const status = statusOf(relatePaths(field, finding.attr));
-      if (RANK[status] < RANK[cause.status]) cause = { finding, status, field };
+      for (const path of paths) {
+        const status = statusOf(relatePaths(field, path));
+        if (RANK[status] < RANK[cause.status]) cause = { finding, status, field };
+      }
     }
   }
   if (cause.status === 'unaffected') return cause;

@@ -48,7 +48,7 @@ export type ModelChange = ChangeBase &
     | { kind: 'type-changed'; before: FieldType; after: FieldType }
     | { kind: 'format-changed'; before?: StringFormat; after?: StringFormat }
     /** A data rule (`rules:`) of the version added, removed or edited, matched by name (or by expression). */
-    | { kind: 'rule-changed'; before?: DataRule; after?: DataRule }
+    | { kind: 'rule-changed'; before?: DataRule; after?: DataRule; reads: string[] }
     | {
         kind: 'enum-changed';
         scalar: ScalarKind;
@@ -67,8 +67,13 @@ export interface DataRule {
   message: string;
   /** Dot path from the payload; "" for the payload itself. */
   attr: string;
+  /**
+   * The fields the rule reads, from the payload (`lines[].amount`), from its checked expression
+   * (`fieldsRead`): whom a change of the rule concerns, where `attr` only says where its error points.
+   */
+  reads: string[];
   /** For a shape's rule: the shape and the rule as the shape writes it (over `this`, attr in the shape). */
-  shape?: { name: string; written: Omit<DataRule, 'shape'> };
+  shape?: { name: string; written: Omit<DataRule, 'shape' | 'reads'> };
 }
 
 /** An enum value as the model holds it. */

@@ -1,4 +1,6 @@
+import { checkRule } from '../cel/check.js';
 import { rulesOverMessage } from '../cel/over-message.js';
+import { fieldsRead } from '../cel/reads.js';
 import type { Catalogue, EventVersion } from '../model.js';
 import type { DataRule, RelChange } from './model-change.js';
 
@@ -19,11 +21,20 @@ export function payloadRules(event: EventVersion, catalogue: Catalogue): DataRul
       })),
     ),
   ];
+  const scope = {
+    variable: 'message' as const,
+    name: event.key,
+    fields: event.fields,
+    shapeFields: (name: string) => catalogue.shapes[name]?.fields,
+  };
   // `rulesOverMessage` lists the same rules in the same order: own rules, then place by place.
   return served.map((rule, i) => {
     const source = sources[i];
     const attr = source ? attrPath([...source.prefix, source.rule.attr]) : '';
-    const placed: DataRule = { name: rule.name, expr: rule.expr, message: rule.doc, attr };
+    const checked = checkRule(rule.expr, scope);
+    // A rule the loader refused never reaches a diff; were it to, it reads the field it names.
+    const reads = checked.ok ? fieldsRead(checked.node) : attr ? [attr] : [];
+    const placed: DataRule = { name: rule.name, expr: rule.expr, message: rule.doc, attr, reads };
     if (!source?.shape) return placed;
     const { name, expr, message } = source.rule;
     return {
@@ -69,15 +80,18 @@ function sameRule(a: DataRule, b: DataRule): boolean {
 
 /**
  * The change, at the field the rule names (null, the event, for a rule over the whole payload); via
- * its shape when it is one shape's rule on every side it is on, so reports can say it once.
+ * its shape when it is one shape's rule on every side it is on, so reports can say it once; with the
+ * fields the rule reads on either side (whom the change concerns).
  */
 function change(before: DataRule | undefined, after: DataRule | undefined): RelChange {
   const rule = (after ?? before)!;
   const shape = rule.shape;
   const oneShape = shape && [before, after].every((side) => !side || side.shape?.name === shape.name);
+  const reads = [...new Set([...(before?.reads ?? []), ...(after?.reads ?? [])])].sort();
   return {
     kind: 'rule-changed',
     attr: rule.attr || null,
+    reads,
     ...(oneShape ? { via: { shape: shape.name, attr: shape.written.attr || null } } : {}),
     ...(before ? { before } : {}),
     ...(after ? { after } : {}),

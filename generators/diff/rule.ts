@@ -40,6 +40,11 @@ export interface Finding {
    * and the detail said of the shape, the same for every event it reaches (reports list it once).
    */
   via?: { shape: string; attr: string | null; detail: string };
+  /**
+   * For a data rule's change: the fields the rule reads (`lines[].amount`), on either side. A consumer
+   * is concerned by the change when it reads one of them, whatever field `attr` names.
+   */
+  reads?: string[];
   rule: string;
   severity: Severity;
   breaks: Breaks;

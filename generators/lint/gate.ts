@@ -5,6 +5,7 @@ import { resolveLintConfig } from './config.js';
 import { type LintResult, lintCatalogue } from './lint.js';
 import { formatGithub } from './report/github.js';
 import { countsText, formatText, sourcePath } from './report/text.js';
+import type { RuleDataProbe } from './rule.js';
 
 /** What `eventry check` prints of the lint, and whether it fails the gate. */
 export interface LintGate {
@@ -16,7 +17,8 @@ export interface LintGate {
 /**
  * The lint as a step of the gate: new findings (not in the baseline) printed, new errors failing, as
  * do problems with the `lint:` settings or the baseline file. `dir` is the catalogue folder, `root`
- * how the user named it; `files` its sources when the caller has read them already.
+ * how the user named it; `files` its sources when the caller has read them already; `ruleData` the
+ * test data's probe of the data rules (`LintOptions.ruleData`).
  */
 export function lintForGate(
   catalogue: Catalogue,
@@ -24,8 +26,9 @@ export function lintForGate(
   root: string,
   format: 'text' | 'github',
   files?: readonly CatalogueSourceFile[],
+  ruleData?: RuleDataProbe,
 ): LintGate {
-  const run = runLint(catalogue, dir, root, files ?? readCatalogueSources(dir));
+  const run = runLint(catalogue, dir, root, files ?? readCatalogueSources(dir), ruleData);
   if (!run.ok)
     return {
       output: `${run.problems.join('')}eventry check: lint: the lint settings have problems: failed.\n`,
@@ -50,9 +53,10 @@ export function lintSummaryLine(
   catalogue: Catalogue,
   dir: string,
   files?: readonly CatalogueSourceFile[],
+  ruleData?: RuleDataProbe,
 ): string {
   // The gate's lint without its report: the line counts the findings, it does not print them.
-  const run = runLint(catalogue, dir, '', files ?? readCatalogueSources(dir));
+  const run = runLint(catalogue, dir, '', files ?? readCatalogueSources(dir), ruleData);
   if (!run.ok) return 'eventry: lint: the lint settings have problems (run `eventry lint`).';
   const { findings, baselined } = run.result;
   const recorded = baselined.length > 0 ? `, ${baselined.length} in the baseline` : '';
@@ -65,6 +69,7 @@ function runLint(
   dir: string,
   root: string,
   files: readonly CatalogueSourceFile[],
+  ruleData: RuleDataProbe | undefined,
 ): { ok: true; result: LintResult } | { ok: false; problems: string[] } {
   const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
   const config = resolveLintConfig(catalogue.config.lint, configText);
@@ -79,5 +84,6 @@ function runLint(
     );
   if (problems.length > 0) return { ok: false, problems };
   const baseline = read.ok ? read.baseline : undefined;
-  return { ok: true, result: lintCatalogue(catalogue, { files, config, ...(baseline ? { baseline } : {}) }) };
+  const options = { files, config, ...(baseline ? { baseline } : {}), ...(ruleData ? { ruleData } : {}) };
+  return { ok: true, result: lintCatalogue(catalogue, options) };
 }

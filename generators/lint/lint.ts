@@ -3,7 +3,14 @@ import type { Catalogue, LintSeverity } from '../model.js';
 import { type Baseline, baselineKey } from './baseline.js';
 import { indexCatalogue } from './catalogue-index.js';
 import { type LintConfigProblem, type ResolvedLintConfig, resolveLintConfig } from './config.js';
-import { FINDING_SEVERITIES, type FindingSeverity, type LintFinding, type LintRule } from './rule.js';
+import {
+  FINDING_SEVERITIES,
+  type FindingSeverity,
+  type LintFinding,
+  type LintRule,
+  type RuleDataProbe,
+  type RuleDataVerdict,
+} from './rule.js';
 import { LINT_RULES } from './rules/index.js';
 import { applySuppressions } from './suppress.js';
 
@@ -15,6 +22,11 @@ export interface LintOptions {
   baseline?: Baseline;
   /** Settings to use instead of the catalogue's `lint:` (tests). */
   config?: ResolvedLintConfig;
+  /**
+   * Runs the packages' test data over the data rules, for `rule-unsatisfiable` and `rule-unbreakable`
+   * (the CLI passes `probeRuleData`); without it those rules judge from the expressions alone.
+   */
+  ruleData?: RuleDataProbe;
 }
 
 /** The outcome of a lint. */
@@ -38,10 +50,15 @@ export interface LintResult {
 export function lintCatalogue(catalogue: Catalogue, options: LintOptions = {}): LintResult {
   const configText = options.files?.find((file) => file.path === 'eventry.config.yaml')?.text;
   const config = options.config ?? resolveLintConfig(catalogue.config.lint, configText);
+  let verdicts: readonly RuleDataVerdict[] | undefined;
   const ctx = {
     catalogue,
     index: indexCatalogue(catalogue),
     pattern: (rule: LintRule) => config.pattern(rule),
+    ruleData: () => {
+      verdicts ??= options.ruleData?.(catalogue) ?? [];
+      return verdicts;
+    },
   };
   const all: LintFinding[] = [];
   const active = new Set<string>();

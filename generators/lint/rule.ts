@@ -29,10 +29,28 @@ export interface NamePattern {
   test(text: string): boolean;
 }
 
+/**
+ * What the group packages' test data found of a data rule (issue 45): `fake` kept no payload with it, or
+ * `invalid` broke it alone in none. The lint cannot run the test data itself (it is built by the
+ * emitters, a layer below it does not reach): the caller that can passes `LintOptions.ruleData`.
+ */
+export interface RuleDataVerdict {
+  event: string;
+  /** The rule's name for an event's own, `Shape.name` for a shape's. */
+  rule: string;
+  verdict: 'unsatisfiable' | 'unbreakable';
+  detail: string;
+}
+
+/** Runs the test data over a catalogue's rules (`probeRuleData` of generators/emit/package/rule-probe.ts). */
+export type RuleDataProbe = (catalogue: Catalogue) => readonly RuleDataVerdict[];
+
 /** What every rule reads: the model, an index of it built once, and the rule's configured pattern. */
 export interface LintContext {
   catalogue: Catalogue;
   index: CatalogueIndex;
+  /** What the test data found of the data rules (run once, on first ask); empty without a probe. */
+  ruleData?(): readonly RuleDataVerdict[];
   /** The rule's `pattern` (eventry.config.yaml, else its default); undefined when it has neither. */
   pattern(rule: LintRule): NamePattern | undefined;
 }

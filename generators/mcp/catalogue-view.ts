@@ -15,7 +15,7 @@ import { compareVersions, versionsByType } from '../docs/versions.js';
 import { readBaseline } from '../lint/baseline.js';
 import { resolveLintConfig } from '../lint/config.js';
 import { type LintResult, lintCatalogue } from '../lint/lint.js';
-import type { LintFinding } from '../lint/rule.js';
+import type { LintFinding, RuleDataProbe } from '../lint/rule.js';
 import { interfaceName } from '../load/event-key.js';
 import { readCatalogueSources } from '../load/index.js';
 import { suggest } from '../load/suggest.js';
@@ -42,6 +42,8 @@ export interface CatalogueSources {
   registry?: SchemaRegistryState;
   /** The catalogue folder: its files give the lint its settings, inline suppressions and baseline. */
   catalogueDir?: string;
+  /** The test data's probe of the data rules, for the lint (`LintOptions.ruleData`). */
+  ruleData?: RuleDataProbe;
 }
 
 /** One lint finding about an event version. */
@@ -309,13 +311,14 @@ export class CatalogueView {
 
   private runLint(): LintResult {
     const dir = this.sources.catalogueDir;
-    if (dir === undefined) return lintCatalogue(this.catalogue);
+    const ruleData = this.sources.ruleData ? { ruleData: this.sources.ruleData } : {};
+    if (dir === undefined) return lintCatalogue(this.catalogue, ruleData);
     const files = readCatalogueSources(dir);
     const configText = files.find((file) => file.path === 'eventry.config.yaml')?.text;
     const config = resolveLintConfig(this.catalogue.config.lint, configText);
     const read = readBaseline(dir, config.baseline);
     const baseline = read.ok ? read.baseline : undefined;
-    return lintCatalogue(this.catalogue, { files, config, ...(baseline ? { baseline } : {}) });
+    return lintCatalogue(this.catalogue, { files, config, ...(baseline ? { baseline } : {}), ...ruleData });
   }
 
   /** The event version's page in Markdown. */

@@ -56,6 +56,12 @@ function lintSection(): string[] {
     "The severity is the `recommended` preset's (`lint.rules` in eventry.config.yaml changes it; `strict`",
     'raises each one step). `eventry lint --list-rules` prints the same list.',
     '',
+    'Data rules (`rules:`, CEL) are linted by `rule-unsatisfiable` and `rule-unbreakable`. A rule without',
+    'a `message` and a rule reading an optional field without `has()` are not lint findings but load errors',
+    '(`invalid-value`, `rule-unguarded-field`): one would ship an empty `detail` in the 400 body, the other',
+    'a rule the Confluent client lets pass on an evaluation error; see',
+    '[decision 0180](decisions/0180-rule-message-and-guards-are-load-errors.md).',
+    '',
     '| rule | default | what it finds | what to do |',
     '| --- | --- | --- | --- |',
     ...LINT_REGISTRY.rules.map(

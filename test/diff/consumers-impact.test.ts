@@ -91,6 +91,18 @@ describe('the consumer-aware gate: one case per status', () => {
         ],
       },
     ],
+    [
+      'data-rule-reads',
+      {
+        // The rule names no field (`attr` left out) and reads `status` and `lines[].amount`: who reads
+        // one of them relied on it; comms reads only `account_number` and did not.
+        want: [
+          'broken ledger invoice.issued-v1',
+          'potentially-affected analytics invoice.issued-v1',
+          'unaffected comms invoice.issued-v1',
+        ],
+      },
+    ],
   ])('%s', (name, { want }) => {
     expect(statuses(name)).toEqual(want);
   });

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { probeRuleData } from '../../generators/emit/package/rule-probe.js';
 import { resolveLintConfig } from '../../generators/lint/config.js';
 import { lintCatalogue } from '../../generators/lint/lint.js';
 import type { LintFinding, LintRule } from '../../generators/lint/rule.js';
@@ -16,7 +17,9 @@ function ruleFindings(rule: LintRule, side: 'bad' | 'good'): LintFinding[] {
   const catalogue = loadValid(join(REPO, LINT_REGISTRY.fixtures(rule.id).sides[side]));
   const severity = rule.severity === 'off' ? 'info' : rule.severity;
   const config = resolveLintConfig({ rules: { [rule.id]: severity } });
-  return lintCatalogue(catalogue, { config }).findings.filter((finding) => finding.rule === rule.id);
+  return lintCatalogue(catalogue, { config, ruleData: probeRuleData }).findings.filter(
+    (finding) => finding.rule === rule.id,
+  );
 }
 
 /** A finding as `expected.json` writes it. */

@@ -130,6 +130,7 @@ export function classifyChanges(changes: readonly ModelChange[]): Finding[] {
         event: change.event,
         group: change.group,
         attr: change.attr,
+        ...(change.kind === 'rule-changed' && change.reads.length > 0 ? { reads: change.reads } : {}),
         ...(change.via ? { via: { ...change.via, detail: shapeDetail(rule, change, change.via) } } : {}),
         rule: rule.id,
         severity: rule.severity,

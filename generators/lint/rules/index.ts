@@ -14,6 +14,8 @@ import { groupWithoutOwner } from './group-without-owner.js';
 import { idTypeMismatch } from './id-type-mismatch.js';
 import { missingDescription } from './missing-description.js';
 import { personalDataUnclassified } from './personal-data-unclassified.js';
+import { ruleUnbreakable } from './rule-unbreakable.js';
+import { ruleUnsatisfiable } from './rule-unsatisfiable.js';
 import { shapeNameCase } from './shape-name-case.js';
 import { unusedShape } from './unused-shape.js';
 import { versionGap } from './version-gap.js';
@@ -27,7 +29,7 @@ export const RETIRED_LINT_RULE_IDS: readonly RetiredLintRule[] = [];
 
 /**
  * The one registry of lint rules, in report order: naming, consistency across the catalogue, types,
- * versions, documentation, sensitive data. The rule kernel checks it: ids unique, kebab-case and never
+ * versions, documentation, sensitive data, data rules. The rule kernel checks it: ids unique, kebab-case and never
  * a retired one.
  */
 export const LINT_REGISTRY: RuleRegistry<LintRule, LintFixtureSide> = defineRuleSet(
@@ -51,6 +53,8 @@ export const LINT_REGISTRY: RuleRegistry<LintRule, LintFixtureSide> = defineRule
     missingDescription,
     personalDataUnclassified,
     groupWithoutOwner,
+    ruleUnsatisfiable,
+    ruleUnbreakable,
   ],
   RETIRED_LINT_RULE_IDS,
 );
