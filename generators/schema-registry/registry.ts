@@ -3,6 +3,7 @@ import type { CompatibilityLevel } from '../model.js';
 import type { DataContract } from './data-contract.js';
 import type { History } from './history.js';
 import { firstGenerationText } from './schema-text.js';
+import { addTypeSubjects } from './type-subjects.js';
 
 /**
  * The registry's state: subjects, versions and ids, computed from the release history alone (no
@@ -26,6 +27,8 @@ export interface SubjectVersion {
   contract?: DataContract;
   /** The contract's canonical text (what tells two versions apart). */
   contractText?: string;
+  /** In a type subject (`account.created`, see type-subjects.ts): the event version it is. */
+  eventKey?: string;
 }
 
 /** A schema by id (its text and data contract), and every subject version that has it. */
@@ -97,6 +100,8 @@ export class SchemaRegistryState {
       },
       false,
     );
+    // After every per-version id, so none of those moves (docs/decisions/0170).
+    addTypeSubjects(history, this.subjects, this.schemas, (identity) => freeId(identity, this.schemas));
     for (const [subject, versions] of this.subjects) {
       const group = groupOf(versions.at(-1)!.schema);
       if (group !== undefined) this.groups.set(subject, group);
@@ -163,6 +168,11 @@ export class SchemaRegistryState {
       if (this.subjects.has(key)) return key;
     }
     return undefined;
+  }
+
+  /** Whether a subject is an event type's (versions: the type's event versions), not an event key's. */
+  isTypeSubject(subject: string): boolean {
+    return this.subjects.get(subject)?.[0]?.eventKey !== undefined;
   }
 
   /** The compatibility level of a subject: its event's override, its group's, else the catalogue's. */

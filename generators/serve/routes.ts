@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CandidateJob, type CandidateVerdict, candidateJob } from '../schema-registry/compatibility.js';
 import { CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
-import type { SchemaRegistryState } from '../schema-registry/registry.js';
+import type { SchemaRegistryState, SubjectVersion } from '../schema-registry/registry.js';
 import { canonicalCandidate } from '../schema-registry/schema-text.js';
 import { maskedPath } from './access-log.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
@@ -98,12 +98,29 @@ function lookUp(body: string, res: ServerResponse, state: SchemaRegistryState, n
   const withText = text === undefined ? [] : versions.filter((v) => v.schema === text);
   const found =
     withText.find((v) => v.contractText === request.contract) ??
-    (request.contract === undefined ? withText[0] : undefined);
+    (request.contract === undefined ? withText[0] : undefined) ??
+    (text === undefined ? undefined : typeVersionOf(state, versions, text));
   if (found) return sendJson(res, 200, versionBody(found, name));
   // A text an earlier eventry served (with `$id`) is still that version, under the id it had then.
   const earlier = versions.find((v) => v.firstGeneration?.schema === text);
   if (!earlier?.firstGeneration) throw schemaNotFound(`in subject '${subject}'`);
   return sendJson(res, 200, { ...versionBody(earlier, name), ...earlier.firstGeneration });
+}
+
+/**
+ * In a type subject, the version of the event whose per-version subject has (or had) `text`, with
+ * whatever contract: a message written with that event's own id is that version of its type, which is
+ * where a Confluent client starts its migrations from (docs/decisions/0170).
+ */
+function typeVersionOf(
+  state: SchemaRegistryState,
+  versions: readonly SubjectVersion[],
+  text: string,
+): SubjectVersion | undefined {
+  return versions.find((version) => {
+    const own = version.eventKey === undefined ? undefined : state.subjects.get(version.eventKey);
+    return own?.some((earlier) => earlier.schema === text || earlier.firstGeneration?.schema === text);
+  });
 }
 
 async function compatibility(

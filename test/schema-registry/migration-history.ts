@@ -1,0 +1,59 @@
+import type { Catalogue, Migration } from '../../generators/model.js';
+import { type History, type HistoryPoint, schemaTexts } from '../../generators/schema-registry/history.js';
+import { fixturePath, loadValid } from '../helpers.js';
+
+/**
+ * The small fixture with a migration between `account.removed-v1` and `-v2` attached by hand (the
+ * loader reads `upgrade:` later; the model is plain data): v2 adds a required `reason` and `changes`.
+ */
+const source = { file: 'catalogue/groups/account.yaml', line: 19, column: 3 };
+export const FROM = 'account.removed-v1';
+export const TO = 'account.removed-v2';
+export const TYPE = 'account.removed';
+
+/** The v1 -> v2 upgrade and its downgrade. */
+export function migrations(): { upgrade: Migration; downgrade: Migration } {
+  return {
+    upgrade: {
+      from: FROM,
+      to: TO,
+      source,
+      steps: [
+        { kind: 'set', field: ['reason'], cel: "'migrated from ' + message.account_number", source },
+        { kind: 'set', field: ['changes'], value: { migrated: true }, source },
+        { kind: 'rename', from: ['score'], to: ['changes', 'score'], source },
+      ],
+    },
+    downgrade: {
+      from: TO,
+      to: FROM,
+      source,
+      steps: [{ kind: 'drop', fields: [['reason'], ['changes']], source }],
+    },
+  };
+}
+
+/** The small fixture, with the migrations on `account.removed-v2` when `withMigrations`. */
+export function smallCatalogue(withMigrations = true): Catalogue {
+  const catalogue = loadValid(fixturePath('small'));
+  if (withMigrations) Object.assign(catalogue.events[TO]!, migrations());
+  return catalogue;
+}
+
+function point(catalogue: Catalogue, label: string, commit?: string): HistoryPoint {
+  const { warnings: _warnings, ...texts } = schemaTexts(catalogue);
+  return { label, version: catalogue.config.version, ...(commit ? { commit } : {}), ...texts };
+}
+
+/**
+ * A history of two points: a release of the small fixture without migrations (`withRelease`), then
+ * the working catalogue with them.
+ */
+export function migrationHistory(withRelease = true): History {
+  const current = smallCatalogue(true);
+  const points = [
+    ...(withRelease ? [point(smallCatalogue(false), '1.0.0 (c0ffee0)', 'c0ffee0'.padEnd(40, '0'))] : []),
+    point(current, 'working catalogue'),
+  ];
+  return { points, current, warnings: [] };
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { migrationJsonata } from '../../generators/migrate/jsonata.js';
+import type { History } from '../../generators/schema-registry/history.js';
+import { SchemaRegistryState } from '../../generators/schema-registry/registry.js';
+import { FROM, migrationHistory, migrations, smallCatalogue, TO, TYPE } from './migration-history.js';
+
+/**
+ * Each event type is a subject of its own (issue 46): its versions are the type's event versions in
+ * order, with `major_version` and the migration rules on the newer version, as the Confluent client
+ * reads them; the event keys' subjects and their ids stay exactly as they were.
+ */
+
+/** The history without the type subjects' contracts: the registry as it was before them. */
+function withoutTypeContracts(history: History): History {
+  return { ...history, points: history.points.map(({ typeContracts: _, ...point }) => point) };
+}
+
+const perVersion = (state: SchemaRegistryState) =>
+  [...state.subjects]
+    .filter(([subject]) => !state.isTypeSubject(subject))
+    .map(([subject, versions]) => [
+      subject,
+      versions.map((v) => [v.version, v.id, v.schema, v.contractText]),
+    ]);
+
+describe('type subjects', () => {
+  const history = migrationHistory();
+  const state = new SchemaRegistryState(history);
+
+  it('leave every event key subject, its versions and ids, as they were', () => {
+    const before = new SchemaRegistryState(withoutTypeContracts(history));
+    expect([...before.subjects.keys()].some((subject) => before.isTypeSubject(subject))).toBe(false);
+    expect(perVersion(state)).toEqual(perVersion(before));
+    expect(state.historyOrder()).toEqual(before.historyOrder());
+    for (const [id, entry] of before.schemas) expect(state.schemas.get(id)?.schema).toBe(entry.schema);
+  });
+
+  it('list the type versions in order, with major_version and the event key subjects’ texts', () => {
+    const versions = state.subjects.get(TYPE)!;
+    expect(versions.map((v) => [v.version, v.eventKey])).toEqual([
+      [1, FROM],
+      [2, TO],
+    ]);
+    for (const version of versions) {
+      expect(version.schema).toBe(state.subjects.get(version.eventKey!)!.at(-1)!.schema);
+    }
+    expect(versions.map((v) => v.contract?.metadata.properties.major_version)).toEqual(['1', '2']);
+    expect(state.subjects.get('account.created')!.map((v) => v.eventKey)).toEqual(['account.created-v1']);
+    // A semver version's major number.
+    const sale = state.subjects.get('lifecycle.support-site.sale')!;
+    expect(sale[0]!.contract?.metadata.properties).toMatchObject({ version: '1.0.0', major_version: '1' });
+    expect(state.isTypeSubject(TYPE)).toBe(true);
+    expect(state.isTypeSubject(TO)).toBe(false);
+  });
+
+  it('put both migration rules of a pair on the newer version, compiled from the steps', () => {
+    const [v1, v2] = state.subjects.get(TYPE)!;
+    expect(v1!.contract?.ruleSet.migrationRules).toBeUndefined();
+    const { upgrade, downgrade } = migrations();
+    expect(v2!.contract?.ruleSet.migrationRules).toEqual([
+      {
+        name: 'upgrade_v1_to_v2',
+        kind: 'TRANSFORM',
+        mode: 'UPGRADE',
+        type: 'JSONATA',
+        expr: migrationJsonata(smallCatalogue(), upgrade),
+      },
+      {
+        name: 'downgrade_v2_to_v1',
+        kind: 'TRANSFORM',
+        mode: 'DOWNGRADE',
+        type: 'JSONATA',
+        expr: migrationJsonata(smallCatalogue(), downgrade),
+      },
+    ]);
+  });
+
+  it('give ids of their own, the same on every load, and keep an earlier text’s id resolving', () => {
+    const again = new SchemaRegistryState(migrationHistory());
+    const ids = (s: SchemaRegistryState) => s.subjects.get(TYPE)!.map((v) => v.id);
+    expect(ids(again)).toEqual(ids(state));
+    const eventIds = new Set(
+      perVersion(state).flatMap(([, versions]) => (versions as number[][]).map((v) => v[1])),
+    );
+    for (const id of ids(state)) expect(eventIds.has(id)).toBe(false);
+    // The release had v2 without migration rules: that text keeps its id, listed in no subject.
+    const released = new SchemaRegistryState(migrationHistory(false)).schemas;
+    const current = new Set(ids(state));
+    const retired = [...state.schemas.values()].filter(
+      (entry) =>
+        entry.retired &&
+        entry.contract?.metadata.properties.major_version === '2' &&
+        entry.schema === state.subjects.get(TO)!.at(-1)!.schema,
+    );
+    expect(retired).toHaveLength(1);
+    expect(current.has(retired[0]!.id)).toBe(false);
+    expect(released.has(retired[0]!.id)).toBe(false);
+  });
+});
