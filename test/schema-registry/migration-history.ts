@@ -33,9 +33,15 @@ export function migrations(): { upgrade: Migration; downgrade: Migration } {
   };
 }
 
-/** The small fixture, with the migrations on `account.removed-v2` when `withMigrations`. */
+/**
+ * The small fixture, with the migrations on `account.removed-v2` when `withMigrations`, and a rule on
+ * `account.removed-v1` (so its own subject has a data contract its type subject's version has not).
+ */
 export function smallCatalogue(withMigrations = true): Catalogue {
   const catalogue = loadValid(fixturePath('small'));
+  catalogue.events[FROM]!.rules = [
+    { name: 'number_given', expr: "message.account_number != ''", message: 'A number.', attr: '', source },
+  ];
   if (withMigrations) Object.assign(catalogue.events[TO]!, migrations());
   return catalogue;
 }
