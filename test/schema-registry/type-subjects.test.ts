@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { migrationJsonata } from '../../generators/migrate/jsonata.js';
 import type { History } from '../../generators/schema-registry/history.js';
 import { SchemaRegistryState } from '../../generators/schema-registry/registry.js';
+import { typeContracts } from '../../generators/schema-registry/type-contract.js';
 import { FROM, migrationHistory, migrations, smallCatalogue, TO, TYPE } from './migration-history.js';
 
 /**
@@ -95,5 +96,37 @@ describe('type subjects', () => {
     expect(retired).toHaveLength(1);
     expect(current.has(retired[0]!.id)).toBe(false);
     expect(released.has(retired[0]!.id)).toBe(false);
+  });
+});
+
+describe('a migration the client cannot run as written is left out, with a warning', () => {
+  it('an upgrade from a version before the one just before', () => {
+    const catalogue = smallCatalogue();
+    const v2 = catalogue.events[TO]!;
+    const v3 = 'account.removed-v3';
+    catalogue.events[v3] = { ...v2, key: v3, version: 'v3', upgrade: { ...migrations().upgrade, to: v3 } };
+    delete catalogue.events[v3]!.downgrade;
+    const { contracts, warnings } = typeContracts(catalogue);
+    expect(contracts.get(v3)!.ruleSet.migrationRules).toBeUndefined();
+    expect(contracts.get(TO)!.ruleSet.migrationRules).toHaveLength(2);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^account\.removed-v3: its upgrade from account\.removed-v1 .*neighbouring versions \(account\.removed-v2 comes before it\)/,
+      ),
+    ]);
+  });
+
+  it('a cel value JSONata cannot express (the loader refuses it first)', () => {
+    const catalogue = smallCatalogue();
+    const upgrade = migrations().upgrade;
+    upgrade.steps = [
+      { kind: 'set', field: ['reason'], cel: 'size(message.account_number) / 2', source: upgrade.source },
+    ];
+    catalogue.events[TO]!.upgrade = upgrade;
+    const { contracts, warnings } = typeContracts(catalogue);
+    expect(contracts.get(TO)!.ruleSet.migrationRules!.map((rule) => rule.mode)).toEqual(['DOWNGRADE']);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^account\.removed-v2: its upgrade is not served .*int division/),
+    ]);
   });
 });
