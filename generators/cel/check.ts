@@ -31,8 +31,8 @@ export function checkRule(text: string, rule: RuleScope): CheckedRule {
 }
 
 /**
- * Parses and type-checks an expression as `checkRule` does, whatever type it gives (a migration's
- * `set ... cel:` computes a value, not a condition).
+ * Parses and type-checks an expression of any result type over the same scope as a rule (a migration's
+ * `set: {cel}` over the old payload): the same problems as `checkRule`, but the value need not be a bool.
  */
 export function checkExpression(text: string, scope: RuleScope): CheckedRule {
   const parsed = parseRule(text);
