@@ -4,6 +4,7 @@ import * as fc from 'fast-check';
 import jsonata from 'jsonata';
 import { describe, expect, it } from 'vitest';
 import { checkExpression } from '../../generators/cel/check.js';
+import { migrationFunction } from '../../generators/migrate/compile-js.js';
 import { jsonataSupport, MigrationJsonataError, migrationJsonata } from '../../generators/migrate/jsonata.js';
 import type { Catalogue, JsonValue, Migration, MigrationStep } from '../../generators/model.js';
 import { payloadOf } from '../cel/payloads.js';
@@ -27,21 +28,23 @@ const isObject = (value: unknown): value is Json =>
 
 /** The contract's semantics, plainly: steps in order on a copy, `cel` over the payload before any step. */
 function reference(payload: Json, steps: readonly MigrationStep[]): Json {
-  const message = structuredClone(payload);
-  const next = structuredClone(payload);
+  const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T; // own `__proto__` keys kept
+  const put = (target: Json, key: string, value: unknown) =>
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  const message = copy(payload);
+  const next = copy(payload);
   const parentOf = (path: readonly string[], create: boolean): Json | undefined => {
     let at: Json | undefined = next;
     for (const name of path.slice(0, -1)) {
-      if (!create) at = isObject(at?.[name]) ? (at[name] as Json) : undefined;
-      else {
-        if (!isObject(at![name])) at![name] = {};
-        at = at![name] as Json;
-      }
+      const child: unknown = at && Object.hasOwn(at, name) ? at[name] : undefined;
+      if (isObject(child)) at = child;
+      else if (!create) return undefined;
+      else at = put(at!, name, {})[name] as Json;
     }
     return at;
   };
   const set = (path: readonly string[], value: unknown) => {
-    parentOf(path, true)![path.at(-1)!] = structuredClone(value);
+    put(parentOf(path, true)!, path.at(-1)!, copy(value));
   };
   const present = (path: readonly string[]) => {
     const parent = parentOf(path, false);
@@ -57,7 +60,7 @@ function reference(payload: Json, steps: readonly MigrationStep[]): Json {
       set(step.to, value);
     } else for (const field of step.fields) if (present(field)) delete parentOf(field, false)![field.at(-1)!];
   }
-  return JSON.parse(JSON.stringify(next)) as Json; // as it travels: -0 is 0
+  return copy(next); // as it travels: -0 is 0
 }
 
 /** A CEL value as JSON: ints as numbers, lists as arrays (what the contract says a `set` stores). */
@@ -79,10 +82,15 @@ async function viaJsonata(expression: string, payload: Json): Promise<unknown> {
   return JSON.parse(JSON.stringify(result));
 }
 
+/** The packages' upcaster (generators/migrate/compile-js.ts) on the same steps, as the payload travels. */
+function viaJavaScript(steps: MigrationStep[], payload: Json): unknown {
+  return JSON.parse(JSON.stringify(migrationFunction(MODEL, migration(steps))(payload)));
+}
+
 const migration = (steps: MigrationStep[]): Migration => ({ from: FROM, to: TO, steps, source });
 
 // Names that JSONata would read otherwise in a path (a dot, a space, `$`, none), and plain ones.
-const name = fc.constantFrom('a', 'b', 'c', 'a.b', 'x y', '$', '', 'items');
+const name = fc.constantFrom('a', 'b', 'c', 'a.b', 'x y', '$', '', 'items', 'constructor', '__proto__');
 const path = fc.array(name, { minLength: 1, maxLength: 3 });
 const leaf = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as JsonValue);
 const { tree } = fc.letrec((tie) => ({
@@ -112,7 +120,9 @@ describe('migrationJsonata: the steps', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 5 }), tree, async (steps, payload) => {
         const expression = migrationJsonata(MODEL, migration(steps));
-        expect(await viaJsonata(expression, payload as Json)).toEqual(reference(payload as Json, steps));
+        const expected = reference(payload as Json, steps);
+        expect(await viaJsonata(expression, payload as Json)).toEqual(expected);
+        expect(viaJavaScript(steps, payload as Json)).toEqual(expected);
       }),
       { seed: SEED, numRuns: 400 },
     );
@@ -182,7 +192,9 @@ describe('migrationJsonata: cel values', () => {
     });
     await fc.assert(
       fc.asyncProperty(payloads, async (payload) => {
-        expect(await viaJsonata(expression, payload)).toEqual(reference(payload, steps));
+        const expected = reference(payload, steps);
+        expect(await viaJsonata(expression, payload)).toEqual(expected);
+        expect(viaJavaScript(steps, payload)).toEqual(expected);
       }),
       { seed: SEED, numRuns: 200 },
     );
