@@ -1,6 +1,6 @@
 import type { DataContract } from './data-contract.js';
 import type { History } from './history.js';
-import type { SchemaEntry, SubjectVersion } from './registry.js';
+import type { SchemaEntry, SubjectVersion } from './subject-version.js';
 import { keysByType } from './type-contract.js';
 
 /**
