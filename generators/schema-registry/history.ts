@@ -213,7 +213,7 @@ function firstParentCommitsTouching(top: GitPlace, path: string): string[] {
 }
 
 /** What a history point holds of one catalogue: schema texts and data contracts by event key. */
-export type PointTexts = {
+type PointTexts = {
   schemas: Map<string, string>;
   contracts: Map<string, string>;
   typeContracts: Map<string, string>;

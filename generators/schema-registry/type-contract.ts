@@ -13,13 +13,13 @@ import { contractRules, type DataContract, eventMetadata, type MigrationRule } f
  */
 
 /** The major number of an event version, as a string (`v3` is "3", `2.1.0` is "2"). */
-export function majorVersion(version: string): string {
+function majorVersion(version: string): string {
   const v = /^v(\d+)$/.exec(version);
   return String(Number(v ? v[1] : version.split('.')[0]));
 }
 
 /** Orders two versions of one type: `vN` by N, semver by semver, then as text. */
-export function compareEventVersions(a: string, b: string): number {
+function compareEventVersions(a: string, b: string): number {
   const major = Number(majorVersion(a)) - Number(majorVersion(b));
   if (major !== 0) return major;
   if (semverValid(a) && semverValid(b)) return semverCompare(a, b);
