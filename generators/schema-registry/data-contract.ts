@@ -32,8 +32,11 @@ export interface MigrationRule {
 
 /** The `ruleSet` and `metadata` of one subject version (Confluent's `RuleSet` and `Metadata`). */
 export interface DataContract {
-  /** `domainRules` always in a per-version subject's contract; `migrationRules` only in a type subject's. */
-  ruleSet: { domainRules?: ContractRule[]; migrationRules?: MigrationRule[] };
+  /**
+   * `domainRules` always in a per-version subject's contract; `migrationRules` only in a type subject's,
+   * which has no `ruleSet` when it would be empty.
+   */
+  ruleSet?: { domainRules?: ContractRule[]; migrationRules?: MigrationRule[] };
   metadata: {
     /** Tags by field path, as the client names fields (`$.buyer.email`; array items keep the array's path). */
     tags?: Record<string, string[]>;

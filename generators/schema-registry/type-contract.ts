@@ -60,11 +60,12 @@ export function typeContracts(catalogue: Catalogue): {
       const metadata = eventMetadata(catalogue, key);
       const domainRules = contractRules(catalogue, key);
       const migrationRules = rulesFrom(catalogue, key, keys[index - 1], warnings);
+      const ruleSet = {
+        ...(domainRules.length > 0 ? { domainRules } : {}),
+        ...(migrationRules.length > 0 ? { migrationRules } : {}),
+      };
       contracts.set(key, {
-        ruleSet: {
-          ...(domainRules.length > 0 ? { domainRules } : {}),
-          ...(migrationRules.length > 0 ? { migrationRules } : {}),
-        },
+        ...(Object.keys(ruleSet).length > 0 ? { ruleSet } : {}),
         metadata: {
           ...metadata,
           properties: { ...metadata.properties, major_version: majorVersion(event.version) },

@@ -47,6 +47,8 @@ describe('type subjects', () => {
     }
     expect(versions.map((v) => v.contract?.metadata.properties.major_version)).toEqual(['1', '2']);
     expect(state.subjects.get('account.created')!.map((v) => v.eventKey)).toEqual(['account.created-v1']);
+    // Without rules or migrations, no ruleSet at all (metadata still).
+    expect(state.subjects.get('account.created')![0]!.contract).not.toHaveProperty('ruleSet');
     // A semver version's major number.
     const sale = state.subjects.get('lifecycle.support-site.sale')!;
     expect(sale[0]!.contract?.metadata.properties).toMatchObject({ version: '1.0.0', major_version: '1' });
@@ -56,9 +58,9 @@ describe('type subjects', () => {
 
   it('put both migration rules of a pair on the newer version, compiled from the steps', () => {
     const [v1, v2] = state.subjects.get(TYPE)!;
-    expect(v1!.contract?.ruleSet.migrationRules).toBeUndefined();
+    expect(v1!.contract?.ruleSet?.migrationRules).toBeUndefined();
     const { upgrade, downgrade } = migrations();
-    expect(v2!.contract?.ruleSet.migrationRules).toEqual([
+    expect(v2!.contract?.ruleSet?.migrationRules).toEqual([
       {
         name: 'upgrade_v1_to_v2',
         kind: 'TRANSFORM',
@@ -107,8 +109,8 @@ describe('a migration the client cannot run as written is left out, with a warni
     catalogue.events[v3] = { ...v2, key: v3, version: 'v3', upgrade: { ...migrations().upgrade, to: v3 } };
     delete catalogue.events[v3]!.downgrade;
     const { contracts, warnings } = typeContracts(catalogue);
-    expect(contracts.get(v3)!.ruleSet.migrationRules).toBeUndefined();
-    expect(contracts.get(TO)!.ruleSet.migrationRules).toHaveLength(2);
+    expect(contracts.get(v3)!.ruleSet?.migrationRules).toBeUndefined();
+    expect(contracts.get(TO)!.ruleSet?.migrationRules).toHaveLength(2);
     expect(warnings).toEqual([
       expect.stringMatching(
         /^account\.removed-v3: its upgrade from account\.removed-v1 .*neighbouring versions \(account\.removed-v2 comes before it\)/,
@@ -124,7 +126,7 @@ describe('a migration the client cannot run as written is left out, with a warni
     ];
     catalogue.events[TO]!.upgrade = upgrade;
     const { contracts, warnings } = typeContracts(catalogue);
-    expect(contracts.get(TO)!.ruleSet.migrationRules!.map((rule) => rule.mode)).toEqual(['DOWNGRADE']);
+    expect(contracts.get(TO)!.ruleSet?.migrationRules?.map((rule) => rule.mode)).toEqual(['DOWNGRADE']);
     expect(warnings).toEqual([
       expect.stringMatching(/^account\.removed-v2: its upgrade is not served .*int division/),
     ]);
