@@ -1,5 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type CandidateJob, type CandidateVerdict, candidateJob } from '../schema-registry/compatibility.js';
+import {
+  type CandidateJob,
+  type CandidateVerdict,
+  candidateJob,
+  isTransitive,
+} from '../schema-registry/compatibility.js';
 import { CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
 import type { SchemaRegistryState, SubjectVersion } from '../schema-registry/registry.js';
 import { canonicalCandidate } from '../schema-registry/schema-text.js';
@@ -123,6 +128,26 @@ function typeVersionOf(
   });
 }
 
+/**
+ * In a type subject (`compatibilityGroup: major_version`), the versions a candidate is judged against:
+ * those of the major version its `metadata.properties.major_version` names (the latest of them, or all
+ * for a transitive level; none for a new major version). Undefined elsewhere, or without one named.
+ */
+function sameMajor(
+  state: SchemaRegistryState,
+  subject: string,
+  contract: string | undefined,
+): SubjectVersion[] | undefined {
+  if (!state.isTypeSubject(subject) || contract === undefined) return undefined;
+  const major = (JSON.parse(contract) as { metadata?: { properties?: Record<string, unknown> } }).metadata
+    ?.properties?.major_version;
+  if (major === undefined) return undefined;
+  const group = state.subjects
+    .get(subject)!
+    .filter((version) => version.contract?.metadata.properties.major_version === String(major));
+  return isTransitive(state.levelOf(subject)) ? group : group.slice(-1);
+}
+
 async function compatibility(
   body: string,
   res: ServerResponse,
@@ -141,7 +166,9 @@ async function compatibility(
   const versions = state.subjects.get(subject)!;
   // Against one version when one is named; `latest` (or none) means what the level says.
   const against =
-    rest.length === 4 && rest[3] !== 'latest' ? [pickVersion(subject, versions, rest[3]!)] : undefined;
+    rest.length === 4 && rest[3] !== 'latest'
+      ? [pickVersion(subject, versions, rest[3]!)]
+      : sameMajor(state, subject, request.contract);
   if (request.schemaType !== JSON_TYPE) {
     throw invalidSchema(`this registry holds JSON Schema only; the candidate is ${request.schemaType}.`);
   }

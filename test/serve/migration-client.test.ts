@@ -115,3 +115,25 @@ describe('eventry serve: the type subject as Confluent reads it', () => {
     expect(await reader({ useLatestVersion: true }).deserialize(TYPE, bytes)).toEqual(v2);
   });
 });
+
+describe('eventry serve: compatibility within a major version of a type subject', () => {
+  const check = async (schema: string, metadata?: Record<string, unknown>) => {
+    const response = await fetch(`${registry.url}/compatibility/subjects/${TYPE}-value/versions/latest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ schemaType: 'JSON', schema, ...(metadata ? { metadata } : {}) }),
+    });
+    return ((await response.json()) as { is_compatible: boolean }).is_compatible;
+  };
+  const v1Text = () => registry.state.subjects.get(FROM)!.at(-1)!.schema;
+
+  it('judges a candidate of major version 1 against version 1, not the latest (version 2)', async () => {
+    expect(await check(v1Text(), { properties: { major_version: '1' } })).toBe(true);
+    // Without a major version named, against the latest, as for any subject: v1 cannot read v2's fields.
+    expect(await check(v1Text())).toBe(false);
+  });
+
+  it('finds a new major version compatible: nothing to judge it against', async () => {
+    expect(await check(v1Text(), { properties: { major_version: '3' } })).toBe(true);
+  });
+});
