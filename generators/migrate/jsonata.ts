@@ -11,7 +11,8 @@ export { jsonataSupport } from './jsonata-cel.js';
  * (generators/migrate/compile-js.ts, decision 0160): steps in order on a copy of the payload, `cel`
  * over `message` (the payload before any step), missing parents created, a `rename` or `drop` of an
  * absent field a no-op, the rest kept. Field values are read with `$lookup`, never with a path, so an
- * array of one item stays an array (a JSONata path would give the item).
+ * array of one item stays an array (a JSONata path would give the item); why each spelling:
+ * docs/decisions/0171-migrations-in-jsonata.md.
  */
 
 /** A migration JSONata cannot express (a CEL expression outside the subset, a `from` that is no event). */
