@@ -51,12 +51,31 @@ function point(catalogue: Catalogue, label: string, commit?: string): HistoryPoi
   return { label, version: catalogue.config.version, ...(commit ? { commit } : {}), ...texts };
 }
 
+export const V3 = 'account.removed-v3';
+
+/**
+ * Adds `account.removed-v3`, v2's fields, whose upgrade from v2 upper-cases `reason` and whose
+ * downgrade lower-cases it: a chain of two migrations for the client to walk.
+ */
+export function withV3(catalogue: Catalogue): Catalogue {
+  const v2 = catalogue.events[TO]!;
+  const steps = (cel: string) => [{ kind: 'set' as const, field: ['reason'], cel, source }];
+  catalogue.events[V3] = {
+    ...v2,
+    key: V3,
+    version: 'v3',
+    upgrade: { from: TO, to: V3, source, steps: steps('message.reason.upperAscii()') },
+    downgrade: { from: V3, to: TO, source, steps: steps('message.reason.lowerAscii()') },
+  };
+  return catalogue;
+}
+
 /**
  * A history of two points: a release of the small fixture without migrations (`withRelease`), then
  * the working catalogue with them.
  */
-export function migrationHistory(withRelease = true): History {
-  const current = smallCatalogue(true);
+export function migrationHistory(withRelease = true, v3 = false): History {
+  const current = v3 ? withV3(smallCatalogue(true)) : smallCatalogue(true);
   const points = [
     ...(withRelease ? [point(smallCatalogue(false), '1.0.0 (c0ffee0)', 'c0ffee0'.padEnd(40, '0'))] : []),
     point(current, 'working catalogue'),

@@ -8,7 +8,7 @@ import {
   SerdeType,
 } from '@confluentinc/schemaregistry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FROM, migrationHistory, TO, TYPE } from '../schema-registry/migration-history.js';
+import { FROM, migrationHistory, TO, TYPE, V3 } from '../schema-registry/migration-history.js';
 import { type RunningRegistry, startRegistry } from './serve-helpers.js';
 
 /**
@@ -135,5 +135,51 @@ describe('eventry serve: compatibility within a major version of a type subject'
 
   it('finds a new major version compatible: nothing to judge it against', async () => {
     expect(await check(v1Text(), { properties: { major_version: '3' } })).toBe(true);
+  });
+});
+
+describe('eventry serve: a chain of migrations, walked by the client version by version', () => {
+  let chain: RunningRegistry;
+  let chainClient: SchemaRegistryClient;
+  beforeAll(async () => {
+    chain = await startRegistry(migrationHistory(true, true));
+    chainClient = new SchemaRegistryClient({ baseURLs: [chain.url], maxRetries: 0 });
+  });
+  afterAll(() => chain?.close());
+
+  it('upgrades v1 to v3 through v2, and downgrades v3 to v1 through v2', async () => {
+    expect(chain.state.subjects.get(TYPE)!.map((version) => version.eventKey)).toEqual([FROM, TO, V3]);
+    const v1Writer = new JsonSerializer(
+      chainClient,
+      SerdeType.VALUE,
+      { useLatestVersion: true, autoRegisterSchemas: false, subjectNameStrategy: () => FROM },
+      rules,
+    );
+    const latest = new JsonDeserializer(chainClient, SerdeType.VALUE, { useLatestVersion: true }, rules);
+    const v3 = { ...v2, reason: 'MIGRATED FROM A-1234' };
+    expect(await latest.deserialize(TYPE, await v1Writer.serialize(TYPE, v1))).toEqual(v3);
+    const typeWriter = new JsonSerializer(
+      chainClient,
+      SerdeType.VALUE,
+      { useLatestVersion: true, autoRegisterSchemas: false },
+      rules,
+    );
+    const pinned = new JsonDeserializer(
+      chainClient,
+      SerdeType.VALUE,
+      { useLatestWithMetadata: { major_version: '1' } },
+      rules,
+    );
+    const written = await typeWriter.serialize(TYPE, v3);
+    const { reason: _r, changes: _c, ...expected } = v3;
+    expect(await pinned.deserialize(TYPE, written)).toEqual(expected);
+    // At major version 2, v3's own downgrade alone (its reason lower-cased).
+    const atTwo = new JsonDeserializer(
+      chainClient,
+      SerdeType.VALUE,
+      { useLatestWithMetadata: { major_version: '2' } },
+      rules,
+    );
+    expect(await atTwo.deserialize(TYPE, written)).toEqual({ ...v3, reason: 'migrated from a-1234' });
   });
 });
