@@ -23,7 +23,8 @@ interface TypeText {
  * per-version subject has its id, so none of those changes. Ids are given walking the history (each
  * point's types by name, versions in order), so they are the same on every load of the same history;
  * a text a type subject had at an earlier point and has no more keeps its id (listed nowhere).
- * A type whose name is also an event key (a per-version subject) gets no type subject.
+ * A type whose name an event key's subject answers to (its key, or `<key>-value`), or another type's
+ * `-value` alias, gets no type subject.
  */
 export function addTypeSubjects(
   history: History,
@@ -35,9 +36,18 @@ export function addTypeSubjects(
   const released = new Set<string>();
   const identity = (text: TypeText) => `${text.schema}\n${text.contractText}`;
   const last = history.points.at(-1);
+  const lastTypes = keysByType(last?.schemas.keys() ?? []);
+  // The names answered already: every event key's subject, and the `-value` alias of those and of types.
+  const eventSubjects = new Set(subjects.keys());
+  const taken = (name: string): boolean => {
+    const base = name.endsWith('-value') ? name.slice(0, -'-value'.length) : undefined;
+    return (
+      eventSubjects.has(name) || (base !== undefined && (eventSubjects.has(base) || lastTypes.has(base)))
+    );
+  };
   for (const point of history.points) {
     for (const [type, keys] of keysByType(point.schemas.keys())) {
-      if (subjects.has(type)) continue;
+      if (taken(type)) continue;
       for (const key of keys) {
         const text = typeText(point.schemas, point.typeContracts, key);
         if (!text) continue;
@@ -51,8 +61,8 @@ export function addTypeSubjects(
     }
   }
   if (!last) return;
-  for (const [type, keys] of keysByType(last.schemas.keys())) {
-    if (subjects.has(type)) continue;
+  for (const [type, keys] of lastTypes) {
+    if (taken(type)) continue;
     const versions: SubjectVersion[] = [];
     for (const key of keys) {
       const text = typeText(last.schemas, last.typeContracts, key);

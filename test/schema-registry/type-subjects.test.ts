@@ -132,3 +132,24 @@ describe('a migration the client cannot run as written is left out, with a warni
     ]);
   });
 });
+
+describe('a type whose name an event key subject answers to gets no type subject', () => {
+  it('neither `<key>` nor `<key>-value`, nor another type’s `-value`', () => {
+    // Types `order`, `order-v1` (its key `order-v1-v1` beside `order-v1`) and `order-v1-value`, `order-value`.
+    const keys = ['order-v1', 'order-v1-v1', 'order-v1-value-v1', 'order-value-v1', 'refund-v1'];
+    const text = (key: string) => JSON.stringify({ 'x-event-key': key });
+    const contract = JSON.stringify({ metadata: { properties: { major_version: '1' } } });
+    const point = {
+      label: 'working catalogue',
+      version: '1.0.0',
+      schemas: new Map(keys.map((key) => [key, text(key)])),
+      typeContracts: new Map(keys.map((key) => [key, contract])),
+    };
+    const current = { config: { title: 't', version: '1.0.0', scope: '@t' } } as History['current'];
+    const state = new SchemaRegistryState({ points: [point], current, warnings: [] });
+    const types = [...state.subjects.keys()].filter((subject) => state.isTypeSubject(subject)).sort();
+    expect(types).toEqual(['order', 'refund']);
+    expect(state.resolveSubject('order-v1-value')).toBe('order-v1');
+    expect(state.resolveSubject('order-value')).toBe('order');
+  });
+});
