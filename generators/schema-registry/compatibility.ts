@@ -35,7 +35,7 @@ function directionsOf(level: CompatibilityLevel): Direction[] {
 }
 
 /** Whether a level checks every earlier version rather than the latest only. */
-const isTransitive = (level: CompatibilityLevel): boolean => level.endsWith('_TRANSITIVE');
+export const isTransitive = (level: CompatibilityLevel): boolean => level.endsWith('_TRANSITIVE');
 
 /** One reason a change is incompatible in one direction. */
 export interface Incompatibility {

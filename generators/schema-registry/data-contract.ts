@@ -18,9 +18,25 @@ export interface ContractRule {
   doc: string;
 }
 
+/**
+ * A migration rule as Confluent's `Rule` has it: a JSONata expression over the whole payload, on the
+ * newer of two versions of a type subject (see type-contract.ts).
+ */
+export interface MigrationRule {
+  name: string;
+  kind: 'TRANSFORM';
+  mode: 'UPGRADE' | 'DOWNGRADE';
+  type: 'JSONATA';
+  expr: string;
+}
+
 /** The `ruleSet` and `metadata` of one subject version (Confluent's `RuleSet` and `Metadata`). */
 export interface DataContract {
-  ruleSet: { domainRules: ContractRule[] };
+  /**
+   * `domainRules` always in a per-version subject's contract; `migrationRules` only in a type subject's,
+   * which has no `ruleSet` when it would be empty.
+   */
+  ruleSet?: { domainRules?: ContractRule[]; migrationRules?: MigrationRule[] };
   metadata: {
     /** Tags by field path, as the client names fields (`$.buyer.email`; array items keep the array's path). */
     tags?: Record<string, string[]>;
@@ -32,28 +48,39 @@ export interface DataContract {
 const PII_TAG = 'PII';
 
 /** The data contract of an event, or undefined when it has no rules (nor shapes with rules). */
-export function dataContract(catalogue: Catalogue, key: string): DataContract | undefined {
+export function dataContract(
+  catalogue: Catalogue,
+  key: string,
+): (DataContract & { ruleSet: { domainRules: ContractRule[] } }) | undefined {
   const event = catalogue.events[key];
   if (!event) return undefined;
-  const rules = rulesOverMessage(event, catalogue.shapes);
-  if (rules.length === 0) return undefined;
+  const domainRules = contractRules(catalogue, key);
+  if (domainRules.length === 0) return undefined;
+  return { ruleSet: { domainRules }, metadata: eventMetadata(catalogue, key) };
+}
+
+/** An event's rules as Confluent domain rules (none for an unknown key). */
+export function contractRules(catalogue: Catalogue, key: string): ContractRule[] {
+  const event = catalogue.events[key];
+  if (!event) return [];
+  return rulesOverMessage(event, catalogue.shapes).map((rule) => ({
+    name: rule.name,
+    kind: 'CONDITION',
+    mode: 'WRITE',
+    type: 'CEL',
+    expr: rule.expr,
+    doc: rule.doc,
+  }));
+}
+
+/** An event's metadata: PII tags, its group's owner and its version. */
+export function eventMetadata(catalogue: Catalogue, key: string): DataContract['metadata'] {
+  const event = catalogue.events[key]!;
   const tags = piiTags(event.fields, catalogue.shapes);
   const owner = catalogue.groups.find((group) => group.slug === event.group)?.owner;
   return {
-    ruleSet: {
-      domainRules: rules.map((rule) => ({
-        name: rule.name,
-        kind: 'CONDITION',
-        mode: 'WRITE',
-        type: 'CEL',
-        expr: rule.expr,
-        doc: rule.doc,
-      })),
-    },
-    metadata: {
-      ...(Object.keys(tags).length > 0 ? { tags } : {}),
-      properties: { ...(owner ? { owner } : {}), version: event.version },
-    },
+    ...(Object.keys(tags).length > 0 ? { tags } : {}),
+    properties: { ...(owner ? { owner } : {}), version: event.version },
   };
 }
 

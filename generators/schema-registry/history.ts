@@ -22,6 +22,7 @@ import {
 } from '../sources/git.js';
 import { dataContract } from './data-contract.js';
 import { canonicalJson, schemaTextFingerprint, servedSchemaText } from './schema-text.js';
+import { typeContracts } from './type-contract.js';
 
 /**
  * The release history a registry is served from. A release is a commit, on the first-parent line of
@@ -41,6 +42,8 @@ export interface HistoryPoint {
   schemas: Map<string, string>;
   /** The data contract (ruleSet and metadata, as JSON text) of each event that has one (see dataContract). */
   contracts?: Map<string, string>;
+  /** The contract of each event in its type subject, as JSON text (see typeContracts): migration rules and all. */
+  typeContracts?: Map<string, string>;
 }
 
 /** The history, oldest first, and what could not be read (a release whose catalogue does not load). */
@@ -123,11 +126,9 @@ export function loadHistory(options: HistoryOptions): HistoryResult {
   const working = loadCatalogue(folder, undefined, load);
   if (!working.ok)
     return { ok: false, reason: 'problems', problems: working.problems, root: options.catalogue };
-  points.push({
-    label: 'working catalogue',
-    version: working.catalogue.config.version,
-    ...schemaTexts(working.catalogue),
-  });
+  const { warnings: left, ...texts } = schemaTexts(working.catalogue);
+  warnings.push(...left);
+  points.push({ label: 'working catalogue', version: working.catalogue.config.version, ...texts });
   return { ok: true, history: { points, current: working.catalogue, warnings } };
 }
 
@@ -212,18 +213,29 @@ function firstParentCommitsTouching(top: GitPlace, path: string): string[] {
 }
 
 /** What a history point holds of one catalogue: schema texts and data contracts by event key. */
-type PointTexts = { schemas: Map<string, string>; contracts: Map<string, string> };
+type PointTexts = {
+  schemas: Map<string, string>;
+  contracts: Map<string, string>;
+  typeContracts: Map<string, string>;
+};
 
-/** Schema texts of every event of a catalogue, and the data contract of each that has one. */
-function schemaTexts(catalogue: Catalogue): PointTexts {
+/**
+ * Schema texts of every event of a catalogue, the data contract of each that has one, and each one's
+ * contract in its type subject; `warnings` names the migrations left out of those.
+ */
+export function schemaTexts(catalogue: Catalogue): PointTexts & { warnings: string[] } {
   const schemas = new Map<string, string>();
   const contracts = new Map<string, string>();
+  const typed = typeContracts(catalogue);
+  const typeTexts = new Map<string, string>();
   for (const key of Object.keys(catalogue.events).sort()) {
     schemas.set(key, servedSchemaText(catalogue, key));
     const contract = dataContract(catalogue, key);
     if (contract) contracts.set(key, canonicalJson(contract));
+    const typeContract = typed.contracts.get(key);
+    if (typeContract) typeTexts.set(key, canonicalJson(typeContract));
   }
-  return { schemas, contracts };
+  return { schemas, contracts, typeContracts: typeTexts, warnings: typed.warnings };
 }
 
 /** The schema texts at a release commit, from the cache or loaded from git; a string says why not. */
@@ -254,7 +266,7 @@ function releaseSchemas(
     if (loaded.reason === 'problems') return `its catalogue has ${loaded.problems.length} problem(s)`;
     throw new HistoryUnreadable(`git could not read release ${commit.slice(0, 7)}: ${loaded.message}`);
   }
-  const texts = schemaTexts(loaded.source.catalogue);
+  const { warnings: _, ...texts } = schemaTexts(loaded.source.catalogue);
   if (cacheFile && options.cacheDir) {
     try {
       mkdirSync(options.cacheDir, { recursive: true });
@@ -275,7 +287,7 @@ interface CacheInputs {
 }
 
 /** Names this layout; an entry with another (an older toolkit's bare list) is made again. */
-const CACHE_FORMAT = 'eventry-registry-release/3';
+const CACHE_FORMAT = 'eventry-registry-release/4';
 
 /** A release's cache entry: its schemas and contracts with the digest of them and of their inputs. */
 interface CacheEntry extends CacheInputs {
@@ -283,23 +295,38 @@ interface CacheEntry extends CacheInputs {
   digest: string;
   schemas: [string, string][];
   contracts: [string, string][];
+  typeContracts: [string, string][];
 }
 
-function cacheEntry({ schemas, contracts }: PointTexts, inputs: CacheInputs): CacheEntry {
+function cacheEntry({ schemas, contracts, typeContracts }: PointTexts, inputs: CacheInputs): CacheEntry {
   const pairs = [...schemas];
   const contractPairs = [...contracts];
-  const digest = digestOf(pairs, contractPairs, inputs);
-  return { format: CACHE_FORMAT, ...inputs, digest, schemas: pairs, contracts: contractPairs };
+  const typePairs = [...typeContracts];
+  const digest = digestOf(pairs, contractPairs, typePairs, inputs);
+  return {
+    format: CACHE_FORMAT,
+    ...inputs,
+    digest,
+    schemas: pairs,
+    contracts: contractPairs,
+    typeContracts: typePairs,
+  };
 }
 
 /**
  * sha256 over the inputs and every key and text, each part length-prefixed so no two lists collide
  * (the count of schemas first, so no pair moves from one list to the other).
  */
-function digestOf(pairs: readonly Pair[], contracts: readonly Pair[], inputs: CacheInputs): string {
+function digestOf(
+  pairs: readonly Pair[],
+  contracts: readonly Pair[],
+  typeContracts: readonly Pair[],
+  inputs: CacheInputs,
+): string {
   const hash = createHash('sha256');
   const parts = [CACHE_FORMAT, inputs.tree, inputs.fingerprint, `${pairs.length}`, ...pairs.flat()];
-  for (const part of [...parts, ...contracts.flat()]) {
+  const rest = [`${contracts.length}`, ...contracts.flat(), ...typeContracts.flat()];
+  for (const part of [...parts, ...rest]) {
     hash.update(`${Buffer.byteLength(part)}:`).update(part);
   }
   return hash.digest('hex');
@@ -325,11 +352,17 @@ function readCachedSchemas(file: string, inputs: CacheInputs): PointTexts | unde
     entry.tree !== inputs.tree ||
     entry.fingerprint !== inputs.fingerprint ||
     !wellFormed(entry.schemas) ||
-    !wellFormed(entry.contracts)
+    !wellFormed(entry.contracts) ||
+    !wellFormed(entry.typeContracts)
   )
     return undefined;
-  if (entry.digest !== digestOf(entry.schemas, entry.contracts, inputs)) return undefined;
-  return { schemas: new Map(entry.schemas), contracts: new Map(entry.contracts) };
+  if (entry.digest !== digestOf(entry.schemas, entry.contracts, entry.typeContracts, inputs))
+    return undefined;
+  return {
+    schemas: new Map(entry.schemas),
+    contracts: new Map(entry.contracts),
+    typeContracts: new Map(entry.typeContracts),
+  };
 }
 
 type Pair = readonly [string, string];

@@ -3,6 +3,8 @@ import type { CompatibilityLevel } from '../model.js';
 import type { DataContract } from './data-contract.js';
 import type { History } from './history.js';
 import { firstGenerationText } from './schema-text.js';
+import type { SchemaEntry, SubjectVersion } from './subject-version.js';
+import { addTypeSubjects } from './type-subjects.js';
 
 /**
  * The registry's state: subjects, versions and ids, computed from the release history alone (no
@@ -11,33 +13,7 @@ import { firstGenerationText } from './schema-text.js';
  * users in generators/schema-registry/README.md, "Versions and ids".
  */
 
-/** One version of one subject. */
-export interface SubjectVersion {
-  subject: string;
-  version: number;
-  id: number;
-  /** Canonical schema text. */
-  schema: string;
-  /** Whether it first appeared in a release (false: only in the working catalogue, not released yet). */
-  released: boolean;
-  /** The id and text an eventry before the `$id` change served for it: they still resolve. */
-  firstGeneration?: { id: number; schema: string };
-  /** Its event's rules and metadata, when it has rules (see dataContract); part of its identity. */
-  contract?: DataContract;
-  /** The contract's canonical text (what tells two versions apart). */
-  contractText?: string;
-}
-
-/** A schema by id (its text and data contract), and every subject version that has it. */
-export interface SchemaEntry {
-  id: number;
-  schema: string;
-  /** The rules and metadata every version with this id has (see SubjectVersion.contract). */
-  contract?: DataContract;
-  uses: SubjectVersion[];
-  /** A first-generation text (see SubjectVersion.firstGeneration): resolves by id, listed nowhere. */
-  retired?: true;
-}
+export type { SchemaEntry, SubjectVersion } from './subject-version.js';
 
 /** Compatibility settings, resolved from the working catalogue's `compatibility:`. */
 export interface CompatibilitySettings {
@@ -97,6 +73,8 @@ export class SchemaRegistryState {
       },
       false,
     );
+    // After every per-version id, so none of those moves (docs/decisions/0170).
+    addTypeSubjects(history, this.subjects, this.schemas, (identity) => freeId(identity, this.schemas));
     for (const [subject, versions] of this.subjects) {
       const group = groupOf(versions.at(-1)!.schema);
       if (group !== undefined) this.groups.set(subject, group);
@@ -163,6 +141,11 @@ export class SchemaRegistryState {
       if (this.subjects.has(key)) return key;
     }
     return undefined;
+  }
+
+  /** Whether a subject is an event type's (versions: the type's event versions), not an event key's. */
+  isTypeSubject(subject: string): boolean {
+    return this.subjects.get(subject)?.[0]?.eventKey !== undefined;
   }
 
   /** The compatibility level of a subject: its event's override, its group's, else the catalogue's. */

@@ -78,6 +78,8 @@ export function schemaTextFingerprint(): string {
     const modules = ['../model', '../schema/json-schema', '../schema/generated-note', './schema-text'];
     // The data contracts cached beside the texts.
     modules.push('./data-contract', '../cel/over-message');
+    // The type subjects' contracts: migration rules compiled to JSONata (issue 46).
+    modules.push('./type-contract', '../migrate/jsonata', '../migrate/jsonata-cel');
     for (const module of modules) {
       hash.update(readFileSync(fileURLToPath(new URL(`${module}${ext}`, import.meta.url))));
     }

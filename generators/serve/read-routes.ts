@@ -62,13 +62,18 @@ export function readRoute(served: ServedState, { parts, query }: RequestPath): R
       return getSubjects(state, rest, query);
     case 'schemas':
       return getSchemas(state, rest, query);
-    case 'config':
+    case 'config': {
       if (rest.length > 1) throw notFound();
+      const subject = rest.length === 0 ? undefined : subjectOf(state, rest);
       return ok({
-        compatibilityLevel:
-          rest.length === 0 ? state.compatibility.level : state.levelOf(subjectOf(state, rest)),
+        compatibilityLevel: subject === undefined ? state.compatibility.level : state.levelOf(subject),
         compatibilityPolicy: state.compatibility.policy,
+        // A type subject's versions are judged within their major version (docs/decisions/0170).
+        ...(subject !== undefined && state.isTypeSubject(subject)
+          ? { compatibilityGroup: 'major_version' }
+          : {}),
       });
+    }
     case 'mode':
       if (rest.length > 1) throw notFound();
       if (rest.length === 1) subjectOf(state, rest);

@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type CandidateJob, type CandidateVerdict, candidateJob } from '../schema-registry/compatibility.js';
+import {
+  type CandidateJob,
+  type CandidateVerdict,
+  candidateJob,
+  isTransitive,
+} from '../schema-registry/compatibility.js';
 import { CompatibilityTimeout } from '../schema-registry/compatibility-runner.js';
-import type { SchemaRegistryState } from '../schema-registry/registry.js';
+import type { SchemaRegistryState, SubjectVersion } from '../schema-registry/registry.js';
 import { canonicalCandidate } from '../schema-registry/schema-text.js';
 import { maskedPath } from './access-log.js';
 import { isDocsPath, serveDocs } from './docs-route.js';
@@ -98,12 +103,49 @@ function lookUp(body: string, res: ServerResponse, state: SchemaRegistryState, n
   const withText = text === undefined ? [] : versions.filter((v) => v.schema === text);
   const found =
     withText.find((v) => v.contractText === request.contract) ??
-    (request.contract === undefined ? withText[0] : undefined);
+    (request.contract === undefined ? withText[0] : undefined) ??
+    (text === undefined ? undefined : typeVersionOf(state, versions, text));
   if (found) return sendJson(res, 200, versionBody(found, name));
   // A text an earlier eventry served (with `$id`) is still that version, under the id it had then.
   const earlier = versions.find((v) => v.firstGeneration?.schema === text);
   if (!earlier?.firstGeneration) throw schemaNotFound(`in subject '${subject}'`);
   return sendJson(res, 200, { ...versionBody(earlier, name), ...earlier.firstGeneration });
+}
+
+/**
+ * In a type subject, the version of the event whose per-version subject has (or had) `text`, with
+ * whatever contract: a message written with that event's own id is that version of its type, which is
+ * where a Confluent client starts its migrations from (docs/decisions/0170).
+ */
+function typeVersionOf(
+  state: SchemaRegistryState,
+  versions: readonly SubjectVersion[],
+  text: string,
+): SubjectVersion | undefined {
+  return versions.find((version) => {
+    const own = version.eventKey === undefined ? undefined : state.subjects.get(version.eventKey);
+    return own?.some((earlier) => earlier.schema === text || earlier.firstGeneration?.schema === text);
+  });
+}
+
+/**
+ * In a type subject (`compatibilityGroup: major_version`), the versions a candidate is judged against:
+ * those of the major version its `metadata.properties.major_version` names (the latest of them, or all
+ * for a transitive level; none for a new major version). Undefined elsewhere, or without one named.
+ */
+function sameMajor(
+  state: SchemaRegistryState,
+  subject: string,
+  contract: string | undefined,
+): SubjectVersion[] | undefined {
+  if (!state.isTypeSubject(subject) || contract === undefined) return undefined;
+  const major = (JSON.parse(contract) as { metadata?: { properties?: Record<string, unknown> } }).metadata
+    ?.properties?.major_version;
+  if (major === undefined) return undefined;
+  const group = state.subjects
+    .get(subject)!
+    .filter((version) => version.contract?.metadata.properties.major_version === String(major));
+  return isTransitive(state.levelOf(subject)) ? group : group.slice(-1);
 }
 
 async function compatibility(
@@ -124,7 +166,9 @@ async function compatibility(
   const versions = state.subjects.get(subject)!;
   // Against one version when one is named; `latest` (or none) means what the level says.
   const against =
-    rest.length === 4 && rest[3] !== 'latest' ? [pickVersion(subject, versions, rest[3]!)] : undefined;
+    rest.length === 4 && rest[3] !== 'latest'
+      ? [pickVersion(subject, versions, rest[3]!)]
+      : sameMajor(state, subject, request.contract);
   if (request.schemaType !== JSON_TYPE) {
     throw invalidSchema(`this registry holds JSON Schema only; the candidate is ${request.schemaType}.`);
   }

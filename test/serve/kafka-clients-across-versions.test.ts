@@ -53,7 +53,11 @@ const confluentConfig = { validate: true, strict: false, formats: fullFormats } 
 describe('Kafka clients across the versions of a subject', () => {
   it('the fixture has subjects with two versions (else this test proves nothing)', () => {
     expect(registry.state.subjects.get('account.created-v1')?.map((v) => v.version)).toEqual([1, 2]);
-    expect(allVersions().length).toBeGreaterThan(registry.state.subjects.size);
+    // More versions than event key subjects (the event types' subjects hold no versions of their own).
+    const keys = [...registry.state.subjects.keys()].filter(
+      (subject) => !registry.state.isTypeSubject(subject),
+    );
+    expect(allVersions().length).toBeGreaterThan(keys.length);
   });
 
   it('kafkajs with one ajv encodes and decodes with every version of every subject', async () => {

@@ -38,7 +38,11 @@ describe('eventry serve: read routes', () => {
       schema: latest.schema,
       schemaType: 'JSON',
     });
-    expect((await get('/subjects?subjectPrefix=account.created')).json()).toEqual([SUBJECT]);
+    // The event type's subject (issue 46) and the event key's.
+    expect((await get('/subjects?subjectPrefix=account.created')).json()).toEqual([
+      'account.created',
+      SUBJECT,
+    ]);
     expect((await get(`/schemas?subjectPrefix=${SUBJECT}&latestOnly=true`)).json()).toEqual([latest]);
   });
 

@@ -61,10 +61,11 @@ function subjectRoutes(
   add('short', 'config', name);
   add('short', 'mode', name);
   const versions = state.subjects.get(subject)!;
-  // A released version is fixed for good; one only in the working catalogue changes until released.
+  // A released version is fixed for good; one only in the working catalogue changes until released. A
+  // type subject's version is an event version, whose text or rules a later release may change.
   const numbered = versions.map((version) => ({
     spec: `${version.version}`,
-    cache: version.released ? ('immutable' as const) : ('short' as const),
+    cache: version.released && version.eventKey === undefined ? ('immutable' as const) : ('short' as const),
   }));
   for (const { spec, cache } of [...numbered, { spec: 'latest', cache: 'short' as const }]) {
     add(cache, 'subjects', name, 'versions', spec);
