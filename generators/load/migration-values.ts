@@ -1,5 +1,6 @@
 import { checkExpression } from '../cel/check.js';
-import { aType, type CelType } from '../cel/types.js';
+import { aType, type CelType, type TypedNode } from '../cel/types.js';
+import { jsonataSupport } from '../migrate/jsonata-cel.js';
 import { type Field, type FieldType, type MigrationStep, typeNotation } from '../model.js';
 import type { EventDefinition, Path, ResolveContext } from './definition.js';
 import { type ConstantMisfit, constantMisfit } from './migration-constant.js';
@@ -109,13 +110,36 @@ export function checkSetCel(
   }
   const found = resolvePath(target, step.field);
   if (!found || !('field' in found)) return;
-  if (fits(checked.node.type, found.field.type)) return;
+  if (fits(checked.node.type, found.field.type)) {
+    refuseUntranslatable(ctx, def, celAt, field, checked.node);
+    return;
+  }
   ctx.problems.push(
     def.source.problem(
       'migration-type-mismatch',
       celAt,
       `\`set\` of \`${field}\`: the expression gives ${aType(checked.node.type)}, and \`${field}\` of \`${target.name}\` is ${typeNotation(found.field.type)}.`,
       `Write an expression that gives ${expected(found.field)}.`,
+    ),
+  );
+}
+
+/** An expression the registry's JSONata cannot say is refused here, not left out of the registry later. */
+function refuseUntranslatable(
+  ctx: ResolveContext,
+  def: EventDefinition,
+  celAt: Path,
+  field: string,
+  node: TypedNode,
+): void {
+  const untranslatable = jsonataSupport(node);
+  if (untranslatable === undefined) return;
+  ctx.problems.push(
+    def.source.problem(
+      'rule-unsupported',
+      celAt,
+      `\`set\` of \`${field}\`: the registry serves migrations as JSONata, which cannot say this: ${untranslatable}.`,
+      'Write it with what decision 0171 lists (field reads, has(), literals, arithmetic on doubles, string concatenation, comparisons, ternaries, size(), the listed string functions), or set a constant.',
     ),
   );
 }

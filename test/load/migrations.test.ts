@@ -305,12 +305,11 @@ describe('set.cel: type-checked over the old payload, its result held to the fie
     ['label', "'x' + message.ledger.number", true],
     ['total', 'message.total * 2.0', true],
     ['count', 'size(message.tags)', true],
-    ['when', 'timestamp(message.at)', true],
     ['when', 'message.at', true],
+    ['tags', 'message.tags', true],
     ['day', 'timestamp(message.at)', false],
     ['label', 'message.total', false],
     ['flags', 'message.tags', false],
-    ['tags', "message.tags.map(t, t + '!')", true],
     ['other', 'message.ledger', false],
     ['ledger', 'message.ledger', true],
     ['label', "has(message.note) ? message.note : ''", true],
@@ -334,6 +333,18 @@ describe('set.cel: type-checked over the old payload, its result held to the fie
     ]);
     expect(found[0]!.hint).toBe('Did you mean `number`?');
     expect(found[1]!.message).toContain('the migration would throw');
+  });
+
+  it('refuses what fits but the registry’s JSONata cannot say, at the expression', () => {
+    const found = upgradeProblems(
+      'set: {field: when, cel: "timestamp(message.at)"}',
+      `set: {field: tags, cel: "message.tags.map(t, t + '!')"}`,
+    );
+    expect(found.map((p) => [p.code, p.line - FIRST_STEP_LINE])).toEqual([
+      ['rule-unsupported', 0],
+      ['rule-unsupported', 1],
+    ]);
+    expect(found[0]!.message).toContain('JSONata');
   });
 
   it('reads the old version, not the new one', () => {
