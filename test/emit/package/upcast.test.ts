@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { groupSourceHash } from '../../../generators/emit/package/package-json.js';
+import type { Catalogue } from '../../../generators/model.js';
 import type { MigrationError } from '../../../generators/runtime/runtime.js';
 import { writeModelPackages } from './build-packages.js';
 import {
@@ -168,5 +170,21 @@ describe('what the package ships', () => {
     const entry = readFileSync(join(root, 'account', 'events', `${V2}.js`), 'utf8');
     expect(entry).not.toMatch(/migration|upcast/i);
     expect(existsSync(join(root, 'billing', 'migrations.js'))).toBe(false);
+  });
+
+  it('publishes migrations.js, and counts the migrations in the source hash', () => {
+    const manifest = (slug: string) =>
+      JSON.parse(readFileSync(join(root, slug, 'package.json'), 'utf8')) as { files: string[] };
+    expect(manifest('account').files).toContain('migrations.js');
+    expect(manifest('billing').files).not.toContain('migrations.js');
+    const plain = smallModel();
+    const group = (model: Catalogue) => model.groups.find((one) => one.slug === 'account')!;
+    const migrated = withMigration(smallModel(), GOOD_UP());
+    expect(groupSourceHash(migrated, group(migrated))).not.toBe(groupSourceHash(plain, group(plain)));
+    const moved = withMigration(smallModel(), {
+      ...GOOD_UP(),
+      source: { file: 'groups/account.yaml', line: 99, column: 1 },
+    });
+    expect(groupSourceHash(moved, group(moved))).toBe(groupSourceHash(migrated, group(migrated)));
   });
 });
