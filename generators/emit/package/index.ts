@@ -2,7 +2,7 @@ import { type Catalogue, type Group, groupPackageName } from '../../model.js';
 import { shippedEventSchema, validationSchema } from '../../schema/json-schema.js';
 import { type EmitOptions, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { exampleFor } from './examples.js';
-import { verifyMigrations } from './migration-check.js';
+import { MIGRATION_SEED, verifyMigrations } from './migration-check.js';
 import {
   type GroupMigrations,
   groupMigrations,
@@ -82,10 +82,13 @@ export async function emitGroupPackage(
   };
   const migrations = groupMigrations(model, group);
   const codes = new Map(group.events.map((key, i) => [key, ofEvent[i]!.code]));
-  await verifyMigrations(model, group, migrations, (key) => codes.get(key));
+  const verified = await verifyMigrations(model, group, migrations, (key) => codes.get(key));
+  const runs = Math.min(...verified.map((one) => one.runs));
   return [
     ...entryPointFiles(model, group, names, chunks, ofEvent, migrations),
-    ...(hasMigrations(migrations) ? [migrationsFile(model, group, names.note, migrations)] : []),
+    ...(hasMigrations(migrations)
+      ? [migrationsFile(model, group, names.note, migrations, { runs, seed: MIGRATION_SEED })]
+      : []),
     ...chunks.map((chunk, n) => chunkFile(group.slug, names.note, chunk, n)),
     ...group.events.flatMap((key, i) =>
       eventFiles(model, group.slug, names.runtimeName, key, {

@@ -56,12 +56,14 @@ function asSemver(version: string): string {
 /**
  * `migrations.js` of a group with migrations: the compiled steps (generators/migrate/compile-js.ts) as
  * `up` and `down`, each key's `[the key at the other end, function]`; plain code, importing nothing.
+ * `verified` says on how many payloads (and which seed) the build verified each.
  */
 export function migrationsFile(
   model: Catalogue,
   group: Group,
   note: string,
   migrations: GroupMigrations,
+  verified: { runs: number; seed: number },
 ): OutputFile {
   const all = [...migrations.upgrades, ...migrations.downgrades];
   const { declarations, bodies } = migrationsCode(model, all);
@@ -77,7 +79,7 @@ export function migrationsFile(
   }));
   return {
     path: `${group.slug}/migrations.js`,
-    contents: render('migrations.js', { note, declarations, up, down }),
+    contents: render('migrations.js', { note, declarations, up, down, ...verified }),
   };
 }
 

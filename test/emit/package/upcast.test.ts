@@ -165,6 +165,7 @@ describe('what the package ships', () => {
   it('puts the compiled steps in migrations.js, imported by the index only', () => {
     const code = readFileSync(join(root, 'account', 'migrations.js'), 'utf8');
     expect(code).toContain('export const up');
+    expect(code).toContain('Each was verified at build: 200 payloads of its source');
     expect(code).not.toMatch(/jsonata|@bufbuild|\beval\(|new Function/);
     expect(readFileSync(join(root, 'account', 'index.js'), 'utf8')).toContain('./migrations.js');
     const entry = readFileSync(join(root, 'account', 'events', `${V2}.js`), 'utf8');
