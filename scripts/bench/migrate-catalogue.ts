@@ -93,9 +93,9 @@ function isRequiredText(field: Field): boolean {
   return field.required && plainString(field.type);
 }
 
-/** Loads the seed catalogue; refuses to bench a catalogue that does not load. */
-export function seedModel(): Catalogue {
-  const loaded = loadCatalogue(CATALOGUE);
+/** Loads the seed catalogue (from the compiled bench by default); refuses one that does not load. */
+export function seedModel(dir = CATALOGUE): Catalogue {
+  const loaded = loadCatalogue(dir);
   if (!loaded.ok) throw new Error('the seed catalogue does not load');
   return loaded.catalogue;
 }
