@@ -87,13 +87,7 @@ export function defineMigrations<M>(
     return made;
   };
   const run = (from: unknown, payload: unknown, to: unknown, upward: boolean) => {
-    if (typeof from !== 'string' || !known.has(from))
-      throw new MigrationError(
-        unknownText(packageName, from, to),
-        'unknown_event',
-        String(from),
-        to as string,
-      );
+    if (typeof from !== 'string' || !known.has(from)) throw unknownKey(packageName, from, from, to);
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
       throw new MigrationError(
         `eventry: cannot ${upward ? 'upcast' : 'downcast'} ${describe(from)} to ${to === undefined ? 'its newest version' : describe(to)}: the payload is not a JSON object (payload_not_object).`,
@@ -172,8 +166,7 @@ function downgrades(from: string, to: string, tables: Tables): MigrationFunction
 
 /** Refuses a target the group does not have, of another type, or on the wrong side of `from`. */
 function checkTarget(from: string, to: string, upward: boolean, tables: Tables): void {
-  if (!tables.known.has(to))
-    throw new MigrationError(unknownText(tables.packageName, to, undefined, from), 'unknown_event', from, to);
+  if (!tables.known.has(to)) throw unknownKey(tables.packageName, to, from, to);
   if (from === to) return;
   const list = tables.typeOf.get(from);
   const at = list?.indexOf(to) ?? -1;
@@ -206,12 +199,15 @@ function noPath(from: string, to: string, upward: boolean, missing: string): Mig
   );
 }
 
-function unknownText(packageName: string, key: unknown, to: unknown, from?: string): string {
-  const pair =
-    from === undefined
-      ? `from ${describe(key)} to ${to === undefined ? 'its newest version' : describe(to)}`
-      : `from ${describe(from)} to ${describe(key)}`;
-  return `eventry: no migration ${pair}: ${packageName} has no event ${describe(key)} (unknown_event).`;
+/** The error for a key (`missing`, the source or the target) the package does not have. */
+function unknownKey(packageName: string, missing: unknown, from: unknown, to: unknown): MigrationError {
+  const target = to === undefined ? 'its newest version' : describe(to);
+  return new MigrationError(
+    `eventry: no migration from ${describe(from)} to ${target}: ${packageName} has no event ${describe(missing)} (unknown_event).`,
+    'unknown_event',
+    String(from),
+    to === undefined ? undefined : String(to),
+  );
 }
 
 /** A key as messages quote it (any value a caller passed). */
