@@ -165,8 +165,14 @@ function entryPointFiles(
 ): OutputFile[] {
   const { slug } = group;
   const { note, packageName, runtimeName } = names;
+  const upgrade = migrations.upgrades[0];
+  const newest = migrations.versions.find((keys) => upgrade !== undefined && keys.includes(upgrade.to));
   return [
-    emitReadme(model, group),
+    emitReadme(
+      model,
+      group,
+      upgrade && newest ? { from: upgrade.from, to: upgrade.to, newest: newest.at(-1)! } : undefined,
+    ),
     { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
     {
       path: `${slug}/index.js`,

@@ -173,6 +173,13 @@ describe('what the package ships', () => {
     expect(existsSync(join(root, 'billing', 'migrations.js'))).toBe(false);
   });
 
+  it('shows upcast in the README of a group with migrations only', () => {
+    const readme = readFileSync(join(root, 'account', 'README.md'), 'utf8');
+    expect(readme).toContain('### Versions: upcast and downcast');
+    expect(readme).toContain(`upcast('${V1}', payload); // a ${V3} payload (the newest version)`);
+    expect(readFileSync(join(root, 'billing', 'README.md'), 'utf8')).not.toContain('upcast');
+  });
+
   it('publishes migrations.js, and counts the migrations in the source hash', () => {
     const manifest = (slug: string) =>
       JSON.parse(readFileSync(join(root, slug, 'package.json'), 'utf8')) as { files: string[] };
