@@ -11,6 +11,8 @@
  * every group package in this one thread and prints the milliseconds: the difference is what compiling
  * and verifying the migrations adds to the group packages of a build.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exampleFor } from '../../generators/emit/package/examples.js';
 import { emitGroupPackages } from '../../generators/emit/package/index.js';
@@ -91,6 +93,44 @@ function plainString(type: FieldType): boolean {
 
 function isRequiredText(field: Field): boolean {
   return field.required && plainString(field.type);
+}
+
+/**
+ * Writes `migrations` into the catalogue copy at `dir` as `upgrade:` / `downgrade:` YAML (issue 46's
+ * syntax) under each target event: for the real `eventry build` once the loader reads it.
+ */
+export function writeMigrationsYaml(dir: string, model: Catalogue, migrations: readonly Migration[]): void {
+  const byEvent = new Map<string, Migration[]>();
+  for (const migration of migrations) {
+    const owner = model.events[migration.to]!.upgrade === migration ? migration.to : migration.from;
+    byEvent.set(owner, [...(byEvent.get(owner) ?? []), migration]);
+  }
+  for (const [key, list] of byEvent) {
+    const file = join(dir, model.events[key]!.source.file);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.indexOf(`  ${key}:`);
+    if (at === -1) throw new Error(`${key} is not a block mapping in ${file}`);
+    const yaml = list.flatMap((migration) => migrationYaml(migration, migration.to === key));
+    lines.splice(at + 1, 0, ...yaml);
+    writeFileSync(file, lines.join('\n'));
+  }
+}
+
+function migrationYaml(migration: Migration, upgrade: boolean): string[] {
+  const head = upgrade ? ['    upgrade:', `      from: ${migration.from}`] : ['    downgrade:'];
+  const steps = migration.steps.map((step) => {
+    switch (step.kind) {
+      case 'set':
+        return 'cel' in step
+          ? `        - set: {field: ${step.field.join('.')}, cel: ${JSON.stringify(step.cel)}}`
+          : `        - set: {field: ${step.field.join('.')}, value: ${JSON.stringify(step.value)}}`;
+      case 'rename':
+        return `        - rename: {from: ${step.from.join('.')}, to: ${step.to.join('.')}}`;
+      case 'drop':
+        return `        - drop: [${step.fields.map((path) => path.join('.')).join(', ')}]`;
+    }
+  });
+  return [...head, ...(steps.length > 0 ? ['      steps:', ...steps] : ['      steps: []'])];
 }
 
 /** Loads the seed catalogue (from the compiled bench by default); refuses one that does not load. */
