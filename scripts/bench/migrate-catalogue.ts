@@ -118,19 +118,15 @@ export function writeMigrationsYaml(dir: string, model: Catalogue, migrations: r
 
 function migrationYaml(migration: Migration, upgrade: boolean): string[] {
   const head = upgrade ? ['    upgrade:', `      from: ${migration.from}`] : ['    downgrade:'];
-  const steps = migration.steps.map((step) => {
-    switch (step.kind) {
-      case 'set':
-        return 'cel' in step
-          ? `        - set: {field: ${step.field.join('.')}, cel: ${JSON.stringify(step.cel)}}`
-          : `        - set: {field: ${step.field.join('.')}, value: ${JSON.stringify(step.value)}}`;
-      case 'rename':
-        return `        - rename: {from: ${step.from.join('.')}, to: ${step.to.join('.')}}`;
-      case 'drop':
-        return `        - drop: [${step.fields.map((path) => path.join('.')).join(', ')}]`;
-    }
-  });
+  const steps = migration.steps.map((step) => `        - ${stepYaml(step)}`);
   return [...head, ...(steps.length > 0 ? ['      steps:', ...steps] : ['      steps: []'])];
+}
+
+function stepYaml(step: MigrationStep): string {
+  if (step.kind === 'rename') return `rename: {from: ${step.from.join('.')}, to: ${step.to.join('.')}}`;
+  if (step.kind === 'drop') return `drop: [${step.fields.map((path) => path.join('.')).join(', ')}]`;
+  const what = 'cel' in step ? `cel: ${JSON.stringify(step.cel)}` : `value: ${JSON.stringify(step.value)}`;
+  return `set: {field: ${step.field.join('.')}, ${what}}`;
 }
 
 /** Loads the seed catalogue (from the compiled bench by default); refuses one that does not load. */
