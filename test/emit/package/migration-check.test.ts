@@ -93,6 +93,18 @@ describe('migrations verified at build', () => {
     expect(migrated.reason.length).toBeGreaterThan(12);
   });
 
+  it('an upgrade whose CEL gives a string of the wrong format fails at that field', async () => {
+    const wrongFormat = migration(V1, V2, [
+      setCel('opened_on', 'message.account_number'),
+      setCel('reason', "'r'"),
+      set('changes', {}),
+    ]);
+    const error = await failure(smallModel(), wrongFormat);
+    expect(error.attr).toBe('opened_on');
+    expect(error.message).toContain('(invalid_format)');
+    expectSmall(error.counterexample);
+  });
+
   it('a migration that throws on a valid payload fails the build', async () => {
     const throws = migration(V1, V2, [
       setCel('reason', "1 / size(message.account_user_emails) > 0 ? 'some' : 'none'"),
