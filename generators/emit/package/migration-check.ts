@@ -141,7 +141,7 @@ function unverified(
   const { migration, direction } = which;
   const where = `${migration.source.file}:${migration.source.line}:${migration.source.column}`;
   const what = `the ${direction} from ${migration.from} to ${migration.to}`;
-  const shrunk = `shrunk counterexample (a ${migration.from} payload, found in ${runs} runs, seed ${MIGRATION_SEED}): ${JSON.stringify(counterexample)}`;
+  const shrunk = `shrunk counterexample (a payload of ${migration.from}; seed ${MIGRATION_SEED}, failing at run ${runs}): ${JSON.stringify(counterexample)}`;
   if (outcome === undefined || 'threw' in outcome) {
     const reason = outcome === undefined ? 'fails' : `throws (${outcome.threw})`;
     return `${where}: error migration-unverified: ${what} ${reason} on a valid payload; ${shrunk}.`;
