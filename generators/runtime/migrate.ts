@@ -64,30 +64,41 @@ export function defineMigrations<M>(
   up: MigrationTable = {},
   down: MigrationTable = {},
 ): MigrationApi<M, Record<keyof M, keyof M & string>, Record<keyof M, keyof M & string>> {
-  const known = new Set(eventKeys);
-  const typeOf = new Map<string, readonly string[]>();
-  for (const list of versions) for (const key of list) typeOf.set(key, list);
-  // The composed chains, by direction, source and target: each is looked up once.
-  const chains = [
-    new Map<string, Map<string, MigrationFunction>>(),
-    new Map<string, Map<string, MigrationFunction>>(),
-  ];
-  const chain = (from: string, to: string | undefined, upward: boolean): MigrationFunction => {
-    const target = to ?? newest(typeOf, from);
-    const byFrom = chains[upward ? 0 : 1]!;
+  // Made on the first call: importing a group costs nothing more than these two closures.
+  let made: Tables | undefined;
+  const tablesOf = (): Tables => {
+    made ??= {
+      packageName,
+      known: new Set(eventKeys),
+      typeOf: new Map(versions.flatMap((list) => list.map((key) => [key, list] as const))),
+      up,
+      down,
+      chains: [new Map(), new Map()],
+    };
+    return made;
+  };
+  const chain = (
+    tables: Tables,
+    from: string,
+    to: string | undefined,
+    upward: boolean,
+  ): MigrationFunction => {
+    const target = to ?? newest(tables.typeOf, from);
+    const byFrom = tables.chains[upward ? 0 : 1];
     let byTarget = byFrom.get(from);
     const found = byTarget?.get(target);
     if (found !== undefined) return found;
-    const made = compose(from, target, upward, { packageName, known, typeOf, up, down });
+    const composed = compose(from, target, upward, tables);
     if (byTarget === undefined) {
       byTarget = new Map();
       byFrom.set(from, byTarget);
     }
-    byTarget.set(target, made);
-    return made;
+    byTarget.set(target, composed);
+    return composed;
   };
   const run = (from: unknown, payload: unknown, to: unknown, upward: boolean) => {
-    if (typeof from !== 'string' || !known.has(from)) throw unknownKey(packageName, from, from, to);
+    const tables = tablesOf();
+    if (typeof from !== 'string' || !tables.known.has(from)) throw unknownKey(packageName, from, from, to);
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
       throw new MigrationError(
         `eventry: cannot ${upward ? 'upcast' : 'downcast'} ${describe(from)} to ${to === undefined ? 'its newest version' : describe(to)}: the payload is not a JSON object (payload_not_object).`,
@@ -95,7 +106,7 @@ export function defineMigrations<M>(
         from,
         to as string | undefined,
       );
-    return chain(from, to as string | undefined, upward)(payload);
+    return chain(tables, from, to as string | undefined, upward)(payload);
   };
   return {
     upcast: ((from: unknown, payload: unknown, to?: unknown) => run(from, payload, to, true)) as never,
@@ -124,6 +135,8 @@ interface Tables {
   typeOf: ReadonlyMap<string, readonly string[]>;
   up: MigrationTable;
   down: MigrationTable;
+  /** The composed chains, upward then downward, by source and target: each is composed once. */
+  chains: [Map<string, Map<string, MigrationFunction>>, Map<string, Map<string, MigrationFunction>>];
 }
 
 /** The migrations from `from` to `to` as one function, or the error saying why there is none. */
