@@ -24,6 +24,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   instructions: async () => (await import(`./bench/${'instructions'}.js`)).runInstructionsBench,
   cel: async () => (await import(`./bench/${'cel'}.js`)).runCelBench,
   export: async () => (await import(`./bench/${'export'}.js`)).runExportBench,
+  migrate: async () => (await import(`./bench/${'migrate'}.js`)).runMigrateBench,
 };
 
 const RESULTS = fileURLToPath(new URL('../../scripts/bench/RESULTS.md', import.meta.url));

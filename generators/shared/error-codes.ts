@@ -124,6 +124,10 @@ export const ERROR_CODE_REGISTRY = {
         meaning:
           'A required field of the version a migration makes that no step sets and the other version lacks.',
       },
+      'migration-unverified': {
+        meaning:
+          'An `upgrade:` or `downgrade:` that gives, for a valid payload of its source version drawn by the build, a payload its target refuses (strict mode, rules included) or that throws; the message names the field and shows the shrunk counterexample.',
+      },
     },
   },
   output: {
@@ -279,6 +283,20 @@ export const ERROR_CODE_REGISTRY = {
         meaning:
           '`invalid` found no payload that passes the schema and breaks this rule alone: it may never break, or only with another rule.',
       },
+    },
+  },
+  migration: {
+    title: "Migrations between versions (a group package's `upcast` and `downcast`)",
+    shown:
+      'the `code` of the `MigrationError` that `upcast` or `downcast` throws; its message names both keys',
+    codes: {
+      unknown_event: { meaning: 'A key (the source or the target) that is not an event of the package.' },
+      other_event_type: { meaning: 'A target that is not a version of the source key’s event type.' },
+      no_migration_path: {
+        meaning:
+          'No chain of declared upgrades (for `upcast`) or downgrades (for `downcast`) leads from the source to the target, or the target is on the wrong side of it.',
+      },
+      payload_not_object: { meaning: 'A payload that is not a JSON object.' },
     },
   },
   validate: {

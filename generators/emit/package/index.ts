@@ -2,6 +2,14 @@ import { type Catalogue, type Group, groupPackageName } from '../../model.js';
 import { shippedEventSchema, validationSchema } from '../../schema/json-schema.js';
 import { type EmitOptions, generatedNote, jsonFile, type OutputFile } from '../context.js';
 import { exampleFor } from './examples.js';
+import { MIGRATION_SEED, verifyMigrations } from './migration-check.js';
+import {
+  type GroupMigrations,
+  groupMigrations,
+  hasMigrations,
+  migrationsFile,
+  versionTypes,
+} from './migrations.js';
 import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
 import { RUNTIME_SLUG, runtimePackageName } from './runtime-package.js';
@@ -72,8 +80,15 @@ export async function emitGroupPackage(
     packageName: groupPackageName(model, group),
     runtimeName: runtimePackageName(model),
   };
+  const migrations = groupMigrations(model, group);
+  const codes = new Map(group.events.map((key, i) => [key, ofEvent[i]!.code]));
+  const verified = await verifyMigrations(model, group, migrations, (key) => codes.get(key));
+  const runs = Math.min(...verified.map((one) => one.runs));
   return [
-    ...entryPointFiles(model, group, names, chunks, ofEvent),
+    ...entryPointFiles(model, group, names, chunks, ofEvent, migrations),
+    ...(hasMigrations(migrations)
+      ? [migrationsFile(model, group, names.note, migrations, { runs, seed: MIGRATION_SEED })]
+      : []),
     ...chunks.map((chunk, n) => chunkFile(group.slug, names.note, chunk, n)),
     ...group.events.flatMap((key, i) =>
       eventFiles(model, group.slug, names.runtimeName, key, {
@@ -146,11 +161,18 @@ function entryPointFiles(
   names: PackageNames,
   chunks: Chunk[],
   ofEvent: GroupValidator[],
+  migrations: GroupMigrations,
 ): OutputFile[] {
   const { slug } = group;
   const { note, packageName, runtimeName } = names;
+  const upgrade = migrations.upgrades[0];
+  const newest = migrations.versions.find((keys) => upgrade !== undefined && keys.includes(upgrade.to));
   return [
-    emitReadme(model, group),
+    emitReadme(
+      model,
+      group,
+      upgrade && newest ? { from: upgrade.from, to: upgrade.to, newest: newest.at(-1)! } : undefined,
+    ),
     { path: `${slug}/types.d.ts`, contents: emitGroupTypes(model, group, packageName) },
     {
       path: `${slug}/index.js`,
@@ -160,9 +182,19 @@ function entryPointFiles(
         runtimeName,
         chunks,
         events: group.events.map((key, i) => ({ key, id: ofEvent[i]!.id })),
+        versions: migrations.versions,
+        migrations: hasMigrations(migrations),
       }),
     },
-    { path: `${slug}/index.d.ts`, contents: render('index.d.ts', { note, packageName, runtimeName }) },
+    {
+      path: `${slug}/index.d.ts`,
+      contents: render('index.d.ts', {
+        note,
+        packageName,
+        runtimeName,
+        versionTypes: versionTypes(group, migrations),
+      }),
+    },
     { path: `${slug}/matchers.js`, contents: render('matchers.js', { note, packageName, runtimeName }) },
     { path: `${slug}/matchers.d.ts`, contents: render('matchers.d.ts', { note, runtimeName }) },
     ...emitTestingFiles(model, group, { note, packageName, runtimeName }),

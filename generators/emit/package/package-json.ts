@@ -22,8 +22,18 @@ export function groupSourceHash(model: Catalogue, group: Group): string {
     // Data rules are code of the package too; an event without rules hashes as it always has.
     const rules = ruleSignature(model, key);
     if (rules !== undefined) hash.update(`${rules}\0`);
+    // So are its migrations (their steps, not where they are written); an event without any hashes as before.
+    const migrations = migrationSignature(model, key);
+    if (migrations !== undefined) hash.update(`${migrations}\0`);
   }
   return hash.digest('hex');
+}
+
+/** An event's `upgrade` and `downgrade` as text, their source locations left out; undefined without either. */
+function migrationSignature(model: Catalogue, key: string): string | undefined {
+  const { upgrade, downgrade } = model.events[key]!;
+  if (upgrade === undefined && downgrade === undefined) return undefined;
+  return JSON.stringify({ upgrade, downgrade }, (name, value) => (name === 'source' ? undefined : value));
 }
 
 /** Whether any field of the group's events (shapes included) declares a format: then it needs ajv-formats. */
@@ -55,6 +65,11 @@ export function emitPackageJson(
   version: string | undefined,
   { sourceHash, usesFormats }: { sourceHash: string; usesFormats: boolean },
 ): OutputFile {
+  // A group whose events declare migrations ships them compiled (`migrations.js`).
+  const migrations = group.events.some((key) => {
+    const event = model.events[key]!;
+    return event.upgrade !== undefined || event.downgrade !== undefined;
+  });
   return jsonFile(packageJsonPath(group.slug), {
     name: groupPackageName(model, group),
     version: version ?? INITIAL_VERSION,
@@ -82,6 +97,7 @@ export function emitPackageJson(
       'testing.js',
       'testing.d.ts',
       'testing-data.js',
+      ...(migrations ? ['migrations.js'] : []),
       'events/',
       'chunks/',
       'schemas/',

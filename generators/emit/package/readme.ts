@@ -4,8 +4,15 @@ import { runtimePackageName } from './runtime-package.js';
 import { render } from './templates.js';
 import { interfaceName } from './types.js';
 
-/** `<slug>/README.md`: how to use the package, then its events. */
-export function emitReadme(model: Catalogue, group: Group): OutputFile {
+/**
+ * `<slug>/README.md`: how to use the package, then its events. `upgrade` is the first upgrade the
+ * group's events declare, with the newest version of its type: the README then shows `upcast`.
+ */
+export function emitReadme(
+  model: Catalogue,
+  group: Group,
+  upgrade?: { from: string; to: string; newest: string },
+): OutputFile {
   const events = group.events.map((key) => {
     const event = model.events[key]!;
     return {
@@ -27,6 +34,7 @@ export function emitReadme(model: Catalogue, group: Group): OutputFile {
       catalogueTitle: markdownText(model.config.title),
       events,
       first: events[0]!,
+      upgrade,
     }),
   };
 }

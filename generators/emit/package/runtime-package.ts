@@ -19,7 +19,7 @@ export const RUNTIME_SLUG = 'runtime';
  * the previous version cannot run on it. A changed run time under an unchanged version is refused by
  * `eventry publish`, as a changed group is.
  */
-export const RUNTIME_VERSION = '1.5.0';
+export const RUNTIME_VERSION = '1.6.0';
 
 /**
  * The range every group package depends on: a caret, so that npm installs ONE copy of the run time for
@@ -60,6 +60,8 @@ const COMPILED = [
   'fast-check.d.ts',
   'standard.js',
   'standard.d.ts',
+  'migrate.js',
+  'migrate.d.ts',
 ] as const;
 
 /**
@@ -93,7 +95,7 @@ export function emitRuntimePackage(model: Catalogue): OutputFile[] {
     jsonFile(`${RUNTIME_SLUG}/package.json`, {
       name,
       version: RUNTIME_VERSION,
-      description: `The run time of the group packages of the ${model.config.title}: validate, isEvent, assertEvent, EventValidationError and the test matchers, shared by every group. ${note}`,
+      description: `The run time of the group packages of the ${model.config.title}: validate, isEvent, assertEvent, EventValidationError, upcast and downcast, and the test matchers, shared by every group. ${note}`,
       ...SHARED_MANIFEST_FIELDS,
       exports: {
         '.': { types: './runtime.d.ts', default: './runtime.js' },

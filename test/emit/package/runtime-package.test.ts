@@ -62,6 +62,8 @@ describe('the run time package', () => {
         'fast-check.d.ts',
         'standard.js',
         'standard.d.ts',
+        'migrate.js',
+        'migrate.d.ts',
       ],
       peerDependenciesMeta: { 'fast-check': { optional: true } },
       eventry: { runtime: true },
