@@ -82,6 +82,7 @@ export function emitPackageJson(
       'testing.js',
       'testing.d.ts',
       'testing-data.js',
+      'runtime.js',
       'events/',
       'chunks/',
       'schemas/',
