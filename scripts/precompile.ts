@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import Handlebars from 'handlebars';
 import { BROWSER_CLASSIC, BROWSER_MODULES, browserAssetsDir } from '../generators/docs/browser-assets.js';
 import {
+  PRECOMPILED_RUNTIME_COPY,
   PRECOMPILED_RUNTIME_DIGESTS,
   runtimeSourceDigests,
 } from '../generators/emit/package/runtime-package.js';
@@ -66,6 +67,19 @@ write(
   PRECOMPILED_RUNTIME_DIGESTS,
   `'use strict';\nmodule.exports = ${JSON.stringify(runtimeSourceDigests(), null, 2)};\n`,
 );
+
+// The copy of the run time each group package carries (docs/decisions/0175): tsc's compiled run time
+// entry and the modules it imports, as one module, so that an event's entry point reaches it by a
+// relative path and Node loads one file where it loaded six. Not minified: it is read when debugging.
+await build({
+  entryPoints: [compiledToolkitFile('runtime/runtime.js')],
+  outfile: compiledToolkitFile(PRECOMPILED_RUNTIME_COPY),
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 
 // The docs portal's browser scripts (generators/docs/browser/*.ts, type-checked by their own tsconfig),
 // bundled for the site: the playground with its editor, search, the shared page behaviour, and the

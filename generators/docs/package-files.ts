@@ -175,7 +175,8 @@ function readShippedModule(pkg: BuiltPackage, path: string, key: string): Valida
   const chunks: string[] = [];
   for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
     const specifier = match[1]!;
-    if (specifier === pkg.runtimeName) continue;
+    // The run time: by name (packages built before 0175) or the package's own copy beside `events/`.
+    if (specifier === pkg.runtimeName || specifier === '../runtime.js') continue;
     const chunk = /^\.\.\/(chunks\/\d+\.js)$/.exec(specifier);
     if (chunk) {
       chunks.push(chunk[1]!);

@@ -24,7 +24,7 @@ export type MigrationErrorCode =
   | 'payload_not_object';
 
 /** Thrown by `upcast` / `downcast` when there is no way from `from` to `to` (both named in the message). */
-export class MigrationError extends Error {
+class OwnMigrationError extends Error {
   constructor(
     message: string,
     readonly code: MigrationErrorCode,
@@ -34,6 +34,23 @@ export class MigrationError extends Error {
     super(message);
     this.name = 'MigrationError';
   }
+}
+
+/**
+ * The error `upcast` and `downcast` throw. One class per process, as `EventValidationError` is: each group
+ * package carries a copy of the run time (docs/decisions/0175), and every copy takes the class the first
+ * one left on `globalThis`, so `err instanceof MigrationError` holds whichever group threw.
+ */
+export const MigrationError: typeof OwnMigrationError = sharedMigrationError();
+export type MigrationError = OwnMigrationError;
+
+function sharedMigrationError(): typeof OwnMigrationError {
+  const global = globalThis as Record<symbol, unknown>;
+  const key = Symbol.for('eventry.MigrationError');
+  const shared = global[key];
+  if (typeof shared === 'function') return shared as typeof OwnMigrationError;
+  Object.defineProperty(global, key, { value: OwnMigrationError });
+  return OwnMigrationError;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 } from './migrations.js';
 import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
-import { RUNTIME_SLUG, runtimePackageName } from './runtime-package.js';
+import { GROUP_RUNTIME_FILE, RUNTIME_SLUG, runtimeCopy, runtimePackageName } from './runtime-package.js';
 import { render } from './templates.js';
 import { emitTestingFiles } from './testing.js';
 import { emitGroupTypes, interfaceName } from './types.js';
@@ -89,6 +89,14 @@ export async function emitGroupPackage(
     ...(hasMigrations(migrations)
       ? [migrationsFile(model, group, names.note, migrations, { runs, seed: MIGRATION_SEED })]
       : []),
+    // The run time as one module: what the entry points import (docs/decisions/0175).
+    {
+      path: `${group.slug}/${GROUP_RUNTIME_FILE}`,
+      contents: render('copied', {
+        note: generatedNote('generators/runtime/runtime.ts'),
+        text: runtimeCopy(),
+      }),
+    },
     ...chunks.map((chunk, n) => chunkFile(group.slug, names.note, chunk, n)),
     ...group.events.flatMap((key, i) =>
       eventFiles(model, group.slug, names.runtimeName, key, {

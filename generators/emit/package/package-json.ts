@@ -97,6 +97,7 @@ export function emitPackageJson(
       'testing.js',
       'testing.d.ts',
       'testing-data.js',
+      'runtime.js',
       ...(migrations ? ['migrations.js'] : []),
       'events/',
       'chunks/',

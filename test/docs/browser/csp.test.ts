@@ -27,8 +27,9 @@ declare const Image: new () => { src: string };
 const PACKAGE = join(seedPackages(), 'billing');
 const RUNTIME = join(seedPackages(), 'runtime');
 /**
- * The group imports its run time package by name, which a browser resolves through an import map, as
- * an application without a bundler would: an inline script the policy allows by its hash alone.
+ * A group built before docs/decisions/0175 imports its run time package by name, which a browser resolves
+ * through an import map, as an application without a bundler would: an inline script the policy allows
+ * by its hash alone. A group built since imports its own `runtime.js` and needs none.
  */
 const IMPORT_MAP = JSON.stringify({ imports: { '@platform-events/runtime': '/runtime/runtime.js' } });
 const CSP = `default-src 'none'; script-src 'self' 'sha256-${createHash('sha256').update(IMPORT_MAP).digest('base64')}'; connect-src 'self'`;
