@@ -182,7 +182,7 @@ export function ruleOf(rules: readonly RuleSpec[], item: ErrorItem): number {
  * The rule each item of `payload` names (indexes into `rules`, -1 for no known rule; a shape rule broken at
  * two places twice), or undefined when the schema refuses it (the validator then runs no rule).
  */
-function brokenRules(event: EventRules, payload: unknown): number[] | undefined {
+export function brokenRules(event: EventRules, payload: unknown): number[] | undefined {
   const result = event.check(event.key, payload);
   if (result.valid) return [];
   const broken: number[] = [];
@@ -222,8 +222,19 @@ class Misses {
   }
 }
 
-/** The first of `draw(0)`, `draw(1)`, ... that keeps every rule; an error naming the rule after `KEEP_TRIES`. */
-export function keepRules(event: EventRules, draw: (attempt: number) => unknown): unknown {
+/** Every how many draws, past the first `REPAIR_EVERY`, a draw that breaks a rule is repaired (`repair`). */
+export const REPAIR_EVERY = 8;
+
+/**
+ * The first of `draw(0)`, `draw(1)`, ... that keeps every rule, or, every `REPAIR_EVERY`th draw, the
+ * draw as `repair` mended it (a payload that keeps every rule, or undefined); an error naming the rule
+ * after `KEEP_TRIES`.
+ */
+export function keepRules(
+  event: EventRules,
+  draw: (attempt: number) => unknown,
+  repair?: (payload: unknown, attempt: number) => unknown,
+): unknown {
   const misses = new Misses();
   for (let attempt = 0; attempt < KEEP_TRIES; attempt++) {
     const payload = draw(attempt);
@@ -231,6 +242,9 @@ export function keepRules(event: EventRules, draw: (attempt: number) => unknown)
     // A payload the schema refuses is the schema's test data to fix, not the rules'.
     if (broken === undefined || broken.length === 0) return payload;
     misses.note(broken);
+    if (repair === undefined || attempt < REPAIR_EVERY || attempt % REPAIR_EVERY !== 0) continue;
+    const repaired = repair(payload, attempt);
+    if (repaired !== undefined) return repaired;
   }
   throw misses.error(event, 'fake');
 }
@@ -281,7 +295,7 @@ export function keptArbitrary<T>(
 }
 
 /** A fresh value of a type, as `fake`'s random variant draws it. */
-type Redraw = (type: TypeSpec, name: string, random: Random) => unknown;
+export type Redraw = (type: TypeSpec, name: string, random: Random) => unknown;
 
 /** One change a step may make, on a copy of the payload. */
 type Move = (copy: unknown, random: Random) => void;
