@@ -8,7 +8,7 @@
  * kept when no more rules break than before. Nothing is interpreted: the validator's compiled rules
  * judge every step.
  */
-import { brokenRules, type EventRules, type Redraw } from './testing-rules.js';
+import { brokenRules, type EventRules, type Move, type Redraw } from './testing-rules.js';
 import {
   type FieldSpec,
   fitsFormat,
@@ -72,6 +72,14 @@ export function repairPayload(
     broken = next;
   }
   return broken.length === 0 ? current : undefined;
+}
+
+/** A move of `invalid`'s search for a payload that breaks rule `rule`: one field it reads set to a candidate. */
+export function readMove(event: EventRules, rule: number, context: RepairContext): Move {
+  const reads = readsOf(event, rule, context.fields);
+  return (copy, random) => {
+    change(copy, random.pick(reads), reads, random, context);
+  };
 }
 
 /** The paths rule `rule` reads; every field of the event for a rule the build did not list. */
@@ -205,7 +213,8 @@ function numbers(
 
 /**
  * Strings from the literals (alone, twice, beside a letter), the strings read (an equality kept by a
- * copy), and short ones of each length a small number literal names (and one either side).
+ * copy), short ones of each length a small number literal names (and one either side), a capital and
+ * a padded one.
  */
 function strings(read: readonly unknown[], literals: readonly (string | number)[]): string[] {
   const texts = literals.filter((one): one is string => typeof one === 'string');
@@ -219,6 +228,8 @@ function strings(read: readonly unknown[], literals: readonly (string | number)[
     'a',
     'ab',
     'abc',
+    ' a',
+    'A',
     ...texts.flatMap((text) => [text, `a${text}`, `${text}a`, text + text]),
     ...read.filter((value): value is string => typeof value === 'string'),
     ...lengths.map((n) => LETTERS.slice(0, n)),

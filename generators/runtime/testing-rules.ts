@@ -298,7 +298,7 @@ export function keptArbitrary<T>(
 export type Redraw = (type: TypeSpec, name: string, random: Random) => unknown;
 
 /** One change a step may make, on a copy of the payload. */
-type Move = (copy: unknown, random: Random) => void;
+export type Move = (copy: unknown, random: Random) => void;
 
 /** Sets a key as an own property: a field called `__proto__` is a key, not the prototype. */
 function put(object: Container, key: string | number, value: unknown): void {
@@ -363,14 +363,15 @@ function distance(broken: readonly number[], target: number): number {
 
 /**
  * A payload that breaks rule `target` of `event` alone, searched from `base` (which keeps every rule)
- * in at most `BREAK_STEPS` steps, seeded by `seed`; undefined when none was found.
+ * in at most `BREAK_STEPS` steps, seeded by `seed`; undefined when none was found. Past half the
+ * steps, every other step is `readMove` when given (a field the rule reads set from its literals).
  */
 export function breakRule(
   event: EventRules,
   target: number,
   fields: readonly FieldSpec[],
   base: unknown,
-  context: { seed: string; shapes: TestingData['shapes']; redraw: Redraw },
+  context: { seed: string; shapes: TestingData['shapes']; redraw: Redraw; readMove?: Move },
 ): unknown {
   const random = new Random(hash(`${context.seed}\0${event.key}\0${event.rules[target]![0]}`));
   let current = base;
@@ -378,7 +379,8 @@ export function breakRule(
   for (let step = 0; step < BREAK_STEPS && score > 0; step++) {
     const moves = movesOf(fields, current, [], context.shapes, context.redraw, []);
     const copy: unknown = JSON.parse(JSON.stringify(current));
-    random.pick(moves)(copy, random);
+    const late = context.readMove !== undefined && step >= BREAK_STEPS / 2 && step % 2 === 1;
+    (late ? context.readMove! : random.pick(moves))(copy, random);
     const broken = brokenRules(event, copy);
     if (broken === undefined) continue;
     const next = distance(broken, target);

@@ -6,7 +6,7 @@
  */
 import type { Arbitrary } from 'fast-check';
 import { type KeyOf, suggest } from './runtime.js';
-import { repairPayload } from './testing-repair.js';
+import { readMove, repairPayload } from './testing-repair.js';
 import {
   breakRule,
   type EventRules,
@@ -192,7 +192,10 @@ function ruleBreakers(
   const fields = spec.f;
   const redraw = redrawOf(shapes, spec.k, 'random', 1);
   return event.rules.map(([name, message], n) => {
-    const payload = breakRule(event, n, fields, base, { seed, shapes, redraw });
+    const literals = spec.k ?? [];
+    const reading = { fields, shapes, literals, mayAdd: true, mayDrop: true, redraw };
+    const readMoves = readMove(event, n, reading);
+    const payload = breakRule(event, n, fields, base, { seed, shapes, redraw, readMove: readMoves });
     const result = payload === undefined ? undefined : event.check(event.key, payload);
     const item =
       result?.valid === false ? result.error.errors.find((one) => ruleOf(event.rules, one) === n) : undefined;
