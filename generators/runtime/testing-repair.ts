@@ -6,13 +6,23 @@
  * lengths a `size` comparison names, a timestamp from a literal, an optional field left out. Each
  * value is of the field's type, enum and format, so the payload still passes the schema; a step is
  * kept when no more rules break than before. Nothing is interpreted: the validator's compiled rules
- * judge every step.
+ * judge every step. And `arbitrary`'s values that keep the rules, mended the same way.
  */
-import { brokenRules, type EventRules, type Move, type Redraw } from './testing-rules.js';
+import type { Arbitrary, Stream, Value } from 'fast-check';
 import {
+  brokenRules,
+  type EventRules,
+  KEEP_TRIES,
+  Misses,
+  type Move,
+  REPAIR_EVERY,
+  type Redraw,
+} from './testing-rules.js';
+import {
+  type FastCheck,
   type FieldSpec,
   fitsFormat,
-  type Random,
+  Random,
   type TestingData,
   type TypeSpec,
 } from './testing-values.js';
@@ -72,6 +82,57 @@ export function repairPayload(
     broken = next;
   }
   return broken.length === 0 ? current : undefined;
+}
+
+/**
+ * `arbitrary` values that keep every rule: each generation tries `values` (then, past a quarter of
+ * `KEEP_TRIES`, `fallback`) at most `KEEP_TRIES` times, every `REPAIR_EVERY`th miss mended by `repair`
+ * (seeded from fast-check's own generator), then an error naming the rule; shrinking, by the
+ * arbitrary that made the value, keeps only values that keep the rules (a mended value does not shrink).
+ */
+export function keptArbitrary<T>(
+  fc: FastCheck,
+  values: Arbitrary<T>,
+  fallback: Arbitrary<T>,
+  event: EventRules,
+  repair: (value: unknown, random: Random) => unknown,
+): Arbitrary<T> {
+  const kept = (value: unknown) => {
+    const broken = brokenRules(event, value);
+    return broken === undefined || broken.length === 0;
+  };
+  type Made = { by: Arbitrary<T> | undefined; context: unknown };
+  const wrap = (by: Arbitrary<T>, value: Value<T>): Value<T> =>
+    new fc.Value(value.value_, { by, context: value.context } satisfies Made);
+  class Kept extends fc.Arbitrary<T> {
+    generate(mrng: Parameters<Arbitrary<T>['generate']>[0], biasFactor: number | undefined): Value<T> {
+      const misses = new Misses();
+      for (let attempt = 0; attempt < KEEP_TRIES; attempt++) {
+        const by = attempt < KEEP_TRIES / 4 ? values : fallback;
+        const value = by.generate(mrng, biasFactor);
+        const broken = brokenRules(event, value.value);
+        if (broken === undefined || broken.length === 0) return wrap(by, value);
+        misses.note(broken);
+        if (attempt < REPAIR_EVERY || attempt % REPAIR_EVERY !== 0) continue;
+        const repaired = repair(value.value, new Random(mrng.nextInt(0, 0x7fffffff)));
+        if (repaired !== undefined) return new fc.Value(repaired as T, { by: undefined, context: undefined });
+      }
+      throw misses.error(event, 'arbitrary');
+    }
+    canShrinkWithoutContext(value: unknown): value is T {
+      return values.canShrinkWithoutContext(value) && kept(value);
+    }
+    shrink(value: T, context: unknown): Stream<Value<T>> {
+      const made = context as Made | undefined;
+      if (made !== undefined && made.by === undefined) return fc.Stream.nil();
+      const by = made?.by ?? values;
+      return by
+        .shrink(value, made?.context)
+        .filter((next) => kept(next.value))
+        .map((next) => wrap(by, next));
+    }
+  }
+  return new Kept();
 }
 
 /** A move of `invalid`'s search for a payload that breaks rule `rule`: one field it reads set to a candidate. */

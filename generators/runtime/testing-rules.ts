@@ -5,10 +5,8 @@
  * payload is put to the group's `validate`, which runs the rules the build compiled into the event's
  * validator, and its `rule_violated` items say which rules broke.
  */
-import type { Arbitrary, Stream, Value } from 'fast-check';
 import { type ErrorItemCode, joinPath } from './runtime.js';
 import {
-  type FastCheck,
   type FieldSpec,
   hash,
   type InvalidPayload,
@@ -205,7 +203,7 @@ export class RuleDataError extends Error {
 }
 
 /** Counts, per rule, the payloads that broke it: the error names the rule that broke most. */
-class Misses {
+export class Misses {
   private readonly counts = new Map<number, number>();
   note(broken: readonly number[]): void {
     for (const rule of broken) this.counts.set(rule, (this.counts.get(rule) ?? 0) + 1);
@@ -247,51 +245,6 @@ export function keepRules(
     if (repaired !== undefined) return repaired;
   }
   throw misses.error(event, 'fake');
-}
-
-/**
- * `arbitrary` values that keep every rule: each generation tries `values` (then, past a quarter of
- * `KEEP_TRIES`, `fallback`) at most `KEEP_TRIES` times, then an error naming the rule; shrinking, by
- * the arbitrary that made the value, keeps only values that keep the rules.
- */
-export function keptArbitrary<T>(
-  fc: FastCheck,
-  values: Arbitrary<T>,
-  fallback: Arbitrary<T>,
-  event: EventRules,
-): Arbitrary<T> {
-  const kept = (value: unknown) => {
-    const broken = brokenRules(event, value);
-    return broken === undefined || broken.length === 0;
-  };
-  type Made = { by: Arbitrary<T>; context: unknown };
-  const wrap = (by: Arbitrary<T>, value: Value<T>): Value<T> =>
-    new fc.Value(value.value_, { by, context: value.context } satisfies Made);
-  class Kept extends fc.Arbitrary<T> {
-    generate(mrng: Parameters<Arbitrary<T>['generate']>[0], biasFactor: number | undefined): Value<T> {
-      const misses = new Misses();
-      for (let attempt = 0; attempt < KEEP_TRIES; attempt++) {
-        const by = attempt < KEEP_TRIES / 4 ? values : fallback;
-        const value = by.generate(mrng, biasFactor);
-        const broken = brokenRules(event, value.value);
-        if (broken === undefined || broken.length === 0) return wrap(by, value);
-        misses.note(broken);
-      }
-      throw misses.error(event, 'arbitrary');
-    }
-    canShrinkWithoutContext(value: unknown): value is T {
-      return values.canShrinkWithoutContext(value) && kept(value);
-    }
-    shrink(value: T, context: unknown): Stream<Value<T>> {
-      const made = context as Made | undefined;
-      const by = made?.by ?? values;
-      return by
-        .shrink(value, made?.context)
-        .filter((next) => kept(next.value))
-        .map((next) => wrap(by, next));
-    }
-  }
-  return new Kept();
 }
 
 /** A fresh value of a type, as `fake`'s random variant draws it. */

@@ -6,14 +6,13 @@
  */
 import type { Arbitrary } from 'fast-check';
 import { type KeyOf, suggest } from './runtime.js';
-import { readMove, repairPayload } from './testing-repair.js';
+import { keptArbitrary, readMove, repairPayload } from './testing-repair.js';
 import {
   breakRule,
   type EventRules,
   invalidPayloads,
   KEEP_TRIES,
   keepRules,
-  keptArbitrary,
   type Redraw,
   type RuleCheck,
   RuleDataError,
@@ -151,7 +150,11 @@ export function defineTesting<M>(
       if (rules === undefined) return values;
       // Past a quarter of the tries, generation falls back to `fake`'s payloads, which relax further.
       const fakes = fc.nat().map((n) => fake(key, { seed: `arbitrary ${n}`, maxItems: options.maxItems }));
-      return keptArbitrary(fc, values, fakes, rules);
+      const redraw = redrawOf(data.shapes, event.k, 'random', readCount(options.maxItems, 5));
+      const context = { fields: event.f, shapes: data.shapes, literals: event.k ?? [], redraw };
+      const repair = (value: unknown, random: Random) =>
+        repairPayload(rules, value, random, { ...context, mayAdd: true, mayDrop: true });
+      return keptArbitrary(fc, values, fakes, rules, repair);
     }) as TestingApi<M>['arbitrary'],
     invalid: ((key: string, options: InvalidOptions = {}) => {
       const event = eventOf(key);
