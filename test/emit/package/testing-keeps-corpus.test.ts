@@ -145,6 +145,33 @@ describe(`test data keeps the rule corpus (${CASES.length} rules)`, () => {
     expect(Object.keys(missed)).toEqual(Object.keys(NOT_KEPT));
   });
 
+  it('full keeps every field a rule lets it keep, and the same seed gives the same payload', () => {
+    const of = (expr: string) => CASES.find((one) => one.expr === expr)!.key;
+    const full = (expr: string, seed: number) =>
+      testing.fake(of(expr), { seed, variant: 'full' }) as Record<string, unknown>;
+    // A short note keeps these rules: `full` draws one rather than leaving the note out.
+    for (const expr of [
+      '!has(message.note) || size(message.note) <= 3',
+      '!has(message.note) || message.note.size() == 1',
+      '!has(message.note) || message.note.lastIndexOf(",") > 0',
+      '!has(message.note) || message.note.matches("(?i)^te")',
+    ])
+      for (let seed = 0; seed < 8; seed++) expect(typeof full(expr, seed).note, expr).toBe('string');
+    // Only an absent note keeps this one: `full` leaves the note out, and only the note.
+    const absent = '!has(message.note) || message.note.replace(",", ";").contains(",")';
+    for (let seed = 0; seed < 8; seed++)
+      expect(Object.keys(full(absent, seed)).sort(), absent).toEqual(
+        [...ORDER_FIELDS.map((field) => field.split(':')[0]!), 'lines']
+          .filter((name) => name !== 'note')
+          .sort(),
+      );
+    for (const one of CASES)
+      for (const variant of ['minimal', 'full', 'random'] as const)
+        expect(testing.fake(one.key, { seed: 5, variant })).toEqual(
+          testing.fake(one.key, { seed: 5, variant }),
+        );
+  });
+
   it('invalid breaks each rule alone, or names one no payload breaks', { timeout: 300_000 }, () => {
     const unbroken: string[] = [];
     for (const one of CASES) {
