@@ -145,6 +145,18 @@ describe(`test data keeps the rule corpus (${CASES.length} rules)`, () => {
     expect(Object.keys(missed)).toEqual(Object.keys(NOT_KEPT));
   });
 
+  it('a failing property over a narrow rule reports a counterexample that keeps it', () => {
+    const one = CASES.find((c) => c.expr.startsWith('timestamp(message.placed_at) == timestamp('))!;
+    const result = fc.check(
+      fc.property(testing.arbitrary(one.key, { fc }), (payload) => (payload as { paid: boolean }).paid),
+      { seed: 45 },
+    );
+    expect(result.failed).toBe(true);
+    const counterexample = result.counterexample![0];
+    expect(group.validate(one.key, counterexample)).toEqual({ valid: true });
+    expect(celRefuses(one, counterexample)).toBe(false);
+  });
+
   it('full keeps every field a rule lets it keep, and the same seed gives the same payload', () => {
     const of = (expr: string) => CASES.find((one) => one.expr === expr)!.key;
     const full = (expr: string, seed: number) =>
