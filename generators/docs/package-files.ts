@@ -34,7 +34,7 @@ export interface BuiltPackage {
    * The playground's random payloads: the run time's test data modules and the group's compiled data
    * (`testing-data.js`), each as the packages ship it; absent for packages built without them.
    */
-  testing?: { runtime: string; values: string; rules: string; data: string };
+  testing?: { runtime: string; values: string; rules: string; repair: string; data: string };
 }
 
 /** The examples file of an event, as the package ships it. */
@@ -114,6 +114,7 @@ function readTesting(packagesDir: string, dir: string): Pick<BuiltPackage, 'test
         runtime: readFileSync(join(packagesDir, 'runtime', 'testing.js'), 'utf8'),
         values: readFileSync(join(packagesDir, 'runtime', 'testing-values.js'), 'utf8'),
         rules: readFileSync(join(packagesDir, 'runtime', 'testing-rules.js'), 'utf8'),
+        repair: readFileSync(join(packagesDir, 'runtime', 'testing-repair.js'), 'utf8'),
         data: readFileSync(join(dir, 'testing-data.js'), 'utf8'),
       },
     };

@@ -35,11 +35,12 @@ export async function writeRunTimes({ packages, out }: SiteContext): Promise<voi
   for (const [slug, pkg] of packages) {
     for (const module of pkg.runtime) await out.file(`pkg/${slug}/${module.name}`, module.text);
     // The playground's random payloads: the run time's `testing.js` imports `./runtime.js` and
-    // `./testing-values.js` and `./testing-rules.js`, which sit beside it here as in the run time package.
+    // `./testing-values.js`, `./testing-rules.js` and `./testing-repair.js`, which sit beside it here as in the run time package.
     if (pkg.testing) {
       await out.file(`pkg/${slug}/runtime-testing.js`, pkg.testing.runtime);
       await out.file(`pkg/${slug}/testing-values.js`, pkg.testing.values);
       await out.file(`pkg/${slug}/testing-rules.js`, pkg.testing.rules);
+      await out.file(`pkg/${slug}/testing-repair.js`, pkg.testing.repair);
       await out.file(`pkg/${slug}/testing-data.js`, pkg.testing.data);
     }
   }

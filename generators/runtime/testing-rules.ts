@@ -5,10 +5,8 @@
  * payload is put to the group's `validate`, which runs the rules the build compiled into the event's
  * validator, and its `rule_violated` items say which rules broke.
  */
-import type { Arbitrary, Stream, Value } from 'fast-check';
 import { type ErrorItemCode, joinPath } from './runtime.js';
 import {
-  type FastCheck,
   type FieldSpec,
   hash,
   type InvalidPayload,
@@ -182,7 +180,7 @@ export function ruleOf(rules: readonly RuleSpec[], item: ErrorItem): number {
  * The rule each item of `payload` names (indexes into `rules`, -1 for no known rule; a shape rule broken at
  * two places twice), or undefined when the schema refuses it (the validator then runs no rule).
  */
-function brokenRules(event: EventRules, payload: unknown): number[] | undefined {
+export function brokenRules(event: EventRules, payload: unknown): number[] | undefined {
   const result = event.check(event.key, payload);
   if (result.valid) return [];
   const broken: number[] = [];
@@ -205,7 +203,7 @@ export class RuleDataError extends Error {
 }
 
 /** Counts, per rule, the payloads that broke it: the error names the rule that broke most. */
-class Misses {
+export class Misses {
   private readonly counts = new Map<number, number>();
   note(broken: readonly number[]): void {
     for (const rule of broken) this.counts.set(rule, (this.counts.get(rule) ?? 0) + 1);
@@ -222,8 +220,19 @@ class Misses {
   }
 }
 
-/** The first of `draw(0)`, `draw(1)`, ... that keeps every rule; an error naming the rule after `KEEP_TRIES`. */
-export function keepRules(event: EventRules, draw: (attempt: number) => unknown): unknown {
+/** Every how many draws, past the first `REPAIR_EVERY`, a draw that breaks a rule is repaired (`repair`). */
+export const REPAIR_EVERY = 8;
+
+/**
+ * The first of `draw(0)`, `draw(1)`, ... that keeps every rule, or, every `REPAIR_EVERY`th draw, the
+ * draw as `repair` mended it (a payload that keeps every rule, or undefined); an error naming the rule
+ * after `KEEP_TRIES`.
+ */
+export function keepRules(
+  event: EventRules,
+  draw: (attempt: number) => unknown,
+  repair?: (payload: unknown, attempt: number) => unknown,
+): unknown {
   const misses = new Misses();
   for (let attempt = 0; attempt < KEEP_TRIES; attempt++) {
     const payload = draw(attempt);
@@ -231,60 +240,18 @@ export function keepRules(event: EventRules, draw: (attempt: number) => unknown)
     // A payload the schema refuses is the schema's test data to fix, not the rules'.
     if (broken === undefined || broken.length === 0) return payload;
     misses.note(broken);
+    if (repair === undefined || attempt < REPAIR_EVERY || attempt % REPAIR_EVERY !== 0) continue;
+    const repaired = repair(payload, attempt);
+    if (repaired !== undefined) return repaired;
   }
   throw misses.error(event, 'fake');
 }
 
-/**
- * `arbitrary` values that keep every rule: each generation tries `values` (then, past a quarter of
- * `KEEP_TRIES`, `fallback`) at most `KEEP_TRIES` times, then an error naming the rule; shrinking, by
- * the arbitrary that made the value, keeps only values that keep the rules.
- */
-export function keptArbitrary<T>(
-  fc: FastCheck,
-  values: Arbitrary<T>,
-  fallback: Arbitrary<T>,
-  event: EventRules,
-): Arbitrary<T> {
-  const kept = (value: unknown) => {
-    const broken = brokenRules(event, value);
-    return broken === undefined || broken.length === 0;
-  };
-  type Made = { by: Arbitrary<T>; context: unknown };
-  const wrap = (by: Arbitrary<T>, value: Value<T>): Value<T> =>
-    new fc.Value(value.value_, { by, context: value.context } satisfies Made);
-  class Kept extends fc.Arbitrary<T> {
-    generate(mrng: Parameters<Arbitrary<T>['generate']>[0], biasFactor: number | undefined): Value<T> {
-      const misses = new Misses();
-      for (let attempt = 0; attempt < KEEP_TRIES; attempt++) {
-        const by = attempt < KEEP_TRIES / 4 ? values : fallback;
-        const value = by.generate(mrng, biasFactor);
-        const broken = brokenRules(event, value.value);
-        if (broken === undefined || broken.length === 0) return wrap(by, value);
-        misses.note(broken);
-      }
-      throw misses.error(event, 'arbitrary');
-    }
-    canShrinkWithoutContext(value: unknown): value is T {
-      return values.canShrinkWithoutContext(value) && kept(value);
-    }
-    shrink(value: T, context: unknown): Stream<Value<T>> {
-      const made = context as Made | undefined;
-      const by = made?.by ?? values;
-      return by
-        .shrink(value, made?.context)
-        .filter((next) => kept(next.value))
-        .map((next) => wrap(by, next));
-    }
-  }
-  return new Kept();
-}
-
 /** A fresh value of a type, as `fake`'s random variant draws it. */
-type Redraw = (type: TypeSpec, name: string, random: Random) => unknown;
+export type Redraw = (type: TypeSpec, name: string, random: Random) => unknown;
 
 /** One change a step may make, on a copy of the payload. */
-type Move = (copy: unknown, random: Random) => void;
+export type Move = (copy: unknown, random: Random) => void;
 
 /** Sets a key as an own property: a field called `__proto__` is a key, not the prototype. */
 function put(object: Container, key: string | number, value: unknown): void {
@@ -349,14 +316,15 @@ function distance(broken: readonly number[], target: number): number {
 
 /**
  * A payload that breaks rule `target` of `event` alone, searched from `base` (which keeps every rule)
- * in at most `BREAK_STEPS` steps, seeded by `seed`; undefined when none was found.
+ * in at most `BREAK_STEPS` steps, seeded by `seed`; undefined when none was found. Past half the
+ * steps, every other step is `readMove` when given (a field the rule reads set from its literals).
  */
 export function breakRule(
   event: EventRules,
   target: number,
   fields: readonly FieldSpec[],
   base: unknown,
-  context: { seed: string; shapes: TestingData['shapes']; redraw: Redraw },
+  context: { seed: string; shapes: TestingData['shapes']; redraw: Redraw; readMove?: Move },
 ): unknown {
   const random = new Random(hash(`${context.seed}\0${event.key}\0${event.rules[target]![0]}`));
   let current = base;
@@ -364,7 +332,8 @@ export function breakRule(
   for (let step = 0; step < BREAK_STEPS && score > 0; step++) {
     const moves = movesOf(fields, current, [], context.shapes, context.redraw, []);
     const copy: unknown = JSON.parse(JSON.stringify(current));
-    random.pick(moves)(copy, random);
+    const late = context.readMove !== undefined && step >= BREAK_STEPS / 2 && step % 2 === 1;
+    (late ? context.readMove! : random.pick(moves))(copy, random);
     const broken = brokenRules(event, copy);
     if (broken === undefined) continue;
     const next = distance(broken, target);

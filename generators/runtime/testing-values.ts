@@ -16,9 +16,10 @@ export type TypeSpec =
 export type FieldSpec = readonly [name: string, required: 0 | 1, type: TypeSpec];
 /**
  * A rule: its name (`Shape.rule` for a shape's), its message, and the attr of the items it gives (`[]`
- * for any array index), by which test data tells the validator's `rule_violated` items apart.
+ * for any array index), by which test data tells the validator's `rule_violated` items apart; and the
+ * fields it reads (`fieldsRead`, over the payload: `lines[].qty`, `tags[]`), which `fake` mends first.
  */
-export type RuleSpec = readonly [name: string, message: string, attr: string];
+export type RuleSpec = readonly [name: string, message: string, attr: string, reads?: readonly string[]];
 /**
  * The data of a group's `testing-data.js`: each event's fields (`o`: a partial event, open; `r`: its
  * rules; `k`: the literals its rules hold) and the shapes.
@@ -152,6 +153,22 @@ export function formatted(format: 'date' | 'date-time', random: Random, varied: 
   const time = `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
   if (!varied) return `${date}T${time}Z`;
   return `${date}T${time}${random.pick(['Z', '.123Z', '+01:00', '-05:30', '.5+00:00'])}`;
+}
+
+/** The texts of each format: ajv's, a real calendar date (a rule's literal may give a field its value). */
+const FORMATS = {
+  date: /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
+  'date-time':
+    /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/,
+};
+
+/** Whether `text` is a valid `format` (a day past its month's end is not). */
+export function fitsFormat(format: 'date' | 'date-time', text: string): boolean {
+  const match = FORMATS[format].exec(text);
+  if (match === null) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
 }
 
 const HEX = '0123456789abcdef';

@@ -6,13 +6,14 @@
  */
 import type { Arbitrary } from 'fast-check';
 import { type KeyOf, suggest } from './runtime.js';
+import { keptArbitrary, readMove, repairPayload } from './testing-repair.js';
 import {
   breakRule,
   type EventRules,
   invalidPayloads,
   KEEP_TRIES,
   keepRules,
-  keptArbitrary,
+  type Redraw,
   type RuleCheck,
   RuleDataError,
   ruleOf,
@@ -28,6 +29,7 @@ import type {
 } from './testing-values.js';
 import {
   EDGE_TEXTS,
+  fitsFormat,
   formatted,
   hash,
   hinted,
@@ -117,7 +119,21 @@ export function defineTesting<M>(
       return drawObject(event.f, draw, []);
     };
     const rules = rulesOf(key);
-    return rules === undefined ? drawn(0) : keepRules(rules, drawn);
+    if (rules === undefined) return drawn(0);
+    // Past a quarter of the tries, a repair may add an optional field in `minimal`, leave one out in `full`.
+    const repair = (payload: unknown, attempt: number) => {
+      const relaxed = attempt >= KEEP_TRIES / 4;
+      const redraw = redrawOf(data.shapes, event.k, relaxed ? 'random' : variant, maxItems);
+      return repairPayload(rules, payload, new Random(hash(`${seed}\0repair\0${attempt}`)), {
+        fields: event.f,
+        shapes: data.shapes,
+        literals: event.k ?? [],
+        mayAdd: variant !== 'minimal' || relaxed,
+        mayDrop: variant !== 'full' || relaxed,
+        redraw,
+      });
+    };
+    return keepRules(rules, drawn, repair);
   };
   return {
     eventKeys,
@@ -134,7 +150,11 @@ export function defineTesting<M>(
       if (rules === undefined) return values;
       // Past a quarter of the tries, generation falls back to `fake`'s payloads, which relax further.
       const fakes = fc.nat().map((n) => fake(key, { seed: `arbitrary ${n}`, maxItems: options.maxItems }));
-      return keptArbitrary(fc, values, fakes, rules);
+      const redraw = redrawOf(data.shapes, event.k, 'random', readCount(options.maxItems, 5));
+      const context = { fields: event.f, shapes: data.shapes, literals: event.k ?? [], redraw };
+      const repair = (value: unknown, random: Random) =>
+        repairPayload(rules, value, random, { ...context, mayAdd: true, mayDrop: true });
+      return keptArbitrary(fc, values, fakes, rules, repair);
     }) as TestingApi<M>['arbitrary'],
     invalid: ((key: string, options: InvalidOptions = {}) => {
       const event = eventOf(key);
@@ -172,18 +192,13 @@ function ruleBreakers(
   seed: string,
   shapes: TestingData['shapes'],
 ): InvalidPayload[] {
-  const probes = spec.k;
   const fields = spec.f;
-  // A third of the steps draw plain values and the rules' literals: the edges a rule turns on.
-  const redraw = (type: TypeSpec, name: string, random: Random) =>
-    drawValue(
-      type,
-      name,
-      { random, variant: 'random', maxItems: 1, shapes, plain: random.below(3) === 0, probes },
-      [],
-    );
+  const redraw = redrawOf(shapes, spec.k, 'random', 1);
   return event.rules.map(([name, message], n) => {
-    const payload = breakRule(event, n, fields, base, { seed, shapes, redraw });
+    const literals = spec.k ?? [];
+    const reading = { fields, shapes, literals, mayAdd: true, mayDrop: true, redraw };
+    const readMoves = readMove(event, n, reading);
+    const payload = breakRule(event, n, fields, base, { seed, shapes, redraw, readMove: readMoves });
     const result = payload === undefined ? undefined : event.check(event.key, payload);
     const item =
       result?.valid === false ? result.error.errors.find((one) => ruleOf(event.rules, one) === n) : undefined;
@@ -200,6 +215,17 @@ function ruleBreakers(
       error: { code: 'rule_violated', attr: item.attr },
     };
   });
+}
+
+/** A fresh value of a type: a third of the draws plain values and the rules' literals, the edges a rule turns on. */
+function redrawOf(
+  shapes: TestingData['shapes'],
+  probes: readonly (string | number)[] | undefined,
+  variant: FakeVariant,
+  maxItems: number,
+): Redraw {
+  return (type, name, random) =>
+    drawValue(type, name, { random, variant, maxItems, shapes, plain: random.below(3) === 0, probes }, []);
 }
 
 function readCount(value: unknown, fallback: number): number {
@@ -276,7 +302,7 @@ function drawValue(type: TypeSpec, name: string, draw: Draw, stack: readonly str
       if (type.e) return random.pick(type.e);
       if (type.f !== undefined)
         return (
-          (draw.plain && probe(draw, (v) => FORMATS[type.f!].test(String(v)))) ||
+          (draw.plain && probe(draw, (v) => fitsFormat(type.f!, String(v)))) ||
           formatted(type.f, random, variant === 'random')
         );
       if (draw.plain) return probe(draw, (v) => typeof v === 'string') ?? pick(random, WORDS);
@@ -284,13 +310,6 @@ function drawValue(type: TypeSpec, name: string, draw: Draw, stack: readonly str
       return text(random, edgy);
   }
 }
-
-/** The texts of each format a rule's literal may give a field of that format (ajv accepts them). */
-const FORMATS = {
-  date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d)$/,
-  'date-time':
-    /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/,
-};
 
 /** Half the time, one of the rules' literals that `fits`, when there is one; else undefined. */
 function probe(draw: Draw, fits: (value: string | number) => boolean): string | number | undefined {

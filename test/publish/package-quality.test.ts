@@ -89,6 +89,8 @@ describe('generated group packages and the run time package', { timeout: 120_000
       'standard.js',
       'suggest.d.ts',
       'suggest.js',
+      'testing-repair.d.ts',
+      'testing-repair.js',
       'testing-rules.d.ts',
       'testing-rules.js',
       'testing-values.d.ts',

@@ -56,6 +56,8 @@ const COMPILED = [
   'testing-values.d.ts',
   'testing-rules.js',
   'testing-rules.d.ts',
+  'testing-repair.js',
+  'testing-repair.d.ts',
   'fast-check.js',
   'fast-check.d.ts',
   'standard.js',

@@ -1,3 +1,6 @@
+import { checkRule } from '../../cel/check.js';
+import { rulesOverMessage } from '../../cel/over-message.js';
+import { fieldsRead } from '../../cel/reads.js';
 import type { Catalogue, EventVersion, Field, FieldType, Group } from '../../model.js';
 import { isOpenEvent } from '../../model.js';
 import type { FieldSpec, RuleSpec, TestingData, TypeSpec } from '../../runtime/testing.js';
@@ -100,17 +103,33 @@ export function testingData(model: Catalogue, group: Group): TestingData {
 
 /**
  * An event's rules as its test data reads them: its own, then its shapes' at each place they sit, each
- * with the attr of the items it gives (`[]` for any array index), by which `invalid` tells them apart.
+ * with the attr of the items it gives (`[]` for any array index), by which `invalid` tells them apart,
+ * and the fields it reads over the payload, which `fake` mends first (decision 0190).
  */
 function ruleSpecs(model: Catalogue, event: EventVersion): RuleSpec[] {
-  const specs: RuleSpec[] = (event.rules ?? []).map((rule) => [rule.name, rule.message, rule.attr]);
+  const specs: [string, string, string][] = (event.rules ?? []).map((rule) => [
+    rule.name,
+    rule.message,
+    rule.attr,
+  ]);
   for (const place of event.shapeRules ?? []) {
     for (const rule of model.shapes[place.shape]?.rules ?? []) {
       const attr = [...place.path, ...(rule.attr === '' ? [] : [rule.attr])].join('.');
       specs.push([`${place.shape}.${rule.name}`, rule.message, attr]);
     }
   }
-  return specs;
+  // `rulesOverMessage` lists the rules in the same order: own rules, then place by place.
+  const scope = {
+    variable: 'message' as const,
+    name: event.key,
+    fields: event.fields,
+    shapeFields: (name: string) => model.shapes[name]?.fields,
+  };
+  const served = rulesOverMessage(event, model.shapes);
+  return specs.map((spec, i) => {
+    const checked = served[i] === undefined ? undefined : checkRule(served[i]!.expr, scope);
+    return checked?.ok ? ([...spec, fieldsRead(checked.node)] as const) : spec;
+  });
 }
 
 /** A CEL string literal (double or single quotes) or number, as written. */
@@ -133,7 +152,11 @@ function ruleLiterals(model: Catalogue, event: EventVersion): (string | number)[
       const text = double ?? single;
       if (text === undefined) continue;
       try {
-        found.add(JSON.parse(`"${text.replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string);
+        const value = JSON.parse(`"${text.replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string;
+        found.add(value);
+        // A pattern's plain text (`(?i)^te` gives `te`): what a string that matches it may start with.
+        const plain = value.replace(/^(\(\?i\))?\^?/, '').replace(/\$$/, '');
+        if (plain !== value && /^[\w ,.@-]+$/.test(plain)) found.add(plain);
       } catch {
         // not JSON-readable: not a probe
       }

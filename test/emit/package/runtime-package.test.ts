@@ -60,6 +60,8 @@ describe('the run time package', () => {
         'testing-values.d.ts',
         'testing-rules.js',
         'testing-rules.d.ts',
+        'testing-repair.js',
+        'testing-repair.d.ts',
         'fast-check.js',
         'fast-check.d.ts',
         'standard.js',
