@@ -27,6 +27,7 @@ interface AstNode {
 
 /** The registry's own file, whose keys are the codes: what it lists is not a use. */
 const REGISTRY_FILE = 'generators/shared/error-codes.ts';
+const LOAD_AREA_FILE = 'generators/shared/error-codes-load.ts';
 
 /** What a code looks like: kebab-case or snake_case, or a number (Confluent and JSON-RPC codes). */
 const CODE_SHAPE = /^(-?[0-9]+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)$/;
@@ -207,7 +208,7 @@ function sourceFiles(dir: string): SourceText[] {
   return readdirSync(join(REPO, dir), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.ts'))
     .map((name) => `${dir}/${name.split(sep).join('/')}`)
-    .filter((path) => path !== REGISTRY_FILE)
+    .filter((path) => path !== REGISTRY_FILE && path !== LOAD_AREA_FILE)
     .sort()
     .map((path) => ({ path, text: readFileSync(join(REPO, path), 'utf8') }));
 }
