@@ -138,24 +138,10 @@ export function defineTesting<M>(
   return {
     eventKeys,
     fake: fake as TestingApi<M>['fake'],
-    arbitrary: ((key: string, options: ArbitraryOptions = {}) => {
-      const event = eventOf(key);
-      const fc = options.fc ?? fastCheck;
-      if (fc === undefined)
-        throw new Error(
-          'eventry: arbitrary() needs fast-check, an optional peer dependency: `npm install --save-dev fast-check` (or pass `{ fc }`).',
-        );
-      const values = arbitraryObject(fc, event.f, data.shapes, readCount(options.maxItems, 5), []);
-      const rules = rulesOf(key);
-      if (rules === undefined) return values;
-      // Past a quarter of the tries, generation falls back to `fake`'s payloads, which relax further.
-      const fakes = fc.nat().map((n) => fake(key, { seed: `arbitrary ${n}`, maxItems: options.maxItems }));
-      const redraw = redrawOf(data.shapes, event.k, 'random', readCount(options.maxItems, 5));
-      const context = { fields: event.f, shapes: data.shapes, literals: event.k ?? [], redraw };
-      const repair = (value: unknown, random: Random) =>
-        repairPayload(rules, value, random, { ...context, mayAdd: true, mayDrop: true });
-      return keptArbitrary(fc, values, fakes, rules, repair);
-    }) as TestingApi<M>['arbitrary'],
+    arbitrary: ((key: string, options: ArbitraryOptions = {}) =>
+      arbitraryOf(data, eventOf(key), rulesOf(key), options, fastCheck, (seed) =>
+        fake(key, { seed, maxItems: options.maxItems }),
+      )) as TestingApi<M>['arbitrary'],
     invalid: ((key: string, options: InvalidOptions = {}) => {
       const event = eventOf(key);
       const seed = options.seed ?? 0;
@@ -169,6 +155,30 @@ export function defineTesting<M>(
       return out;
     }) as TestingApi<M>['invalid'],
   };
+}
+
+/** `arbitrary` of one event, kept to its rules by repair, then by `fake`'s payloads (`fakeOf`), which relax further. */
+function arbitraryOf(
+  data: TestingData,
+  event: TestingData['events'][string],
+  rules: EventRules | undefined,
+  options: ArbitraryOptions,
+  fastCheck: FastCheck | undefined,
+  fakeOf: (seed: string) => unknown,
+): Arbitrary<unknown> {
+  const fc = options.fc ?? fastCheck;
+  if (fc === undefined)
+    throw new Error(
+      'eventry: arbitrary() needs fast-check, an optional peer dependency: `npm install --save-dev fast-check` (or pass `{ fc }`).',
+    );
+  const values = arbitraryObject(fc, event.f, data.shapes, readCount(options.maxItems, 5), []);
+  if (rules === undefined) return values;
+  const fakes = fc.nat().map((n) => fakeOf(`arbitrary ${n}`));
+  const redraw = redrawOf(data.shapes, event.k, 'random', readCount(options.maxItems, 5));
+  const context = { fields: event.f, shapes: data.shapes, literals: event.k ?? [], redraw };
+  const repair = (value: unknown, random: Random) =>
+    repairPayload(rules, value, random, { ...context, mayAdd: true, mayDrop: true });
+  return keptArbitrary(fc, values, fakes, rules, repair);
 }
 
 /**
