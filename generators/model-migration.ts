@@ -3,7 +3,7 @@
  * against both versions, compiled to JavaScript for the packages and to JSONata for the registry
  * (generators/migrate/). Part of the model (`model.ts` re-exports it).
  */
-import type { SourceLocation } from './model.js';
+import type { SourceLocation } from './model-location.js';
 
 /** A JSON value, as written in the catalogue (a `set` step's constant). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

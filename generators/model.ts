@@ -7,16 +7,11 @@
  * referenced by name (`{ kind: 'shape', name }`), never copied.
  */
 
+import type { SourceLocation } from './model-location.js';
 import type { Migration } from './model-migration.js';
 
+export type { SourceLocation } from './model-location.js';
 export type { JsonValue, Migration, MigrationStep } from './model-migration.js';
-
-/** Where a thing was written in the catalogue source: path relative to the catalogue root, 1-based. */
-export interface SourceLocation {
-  file: string;
-  line: number;
-  column: number;
-}
 
 /** String formats a field may declare (only where the source declares them). */
 export type StringFormat = 'date' | 'date-time';

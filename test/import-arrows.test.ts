@@ -94,7 +94,8 @@ function layerOf(path: string): Layer | undefined {
   if (parts[0] === 'scripts') return path === 'scripts/eventry.ts' ? 'scripts-entry' : 'scripts';
   if (parts[0] !== 'generators') return undefined;
   const top = parts[1] ?? '';
-  if (['model.ts', 'model-digest.ts', 'model-migration.ts'].includes(top)) return 'model';
+  if (['model.ts', 'model-digest.ts', 'model-location.ts', 'model-migration.ts'].includes(top))
+    return 'model';
   if (top === 'schema') return 'schema';
   if (top === 'cel' || top === 'migrate') return 'schema';
   if (top in FLOORS) return 'beside';

@@ -22,18 +22,24 @@ export type CheckedRule = { ok: true; node: TypedNode } | { ok: false; problems:
  * eventry compiles. Every problem is reported, none skipped.
  */
 export function checkRule(text: string, rule: RuleScope): CheckedRule {
+  const checked = checkExpression(text, rule);
+  if (checked.ok && checked.node.type.kind !== 'bool') {
+    const message = `A rule is a condition: the expression must be a bool, not ${aType(checked.node.type)}.`;
+    return { ok: false, problems: [{ code: 'rule-type-mismatch', offset: 0, message }] };
+  }
+  return checked;
+}
+
+/**
+ * Parses and type-checks an expression of any result type over the same scope as a rule (a migration's
+ * `set: {cel}` over the old payload): the same problems as `checkRule`, but the value need not be a bool.
+ */
+export function checkExpression(text: string, scope: RuleScope): CheckedRule {
   const parsed = parseRule(text);
   if ('problem' in parsed) return { ok: false, problems: [parsed.problem] };
-  const ctx = createContext(parsed.parsed, rule);
-  const root: CelType = { kind: 'object', name: rule.name, fields: rule.fields };
-  const node = ctx.visit(parsed.parsed.expr, { vars: new Map([[rule.variable, root]]), present: new Set() });
-  if (node && node.type.kind !== 'bool' && ctx.problems.length === 0) {
-    ctx.problems.push({
-      code: 'rule-type-mismatch',
-      offset: 0,
-      message: `A rule is a condition: the expression must be a bool, not ${aType(node.type)}.`,
-    });
-  }
+  const ctx = createContext(parsed.parsed, scope);
+  const root: CelType = { kind: 'object', name: scope.name, fields: scope.fields };
+  const node = ctx.visit(parsed.parsed.expr, { vars: new Map([[scope.variable, root]]), present: new Set() });
   if (ctx.problems.length > 0 || !node) return { ok: false, problems: ctx.problems };
   return { ok: true, node };
 }

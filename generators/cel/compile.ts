@@ -28,6 +28,14 @@ export class RuleCompiler {
     return `${this.helper('celBroken')}(() => ${expr})`;
   }
 
+  /**
+   * The JavaScript giving the value of an expression of any type over `root` (a migration's `set: {cel}`):
+   * CEL's representation (an int is a BigInt, a timestamp `[seconds, nanos]`); an evaluation error throws.
+   */
+  value(node: TypedNode, root: string): string {
+    return this.expr(node, root);
+  }
+
   /** The declarations the compiled rules need; empty when they need none. */
   source(): RuleModuleSource {
     const patterns = [...this.patterns].map(([key, name]) => {
