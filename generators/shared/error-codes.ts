@@ -346,6 +346,14 @@ export const ERROR_CODE_REGISTRY = {
       'no-registry': {
         meaning: "The server has no release history (it runs outside the catalogue's repository).",
       },
+      'no-migration-path': {
+        meaning:
+          'No chain of `upgrade:` / `downgrade:` steps leads from that event version to the one asked for.',
+      },
+      'migration-failed': {
+        meaning:
+          'A migration cannot convert that payload (not a JSON object, or a step whose expression fails on it).',
+      },
       internal: { meaning: 'The tool could not answer (a bug; the server log has the details).' },
     },
   },
