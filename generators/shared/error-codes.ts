@@ -256,7 +256,8 @@ export const ERROR_CODE_REGISTRY = {
   },
   validate: {
     title: 'Payload files and lines',
-    shown: '`[<code>]` after the message, `code` in `--format json` / NDJSON output (`eventry validate`)',
+    shown:
+      '`[<code>]` after the message, `code` in `--format json` / NDJSON output (`eventry validate`); `stdin:LINE: error <code>: message` (`eventry upcast`)',
     exit: EXIT.problems,
     codes: {
       unreadable_file: {
@@ -270,6 +271,10 @@ export const ERROR_CODE_REGISTRY = {
           'An NDJSON line that is not `{"event": KEY, "payload": {...}}`, or longer than `--max-bytes`.',
       },
       unknown_event: { meaning: 'An NDJSON line naming an event the group packages do not have.' },
+      migration_failed: {
+        meaning:
+          'A payload line `eventry upcast` cannot convert: not a JSON object, or a migration step whose expression fails on it.',
+      },
     },
   },
   payload: {
