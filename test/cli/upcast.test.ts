@@ -1,4 +1,4 @@
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { converterFor } from '../../generators/migrate/convert.js';
@@ -75,7 +75,7 @@ async function convertLines(
     output: new BufferedOutput(sink.stream),
     problem: (problem) => problems.push(problem),
   };
-  const result = await upcastNdjson([Buffer.from(lines)], options);
+  const result = await upcastNdjson(Readable.from([Buffer.from(lines)]), options);
   await options.output.flush();
   return { out: sink.text().split('\n').filter(Boolean), problems, result };
 }
