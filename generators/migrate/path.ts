@@ -2,7 +2,8 @@ import type { Catalogue, Migration } from '../model.js';
 
 // Which migrations take a payload of one event version to another (issue 46): the upgrades and
 // downgrades the model declares, as edges between versions of one event type. Read by the surfaces that
-// convert a payload for the user (the CLI's `upcast`, the MCP tool) or name a conversion (the gate).
+// convert a payload for the user (the CLI's `upcast`, the MCP tool) or name a conversion (the gate);
+// see docs/decisions/0185.
 
 /** One migration step between two versions, as an edge: an `upgrade` or a `downgrade`. */
 export interface MigrationEdge {
