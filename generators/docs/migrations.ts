@@ -28,7 +28,7 @@ export interface MigrationView {
 }
 
 /** A migration's steps as rows, in the order they apply. */
-export function migrationStepRows(migration: Migration): MigrationStepRow[] {
+function migrationStepRows(migration: Migration): MigrationStepRow[] {
   return migration.steps.map((step, index) => stepRow(step, index + 1));
 }
 
