@@ -46,8 +46,8 @@ export function withUpcasts(report: ImpactReport, before: Catalogue, after: Cata
   };
   const impacts = report.impacts.map((impact): ConsumerImpact => {
     const causes = impact.causes.map((cause) => ({ ...cause, finding: amended(cause.finding) }));
-    const to = impact.status === 'broken' || impact.status === 'potentially-affected';
-    const target = to ? upcastOf(impact.event, before, after) : undefined;
+    const affected = impact.status === 'broken' || impact.status === 'potentially-affected';
+    const target = affected ? upcastOf(impact.event, before, after) : undefined;
     const fix = target === undefined ? impact.fix : `${impact.fix} ${upcastSentence(impact.event, target)}`;
     return { ...impact, causes, fix };
   });
