@@ -203,8 +203,9 @@ function offerConversions(playground: Playground): void {
     let payload: unknown;
     try {
       payload = JSON.parse(input.value);
-    } catch (error) {
-      show(playground, 'invalid', `Not JSON, so not converted: ${(error as Error).message}`);
+    } catch {
+      // Nothing to convert: the check says why (as the editor's own checks of this text will again).
+      playground.recheck();
       return;
     }
     try {
