@@ -10,6 +10,7 @@ import { ALLOW_LIST_FILE } from '../load/index.js';
 import { lastRelease } from '../release/last-release.js';
 import { type GitPlace, readFiles, repoRoot, resolveCommit } from '../sources/git.js';
 import type { ResolvedSource, SourceOptions } from '../sources/index.js';
+import { withUpcasts } from './migrations.js';
 import { type GateSides, resolveSides } from './sides.js';
 import type { ConsumersVerdict, GateRequest, GateRun, GateVerdict } from './verdict.js';
 
@@ -71,7 +72,12 @@ function checkConsumers(
 ): ConsumersVerdict {
   const problems = checkDeclarationsAcross(base.catalogue, current.catalogue);
   if (problems.length > 0) return { kind: 'declaration-problems', problems };
-  const impact = consumerImpact(base.catalogue, current.catalogue);
+  // The fixes name the catalogue's migrations: a reader of an old version can `upcast` (issue 46).
+  const impact = withUpcasts(
+    consumerImpact(base.catalogue, current.catalogue),
+    base.catalogue,
+    current.catalogue,
+  );
   const broken = impact.impacts.filter((entry) => entry.status === 'broken');
   const passing = unreadPassing(blocked, impact, current.catalogue);
   return { kind: 'impact', impact, broken, unreadPassing: passing };

@@ -4,7 +4,7 @@ import type { Container } from './container.js';
 import { declareBuild, declareDocs, declarePublish, declareVersion } from './declare/build.js';
 import { declareCheck, declareDiff, declareLint } from './declare/compare.js';
 import type { Finish } from './declare/finish.js';
-import { declareFake, declareUsage, declareValidate } from './declare/payloads.js';
+import { declareFake, declareUpcast, declareUsage, declareValidate } from './declare/payloads.js';
 import { declareMcp, declareRegister, declareRegistry, declareServe } from './declare/registry.js';
 
 /**
@@ -27,6 +27,7 @@ const COMMANDS = [
   declareUsage,
   declareValidate,
   declareFake,
+  declareUpcast,
 ] as const;
 
 /** The one registry of commands. */

@@ -5,6 +5,7 @@ import { filledColumns } from './columns.js';
 import { type FieldRow, fieldColumns } from './fields.js';
 import type { FieldEvent, SiteHistory } from './history.js';
 import { importLine } from './markdown.js';
+import { eventMigrations, migrationsInto } from './migrations.js';
 import { type BuiltPackage, interfaceText } from './package-files.js';
 import { eventRules } from './rules.js';
 import { eventGraph, eventOwnership, fieldReaders } from './teams.js';
@@ -65,6 +66,12 @@ export function eventPageData(
       }),
     },
     rules: eventRules(catalogue, event),
+    migrations: eventMigrations(event),
+    // The playground's "Convert from": each version a migration leads from to this one.
+    conversions: migrationsInto(catalogue, event.key).map((migration) => ({
+      from: migration.from,
+      version: catalogue.events[migration.from]?.version ?? migration.from,
+    })),
     ownership,
     ...(graph ? { graph } : {}),
     // Always told from the older version to the newer, whichever page it is on.

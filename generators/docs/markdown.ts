@@ -1,6 +1,7 @@
 import { interfaceName } from '../load/event-key.js';
 import { type Catalogue, type EventVersion, eventDescription, groupPackageName } from '../model.js';
 import { type FieldRow, fieldRows } from './fields.js';
+import { eventMigrations } from './migrations.js';
 import { eventRules } from './rules.js';
 import { type VersionComparison, versionComparisons, versionsByType } from './versions.js';
 
@@ -57,7 +58,7 @@ export function eventMarkdown(
       );
     }
   }
-  lines.push(...rulesMarkdown(catalogue, event));
+  lines.push(...rulesMarkdown(catalogue, event), ...migrationsMarkdown(event));
   lines.push('', '## Use it', '', '```ts', importLine(catalogue, event), '```');
   if (extras.typescript) lines.push('', '```ts', extras.typescript, '```');
   if (extras.examples) {
@@ -105,6 +106,34 @@ function rulesMarkdown(catalogue: Catalogue, event: EventVersion): string[] {
     );
   }
   return lines;
+}
+
+/** The `## Migrations` section: each migration's steps as a table, none without migrations. */
+function migrationsMarkdown(event: EventVersion): string[] {
+  const lines: string[] = [];
+  for (const view of eventMigrations(event)) {
+    const title =
+      view.direction === 'upgrade' ? `Upgrade from \`${view.other}\`` : `Downgrade to \`${view.other}\``;
+    lines.push(
+      '',
+      `### ${title}`,
+      '',
+      '| step | action | field(s) | value or expression |',
+      '|---|---|---|---|',
+    );
+    for (const row of view.steps) {
+      const fields = row.fields.map((field) => `\`${field}\``).join(row.action === 'rename' ? ' → ' : ', ');
+      const what = row.expression
+        ? `CEL \`${cell(row.expression)}\``
+        : row.value !== undefined
+          ? `\`${cell(row.value)}\``
+          : row.action === 'rename'
+            ? 'moved'
+            : 'removed';
+      lines.push(`| ${row.step} | ${row.action} | ${fields} | ${what} |`);
+    }
+  }
+  return lines.length > 0 ? ['', '## Migrations', ...lines] : [];
 }
 
 /**

@@ -99,7 +99,7 @@ export interface Navigation {
 /** Renders `templates/<name>.hbs` with `data` inside the layout. */
 export function renderPage(name: string, frame: PageFrame, data: object): string {
   if (!partialsLoaded) {
-    for (const partial of ['fields-table', 'findings', 'graph', 'rules-table']) {
+    for (const partial of ['fields-table', 'findings', 'graph', 'migration-table', 'rules-table']) {
       handlebars.registerPartial(
         partial,
         readFileSync(join(docsSourceDir(), 'templates', `${partial}.hbs`), 'utf8'),

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Group } from '../model.js';
 import { BROWSER_CLASSIC, BROWSER_MODULES, browserAssetsDir } from './browser-assets.js';
+import { conversionModule } from './migrations.js';
 import {
   isProblem,
   readChunkModule,
@@ -90,6 +91,17 @@ async function writeGroupValidators(
     }
     for (const specifier of module.vendored) vendored.add(specifier);
     await out.file(`pkg/${group.slug}/${path}`, module.unchanged ? { copyOf: module.file } : module.text);
+  }
+}
+
+/**
+ * For each event that a migration leads to, the module of those conversions (`migrations/<key>.js`):
+ * the playground's "Convert from" runs it on the payload in the box, then validates the result.
+ */
+export async function writeMigrationModules({ catalogue, out }: SiteContext): Promise<void> {
+  for (const key of Object.keys(catalogue.events).sort()) {
+    const module = conversionModule(catalogue, key);
+    if (module !== undefined) await out.file(`migrations/${key}.js`, module);
   }
 }
 

@@ -9,7 +9,7 @@ import {
   writeShapePages,
   writeTeamPages,
 } from './site-index-pages.js';
-import { writeAssets, writeRunTimes, writeValidatorModules } from './site-modules.js';
+import { writeAssets, writeMigrationModules, writeRunTimes, writeValidatorModules } from './site-modules.js';
 import { writeEventPages, writeGroupPages, writeHomePage } from './site-pages.js';
 import { versionsByType } from './versions.js';
 
@@ -47,6 +47,7 @@ export async function generateSite(input: SiteInput, emit: SiteSink): Promise<Si
   await writeAssets(site);
   await writeRunTimes(site);
   await writeValidatorModules(site);
+  await writeMigrationModules(site);
   if (site.problems.length > 0) return { ok: false, problems: site.problems };
 
   await writeHomePage(site);

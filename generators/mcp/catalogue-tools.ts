@@ -23,6 +23,21 @@ const rule = z.object({
   attr: z.string(),
   shape: z.object({ name: z.string(), at: z.string() }).optional(),
 });
+const migration = z.object({
+  direction: z.enum(['upgrade', 'downgrade']),
+  from: z.string(),
+  to: z.string(),
+  other: z.string(),
+  steps: z.array(
+    z.object({
+      step: z.number().int(),
+      action: z.enum(['set', 'rename', 'drop']),
+      fields: z.array(z.string()),
+      value: z.string().optional(),
+      expression: z.string().optional(),
+    }),
+  ),
+});
 const change = z.object({ rule: z.string(), severity: z.string(), attr: z.string(), detail: z.string() });
 const errorBody = z.object({
   detail: z.string(),
@@ -85,7 +100,7 @@ function registerGetEvent(server: McpServer, { view, answer }: ToolContext): voi
     {
       title: 'Get an event version',
       description:
-        'One event version in full: its fields (types, required, descriptions), data rules (CEL conditions every payload must keep; validate_payload enforces them), JSON Schema, TypeScript interface, import line and examples.',
+        'One event version in full: its fields (types, required, descriptions), data rules (CEL conditions every payload must keep; validate_payload enforces them), migrations (the steps of its `upgrade` from an earlier version and `downgrade` back; upcast_payload runs them), JSON Schema, TypeScript interface, import line and examples.',
       inputSchema: { key: z.string().min(1).max(300).describe('event key, e.g. account.created-v1') },
       outputSchema: {
         key: z.string(),
@@ -102,6 +117,7 @@ function registerGetEvent(server: McpServer, { view, answer }: ToolContext): voi
           .optional(),
         fields: z.array(field),
         rules: z.array(rule).optional(),
+        migrations: z.array(migration).optional(),
         jsonSchema: z.record(z.string(), z.unknown()),
         interfaceName: z.string(),
         typescript: z.string().optional(),
@@ -117,6 +133,9 @@ function registerGetEvent(server: McpServer, { view, answer }: ToolContext): voi
         const text = [
           `${info.key} (${info.status}) in ${info.package}: ${info.fields.length} fields, required: ${required.join(', ') || 'none'}.`,
           ...(info.rules ?? []).map((r) => `rule ${r.name}: ${r.expr} (${r.message})`),
+          ...(info.migrations ?? []).map(
+            (m) => `${m.direction} from ${m.from} to ${m.to}: ${m.steps.length} step(s)`,
+          ),
           info.importLine,
         ].join('\n');
         return { structured: { ...info }, text };
@@ -251,7 +270,7 @@ function registerValidatePayload(server: McpServer, { view, answer }: ToolContex
 }
 
 /** Refuses a value whose JSON is over the size `eventry serve` accepts. */
-function limitSize(value: unknown, what: string): void {
+export function limitSize(value: unknown, what: string): void {
   // Depth first, without recursion: JSON.stringify and the validators recurse, and a payload thousands
   // of levels deep would overflow the stack (an "internal" error) instead of getting its code.
   if (nestsDeeperThan(value, MAX_PAYLOAD_DEPTH)) {

@@ -1,6 +1,7 @@
 import type MiniSearch from 'minisearch';
 import { fieldRows } from '../docs/fields.js';
 import { eventMarkdown, importLine } from '../docs/markdown.js';
+import { eventMigrations, type MigrationView } from '../docs/migrations.js';
 import {
   type BuiltPackage,
   interfaceText,
@@ -95,6 +96,8 @@ export interface EventInfo {
   fields: FieldInfo[];
   /** The data rules every payload must keep (none: absent), as the event page lists them. */
   rules?: RuleRow[];
+  /** Its `upgrade` (from an earlier version) and `downgrade` steps, as the event page lists them (none: absent). */
+  migrations?: MigrationView[];
   jsonSchema: Record<string, unknown>;
   interfaceName: string;
   typescript?: string;
@@ -173,6 +176,7 @@ export class CatalogueView {
     const examples = pkg ? readExamples(pkg, key) : undefined;
     const typescript = pkg ? interfaceText(pkg, key) : undefined;
     const rules = eventRules(this.catalogue, event);
+    const migrations = eventMigrations(event);
     return {
       key,
       type: event.type,
@@ -186,6 +190,7 @@ export class CatalogueView {
       ...(event.deprecated ? { deprecated: { ...event.deprecated } } : {}),
       fields: this.fields(event),
       ...(rules.length > 0 ? { rules } : {}),
+      ...(migrations.length > 0 ? { migrations } : {}),
       jsonSchema: shippedEventSchema(this.catalogue, key),
       interfaceName: interfaceName(key),
       ...(typescript ? { typescript } : {}),

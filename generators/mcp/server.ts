@@ -4,6 +4,7 @@ import { registerCatalogueTools } from './catalogue-tools.js';
 import type { CatalogueView } from './catalogue-view.js';
 import { registerCheckTools } from './check-tools.js';
 import { registerConsumerTools } from './consumer-tools.js';
+import { registerMigrationTools } from './migration-tools.js';
 
 /** The server's name and version as MCP clients see them. */
 const MCP_SERVER_INFO = { name: 'eventry', version: '1.0.0' } as const;
@@ -11,7 +12,7 @@ const MCP_SERVER_INFO = { name: 'eventry', version: '1.0.0' } as const;
 /** What the server tells a client it is for. */
 const MCP_INSTRUCTIONS =
   'eventry: the event catalogue. Search event versions, read one (fields, JSON Schema, TypeScript interface, examples), ' +
-  'compare two versions of an event type, validate a payload as the platform would (its 400 body), check a schema against the registry, ' +
+  'compare two versions of an event type, validate a payload as the platform would (its 400 body), convert a payload to another version (its migrations), check a schema against the registry, ' +
   'lint an event, find the teams that read an event or a field, and draw test payloads.';
 
 /**
@@ -27,6 +28,7 @@ export function createMcpServer(view: () => CatalogueView, stderr: ErrorOutput):
   registerCatalogueTools(server, tools);
   registerCheckTools(server, tools);
   registerConsumerTools(server, tools);
+  registerMigrationTools(server, tools);
   registerSchemaResources(server, view);
   registerPageResources(server, view);
   return server;

@@ -200,7 +200,8 @@ export const ERROR_CODE_REGISTRY = {
   },
   validate: {
     title: 'Payload files and lines',
-    shown: '`[<code>]` after the message, `code` in `--format json` / NDJSON output (`eventry validate`)',
+    shown:
+      '`[<code>]` after the message, `code` in `--format json` / NDJSON output (`eventry validate`); `stdin:LINE: error <code>: message` (`eventry upcast`)',
     exit: EXIT.problems,
     codes: {
       unreadable_file: {
@@ -214,6 +215,10 @@ export const ERROR_CODE_REGISTRY = {
           'An NDJSON line that is not `{"event": KEY, "payload": {...}}`, or longer than `--max-bytes`.',
       },
       unknown_event: { meaning: 'An NDJSON line naming an event the group packages do not have.' },
+      migration_failed: {
+        meaning:
+          'A payload line `eventry upcast` cannot convert: not a JSON object, or a migration step whose expression fails on it.',
+      },
     },
   },
   payload: {
@@ -289,6 +294,14 @@ export const ERROR_CODE_REGISTRY = {
       'unknown-subject': { meaning: 'No registry subject with that name.' },
       'no-registry': {
         meaning: "The server has no release history (it runs outside the catalogue's repository).",
+      },
+      'no-migration-path': {
+        meaning:
+          'No chain of `upgrade:` / `downgrade:` steps leads from that event version to the one asked for.',
+      },
+      'migration-failed': {
+        meaning:
+          'A migration cannot convert that payload (not a JSON object, or a step whose expression fails on it).',
       },
       internal: { meaning: 'The tool could not answer (a bug; the server log has the details).' },
     },

@@ -94,6 +94,18 @@ const cases: Record<string, Case[]> = {
     ['a folder without tsconfig.json', () => ['usage', 'scan', scratch, '--team', 'ledger'], USAGE],
     ['an unknown flag', () => ['usage', 'scan', scratch, '--team', 'ledger', '--bogus'], USAGE],
   ],
+  upcast: [
+    ['no arguments', () => ['upcast'], USAGE],
+    ['an unknown flag', () => ['upcast', 'account.removed-v1', '--bogus'], USAGE],
+    ['a garbage --max-bytes', () => ['upcast', 'account.removed-v1', '--max-bytes', '0'], USAGE],
+    ['a file as the catalogue', () => ['upcast', 'account.removed-v1', '--catalogue', aFile], USAGE],
+    ['an unknown event', () => ['upcast', 'constructor', '--catalogue', fixturePath('small')], USAGE],
+    [
+      'a prototype name as --to',
+      () => ['upcast', 'account.removed-v1', '--to', '__proto__', '--catalogue', fixturePath('small')],
+      USAGE,
+    ],
+  ],
   fake: [
     ['no arguments', () => ['fake'], USAGE],
     ['an unknown flag', () => ['fake', 'account.created-v1', '--bogus'], USAGE],

@@ -28,6 +28,7 @@ const TOOLS = [
   'lint_event',
   'list_versions',
   'search_events',
+  'upcast_payload',
   'validate_payload',
 ];
 

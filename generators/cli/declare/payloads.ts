@@ -3,7 +3,7 @@ import type { Container } from '../container.js';
 import type { Finish } from './finish.js';
 import { byteSize, payloadCount } from './parsers.js';
 
-// Commands over payloads and consumer code: validate, fake, usage scan.
+// Commands over payloads and consumer code: validate, fake, upcast, usage scan.
 
 /** `eventry usage`. */
 export function declareUsage(program: Command, io: Container, finish: Finish): void {
@@ -87,5 +87,39 @@ export function declareFake(program: Command, io: Container, finish: Finish): vo
     .action(async (key: string, options) => {
       const { runFake } = await import('../fake.js');
       finish(await runFake(key, options, io));
+    });
+}
+
+/** `eventry upcast`. */
+export function declareUpcast(program: Command, io: Container, finish: Finish): void {
+  program
+    .command('upcast')
+    .description(
+      "convert NDJSON payloads of one event version on stdin into another version with the catalogue's migrations",
+    )
+    .argument('<key>', 'the event key of the payloads, e.g. account.removed-v1')
+    .option('--to <key>', 'the event key to convert to (default: the newest version KEY upgrades to)')
+    .option(
+      '--validate',
+      'check each payload as one of KEY (strict) before converting it, with the built packages',
+    )
+    .option('--catalogue <dir>', 'catalogue directory', 'catalogue')
+    .option(
+      '-o, --out <dir>',
+      'packages directory, as built by `eventry build` (with --validate)',
+      'packages',
+    )
+    .option(
+      '--max-bytes <size>',
+      'largest line accepted, e.g. 1048576, 512KiB, 64MiB (default 64MiB)',
+      byteSize,
+    )
+    .addHelpText(
+      'after',
+      '\nOne payload per line in, one converted payload per line out, as the lines arrive. A line that is not JSON,\nnot valid for KEY (--validate) or not convertible is reported on stderr as `stdin:LINE: error CODE: ...`\nand gives no output line.\nExit status: 0 all converted, 1 some lines not converted, 2 usage error (unknown key, no migration path).',
+    )
+    .action(async (key: string, options) => {
+      const { runUpcast } = await import('../upcast.js');
+      finish(await runUpcast(key, options, io));
     });
 }

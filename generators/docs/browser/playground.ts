@@ -53,6 +53,7 @@ function startPlayground(section: HTMLElement): void {
   checkAsYouType(playground, ready);
   openEditorOnFirstTurn(playground, host);
   offerRandomPayloads(playground, ready);
+  offerConversions(playground);
 }
 
 /** Imports the event's validator module; a failure is shown, and the promise rejects. */
@@ -182,6 +183,46 @@ function offerRandomPayloads(playground: Playground, ready: Promise<void>): void
       show(playground, 'invalid', `The test data could not be loaded: ${(error as Error).message}`);
     }
   });
+}
+
+/** The conversions module of an event page (`migrations/<key>.js`): a function per version it converts from. */
+type Conversions = Record<string, ((payload: unknown) => unknown) | undefined>;
+
+/**
+ * "Convert from v1": the payload in the box, read as one of that version, becomes one of this version by
+ * the catalogue's migration (compiled as the package's `upcast`; the module is loaded on first use), and
+ * the result is validated as any payload typed there.
+ */
+function offerConversions(playground: Playground): void {
+  const { section, input, result } = playground;
+  const buttons = [...section.querySelectorAll<HTMLButtonElement>('[data-playground-convert]')];
+  if (buttons.length === 0) return;
+  let conversions: Promise<Conversions> | undefined;
+  const url = new URL(section.dataset.conversions ?? '', document.baseURI).href;
+  const convert = async (from: string) => {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(input.value);
+    } catch {
+      // Nothing to convert: the check says why (as the editor's own checks of this text will again).
+      playground.recheck();
+      return;
+    }
+    try {
+      conversions ??= (import(url) as Promise<{ conversions: Conversions }>).then((m) => m.conversions);
+      const migrate = (await conversions)[from];
+      if (!migrate) throw new Error(`this page has no migration from ${from}`);
+      input.value = JSON.stringify(migrate(payload), null, 2);
+      section.dataset.convertedFrom = from;
+      result.dataset.state = 'checking';
+      input.dispatchEvent(new Event('input'));
+      playground.recheck();
+    } catch (error) {
+      show(playground, 'invalid', `The conversion from ${from} failed: ${(error as Error).message}`);
+    }
+  };
+  for (const button of buttons)
+    button.addEventListener('click', () => void convert(button.dataset.playgroundConvert ?? ''));
 }
 
 function show({ result }: Playground, kind: 'valid' | 'invalid', text: string): void {
