@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type BuiltPackages, buildPackages } from '../emit/package/build-packages.js';
@@ -31,18 +29,12 @@ const parse = (stdout: string) =>
     .split('\n')
     .map((text) => JSON.parse(text));
 
-/**
- * Until the loader that reads `upgrade:` is merged (helper mig-load: it brings test/fixtures/migrations),
- * this suite waits; the coordinator drops this guard with the merge.
- */
-const LOADER_READS_MIGRATIONS = existsSync(join(CATALOGUE, 'eventry.config.yaml'));
-
 let built: BuiltPackages;
 beforeAll(async () => {
-  if (LOADER_READS_MIGRATIONS) built = await buildPackages(CATALOGUE);
+  built = await buildPackages(CATALOGUE);
 }, 120_000);
 
-describe.skipIf(!LOADER_READS_MIGRATIONS)('eventry upcast on a catalogue with migrations', () => {
+describe('eventry upcast on a catalogue with migrations', () => {
   it('chains the upgrades to the newest version, one line out per line in', async () => {
     const run = await runCliInProcess(['upcast', `${DISPATCHED}-v1`, '--catalogue', CATALOGUE], {
       input: ndjson(v1(1), v1(2)),
