@@ -19,6 +19,12 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 export class RuleCompiler {
   private readonly helpers = new Set<HelperName>();
+
+  /**
+   * `absentFails`: a field read on a value without that field throws, as CEL's does, rather than giving
+   * `undefined` (a migration's `set: {cel}`, whose input the build does not validate at run time).
+   */
+  constructor(private readonly options: { absentFails?: boolean } = {}) {}
   private readonly patterns = new Map<string, string>();
 
   /** The expression that is true when the value `root` (a JavaScript expression) breaks the rule. */
@@ -57,6 +63,8 @@ export class RuleCompiler {
       case 'ident':
         return node.name === 'message' || node.name === 'this' ? root : variable(node.name);
       case 'select':
+        if (this.options.absentFails)
+          return `${this.helper('celField')}(${this.expr(node.target, root)}, ${JSON.stringify(node.field)})`;
         return `${this.expr(node.target, root)}${member(node.field)}`;
       case 'has':
         return `Object.hasOwn(${this.expr(node.target, root)}, ${JSON.stringify(node.field)})`;

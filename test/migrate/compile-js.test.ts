@@ -125,6 +125,15 @@ describe('migrations compiled to JavaScript', () => {
     expect((sized(V1_PAYLOAD) as { n: unknown }).n).toBe(6);
   });
 
+  it('throws, as CEL does, when the input lacks a field its expression reads', () => {
+    const upgrade = migrationFunction(
+      model,
+      migration([setCel('entry.source_reason', "'closed by ' + message.ledger.number")]),
+    );
+    expect(() => upgrade({ ledger: { account: {} } })).toThrow(/no such key: number/);
+    expect(() => upgrade({})).toThrow(/no such key: ledger/);
+  });
+
   it('declares the helpers once for a module of several migrations', () => {
     const steps = [setCel('a', "message.ledger.number.startsWith('L') ? 'l' : 'x'")];
     const { declarations, bodies } = migrationsCode(model, [migration(steps), migration(steps)]);
