@@ -21,10 +21,11 @@ export class RuleCompiler {
   private readonly helpers = new Set<HelperName>();
 
   /**
-   * `absentFails`: a field read on a value without that field throws, as CEL's does, rather than giving
-   * `undefined` (a migration's `set: {cel}`, whose input the build does not validate at run time).
+   * `fieldRead`: the name of a function `(value, key)` the module declares, through which every field is
+   * read, so that a read of an absent field can throw as CEL's does (a migration's `set: {cel}`, whose
+   * input is not validated at run time) rather than give `undefined`; by default fields are read plainly.
    */
-  constructor(private readonly options: { absentFails?: boolean } = {}) {}
+  constructor(private readonly options: { fieldRead?: string } = {}) {}
   private readonly patterns = new Map<string, string>();
 
   /** The expression that is true when the value `root` (a JavaScript expression) breaks the rule. */
@@ -63,8 +64,8 @@ export class RuleCompiler {
       case 'ident':
         return node.name === 'message' || node.name === 'this' ? root : variable(node.name);
       case 'select':
-        if (this.options.absentFails)
-          return `${this.helper('celField')}(${this.expr(node.target, root)}, ${JSON.stringify(node.field)})`;
+        if (this.options.fieldRead)
+          return `${this.options.fieldRead}(${this.expr(node.target, root)}, ${JSON.stringify(node.field)})`;
         return `${this.expr(node.target, root)}${member(node.field)}`;
       case 'has':
         return `Object.hasOwn(${this.expr(node.target, root)}, ${JSON.stringify(node.field)})`;

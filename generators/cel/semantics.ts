@@ -250,17 +250,6 @@ function celIndex<T>(items: readonly T[], index: bigint): T {
   return items[i] as T;
 }
 
-/**
- * A field read that fails as CEL's does on a payload without it ("no such key"): what a migration's
- * expression reads (`RuleCompiler` with `absentFails`). Rules need none: they run on schema-valid payloads,
- * where the loader's `has()` guards keep every read present.
- */
-function celField(target: unknown, key: string): unknown {
-  if (typeof target !== 'object' || target === null || !Object.hasOwn(target, key))
-    throw new RangeError(`no such key: ${key}`);
-  return (target as Record<string, unknown>)[key];
-}
-
 /** A rule's verdict where evaluating it may fail: broken only when it is false; an error lets it pass. */
 function celBroken(rule: () => boolean): boolean {
   try {
@@ -295,7 +284,6 @@ const HELPERS = {
   celSubstring,
   celJoin,
   celIndex,
-  celField,
   celBroken,
 } as const;
 

@@ -29,7 +29,7 @@ const INPUT = 'message';
 
 /** Compiles several migrations into one module's code, the helpers they need declared once. */
 export function migrationsCode(model: Catalogue, migrations: readonly Migration[]): MigrationsCode {
-  const compiler = new RuleCompiler({ absentFails: true });
+  const compiler = new RuleCompiler({ fieldRead: 'migField' });
   const bodies = migrations.map((migration) => migrationBody(model, migration, compiler));
   const declarations = [migrationHelperSource(), compiler.source().declarations].filter(Boolean).join('\n');
   return { declarations, bodies };
