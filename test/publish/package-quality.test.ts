@@ -78,6 +78,8 @@ describe('generated group packages and the run time package', { timeout: 120_000
       'error-items.js',
       'fast-check.d.ts',
       'fast-check.js',
+      'migrate.d.ts',
+      'migrate.js',
       'options.d.ts',
       'options.js',
       'package.json',
