@@ -2,7 +2,7 @@
  * A synthetic catalogue of any size for the scale benchmarks: `copies` renamed copies of a real
  * catalogue (the seed), so the events keep the seed's real mix of flat, wide, nested and composed
  * payloads. Copy `k` renames group slugs to `<slug>-c<k>` and prefixes every event type with `c<k>.`,
- * rewriting `same_as` / `extends` references to events so each copy composes within itself; the named
+ * rewriting `same_as` / `extends` / `upgrade.from` references to events so each copy composes within itself; the named
  * shapes are shared by all copies (as a large platform shares its common shapes).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,6 +53,9 @@ export function writeSyntheticCatalogue(
           const target = pair.value.get(reference);
           if (typeof target === 'string' && eventKeys.has(target)) pair.value.set(reference, rename(target));
         }
+        const from = pair.value.getIn(['upgrade', 'from']);
+        if (typeof from === 'string' && eventKeys.has(from))
+          pair.value.setIn(['upgrade', 'from'], rename(from));
       }
       writeFileSync(join(targetDir, 'groups', `${slug}-${tag}.yaml`), doc.toString());
     }
