@@ -33,3 +33,19 @@ export class BufferedOutput {
     if (!this.stream.write(text)) await once(this.stream, 'drain');
   }
 }
+
+const IDLE = Symbol('idle');
+const nextTurn = (): Promise<typeof IDLE> => new Promise((done) => setImmediate(done, IDLE));
+
+/**
+ * The next batch of a stream's input; while none is at hand, what `output` holds is flushed, so a live
+ * pipe sees each result at once. An unreadable input rejects, as `batches.next()` does.
+ */
+export async function nextBatch<T>(
+  batches: AsyncIterator<T>,
+  output: BufferedOutput,
+): Promise<IteratorResult<T>> {
+  const ready = batches.next();
+  if (output.holding && (await Promise.race([ready, nextTurn()])) === IDLE) await output.flush();
+  return ready;
+}

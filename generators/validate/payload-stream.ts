@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ErrorBody, ValidateOptions, ValidationResult } from '../runtime/runtime.js';
 import { describeJsonError } from '../shared/parse-error.js';
-import type { BufferedOutput } from './buffered-output.js';
+import { type BufferedOutput, nextBatch } from './buffered-output.js';
 import type { GroupPackages, GroupValidate } from './group-packages.js';
 import { decodeUtf8, formatBytes, type Line, readFileLimited, readFileLines } from './lines.js';
 
@@ -96,9 +96,7 @@ export async function validateNdjson(
   for (;;) {
     let next: IteratorResult<Line[]>;
     try {
-      const ready = batches.next();
-      if (output.holding && (await Promise.race([ready, nextTurn()])) === IDLE) await output.flush();
-      next = await ready;
+      next = await nextBatch(batches, output);
     } catch (error) {
       return { kind: 'unreadable', reason: readError(error) };
     }
@@ -117,9 +115,6 @@ export async function validateNdjson(
   }
   return { kind: 'done', count, invalid, unreadable: 0 };
 }
-
-const IDLE = Symbol('idle');
-const nextTurn = (): Promise<typeof IDLE> => new Promise((done) => setImmediate(done, IDLE));
 
 function lineProblem(problem: 'too_long' | 'invalid_encoding', maxBytes: number): PayloadOutcome {
   return problem === 'too_long'

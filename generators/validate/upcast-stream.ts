@@ -1,7 +1,7 @@
 import { MigrationFailed, NotAnObject } from '../migrate/convert.js';
 import type { ErrorBody, ValidationResult } from '../runtime/runtime.js';
 import { describeJsonError } from '../shared/parse-error.js';
-import type { BufferedOutput } from './buffered-output.js';
+import { type BufferedOutput, nextBatch } from './buffered-output.js';
 import { formatBytes, type Line, readFileLines } from './lines.js';
 
 // `eventry upcast KEY < ndjson`: a stream of payloads of one event version converted line by line by the
@@ -52,9 +52,7 @@ export async function upcastNdjson(
   for (;;) {
     let next: IteratorResult<Line[]>;
     try {
-      const ready = batches.next();
-      if (output.holding && (await Promise.race([ready, nextTurn()])) === IDLE) await output.flush();
-      next = await ready;
+      next = await nextBatch(batches, output);
     } catch (error) {
       return { kind: 'unreadable', reason: error instanceof Error ? error.message : String(error) };
     }
@@ -73,9 +71,6 @@ export async function upcastNdjson(
   }
   return { kind: 'done', count, failed };
 }
-
-const IDLE = Symbol('idle');
-const nextTurn = (): Promise<typeof IDLE> => new Promise((done) => setImmediate(done, IDLE));
 
 /** One line converted: the converted payload's JSON, or why there is none. */
 function upcastLine(line: Line, options: UpcastStreamOptions): string | UpcastLineProblem {
