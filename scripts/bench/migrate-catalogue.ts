@@ -11,9 +11,10 @@
  * every group package in this one thread and prints the milliseconds: the difference is what compiling
  * and verifying the migrations adds to the group packages of a build.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMap, parseDocument } from 'yaml';
 import { exampleFor } from '../../generators/emit/package/examples.js';
 import { emitGroupPackages } from '../../generators/emit/package/index.js';
 import { loadCatalogue } from '../../generators/load/index.js';
@@ -96,44 +97,39 @@ function isRequiredText(field: Field): boolean {
 }
 
 /**
- * Writes `migrations` into the catalogue copy at `dir` as `upgrade:` / `downgrade:` YAML (issue 46's
- * syntax) under each target event: for the real `eventry build` once the loader reads it.
+ * Copies the catalogue at `from` into `to` without its migrations (`upgrade:` / `downgrade:` removed from
+ * every event): the same catalogue as a build that verifies nothing.
  */
-export function writeMigrationsYaml(dir: string, model: Catalogue, migrations: readonly Migration[]): void {
-  const byEvent = new Map<string, Migration[]>();
-  for (const migration of migrations) {
-    const owner = model.events[migration.to]!.upgrade === migration ? migration.to : migration.from;
-    byEvent.set(owner, [...(byEvent.get(owner) ?? []), migration]);
+export function copyWithoutMigrations(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+  const groups = join(to, 'groups');
+  for (const name of readdirSync(groups).filter((file) => file.endsWith('.yaml'))) {
+    const document = parseDocument(readFileSync(join(groups, name), 'utf8'));
+    const events = document.get('events');
+    if (!isMap(events)) continue;
+    for (const pair of events.items) {
+      if (!isMap(pair.value)) continue;
+      pair.value.delete('upgrade');
+      pair.value.delete('downgrade');
+    }
+    writeFileSync(join(groups, name), document.toString());
   }
-  for (const [key, list] of byEvent) {
-    const file = join(dir, model.events[key]!.source.file);
-    const lines = readFileSync(file, 'utf8').split('\n');
-    const at = lines.indexOf(`  ${key}:`);
-    if (at === -1) throw new Error(`${key} is not a block mapping in ${file}`);
-    const yaml = list.flatMap((migration) => migrationYaml(migration, migration.to === key));
-    lines.splice(at + 1, 0, ...yaml);
-    writeFileSync(file, lines.join('\n'));
-  }
 }
 
-function migrationYaml(migration: Migration, upgrade: boolean): string[] {
-  const head = upgrade ? ['    upgrade:', `      from: ${migration.from}`] : ['    downgrade:'];
-  const steps = migration.steps.map((step) => `        - ${stepYaml(step)}`);
-  return [...head, ...(steps.length > 0 ? ['      steps:', ...steps] : ['      steps: []'])];
-}
-
-function stepYaml(step: MigrationStep): string {
-  if (step.kind === 'rename') return `rename: {from: ${step.from.join('.')}, to: ${step.to.join('.')}}`;
-  if (step.kind === 'drop') return `drop: [${step.fields.map((path) => path.join('.')).join(', ')}]`;
-  const what = 'cel' in step ? `cel: ${JSON.stringify(step.cel)}` : `value: ${JSON.stringify(step.value)}`;
-  return `set: {field: ${step.field.join('.')}, ${what}}`;
-}
-
-/** Loads the seed catalogue (from the compiled bench by default); refuses one that does not load. */
+/**
+ * Loads the seed catalogue (from the compiled bench by default) without the migrations it declares, the
+ * base the derived ones are added to; refuses one that does not load.
+ */
 export function seedModel(dir = CATALOGUE): Catalogue {
   const loaded = loadCatalogue(dir);
   if (!loaded.ok) throw new Error('the seed catalogue does not load');
-  return loaded.catalogue;
+  const events = Object.fromEntries(
+    Object.entries(loaded.catalogue.events).map(([key, { upgrade: _up, downgrade: _down, ...event }]) => [
+      key,
+      event,
+    ]),
+  );
+  return { ...loaded.catalogue, events };
 }
 
 // The child: `node migrate-catalogue.js without|upgrades|both` prints the milliseconds of emitting every group.
