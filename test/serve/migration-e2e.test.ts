@@ -1,4 +1,4 @@
-import { symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -11,9 +11,10 @@ import {
 } from '@confluentinc/schemaregistry';
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { buildPackages } from '../emit/package/build-packages.js';
 import { fixturePath, REPO } from '../helpers.js';
-import { makeRepo } from '../sources/git-repo.js';
+import { makeRepo, type TestRepo } from '../sources/git-repo.js';
 import { type ServeProcess, spawnServe } from './replica-helpers.js';
 
 /**
@@ -41,14 +42,35 @@ interface Group {
   testing: TestingModule;
 }
 
+/**
+ * The fixture released as a team would: 1.0.0 with the v1 of each type only, then 1.1.0 with the
+ * later versions and their migrations (the fixture as it is). v1 messages on the topic were written
+ * with 1.0.0's ids.
+ */
+function releasedWithMigrations(): TestRepo {
+  const repo = makeRepo();
+  repo.copy(fixturePath('migrations'), 'catalogue');
+  for (const group of ['billing', 'agreements']) {
+    const file = `catalogue/groups/${group}.yaml`;
+    const document = parseDocument(readFileSync(join(repo.dir, file), 'utf8'));
+    const events = document.get('events') as { items: { key: { value: string } }[] };
+    events.items = events.items.filter((item) => item.key.value.endsWith('-v1'));
+    repo.write(file, document.toString());
+  }
+  repo.commit('release 1.0.0');
+  repo.copy(fixturePath('migrations'), 'catalogue');
+  const config = 'catalogue/eventry.config.yaml';
+  repo.write(config, readFileSync(join(repo.dir, config), 'utf8').replace('1.0.0', '1.1.0'));
+  repo.commit('release 1.1.0');
+  return repo;
+}
+
 let served: ServeProcess;
 let client: SchemaRegistryClient;
 const groups = new Map<string, Group>();
 const rules = new RuleRegistry();
 beforeAll(async () => {
-  const repo = makeRepo();
-  repo.copy(fixturePath('migrations'), 'catalogue');
-  repo.commit('release 1.0.0');
+  const repo = releasedWithMigrations();
   served = await spawnServe(repo.dir, ['--poll', '0', '--no-cache']);
   client = new SchemaRegistryClient({ baseURLs: [served.url], maxRetries: 0 });
   rules.registerExecutor(new JsonataExecutor());
@@ -106,6 +128,10 @@ describe('a released catalogue with migrations, served by the compiled `eventry 
       ['UPGRADE', 'JSONATA'],
       ['DOWNGRADE', 'JSONATA'],
     ]);
+    expect(served.stderr(), 'both releases load').toBe('');
+    // Each v1 has the one version it was released with at 1.0.0: the id old messages carry.
+    for (const key of ['billing.ledger.entry_removed-v1', 'agreement.updated-v1'])
+      expect(await get(`/subjects/${key}/versions`)).toEqual([1]);
     expect(await get('/config/billing.ledger.entry_removed')).toMatchObject({
       compatibilityGroup: 'major_version',
     });
