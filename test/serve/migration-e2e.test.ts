@@ -33,6 +33,7 @@ const SEED = 46;
 interface GroupModule {
   upcast(from: string, payload: unknown, to?: string): unknown;
   downcast(from: string, payload: unknown, to: string): unknown;
+  validate(key: string, payload: unknown): { valid: boolean };
 }
 interface TestingModule {
   arbitrary(key: string, options?: { fc?: unknown }): fc.Arbitrary<unknown>;
@@ -159,11 +160,27 @@ describe('the Confluent client through `eventry serve` gives what the package’
         const read = plain(await latest.deserialize(type, bytes));
         const expected = api.upcast(from, payload);
         expect(read, `payload ${index}: ${JSON.stringify(payload)}`).toStrictEqual(expected);
+        expect(api.validate(`${type}-v${steps + 1}`, read), `payload ${index}`).toEqual({ valid: true });
         // The migration did something: the newest version is not the v1 payload.
         expect(read).not.toStrictEqual(payload);
       }
     });
   }
+});
+
+describe('a reader pinned to a major version on the way', () => {
+  it(`dispatched: ${RUNS} v1 payloads read at major version 2 are upcast(v1, payload, v2)`, async () => {
+    const type = 'billing.billing_document_representation.dispatched';
+    const writer = keyWriter(`${type}-v1`);
+    const atTwo = reader({ useLatestWithMetadata: { major_version: '2' } });
+    const { api } = groups.get('billing')!;
+    for (const [index, payload] of payloadsOf('billing', `${type}-v1`).entries()) {
+      const read = plain(await atTwo.deserialize(type, await writer.serialize(type, payload)));
+      const expected = api.upcast(`${type}-v1`, payload, `${type}-v2`);
+      expect(read, `payload ${index}: ${JSON.stringify(payload)}`).toStrictEqual(expected);
+      expect(read).not.toHaveProperty('support_user_id');
+    }
+  });
 });
 
 describe('the Confluent client through `eventry serve` gives what the package’s downcast gives', () => {
@@ -181,6 +198,7 @@ describe('the Confluent client through `eventry serve` gives what the package’
       const read = plain(await pinned.deserialize(type, await writer.serialize(type, payload)));
       const expected = api.downcast(`${type}-v2`, payload, `${type}-v1`);
       expect(read, `payload ${index}: ${JSON.stringify(payload)}`).toStrictEqual(expected);
+      expect(api.validate(`${type}-v1`, read), `payload ${index}`).toEqual({ valid: true });
     }
   });
 });
