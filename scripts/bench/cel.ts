@@ -7,7 +7,7 @@ import { RuleCompiler } from '../../generators/cel/compile.js';
 import type { RuleScope } from '../../generators/cel/types.js';
 import { loadCatalogue } from '../../generators/load/index.js';
 import type { Field } from '../../generators/model.js';
-import { machineLine } from './measure.js';
+import { machineLine, nsPerCall } from './measure.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/rules/catalogue', import.meta.url));
 /** Payloads per rule, each evaluated in turn; rounds repeat them until a side has run this long. */
@@ -64,8 +64,8 @@ export async function runCelBench(): Promise<string> {
         throw new Error(`${name}: verdicts differ on ${JSON.stringify(payload)}`);
       if (verdict) broken++;
     }
-    const cel = nsPerCall(theirs, payloads);
-    const compiled = nsPerCall(ours, payloads);
+    const cel = nsPerCall(theirs, payloads, MIN_MS);
+    const compiled = nsPerCall(ours, payloads, MIN_MS);
     const ratio = cel / compiled;
     lowest = Math.min(lowest, ratio);
     rows.push(
@@ -95,22 +95,6 @@ function compile(expr: string, scope: RuleScope): (value: unknown) => boolean {
   return new Function(`${compiler.source().declarations}\nreturn (data) => ${broken};`)() as (
     value: unknown,
   ) => boolean;
-}
-
-/** Nanoseconds per call of `fn` over `payloads`, after a warm-up, repeated for at least `MIN_MS`. */
-function nsPerCall(fn: (payload: unknown) => boolean, payloads: readonly unknown[]): number {
-  let sink = 0;
-  for (let i = 0; i < 3; i++) for (const payload of payloads) if (fn(payload)) sink++;
-  let calls = 0;
-  const started = performance.now();
-  let elapsed = 0;
-  do {
-    for (const payload of payloads) if (fn(payload)) sink++;
-    calls += payloads.length;
-    elapsed = performance.now() - started;
-  } while (elapsed < MIN_MS);
-  if (sink < 0) console.log(sink);
-  return (elapsed * 1e6) / calls;
 }
 
 /** A deterministic value for `fields` (the `i`-th of a run): varied numbers, texts, times and array lengths. */

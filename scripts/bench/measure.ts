@@ -59,3 +59,26 @@ export function runNodeTimed(args: string[], okStatus: readonly number[] = [0]):
 export function editGroup(file: string, tag: string): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace('title: ', `description: Edit ${tag}.\n  title: `));
 }
+
+/**
+ * Nanoseconds per call of `call` over `payloads`: three warm-up passes, then passes for at least `minMs`.
+ * A truthy result is counted, so the engine cannot drop the call as unused.
+ */
+export function nsPerCall(
+  call: (payload: unknown) => unknown,
+  payloads: readonly unknown[],
+  minMs: number,
+): number {
+  let sink = 0;
+  for (let i = 0; i < 3; i++) for (const payload of payloads) if (call(payload)) sink++;
+  let calls = 0;
+  const started = performance.now();
+  let elapsed = 0;
+  do {
+    for (const payload of payloads) if (call(payload)) sink++;
+    calls += payloads.length;
+    elapsed = performance.now() - started;
+  } while (elapsed < minMs);
+  if (sink < 0) console.log(sink);
+  return (elapsed * 1e6) / calls;
+}

@@ -14,7 +14,7 @@ import { testingData } from '../../generators/emit/package/testing.js';
 import { migrationJsonata } from '../../generators/migrate/jsonata.js';
 import type { Catalogue, Migration } from '../../generators/model.js';
 import { defineTesting } from '../../generators/runtime/testing.js';
-import { formatMs, machineLine, median, timeCommand } from './measure.js';
+import { formatMs, machineLine, median, nsPerCall, timeCommand } from './measure.js';
 import {
   CATALOGUE,
   copyWithoutMigrations,
@@ -94,7 +94,7 @@ export async function runMigrateBench(): Promise<string> {
       if (JSON.stringify(ours) !== JSON.stringify(theirs))
         throw new Error(`upcast and jsonata differ on ${JSON.stringify(payload)}`);
     }
-    const ours = nsPerCall(payloads, (payload) => billing.upcast(FROM, payload));
+    const ours = nsPerCall((payload) => billing.upcast(FROM, payload), payloads, MIN_MS);
     const theirs = await nsPerAsyncCall(payloads, (payload) => expression.evaluate(payload));
     return report(ours, theirs, await buildCost(model));
   } finally {
@@ -123,23 +123,7 @@ function arbitraryOf(model: Catalogue) {
   return defineTesting<Record<string, unknown>>(group.slug, data, fc).arbitrary(FROM);
 }
 
-/** Nanoseconds per call over `payloads`, after a warm-up, repeated for at least `MIN_MS`. */
-function nsPerCall(payloads: readonly unknown[], call: (payload: unknown) => unknown): number {
-  let sink = 0;
-  for (let i = 0; i < 3; i++) for (const payload of payloads) if (call(payload)) sink++;
-  let calls = 0;
-  const started = performance.now();
-  let elapsed = 0;
-  do {
-    for (const payload of payloads) if (call(payload)) sink++;
-    calls += payloads.length;
-    elapsed = performance.now() - started;
-  } while (elapsed < MIN_MS);
-  if (sink < 0) console.log(sink);
-  return (elapsed * 1e6) / calls;
-}
-
-/** The same for an asynchronous call (jsonata 2 evaluates to a promise), each awaited in turn. */
+/** `nsPerCall` (measure.ts) for an asynchronous call (jsonata 2 evaluates to a promise), each awaited in turn. */
 async function nsPerAsyncCall(
   payloads: readonly unknown[],
   call: (payload: unknown) => Promise<unknown>,
