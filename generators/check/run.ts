@@ -23,7 +23,7 @@ import type { ConsumersVerdict, GateRequest, GateRun, GateVerdict } from './verd
  * the release before it), (3) whom the change breaks, (4) the lint pack. Never passes by default: a
  * base it cannot see is a result of its own, for a usage error.
  */
-export function runGate(request: GateRequest): GateRun {
+export async function runGate(request: GateRequest): Promise<GateRun> {
   const sides = resolveSides(request);
   if (sides.kind !== 'sides') return sides;
   const { chosen, base, current } = sides;
@@ -42,14 +42,8 @@ export function runGate(request: GateRequest): GateRun {
   const { cwd, catalogue: catalogueDir } = request.source;
   // New lint findings are printed, new errors fail the gate (generators/lint/gate.ts).
   const dir = resolve(cwd, catalogueDir);
-  verdict.lint = lintForGate(
-    current.catalogue,
-    dir,
-    catalogueDir,
-    request.format,
-    undefined,
-    request.ruleData,
-  );
+  const ruleData = await request.ruleData?.(current.catalogue);
+  verdict.lint = lintForGate(current.catalogue, dir, catalogueDir, request.format, undefined, ruleData);
   return verdict;
 }
 

@@ -4,6 +4,7 @@ import type { Finding } from '../diff/rule.js';
 import type { LintGate } from '../lint/gate.js';
 import type { RuleDataProbe } from '../lint/rule.js';
 import type { CatalogueProblem } from '../load/index.js';
+import type { Catalogue } from '../model.js';
 import type { GateBase } from '../release/base.js';
 import type { SourceOptions } from '../sources/index.js';
 
@@ -21,8 +22,11 @@ export interface GateRequest {
   base?: ExplicitBase;
   /** The format the lint's new findings are given in. */
   format: 'text' | 'github';
-  /** The test data's probe of the data rules, for the lint step (`LintOptions.ruleData`). */
-  ruleData?: RuleDataProbe;
+  /**
+   * The test data's probe of the data rules, for the lint step (`LintOptions.ruleData`): asked for the
+   * current catalogue, so that the caller loads it only for a catalogue with rules.
+   */
+  ruleData?: (catalogue: Catalogue) => Promise<RuleDataProbe | undefined>;
 }
 
 /** Whom the change breaks, or the consumer declarations that are wrong. */

@@ -129,7 +129,7 @@ async function printBuilt(
   );
   // Only after a real build: the no-op path stays free of the loader and the lint.
   const { lintSummaryLine } = await import('../lint/gate.js');
-  const { ruleDataProbe } = await import('./lint.js');
+  const { ruleDataProbe } = await import('./rule-data.js');
   const { ruleData } = await ruleDataProbe(result.catalogue);
   const dir = resolve(io.cwd, options.catalogue);
   console.log(lintSummaryLine(result.catalogue, dir, result.sources, ruleData));

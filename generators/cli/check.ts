@@ -3,13 +3,13 @@ import { formatGate, formatGateLines, type GateFormat, gateTally } from '../chec
 import { runGate } from '../check/run.js';
 import type { GateRun, GateVerdict } from '../check/verdict.js';
 import { rootedPath } from '../diff/report/report.js';
-import { probeRuleData } from '../emit/package/rule-probe.js';
 import { openLoader } from '../execute/fast/loader.js';
 import { type CatalogueProblem, formatProblem } from '../load/index.js';
 import { describeBase } from '../release/base.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { SourceOptions } from '../sources/source.js';
 import type { Container } from './container.js';
+import { ruleDataProbe } from './rule-data.js';
 import { usageError } from './usage-error.js';
 
 /** Options of `eventry check`. */
@@ -57,11 +57,11 @@ export async function runCheck(options: CheckCommandOptions, io: Container): Pro
         : undefined;
   const format = options.format ?? 'text';
   const lintFormat = format === 'github' ? 'github' : 'text';
-  const run = runGate({
+  const run = await runGate({
     source: sourceOptions,
     ...(base ? { base } : {}),
     format: lintFormat,
-    ruleData: probeRuleData,
+    ruleData: async (catalogue) => (await ruleDataProbe(catalogue)).ruleData,
   });
   return printGate(run, format, io);
 }

@@ -9,7 +9,6 @@ import { formatJson } from '../lint/report/json.js';
 import { formatProblems, type LintProblem, printable } from '../lint/report/problems.js';
 import { formatSarif } from '../lint/report/sarif.js';
 import { countsText, formatText, sourcePath } from '../lint/report/text.js';
-import type { RuleDataProbe } from '../lint/rule.js';
 import { LINT_RULES } from '../lint/rules/index.js';
 import {
   type CatalogueProblem,
@@ -17,9 +16,9 @@ import {
   loadCatalogueFromSources,
   readCatalogueSources,
 } from '../load/index.js';
-import type { Catalogue } from '../model.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
+import { ruleDataProbe } from './rule-data.js';
 import { usageError } from './usage-error.js';
 
 /** Options of `eventry lint`. */
@@ -115,19 +114,6 @@ export async function runLint(options: LintCommandOptions, io: Container): Promi
     out(`${summaryLine(result, failed)}\n`);
   }
   return failed ? EXIT.problems : EXIT.ok;
-}
-
-/**
- * The test data's probe of the data rules (`LintOptions.ruleData`), for a catalogue that has rules:
- * loaded only then, so a lint of a catalogue without rules starts as before.
- */
-export async function ruleDataProbe(catalogue: Catalogue): Promise<{ ruleData?: RuleDataProbe }> {
-  const hasRules =
-    Object.values(catalogue.events).some((event) => (event.rules?.length ?? 0) > 0) ||
-    Object.values(catalogue.shapes).some((shape) => (shape.rules?.length ?? 0) > 0);
-  if (!hasRules) return {};
-  const { probeRuleData } = await import('../emit/package/rule-probe.js');
-  return { ruleData: probeRuleData };
 }
 
 /** Why the lint fails, or undefined when it passes. */

@@ -7,7 +7,7 @@ import { SchemaRegistryState } from '../schema-registry/registry.js';
 import { EXIT, type ExitStatus } from '../shared/exit-codes.js';
 import type { Container } from './container.js';
 import { openHistory } from './history.js';
-import { ruleDataProbe } from './lint.js';
+import { ruleDataProbe } from './rule-data.js';
 import { usageError } from './usage-error.js';
 
 /** Options of `eventry mcp`. */

@@ -14,7 +14,7 @@ import type { AjvError, ErrorItem, Failure, ValidateOptions, ValidatorContext } 
  * How many problems a run counts before it stops looking: past the listed ones it only counts, so the
  * final item can say how many more there are, up to this bound (then "at least").
  */
-const COUNT_BOUND = 10_000;
+export const COUNT_BOUND = 10_000;
 const DEFAULT_BOUND = Math.max(DEFAULT_MAX_ERRORS + 1, COUNT_BOUND);
 
 /**
@@ -222,7 +222,7 @@ function copyItem(item: ErrorItem): ErrorItem {
   return { detail: item.detail, code: item.code, attr: item.attr };
 }
 
-function tooMany(more: number, stopped: boolean, maxErrors: number): ErrorItem {
+export function tooMany(more: number, stopped: boolean, maxErrors: number): ErrorItem {
   const count = `${stopped ? 'At least ' : ''}${more} more ${more === 1 ? 'problem is' : 'problems are'}`;
   return {
     detail: `${count} not listed: a result lists the first ${maxErrors} (option \`maxErrors\`).`,

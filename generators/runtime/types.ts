@@ -137,7 +137,10 @@ export interface Reporter {
  * makes, from the code's places (`Place`), the functions each place calls with its error (`Reporter`); `mode`
  * reads the options' mode (true: tolerant); `failed` ends a validation whose run found problems,
  * `thrown` one that met an exception (a run that counted enough problems is thrown); `valid` is the
- * result of a valid payload. Set: `context`, how the code takes its run: `"open"` (1.4.0 on),
+ * result of a valid payload. Given for code generated for 1.7.0 on, which lists each error's item
+ * itself (list.ts, docs/decisions/0191): `add` lists an item, `items` makes the item makers of the
+ * code's places, `failedWith` ends a validation that listed items, `caught` one that met an exception.
+ * Set: `context`, how the code reports its errors: `"list"` (1.7.0 on), `"open"` (1.4.0 to 1.6.x),
  * `"argument"` (1.3.0), none (1.2.0 and before); `entry`, the event's `validate(payload, options)`
  * (1.4.0 on).
  */
@@ -151,6 +154,28 @@ export interface CompiledExports {
   failed?: (run: ValidatorContext) => ValidationResult;
   thrown?: (error: unknown) => ValidationResult;
   valid?: ValidationResult;
+  add?: (
+    items: ErrorItem[] | undefined,
+    options: ValidateOptions | undefined,
+    item: ErrorItem,
+  ) => ErrorItem[];
+  items?: (places: readonly Place[]) => ItemMakers;
+  failedWith?: (items: ErrorItem[], options: ValidateOptions | undefined) => ValidationResult;
+  caught?: (error: unknown, options: ValidateOptions | undefined) => ValidationResult;
+}
+
+/**
+ * The items of the places whose path is made as the walk goes (a path through an array index, a
+ * shape's function of its own) and of those whose texts depend on the payload (an undocumented key, the
+ * kind of a value of the wrong type): each a fresh object, its texts made once per place where the path
+ * is fixed (`prefix === ''`).
+ */
+export interface ItemMakers {
+  missing(site: number, prefix: string): ErrorItem;
+  undocumented(site: number, prefix: string, key: string): ErrorItem;
+  mistyped(site: number, prefix: string, value: unknown, parentData?: unknown): ErrorItem;
+  /** Any other error (`enum`, `format`), as ajv builds it (with `data`). */
+  reported(error: AjvError): ErrorItem;
 }
 
 /** The part of an ajv error the mapping reads. */

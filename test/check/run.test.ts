@@ -26,12 +26,12 @@ const request = (repo: TestRepo, base?: string): GateRequest => ({
 describe('the gate room (generators/check/), called without the CLI', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('answers with data, writing nothing: the base it chose, the blocked change, the lint', () => {
+  it('answers with data, writing nothing: the base it chose, the blocked change, the lint', async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', ORDERS.replace('      note: {type: string}\n', ''));
     const stdout = vi.spyOn(process.stdout, 'write');
     const stderr = vi.spyOn(process.stderr, 'write');
-    const run = runGate(request(repo));
+    const run = await runGate(request(repo));
     expect(stdout).not.toHaveBeenCalled();
     expect(stderr).not.toHaveBeenCalled();
     if (run.kind !== 'gated') throw new Error(`expected a verdict, got ${run.kind}`);
@@ -41,17 +41,17 @@ describe('the gate room (generators/check/), called without the CLI', () => {
     expect(run.lint).toBeDefined();
   });
 
-  it('reports a base it cannot see before the catalogue problems, as a result of its own', () => {
+  it('reports a base it cannot see before the catalogue problems, as a result of its own', async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', 'events: [');
-    const run = runGate(request(repo, 'HEAD~9999'));
+    const run = await runGate(request(repo, 'HEAD~9999'));
     expect(run).toMatchObject({ kind: 'base-unseen', code: 'base-not-found' });
   });
 
-  it('reports the current catalogue problems, located, once the base is fine', () => {
+  it('reports the current catalogue problems, located, once the base is fine', async () => {
     const repo = released();
     repo.write('catalogue/orders.yaml', 'events: [');
-    const run = runGate(request(repo, 'HEAD'));
+    const run = await runGate(request(repo, 'HEAD'));
     expect(run.kind).toBe('catalogue-problems');
     if (run.kind === 'catalogue-problems') expect(run.problems[0]?.file).toMatch(/orders\.yaml$/);
   });

@@ -161,7 +161,7 @@ function unverified(
 function shippedValidator(key: string, code: string): (payload: unknown) => ValidationResult {
   const compile = new Function(
     'fullFormats',
-    `return function (exports) {\n${code}\nexports.context = "open";\nreturn exports.validate;\n};`,
+    `return function (exports) {\n${code}\nexports.context = "list";\nreturn exports.validate;\n};`,
   )(fullFormats) as (exports: CompiledExports) => CompiledValidator;
   return defineEvent(key, compile).validate;
 }

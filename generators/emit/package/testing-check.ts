@@ -1,4 +1,5 @@
 import type { Catalogue, Group, Rule } from '../../model.js';
+import { add } from '../../runtime/list.js';
 import { defineTesting, RuleDataError, type TestingData } from '../../runtime/testing.js';
 import type { ErrorItem, ValidationResult } from '../../runtime/types.js';
 import { eventRuleChecks } from './validator/rules.js';
@@ -7,7 +8,7 @@ import { eventRuleChecks } from './validator/rules.js';
 const BUILD_SEEDS = 8;
 
 /** The compiled rules of one event, as its validator runs them after the schema. */
-type RulesFunction = (data: unknown, options: unknown) => { items: ErrorItem[] } | undefined;
+type RulesFunction = (data: unknown, options: unknown) => ErrorItem[] | undefined;
 
 /**
  * Runs the group's test data for every event with rules, at build time, on fixed seeds: `fake` in each
@@ -43,28 +44,16 @@ export function compiledRuleCheck(
   for (const [key, event] of Object.entries(data.events)) {
     if (event.r === undefined) continue;
     const checks = eventRuleChecks(model, key);
-    if (checks !== undefined)
-      compiled.set(key, new Function('open', `${checks.code}\nreturn rules;`)(openRun));
+    if (checks !== undefined) compiled.set(key, new Function('add', `${checks.code}\nreturn rules;`)(add));
   }
   if (compiled.size === 0) return undefined;
   const check = (key: string, payload: unknown): ValidationResult => {
-    const run = compiled.get(key)?.(payload, undefined);
-    return run === undefined
+    const items = compiled.get(key)?.(payload, undefined);
+    return items === undefined
       ? { valid: true }
-      : { valid: false, error: { detail: 'rules', code: 'event_failed_validation', errors: run.items } };
+      : { valid: false, error: { detail: 'rules', code: 'event_failed_validation', errors: items } };
   };
   return { keys: [...compiled.keys()], check };
-}
-
-/** A run that collects the broken rules' items, as the run time's `Run.violated` reports them. */
-function openRun() {
-  const items: ErrorItem[] = [];
-  return {
-    items,
-    violated(detail: string, attr: string) {
-      items.push({ detail, code: 'rule_violated', attr });
-    },
-  };
 }
 
 /** The error at the rule's `file:line:column`, with its code. */

@@ -10,17 +10,18 @@ import { writeModelPackages } from './build-packages.js';
 
 /**
  * Each event ships one validator, for both modes and for valid and invalid payloads: ajv's all-errors
- * checks, which `tolerant` tells to skip the walk over undocumented keys, handing each error as found
- * to a run they open at the first one (`missing`, `undocumented`, `mistyped`, or `report` for any
- * other). A build compiles each event once, and a package holds its code once.
- * The mode and the errors belong to each call: a payload getter that validates another payload does
- * not change the run that reads it.
+ * checks, which `tolerant` tells to skip the walk over undocumented keys, listing each error's item as
+ * found (`add`) in a list they start at the first one, an item either a literal or one the run time's
+ * makers give (`missing`, `undocumented`, `mistyped`, `reported`). A build compiles each event once, and
+ * a package holds its code once. The mode and the errors belong to each call: a payload getter that
+ * validates another payload does not change the list that reads it.
  */
 const KEY = 'account.created-v1';
 const model = loadValid(fixturePath('small'));
 const valid = { account_number: 'A1', account_user_emails: ['a@example.com'] };
 const undocumented = { ...valid, added_later: true };
 
+type Item = { code: string; attr: string };
 type Validator = (
   payload: unknown,
   instancePath: string,
@@ -28,46 +29,58 @@ type Validator = (
   run: undefined,
   tolerant: boolean,
   options: undefined,
-) => Run | undefined;
-/** Where the generated code hands an error: see `ValidatorContext` in generators/runtime/types.ts. */
-type Sink = 'missing' | 'undocumented' | 'mistyped' | 'report';
-type Run = Record<Sink, () => void>;
+) => Item[] | undefined;
 
 describe('one validator per event', () => {
-  it('is one validator and its entry point: `tolerant` allows undocumented fields, a run opened at the first error gets each', () => {
+  it('is one validator and its entry point: `tolerant` allows undocumented fields, a list started at the first error gets each', () => {
     const { code } = compileEventValidators(KEY, standaloneEventSchema(model, KEY, 'closed'));
-    let opened = 0;
-    let reported = 0;
-    const count = () => {
-      reported += 1;
+    let started = 0;
+    // As the run time's `add`: the first error starts the list, which gets every item.
+    const add = (items: Item[] | undefined, _options: unknown, item: Item) => {
+      if (items !== undefined) return [...items, item];
+      started += 1;
+      return [item];
     };
-    const open = (): Run => {
-      opened += 1;
-      return { missing: count, undocumented: count, mistyped: count, report: count };
-    };
-    // As the run time's `fail`: the first error opens a run, which gets every error.
-    const reportTo = (run: Run | undefined) => {
-      const opened = run ?? open();
-      opened.missing();
-      return opened;
-    };
-    const fail = () => ({ missing: reportTo, undocumented: reportTo, mistyped: reportTo });
-    const exports: { validate?: Validator; entry?: unknown; open?: unknown; fail?: unknown } = { open, fail };
+    const made = (code: string) => (_site: number, prefix: string, last: unknown) => ({
+      code,
+      attr: `${prefix}${typeof last === 'string' ? `.${last}` : ''}`,
+    });
+    const items = () => ({
+      missing: made('required'),
+      undocumented: made('unknown_field'),
+      mistyped: made('invalid_type'),
+      reported: made('other'),
+    });
+    const exports: { validate?: Validator; entry?: unknown; add?: unknown; items?: unknown } = { add, items };
     new Function('exports', 'fullFormats', code)(exports, fullFormats);
-    expect(Object.keys(exports)).toEqual(['open', 'fail', 'validate', 'entry']);
+    expect(Object.keys(exports)).toEqual(['add', 'items', 'validate', 'entry']);
     const check = (tolerant: boolean, payload: unknown) => {
-      opened = 0;
-      reported = 0;
-      const run = exports.validate!(payload, '', undefined, undefined, tolerant, undefined);
-      return { valid: run === undefined, opened, reported };
+      started = 0;
+      const listed = exports.validate!(payload, '', undefined, undefined, tolerant, undefined);
+      return { valid: listed === undefined, started, items: listed?.map((item) => [item.code, item.attr]) };
     };
-    expect(check(false, valid)).toEqual({ valid: true, opened: 0, reported: 0 });
-    expect(check(false, undocumented)).toEqual({ valid: false, opened: 1, reported: 1 });
-    expect(check(true, undocumented)).toEqual({ valid: true, opened: 0, reported: 0 });
+    expect(check(false, valid)).toEqual({ valid: true, started: 0, items: undefined });
+    expect(check(false, undocumented)).toEqual({
+      valid: false,
+      started: 1,
+      items: [['unknown_field', '.added_later']],
+    });
+    expect(check(true, undocumented)).toEqual({ valid: true, started: 0, items: undefined });
     expect(check(true, { ...undocumented, account_number: 1, account_user_emails: [2, 3] })).toEqual({
       valid: false,
-      opened: 1,
-      reported: 3,
+      started: 1,
+      items: [
+        ['invalid_type', ''],
+        ['invalid_type', '.account_user_emails.0'],
+        ['invalid_type', '.account_user_emails.1'],
+      ],
+    });
+    // A missing field's path is known as the code is written: its item is a literal, the run time's text.
+    expect(check(false, {})).toMatchObject({
+      items: [
+        ['required', 'account_number'],
+        ['required', 'account_user_emails'],
+      ],
     });
   });
 

@@ -12,11 +12,13 @@ export interface Path {
   suffix: string;
   /** What the last part is: none (the function's own value), a key or an array index. */
   last: 'root' | 'key' | 'index';
+  /** Whether `base` is the payload itself (`""`): in the event's own function, never in a shape's. */
+  atPayload: boolean;
 }
 
-/** The path of a function's own value. */
-export function rootPath(base: Name): Path {
-  return { base, index: [], suffix: '', last: 'root' };
+/** The path of a function's own value; `atPayload` in the event's own function (see `Path`). */
+export function rootPath(base: Name, atPayload = false): Path {
+  return { base, index: [], suffix: '', last: 'root', atPayload };
 }
 
 /** The path of field `name` of the object at `path`. */
@@ -44,6 +46,14 @@ export function pathParts(path: Path, more: string): { prefix: Code; suffix: str
   if (path.index.length === 0) return { prefix: path.base, suffix: path.suffix + more };
   const whole = pathExpression({ ...path, suffix: path.suffix + more });
   return { prefix: whole, suffix: '' };
+}
+
+/**
+ * The dot path (`attr`) of `path` with `more` after it, when it is known as the code is written: a path
+ * from the payload itself through no array index. Its error's item is then a literal.
+ */
+export function fixedAttr(path: Path, more: string): string | undefined {
+  return path.atPayload && path.index.length === 0 ? (path.suffix + more).slice(1) : undefined;
 }
 
 /** One key of a dot path, quoted when it would otherwise read as something else (as `toDotPath` does). */

@@ -6,8 +6,8 @@ import type { Catalogue, Field, Rule, ShapeRulePlace } from '../../../model.js';
 /**
  * An event's data rules as code for its validator: `declarations` (the helpers and patterns the rules
  * need) and the function `rules(data, options)`, which the entry point calls on a payload that passed
- * every schema check. It opens a run at the first broken rule (`exports.open`) and hands each broken
- * rule to its `violated(message, attr)`; it returns the run, or nothing when every rule is kept.
+ * every schema check. It lists the item of each broken rule (`add`, which starts the list at the first),
+ * and returns the list, or nothing when every rule is kept.
  */
 export interface RuleChecks {
   /** The code to place after the validator's functions. */
@@ -61,7 +61,8 @@ function ruleText(rule: Rule): Omit<Rule, 'source'> {
 /** The statement that reports `rule` when the value `root` breaks it; `attr` is a JavaScript expression. */
 function violation(compiler: RuleCompiler, rule: Rule, scope: RuleScope, root: string, attr: string): string {
   const broken = compiler.broken(checked(rule, scope), root);
-  return `if (${broken}) (run ??= open(options)).violated(${JSON.stringify(rule.message)}, ${attr});`;
+  const item = `{detail: ${JSON.stringify(rule.message)}, code: "rule_violated", attr: ${attr}}`;
+  return `if (${broken}) run = add(run, options, ${item});`;
 }
 
 function checked(rule: Rule, scope: RuleScope): TypedNode {

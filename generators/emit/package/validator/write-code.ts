@@ -13,18 +13,19 @@ import { FORMATS } from './keywords/format.js';
 import { KEYWORDS } from './keywords/index.js';
 import { isType, writeTypeError } from './keywords/type.js';
 import {
+  ADD,
+  CAUGHT,
   DATA,
-  FAILED,
+  FAILED_WITH,
   INSTANCE_PATH,
   MISSING,
   MISTYPED,
   MODE,
-  OPEN,
   OPTIONS,
   PARENT_DATA,
   PAYLOAD,
+  REPORTED,
   RUN,
-  THROWN,
   TOLERANT,
   UNDOCUMENTED,
   VALID,
@@ -43,11 +44,12 @@ export interface WrittenValidator {
  * value it is given): `exports.validate`, the all-errors check of the schema, called as
  * `validate(payload, instancePath, parentData, run, tolerant, options)` with no run, which returns
  * none for a valid payload. It checks what ajv's all-errors code of the same schema checks, in ajv's
- * order (the agreement tests compare the two on every event), and hands each error as found to a run
- * opened at the first one: the common ones through the run time's `missing`, `undocumented` and
- * `mistyped` (from `exports.fail(places)`, each place a number into one table of its texts; `Reporter`
- * in generators/runtime/types.ts), any other to the run's `report` as ajv's error object (the run from
- * `exports.open(options)`). `tolerant` switches off the walk over undocumented keys. A valid payload
+ * order (the agreement tests compare the two on every event), and lists each error's platform item as
+ * found, in the array `run` it starts at the first one (`exports.add`; generators/runtime/list.ts,
+ * docs/decisions/0191): a literal where the place's path is known as the code is written, else the item
+ * the run time's makers give (`missing`, `undocumented`, `mistyped`, `reported`, from
+ * `exports.items(places)`, each place a number into one table of its texts; `ItemMakers` in
+ * generators/runtime/types.ts). `tolerant` switches off the walk over undocumented keys. A valid payload
  * touches nothing but its own locals (see docs/decisions/0066); a wide object's fields of a type alone
  * are tested by a quick pass first, and its full checks run only when that stops (docs/decisions/0069).
  *
@@ -70,22 +72,25 @@ class ValidatorWriter implements ValidatorScope {
   private readonly constants = new Map<string, Map<string, Name>>();
   /** The places that report an error, by number (the run time's `site`). */
   private readonly places: Place[] = [];
+  /** The event's own function, whose `instancePath` is the payload's (`""`). */
+  private main: Name | undefined;
 
   constructor(private readonly tree: SchemaTree) {}
 
   write(withRules: boolean): WrittenValidator {
     const { head } = this;
     head.code(_`${'use strict'}`);
-    for (const name of [OPEN, MODE, THROWN, FAILED, VALID]) head.const(name, _`exports.${name}`);
+    for (const name of [MODE, VALID, ADD, FAILED_WITH, CAUGHT]) head.const(name, _`exports.${name}`);
     const main = head.name('validate');
+    this.main = main;
     head.assign(_`exports.validate`, main);
     const entry = head.name('entry');
     head.assign(_`exports.entry`, entry);
     this.entry(entry, main, withRules);
     this.pending.push([this.tree.root, main]);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
-    const report = head.const('report', _`exports.fail(${stringify(this.places)})`);
-    for (const name of [MISSING, UNDOCUMENTED, MISTYPED]) head.const(name, _`${report}.${name}`);
+    const makers = head.const('makers', _`exports.items(${stringify(this.places)})`);
+    for (const name of [MISSING, UNDOCUMENTED, MISTYPED, REPORTED]) head.const(name, _`${makers}.${name}`);
     return { code: `${head.toString()}\n${this.body.toString()}`, usesFormats: this.constants.has(FORMATS) };
   }
 
@@ -102,9 +107,9 @@ class ValidatorWriter implements ValidatorScope {
       const call = _`${main}(${PAYLOAD}, "", undefined, undefined, ${tolerant}, ${OPTIONS})`;
       gen.try(
         () => gen.assign(run, withRules ? _`${call} ?? rules(${PAYLOAD}, ${OPTIONS})` : call),
-        (error) => gen.return(_`${THROWN}(${error})`),
+        (error) => gen.return(_`${CAUGHT}(${error}, ${OPTIONS})`),
       );
-      gen.return(_`${run} === undefined ? ${VALID} : ${FAILED}(${run})`);
+      gen.return(_`${run} === undefined ? ${VALID} : ${FAILED_WITH}(${run}, ${OPTIONS})`);
     });
   }
 
@@ -112,7 +117,7 @@ class ValidatorWriter implements ValidatorScope {
     const gen = this.body;
     const parameters = _`${DATA}, ${INSTANCE_PATH}, ${PARENT_DATA}, ${RUN}, ${TOLERANT}, ${OPTIONS}`;
     gen.func(name, parameters, false, () => {
-      this.value(node, DATA, rootPath(INSTANCE_PATH), PARENT_DATA);
+      this.value(node, DATA, rootPath(INSTANCE_PATH, name === this.main), PARENT_DATA);
       gen.return(RUN);
     });
   }
@@ -141,11 +146,11 @@ class ValidatorWriter implements ValidatorScope {
     };
     // ajv's order: a type without keywords of its own is checked first, then `enum`; otherwise `enum`
     // comes first, then the keywords of the type under its check, with the type error in its `else`.
-    // A value of the wrong type is one problem (the mapping drops its enum error), so there `enum` is
-    // checked under the type's check, which ajv's order would have report first.
+    // A value of the wrong type is one problem (the mapping drops its enum error), so `enum` is checked
+    // only on a value of the right type: after the type error's place here, under the type's check there.
     if (!keywords.some((keyword) => keyword.of === 'type')) {
-      gen.if(not(isType(node.type, data)), () => writeTypeError(cxt));
-      check();
+      if (keywords.length === 0) gen.if(not(isType(node.type, data)), () => writeTypeError(cxt));
+      else gen.if(not(isType(node.type, data)), () => writeTypeError(cxt), check);
       return;
     }
     gen.if(isType(node.type, data), check, () => writeTypeError(cxt));

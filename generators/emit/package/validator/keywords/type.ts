@@ -1,6 +1,7 @@
 import { _, type Code, type Name } from 'ajv/dist/compile/codegen/index.js';
+import { listItem } from '../errors.js';
 import type { KeywordContext } from '../keyword.js';
-import { MISTYPED, OPTIONS, PARENT_DATA, RUN } from '../names.js';
+import { MISTYPED, PARENT_DATA } from '../names.js';
 import { pathParts } from '../paths.js';
 import type { ValueNode } from '../schema-tree.js';
 
@@ -30,14 +31,14 @@ export function isType(type: ValueNode['type'], data: Name): Code {
   }
 }
 
-/** The value is not of the schema's type: the run time's `mistyped` (with the parent of a function's own value). */
+/** The value is not of the schema's type: the run time's `mistyped` makes its item (with the parent of a function's own value). */
 export function writeTypeError({ gen, node, data, path, writer }: KeywordContext): void {
   const { prefix, suffix } = pathParts(path, '');
   if (path.last === 'root') {
     const site = writer.place([2, suffix, node.type, null]);
-    gen.assign(RUN, _`${MISTYPED}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data}, ${PARENT_DATA})`, true);
+    listItem({ gen }, _`${MISTYPED}(${site}, ${prefix}, ${data}, ${PARENT_DATA})`);
     return;
   }
   const site = writer.place([2, suffix, node.type, path.last === 'index']);
-  gen.assign(RUN, _`${MISTYPED}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data})`, true);
+  listItem({ gen }, _`${MISTYPED}(${site}, ${prefix}, ${data})`);
 }
