@@ -36,7 +36,11 @@ export function readMaxErrors(options: unknown): number {
   } catch {
     max = undefined;
   }
-  if (max === undefined) return DEFAULT_MAX_ERRORS;
+  // Small, so that V8 inlines it where a failed validation ends; the check of a given value is out of line.
+  return max === undefined ? DEFAULT_MAX_ERRORS : checkedMaxErrors(max);
+}
+
+function checkedMaxErrors(max: unknown): number {
   if (Number.isSafeInteger(max) && (max as number) > 0) return max as number;
   throw new TypeError(`eventry: maxErrors must be a positive integer, not ${describeOption(max)}.`);
 }
