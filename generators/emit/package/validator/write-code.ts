@@ -41,8 +41,9 @@ export interface WrittenValidator {
 
 /**
  * Writes an event's validator with ajv's code builder (`CodeGen`, whose `_` template escapes every
- * value it is given): `exports.entry` (also `exports.validate`), the event's `validate(payload,
- * options)`, which runs the all-errors check of the schema and returns the run time's result. It checks what ajv's all-errors code of the same schema checks, in ajv's
+ * value it is given): `exports.validate`, the all-errors check of the schema, called as
+ * `validate(payload, instancePath, parentData, run, tolerant, options)` with no run, which returns
+ * none for a valid payload. It checks what ajv's all-errors code of the same schema checks, in ajv's
  * order (the agreement tests compare the two on every event), and lists each error's platform item as
  * found, in the array `run` it starts at the first one (`exports.add`; generators/runtime/list.ts,
  * docs/decisions/0191): a literal where the place's path is known as the code is written, else the item
@@ -71,6 +72,8 @@ class ValidatorWriter implements ValidatorScope {
   private readonly constants = new Map<string, Map<string, Name>>();
   /** The places that report an error, by number (the run time's `site`). */
   private readonly places: Place[] = [];
+  /** The event's own function, whose `instancePath` is the payload's (`""`). */
+  private main: Name | undefined;
 
   constructor(private readonly tree: SchemaTree) {}
 
@@ -78,10 +81,13 @@ class ValidatorWriter implements ValidatorScope {
     const { head } = this;
     head.code(_`${'use strict'}`);
     for (const name of [MODE, VALID, ADD, FAILED_WITH, CAUGHT]) head.const(name, _`exports.${name}`);
+    const main = head.name('validate');
+    this.main = main;
+    head.assign(_`exports.validate`, main);
     const entry = head.name('entry');
-    head.assign(_`exports.validate`, entry);
     head.assign(_`exports.entry`, entry);
-    this.entry(entry, withRules);
+    this.entry(entry, main, withRules);
+    this.pending.push([this.tree.root, main]);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
     const makers = head.const('makers', _`exports.items(${stringify(this.places)})`);
     for (const name of [MISSING, UNDOCUMENTED, MISTYPED, REPORTED]) head.const(name, _`${makers}.${name}`);
@@ -90,37 +96,28 @@ class ValidatorWriter implements ValidatorScope {
 
   /**
    * The event's `validate(payload, options)`, code of its own for each event rather than one function of
-   * the run time's for all: V8 then keeps what it learns of this event's calls apart from every other's
-   * (see docs/decisions/0066). The checks of the event's own schema are written in it, with the names a
-   * shape's function has as parameters declared as its locals (the payload's path `""`): a failed
-   * payload's walk is one function, as ajv's is (docs/decisions/0191).
+   * the run time's for all: V8 then keeps what it learns of this event's calls apart from every other's,
+   * and compiles the validator into it (see docs/decisions/0066).
    */
-  private entry(name: Name, withRules: boolean): void {
+  private entry(name: Name, main: Name, withRules: boolean): void {
     const gen = this.body;
     gen.func(name, _`${PAYLOAD}, ${OPTIONS}`, false, () => {
-      gen.const(TOLERANT, _`${OPTIONS} === undefined ? false : ${MODE}(${OPTIONS})`);
-      gen.let(DATA, PAYLOAD);
-      gen.const(INSTANCE_PATH, _`""`);
-      gen.const(PARENT_DATA, _`undefined`);
-      gen.let(RUN);
+      const tolerant = gen.const('tolerant', _`${OPTIONS} === undefined ? false : ${MODE}(${OPTIONS})`);
+      const run = gen.let('run');
+      const call = _`${main}(${PAYLOAD}, "", undefined, undefined, ${tolerant}, ${OPTIONS})`;
       gen.try(
-        () => {
-          this.value(this.tree.root, DATA, rootPath(INSTANCE_PATH, true), PARENT_DATA);
-          if (withRules)
-            gen.if(_`${RUN} === undefined`, () => gen.assign(RUN, _`rules(${PAYLOAD}, ${OPTIONS})`));
-        },
+        () => gen.assign(run, withRules ? _`${call} ?? rules(${PAYLOAD}, ${OPTIONS})` : call),
         (error) => gen.return(_`${CAUGHT}(${error}, ${OPTIONS})`),
       );
-      gen.return(_`${RUN} === undefined ? ${VALID} : ${FAILED_WITH}(${RUN}, ${OPTIONS})`);
+      gen.return(_`${run} === undefined ? ${VALID} : ${FAILED_WITH}(${run}, ${OPTIONS})`);
     });
   }
 
-  /** The function of a shape that refers to others (ajv's choice, see `value`). */
   private func(node: SchemaNode, name: Name): void {
     const gen = this.body;
     const parameters = _`${DATA}, ${INSTANCE_PATH}, ${PARENT_DATA}, ${RUN}, ${TOLERANT}, ${OPTIONS}`;
     gen.func(name, parameters, false, () => {
-      this.value(node, DATA, rootPath(INSTANCE_PATH), PARENT_DATA);
+      this.value(node, DATA, rootPath(INSTANCE_PATH, name === this.main), PARENT_DATA);
       gen.return(RUN);
     });
   }
