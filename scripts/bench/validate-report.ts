@@ -177,7 +177,7 @@ function invalidAndCold(rows: Row[], cold: ColdStart, load: Load): string[] {
   return [
     '### Invalid payloads with the full error body',
     '',
-    `Flat event, strict, 3 problems: ${fmt(median(flatInvalid.ops.eventry!))} (median of rounds; best ${fmt(best(flatInvalid.ops.eventry!))}; target ≥ 1 M/s: ${met(median(flatInvalid.ops.eventry!) >= 1e6)}). Each event has one validator, ajv's all-errors code with each field read once: on a valid payload it does what a first-error one does; an invalid payload is walked once, and the code lists each error's platform item as found, in an array it starts at the first error: a literal where the place's dot path is known when the code is generated, else a fresh item whose texts the run time made once for the place (docs/decisions/0191); that array is the result's `errors`.`,
+    `Flat event, strict, 3 problems: ${fmt(median(flatInvalid.ops.eventry!))} (median of rounds; best ${fmt(best(flatInvalid.ops.eventry!))}; target ≥ 1 M/s: ${met(median(flatInvalid.ops.eventry!) >= 1e6)}). Each event has one validator, ajv's all-errors code with each field read once: on a valid payload it does what a first-error one does; an invalid payload is walked once, and the code lists each error's platform item as found, in an array it starts at the first error: a literal where the place's dot path is known when the code is generated, else a fresh item whose texts the run time made once for the place (docs/decisions/0191); that array is the result's errors.`,
     '',
     '### Cold start',
     '',
