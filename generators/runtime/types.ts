@@ -174,6 +174,11 @@ export interface ItemMakers {
   missing(site: number, prefix: string): ErrorItem;
   undocumented(site: number, prefix: string, key: string): ErrorItem;
   mistyped(site: number, prefix: string, value: unknown, parentData?: unknown): ErrorItem;
+  /**
+   * The detail of a wrong type at a place of fixed path (code generated for 1.7.0 on writes the rest of
+   * its item as a literal).
+   */
+  typeDetail(site: number, value: unknown, parentData?: unknown): string;
   /** Any other error (`enum`, `format`), as ajv builds it (with `data`). */
   reported(error: AjvError): ErrorItem;
 }

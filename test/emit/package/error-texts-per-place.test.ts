@@ -40,6 +40,14 @@ describe('error texts made once per place', () => {
     );
     expect(at([])[0]!.detail).toBe('`account_number` must be a string, not an array.');
     expect(at(12.5)[0]!.detail).toBe(fraction);
+    // Kinds a JSON payload cannot have but an object can: each named, none taken for another.
+    expect(at(Number.NaN)[0]!.detail).toBe('`account_number` must be a string, not NaN.');
+    expect(at(-Infinity)[0]!.detail).toBe('`account_number` must be a string, not -Infinity.');
+    expect(at({})[0]!.detail).toBe('`account_number` must be a string, not an object.');
+    expect(at(true)[0]!.detail).toBe('`account_number` must be a string, not a boolean.');
+    expect(at(10n)[0]!.detail).toBe('`account_number` must be a string, not a BigInt.');
+    expect(at(7)[0]!.detail).toBe('`account_number` must be a string, not an integer.');
+    expect(at(null)[0]!.detail).toContain('not null; null is never a value here');
   });
 
   it('an undocumented field at one place is named by each payload', () => {

@@ -49,6 +49,7 @@ describe('one validator per event', () => {
       missing: made('required'),
       undocumented: made('unknown_field'),
       mistyped: made('invalid_type'),
+      typeDetail: () => 'wrong type',
       reported: made('other'),
     });
     const exports: { validate?: Validator; entry?: unknown; add?: unknown; items?: unknown } = { add, items };
@@ -70,12 +71,12 @@ describe('one validator per event', () => {
       valid: false,
       started: 1,
       items: [
-        ['invalid_type', ''],
+        ['invalid_type', 'account_number'],
         ['invalid_type', '.account_user_emails.0'],
         ['invalid_type', '.account_user_emails.1'],
       ],
     });
-    // A missing field's path is known as the code is written: its item is a literal, the run time's text.
+    // A path known as the code is written gets a literal item (a missing field's text the run time's).
     expect(check(false, {})).toMatchObject({
       items: [
         ['required', 'account_number'],

@@ -21,3 +21,4 @@ export const MISSING = new Name('missing');
 export const UNDOCUMENTED = new Name('undocumented');
 export const MISTYPED = new Name('mistyped');
 export const REPORTED = new Name('reported');
+export const TYPE_DETAIL = new Name('typeDetail');

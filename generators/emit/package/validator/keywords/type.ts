@@ -1,8 +1,8 @@
 import { _, type Code, type Name } from 'ajv/dist/compile/codegen/index.js';
 import { listItem } from '../errors.js';
 import type { KeywordContext } from '../keyword.js';
-import { MISTYPED, PARENT_DATA } from '../names.js';
-import { pathParts } from '../paths.js';
+import { MISTYPED, PARENT_DATA, TYPE_DETAIL } from '../names.js';
+import { fixedAttr, pathParts } from '../paths.js';
 import type { ValueNode } from '../schema-tree.js';
 
 /**
@@ -31,14 +31,21 @@ export function isType(type: ValueNode['type'], data: Name): Code {
   }
 }
 
-/** The value is not of the schema's type: the run time's `mistyped` makes its item (with the parent of a function's own value). */
+/**
+ * The value is not of the schema's type: its item a literal where the path is known as the code is
+ * written (the detail, which names the kind of value, from the run time's `typeDetail`), else made by
+ * the run time's `mistyped` (with the parent of a function's own value).
+ */
 export function writeTypeError({ gen, node, data, path, writer }: KeywordContext): void {
   const { prefix, suffix } = pathParts(path, '');
-  if (path.last === 'root') {
-    const site = writer.place([2, suffix, node.type, null]);
-    listItem({ gen }, _`${MISTYPED}(${site}, ${prefix}, ${data}, ${PARENT_DATA})`);
+  const root = path.last === 'root';
+  const site = writer.place([2, suffix, node.type, root ? null : path.last === 'index']);
+  const parent = root ? _`, ${PARENT_DATA}` : _``;
+  const attr = fixedAttr(path, '');
+  if (attr !== undefined) {
+    const detail = _`${TYPE_DETAIL}(${site}, ${data}${parent})`;
+    listItem({ gen }, _`{detail: ${detail}, code: ${'invalid_type'}, attr: ${attr}}`);
     return;
   }
-  const site = writer.place([2, suffix, node.type, path.last === 'index']);
-  listItem({ gen }, _`${MISTYPED}(${site}, ${prefix}, ${data})`);
+  listItem({ gen }, _`${MISTYPED}(${site}, ${prefix}, ${data}${parent})`);
 }
