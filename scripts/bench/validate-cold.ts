@@ -12,7 +12,7 @@ import type { Json } from './validate-setup.js';
  * its neighbours' work, so the per-run differences are many and their spread is shown
  * (docs/decisions/0195).
  */
-export const COLD_RUNS = 120;
+const COLD_RUNS = 120;
 
 /** One consumer process of the cold start table: its name, its `node` arguments, its target over bare node. */
 type ColdCase = [name: string, args: string[], target: number | undefined];
@@ -74,7 +74,7 @@ export function measureColdStart(
 }
 
 /** The median and the quartiles of a list of numbers (linear interpolation between ranks). */
-export function spread(values: number[]): Spread {
+function spread(values: number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => {
     const rank = (sorted.length - 1) * q;
