@@ -160,6 +160,9 @@ export function readChunkModule(pkg: BuiltPackage, path: string): ValidatorModul
   return readShippedModule(pkg, path, path);
 }
 
+/** What an event's entry point imports the event part of the run time as (docs/decisions/0195). */
+const EVENT_RUNTIME = '../event-runtime.js';
+
 function readShippedModule(pkg: BuiltPackage, path: string, key: string): ValidatorModule | DocsProblem {
   const file = join(pkg.dir, path);
   let text: string;
@@ -176,8 +179,10 @@ function readShippedModule(pkg: BuiltPackage, path: string, key: string): Valida
   const chunks: string[] = [];
   for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
     const specifier = match[1]!;
-    // The run time: by name (packages built before 0175) or the package's own copy beside `events/`.
-    if (specifier === pkg.runtimeName || specifier === '../runtime.js') continue;
+    // The run time: by name (packages built before 0175), the package's own copy beside `events/`, or
+    // the part of it an event's entry point imports (0195), which the site's copy holds too.
+    if (specifier === pkg.runtimeName || specifier === '../runtime.js' || specifier === EVENT_RUNTIME)
+      continue;
     const chunk = /^\.\.\/(chunks\/\d+\.js)$/.exec(specifier);
     if (chunk) {
       chunks.push(chunk[1]!);
@@ -195,7 +200,9 @@ function readShippedModule(pkg: BuiltPackage, path: string, key: string): Valida
   }
   const original = text;
   // The site keeps a copy of the run time beside each group's validators: `pkg/<group>/runtime.js`.
-  text = text.replaceAll(`"${pkg.runtimeName}"`, `'../runtime.js'`);
+  text = text
+    .replaceAll(`"${pkg.runtimeName}"`, `'../runtime.js'`)
+    .replaceAll(`"${EVENT_RUNTIME}"`, `'../runtime.js'`);
   for (const specifier of vendored) {
     const asset = `../../../${VENDORED.get(specifier)!.asset}`;
     text = text.replaceAll(`'${specifier}'`, `'${asset}'`).replaceAll(`"${specifier}"`, `"${asset}"`);

@@ -20,19 +20,40 @@ const best = (values: number[]): number => Math.max(...values);
 /** Median over rounds of `a / b`. */
 const ratioOf = (a: number[], b: number[]): number => median(a.map((value, i) => value / b[i]!));
 
-/** Cold start of consumer processes, in ms. */
+/** A median with its quartiles, in ms. */
+export interface Spread {
+  median: number;
+  q1: number;
+  q3: number;
+}
+
+/** Cold start of consumer processes, in ms (`validate-cold.ts`). */
 export interface ColdStart {
+  /** Interleaved runs of each process. */
+  runs: number;
+  /** Bare `node -e 0`'s median. */
   node: number;
-  /** What importing one empty module file takes over `node -e 0`. */
-  moduleOverhead: number;
+  /** What importing one empty module file takes over `node -e 0` (per-run differences). */
+  moduleOverhead: Spread;
   /** What importing one empty npm package by name takes over `node -e 0`. */
-  packageOverhead: number;
-  /**
-   * Process, median wall time, median of its excess over the bare run next to it, over the run
-   * importing one empty module and over the run importing one empty package by name, target excess
-   * (over bare node).
-   */
-  rows: [string, number, number, number, number, number][];
+  packageOverhead: Spread;
+  /** Bare node's instructions (valgrind), and the two peers' over it as ms; absent without valgrind. */
+  instructions?: { bare: number; module: number; package: number };
+  rows: ColdRow[];
+}
+
+/** One process with a target: per-run differences over bare node and over each peer's run beside it. */
+export interface ColdRow {
+  name: string;
+  ms: number;
+  over: Spread;
+  overModule: Spread;
+  overPackage: Spread;
+  /** Its instructions (valgrind), and those over bare node's as ms at bare node's time per instruction. */
+  instructions?: number;
+  instructionsMs?: number;
+  /** The target over bare node, in ms; none for a row that only splits another. */
+  target?: number;
 }
 
 /** A difference in ms with its sign: `+1.2`, `-0.5`. */
@@ -181,14 +202,32 @@ function invalidAndCold(rows: Row[], cold: ColdStart, load: Load): string[] {
     '',
     '### Cold start',
     '',
-    `Whole \`node\` processes, medians of 40 interleaved runs (1-minute load average when the bench started: ${load.start[0]!.toFixed(1)}). Bare \`node -e 0\`: ${cold.node.toFixed(1)} ms; an ES module that imports one empty module file (Node's file module loader, paid by any consumer that imports a package at all): ${signed(cold.moduleOverhead)} ms over it; one that imports an empty npm package by name (Node's resolution of a bare specifier besides, paid by any consumer that imports a package by name, as an event's entry imports the run time package): ${signed(cold.packageOverhead)} ms over it. What is over the last is eventry's own: its modules read, parsed and run, the event's validator compiled, the payload validated.`,
+    ...coldLines(cold, load),
+  ];
+}
+
+/** The cold start paragraph and table. */
+function coldLines(cold: ColdStart, load: Load): string[] {
+  const within = (value: Spread) => `${signed(value.median)} [${signed(value.q1)}, ${signed(value.q3)}]`;
+  const counted = cold.instructions;
+  const countText = counted
+    ? ` The instruction column is load-free: the instructions valgrind counts for the process (\`--predictable\`), those over bare node's (${(counted.bare / 1e6).toFixed(0)} M) turned into ms at bare node's median time per instruction; for the peers ${signed(counted.module)} ms and ${signed(counted.package)} ms.`
+    : ' (valgrind was not installed: no instruction counts.)';
+  return [
+    `Whole \`node\` processes, ${cold.runs} interleaved rounds (each starting one process later), 1-minute load average when the bench started: ${load.start[0]!.toFixed(1)}. Each figure over another process is the median of the per-round differences, with their interquartile range in brackets: it shows how far the machine's load moved single runs. Bare \`node -e 0\`: ${cold.node.toFixed(1)} ms; an ES module that imports one empty module file (Node's ES module loader, paid by any consumer that imports a package at all): ${within(cold.moduleOverhead)} ms over it; one that imports an empty npm package by name (Node's resolution of a bare specifier besides): ${within(cold.packageOverhead)} ms over it. What is over the empty module is eventry's own: its modules read, parsed and run, the event's validator set up, the payload validated.${countText}`,
     '',
-    '| process | median | over bare node (median of per-run differences), derived | over importing one empty module, derived | over importing one empty package by name, derived | target (over bare node), derived |',
-    '|---|---|---|---|---|---|',
+    '| process | median | over bare node [IQR] | over importing one empty module [IQR] | over importing one empty package by name [IQR] | instructions over bare node (as ms) | target (over bare node, median) |',
+    '|---|---|---|---|---|---|---|',
     ...cold.rows.map(
-      ([name, ms, over, overModule, overPackage, target]) =>
-        `| ${name} | ${ms.toFixed(1)} ms | ${signed(over)} ms | ${signed(overModule)} ms | ${signed(overPackage)} ms | ≤ +${target} ms: ${met(over <= target)} |`,
+      (row) =>
+        `| ${row.name} | ${row.ms.toFixed(1)} ms | ${within(row.over)} ms | ${within(row.overModule)} ms | ${within(row.overPackage)} ms | ${instructionCell(row, counted?.bare)} | ${row.target === undefined ? '(none)' : `≤ +${row.target} ms: ${met(row.over.median <= row.target)}`} |`,
     ),
     '',
   ];
+}
+
+/** Instructions over bare node's, in millions, and as ms: `+21.9 M (+8.2 ms)`. */
+function instructionCell(row: ColdRow, bare: number | undefined): string {
+  if (row.instructions === undefined || row.instructionsMs === undefined || bare === undefined) return 'n/a';
+  return `${signed((row.instructions - bare) / 1e6)} M (${signed(row.instructionsMs)} ms)`;
 }

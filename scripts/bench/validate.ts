@@ -1,13 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { Catalogue } from '../../generators/model.js';
 import { startScriptWorker } from '../../generators/shared/worker.js';
-import { median } from './measure.js';
-import { type ColdStart, type Mode, type Row, report } from './validate-report.js';
+import { measureColdStart } from './validate-cold.js';
+import { type Mode, type Row, report } from './validate-report.js';
 import { benchPayloads, buildBenchPackages, EVENTS, type Json } from './validate-setup.js';
 import {
   CONTENDERS,
@@ -141,83 +139,5 @@ export function contenderThreads(out: string): ContenderThreads {
       await Promise.all([...threads.values()].map((thread) => thread.terminate()));
       setFlagsFromString('--allocation-site-pretenuring');
     },
-  };
-}
-
-/**
- * Whole consumer processes: import a group package (or one event) and validate one payload.
- * `nodeModules`: where the packages in `out` find the packages they import by name.
- */
-function measureColdStart(model: Catalogue, out: string, nodeModules: string): ColdStart {
-  const largest = [...model.groups].sort((a, b) => b.events.length - a.events.length)[0]!;
-  const key = largest.events[0]!;
-  const examples = readFileSync(join(out, largest.slug, 'examples', `${key}.json`), 'utf8');
-  const payload = JSON.stringify((JSON.parse(examples) as { minimal: Json }).minimal);
-  const url = (path: string) => pathToFileURL(join(out, largest.slug, path)).href;
-  const script = (path: string, call: string) =>
-    `import { validate } from ${JSON.stringify(url(path))}; if (!${call}.valid) process.exit(1);`;
-  // Issue 9's targets: a group import + one validation within +15 ms of bare node, one event's entry +5 ms.
-  // The second peer: an ES module that imports one empty module file, what Node's file module loader
-  // costs any consumer that imports a package at all (shown beside the target, over `node -e 0`).
-  const empty = join(out, 'empty-peer.mjs');
-  writeFileSync(empty, '');
-  // The third: a module that imports an empty npm package by name, as an event's entry imports the
-  // run time package. Node resolves a first bare specifier with machinery of its own (the package.json
-  // reader, `exports` maps), which any consumer importing any package pays once.
-  const emptyPackage = join(nodeModules, 'eventry-empty-peer');
-  mkdirSync(emptyPackage, { recursive: true });
-  writeFileSync(
-    join(emptyPackage, 'package.json'),
-    JSON.stringify({ name: 'eventry-empty-peer', version: '1.0.0', type: 'module', exports: './index.js' }),
-  );
-  writeFileSync(join(emptyPackage, 'index.js'), '');
-  const packagePeer = join(out, 'empty-package-peer.mjs');
-  writeFileSync(packagePeer, 'import "eventry-empty-peer";\n');
-  const cases: [string, string[], number][] = [
-    ['bare `node -e 0`', ['-e', '0'], 0],
-    [
-      'import one empty module',
-      ['--input-type=module', '-e', `import ${JSON.stringify(pathToFileURL(empty).href)};`],
-      0,
-    ],
-    [
-      'import one empty package by name',
-      ['--input-type=module', '-e', `import ${JSON.stringify(pathToFileURL(packagePeer).href)};`],
-      0,
-    ],
-    [
-      `import \`${largest.slug}\` (largest group, ${largest.events.length} events) + validate one payload`,
-      ['--input-type=module', '-e', script('index.js', `validate(${JSON.stringify(key)}, ${payload})`)],
-      15,
-    ],
-    [
-      `import \`${largest.slug}/events/${key}\` + validate one payload`,
-      ['--input-type=module', '-e', script(`events/${key}.js`, `validate(${payload})`)],
-      5,
-    ],
-  ];
-  const times = cases.map(() => [] as number[]);
-  for (let run = 0; run < 40; run++) {
-    cases.forEach(([, args], i) => {
-      const started = performance.now();
-      const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
-      const elapsed = performance.now() - started;
-      if (result.status !== 0) throw new Error(`cold start run failed: ${result.stderr}`);
-      times[i]!.push(elapsed);
-    });
-  }
-  const bare = times[0]!;
-  const emptyImport = times[1]!;
-  const packageImport = times[2]!;
-  // The median of per-run differences: each run and the bare run beside it shared the machine's load.
-  const over = (own: number[], peer: number[]) => median(own.map((ms, run) => ms - peer[run]!));
-  return {
-    node: median(bare),
-    moduleOverhead: over(emptyImport, bare),
-    packageOverhead: over(packageImport, bare),
-    rows: cases.slice(3).map(([name, , target], i) => {
-      const own = times[i + 3]!;
-      return [name, median(own), over(own, bare), over(own, emptyImport), over(own, packageImport), target];
-    }),
   };
 }

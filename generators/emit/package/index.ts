@@ -12,18 +12,25 @@ import {
 } from './migrations.js';
 import { emitPackageJson, groupSourceHash, groupUsesFormats } from './package-json.js';
 import { emitReadme } from './readme.js';
-import { GROUP_RUNTIME_FILE, RUNTIME_SLUG, runtimeCopy, runtimePackageName } from './runtime-package.js';
+import {
+  eventRuntimeCopy,
+  GROUP_EVENT_RUNTIME_FILE,
+  GROUP_RUNTIME_FILE,
+  RUNTIME_SLUG,
+  runtimeCopy,
+  runtimePackageName,
+} from './runtime-package.js';
 import { render } from './templates.js';
 import { emitTestingFiles } from './testing.js';
 import { emitGroupTypes, interfaceName } from './types.js';
 import { eventRuleChecks } from './validator/rules.js';
 
 /**
- * Events per chunk module. A module costs Node a fixed price to load besides its size, so the group's
- * index loads a few chunks rather than a module per event, and an event's entry point loads only its
- * chunk: both stay close to bare node (see docs/decisions/0007).
+ * Validators per chunk module: all of the group's in one. A module costs Node a fixed price to load
+ * besides its size, and only the group's index imports the chunks: an event's entry point carries its
+ * own validator (see docs/decisions/0196, which replaces 0007's chunks of 8).
  */
-const CHUNK_SIZE = 8;
+const CHUNK_SIZE = Number.POSITIVE_INFINITY;
 
 /**
  * One npm package per event group, `packages/<slug>/`: types, precompiled validators with the
@@ -74,7 +81,7 @@ export async function emitGroupPackage(
   if (distinct.some((validator) => validator.usesFormats) !== usesFormats) {
     throw new Error(`the validators of ${group.slug} and its field formats disagree on ajv-formats`);
   }
-  const { chunks, chunkOf } = chunkValidators(distinct);
+  const chunks = chunkValidators(distinct);
   const names: PackageNames = {
     note: generatedNote(`catalogue/${group.source.file}`),
     packageName: groupPackageName(model, group),
@@ -97,13 +104,16 @@ export async function emitGroupPackage(
         text: runtimeCopy(),
       }),
     },
-    ...chunks.map((chunk, n) => chunkFile(group.slug, names.note, chunk, n)),
-    ...group.events.flatMap((key, i) =>
-      eventFiles(model, group.slug, names.runtimeName, key, {
-        id: ofEvent[i]!.id,
-        chunk: chunkOf.get(ofEvent[i]!)!,
+    // The part of it an event's own entry point imports (docs/decisions/0195).
+    {
+      path: `${group.slug}/${GROUP_EVENT_RUNTIME_FILE}`,
+      contents: render('copied', {
+        note: generatedNote('generators/runtime/runtime.ts'),
+        text: eventRuntimeCopy(),
       }),
-    ),
+    },
+    ...chunks.map((chunk, n) => chunkFile(group.slug, names.note, chunk, n)),
+    ...group.events.flatMap((key, i) => eventFiles(model, group.slug, names.runtimeName, key, ofEvent[i]!)),
   ];
 }
 
@@ -146,20 +156,16 @@ async function compileGroupValidators(
   return { distinct: [...bySchema.values()], ofEvent };
 }
 
-/** The validators `CHUNK_SIZE` to a chunk module, in order, and the module of each validator. */
-function chunkValidators(distinct: GroupValidator[]): {
-  chunks: Chunk[];
-  chunkOf: Map<GroupValidator, string>;
-} {
+/** The validators `CHUNK_SIZE` to a chunk module, in order: what the group's index imports. */
+function chunkValidators(distinct: GroupValidator[]): Chunk[] {
   const chunks: Chunk[] = [];
-  const chunkOf = new Map<GroupValidator, string>();
   for (let start = 0; start < distinct.length; start += CHUNK_SIZE) {
-    const module = `./chunks/${chunks.length}.js`;
-    const validators = distinct.slice(start, start + CHUNK_SIZE);
-    for (const validator of validators) chunkOf.set(validator, module);
-    chunks.push({ module, validators });
+    chunks.push({
+      module: `./chunks/${chunks.length}.js`,
+      validators: distinct.slice(start, start + CHUNK_SIZE),
+    });
   }
-  return { chunks, chunkOf };
+  return chunks;
 }
 
 /** The package's README, types, index (which loads the chunks), matchers and testing entry point. */
@@ -224,13 +230,17 @@ function chunkFile(slug: string, note: string, chunk: Chunk, n: number): OutputF
   return { path: `${slug}/chunks/${n}.js`, contents };
 }
 
-/** An event's entry point (which loads only its chunk), its types, JSON Schema and examples. */
+/**
+ * An event's entry point, its types, JSON Schema and examples. The entry point carries its own copy of
+ * the event's validator and imports only the event part of the run time: one module besides itself
+ * (docs/decisions/0195).
+ */
 function eventFiles(
   model: Catalogue,
   slug: string,
   runtimeName: string,
   key: string,
-  validator: { id: string; chunk: string },
+  validator: GroupValidator,
 ): OutputFile[] {
   const eventNote = generatedNote(`catalogue/${model.events[key]!.source.file}`);
   return [
@@ -240,8 +250,14 @@ function eventFiles(
         note: eventNote,
         runtimeName,
         key,
-        id: validator.id,
-        chunk: `.${validator.chunk}`,
+        runtime: `../${GROUP_EVENT_RUNTIME_FILE}`,
+        usesFormats: validator.usesFormats,
+        validator: {
+          id: validator.id,
+          code: validator.code,
+          checks: validator.keys.join(', '),
+          shared: validator.keys.length > 1,
+        },
       }),
     },
     {

@@ -98,6 +98,7 @@ export function emitPackageJson(
       'testing.d.ts',
       'testing-data.js',
       'runtime.js',
+      'event-runtime.js',
       ...(migrations ? ['migrations.js'] : []),
       'events/',
       'chunks/',

@@ -179,12 +179,33 @@ export const PRECOMPILED_RUNTIME_COPY = 'runtime/group-copy/runtime.js';
 export const GROUP_RUNTIME_FILE = 'runtime.js';
 
 /**
+ * What an event's own entry point takes from the run time: the part of it that `npm run build:tool`
+ * bundles a second time, alone, for the event entry points (docs/decisions/0195).
+ */
+export const EVENT_RUNTIME_EXPORTS = ['defineEvent', 'EventValidationError', 'standardSchemaOf'] as const;
+
+/** Where `npm run build:tool` writes that part of the run time, as one module. */
+export const PRECOMPILED_EVENT_RUNTIME_COPY = 'runtime/group-copy/event-runtime.js';
+
+/** Its file name in a group package, beside its `index.js`: what `events/<key>.js` imports. */
+export const GROUP_EVENT_RUNTIME_FILE = 'event-runtime.js';
+
+/**
  * The run time as one module, as each group package carries it: its entry points import it by a
  * relative path, which Node finds without resolving a package name (+3.7 ms of a cold start on its
  * own), and load one file for six (docs/decisions/0175). Refused when stale, as the run time package.
  */
 export function runtimeCopy(): string {
   return readCompiledRuntime(PRECOMPILED_RUNTIME_COPY);
+}
+
+/**
+ * The part of the run time an event's entry point needs (`EVENT_RUNTIME_EXPORTS`), as one module: what
+ * each group package carries as `event-runtime.js`. The same sources as `runtime.js`, with what only the
+ * group API, migrations and matchers use left out, so importing one event parses less (0195).
+ */
+export function eventRuntimeCopy(): string {
+  return readCompiledRuntime(PRECOMPILED_EVENT_RUNTIME_COPY);
 }
 
 /** The digest of each source file of the run time in `generators/runtime/`, by file name. */
@@ -204,7 +225,9 @@ export function runtimeSourceDigests(): Record<string, string> {
  * or compiled from other sources than the ones in the source tree now, so a build never ships a run
  * time that is not the one in the source tree.
  */
-function readCompiledRuntime(name: (typeof COMPILED)[number] | typeof PRECOMPILED_RUNTIME_COPY): string {
+function readCompiledRuntime(
+  name: (typeof COMPILED)[number] | typeof PRECOMPILED_RUNTIME_COPY | typeof PRECOMPILED_EVENT_RUNTIME_COPY,
+): string {
   const what = 'the compiled package run time (dist/generators/runtime/)';
   const current = runtimeSourceDigests();
   requirePrecompiled<Record<string, string>>(PRECOMPILED_RUNTIME_DIGESTS, what, (recorded) =>

@@ -4,7 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emitGroupPackages } from '../../../generators/emit/package/index.js';
 import {
+  EVENT_RUNTIME_EXPORTS,
   emitRuntimePackage,
+  eventRuntimeCopy,
   RUNTIME_RANGE,
   RUNTIME_VERSION,
   runtimeCopy,
@@ -116,13 +118,48 @@ describe('group packages and the run time', async () => {
     expect(loaded.map((file) => file.path)).toContain('account/events/account.created-v1.js');
     for (const file of loaded) {
       for (const specifier of importsOf(file.contents)) {
-        // A chunk whose fields have formats imports ajv-formats, as before; nothing else has a name.
-        if (file.path.includes('/chunks/') && specifier.startsWith('ajv-formats/')) continue;
+        // A validator whose fields have formats imports ajv-formats, as before: in a chunk, and in the
+        // entry point of its event, which carries a copy (0195). Nothing else has a name.
+        if (/\/(chunks|events)\//.test(file.path) && specifier.startsWith('ajv-formats/')) continue;
         expect(specifier, file.path).toMatch(/^\.\.?\//);
       }
     }
-    const event = groups.find((file) => file.path === 'account/events/account.created-v1.js')!.contents;
-    expect(importsOf(event)).toEqual(['../runtime.js', '../chunks/0.js']);
+  });
+
+  it("make an event's entry point import one module: the event part of the run time (0195)", () => {
+    const events = loaded.filter((file) => file.path.includes('/events/'));
+    expect(events.length).toBeGreaterThan(3);
+    for (const file of events) {
+      // Its validator is in the entry point itself: no chunk, no group run time, nothing else.
+      const imports = importsOf(file.contents).filter((specifier) => !specifier.startsWith('ajv-formats/'));
+      expect(imports, file.path).toEqual(['../event-runtime.js']);
+      const named = /^import \{([^}]*)\} from "\.\.\/event-runtime\.js";$/m.exec(file.contents)![1]!;
+      expect(
+        named.split(',').map((name) => name.trim()),
+        file.path,
+      ).toEqual([...EVENT_RUNTIME_EXPORTS]);
+    }
+  });
+
+  it('carry the event part of the run time: what an entry point imports and no more, one module', () => {
+    for (const slug of ['account', 'billing']) {
+      const copy = groups.find((file) => file.path === `${slug}/event-runtime.js`)!.contents;
+      expect(copy).toContain(eventRuntimeCopy());
+      expect(importsOf(copy), slug).toEqual([]);
+      const exported = /^export \{([^}]*)\};?\s*$/m.exec(copy)![1]!;
+      expect(
+        exported
+          .split(',')
+          .map((name) => name.trim())
+          .sort(),
+      ).toEqual([...EVENT_RUNTIME_EXPORTS].sort());
+      // The group API, migrations and matchers are left out: it is the smaller module.
+      expect(copy).not.toMatch(/function (defineGroup|defineMigrations|createMatchers)\b/);
+      const whole = groups.find((file) => file.path === `${slug}/runtime.js`)!.contents;
+      expect(copy.length).toBeLessThan(whole.length * 0.75);
+      const manifest = JSON.parse(groups.find((file) => file.path === `${slug}/package.json`)!.contents);
+      expect(manifest.files, slug).toContain('event-runtime.js');
+    }
   });
 
   it('import the run time package by name only in the testing entry point', () => {
