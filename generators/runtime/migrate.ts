@@ -41,7 +41,8 @@ class OwnMigrationError extends Error {
  * package carries a copy of the run time (docs/decisions/0175), and every copy takes the class the first
  * one left on `globalThis`, so `err instanceof MigrationError` holds whichever group threw.
  */
-export const MigrationError: typeof OwnMigrationError = sharedMigrationError();
+// Pure for a bundler: a copy of the run time that never names the class (the event entry's) leaves it out.
+export const MigrationError: typeof OwnMigrationError = /* @__PURE__ */ sharedMigrationError();
 export type MigrationError = OwnMigrationError;
 
 function sharedMigrationError(): typeof OwnMigrationError {
