@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  type CompiledExports,
   type CompiledValidator,
   defineEvent,
   defineGroup,
   type GroupApi,
+  type ValidateOptions,
   type ValidatorContext,
 } from '../../../generators/runtime/runtime.js';
 import { fixturePath } from '../../helpers.js';
@@ -202,6 +204,50 @@ describe('the run a validator is given', () => {
     });
     expect(api.validate({ count: 'x' })).toEqual(expected('new.code-v1'));
     expect(thisSeen).toEqual([undefined, '']);
+  });
+
+  it('is opened by code generated for 1.4.0 to 1.6.x (`context: "open"`, a reporter per kind of error)', () => {
+    // That code's shape, as the generator wrote it before items were listed by the code (1.7.0).
+    type Run = ValidatorContext | undefined;
+    const api = defineEvent('open.code-v1', (exports) => {
+      const { mode, thrown, failed, valid } = exports as Required<CompiledExports>;
+      const report = exports.fail!([
+        [0, '.id'],
+        [2, '.count', 'integer', false],
+      ]);
+      const validate0 = (
+        data: Record<string, unknown>,
+        path: string,
+        _p: unknown,
+        run: Run,
+        _t: boolean,
+        options?: ValidateOptions,
+      ) => {
+        let opened = run;
+        if (data.id === undefined) opened = report.missing(opened, options, 0, path);
+        if (!Number.isInteger(data.count)) opened = report.mistyped(opened, options, 1, path, data.count);
+        return opened;
+      };
+      exports.entry = (payload: unknown, options?: ValidateOptions) => {
+        const tolerant = options === undefined ? false : mode(options);
+        let run: Run;
+        try {
+          run = validate0(payload as Record<string, unknown>, '', undefined, undefined, tolerant, options);
+        } catch (error) {
+          return thrown(error);
+        }
+        return run === undefined ? valid : failed(run);
+      };
+      exports.context = 'open';
+      return validate0 as unknown as CompiledValidator;
+    });
+    expect(api.validate({ count: 'x' })).toEqual(expected('open.code-v1'));
+    expect(api.validate({ id: 1, count: 2 })).toEqual({ valid: true });
+    const capped = api.validate({ count: 'x' }, { maxErrors: 1 });
+    expect(capped.valid ? [] : capped.error.errors.map((item) => item.code)).toEqual([
+      'required',
+      'too_many_problems',
+    ]);
   });
 
   it('a group package generated before 1.4.0 (no dispatch of its own) still finds its events', () => {
