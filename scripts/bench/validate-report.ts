@@ -105,7 +105,7 @@ export function report(rows: Row[], cold: ColdStart, load: Load): string {
 /** How the rows were measured, and what each contender is. */
 function method(load: Load): string[] {
   return [
-    `${machineLine()} Load average (1/5/15 min) ${loads(load.start)} at the start, ${loads(load.end)} at the end: the machine is shared with other work, so figures taken under load are noisier than the ratios suggest (each ratio compares neighbours in a round, which shared the load). 5 interleaved rounds of mitata means (≥ 100 ms CPU each; the parse table: 21 rounds of ≥ 40 ms), in one run; ops/s are each contender's best round, ratios the median of per-round ratios.`,
+    `${machineLine()} Load average (1/5/15 min) ${loads(load.start)} at the start, ${loads(load.end)} at the end: the machine is shared with other work, so figures taken under load are noisier than the ratios suggest (each ratio compares neighbours in a round, which shared the load). 11 interleaved rounds of mitata means (≥ 100 ms CPU each; the parse table: 21 rounds of ≥ 40 ms), in one run; ops/s are each contender's best round, ratios the median of per-round ratios.`,
     'Each contender runs in a worker thread of its own, started afresh for each row: its own V8 heap, as in',
     'an application using that one library, and no type feedback from the rows before (a validator that had',
     "run the strict invalid payload ran the tolerant rows after it on code fitted to both payloads' shapes;",

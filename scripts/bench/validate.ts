@@ -72,6 +72,13 @@ async function measureEvent(model: Catalogue, out: string, kind: string, key: st
   return rows;
 }
 
+/**
+ * Rounds per row: a row's ratio is the median of its per-round ratios. With 5, two runs of the same code
+ * on this shared machine read rows a third apart (flat invalid, strict: 0.90x, then 0.68x); 11 take a
+ * minute more per run.
+ */
+const THROUGHPUT_ROUNDS = 11;
+
 async function measureRow(
   threads: ContenderThreads,
   request: (cpuMs: number, parse?: boolean) => MeasureRequest,
@@ -83,7 +90,7 @@ async function measureRow(
 ): Promise<Row> {
   const ops: Record<string, number[]> = Object.fromEntries(CONTENDERS.map((name) => [name, []]));
   // Rounds: each contender in turn, in its own thread, so that neighbours in a round ran under the same load.
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
     for (const name of CONTENDERS) ops[name]!.push(1e9 / (await threads.measure(name, request(100))).ns);
   }
   const row: Row = { event: `${kind} \`${key}\``, payload: label, mode, valid: isValid, ops };
