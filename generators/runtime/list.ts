@@ -116,28 +116,30 @@ export function itemMakers(places: readonly Place[]): ItemMakers {
   // Per place: a missing field's item, an undocumented key's, a wrong type's by kind of value.
   const sites: Sites = [];
   return {
-    missing(site, prefix) {
+    missing(run, options, site, prefix) {
       const known = sites[site] as ErrorItem | undefined;
-      if (prefix === '' && known !== undefined) return copy(known);
-      return missingItem(sites, places, site, prefix);
+      const fixed = prefix === '' && known !== undefined;
+      return add(run, options, fixed ? copy(known) : missingItem(sites, places, site, prefix));
     },
-    undocumented(site, prefix, key) {
+    undocumented(run, options, site, prefix, key) {
       const known = sites[site] as KeyTexts | undefined;
       // The last key named here: a payload sent again with the same mistake names it again.
-      if (prefix === '' && known !== undefined && known.key === key) return copy(known.item);
-      return undocumentedItem(sites, places, site, prefix, key);
+      const fixed = prefix === '' && known !== undefined && known.key === key;
+      return add(run, options, fixed ? copy(known.item) : undocumentedItem(sites, places, site, prefix, key));
     },
-    mistyped(site, prefix, value, parentData) {
+    mistyped(run, options, site, prefix, value, parentData) {
       const known = sites[site] as TypeTexts | undefined;
-      if (prefix === '' && known !== undefined && known.tag === tagOf(value)) return copy(known.item);
-      return mistypedItem(sites, places[site] as TypePlace, site, prefix, value, parentData);
+      const fixed = prefix === '' && known !== undefined && known.tag === tagOf(value);
+      return add(
+        run,
+        options,
+        fixed
+          ? copy(known.item)
+          : mistypedItem(sites, places[site] as TypePlace, site, prefix, value, parentData),
+      );
     },
-    typeDetail(site, value, parentData) {
-      const known = sites[site] as TypeTexts | undefined;
-      if (known !== undefined && known.tag === tagOf(value)) return known.item.detail;
-      return mistypedItem(sites, places[site] as TypePlace, site, '', value, parentData).detail;
-    },
-    reported: (error) => toErrorItem(error, undefined, error.instancePath.slice(1)),
+    reported: (run, options, error) =>
+      add(run, options, toErrorItem(error, undefined, error.instancePath.slice(1))),
   };
 }
 

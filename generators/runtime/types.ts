@@ -168,19 +168,34 @@ export interface CompiledExports {
  * The items of the places whose path is made as the walk goes (a path through an array index, a
  * shape's function of its own) and of those whose texts depend on the payload (an undocumented key, the
  * kind of a value of the wrong type): each a fresh object, its texts made once per place where the path
- * is fixed (`prefix === ''`).
+ * is fixed (`prefix === ''`), listed (`add`) by the same call, so that each place in the generated
+ * code is one short call and V8 still inlines the code of an event into its entry (a literal item and
+ * a second call at each place took the flat event's function past V8's inlining limit; 0191).
  */
 export interface ItemMakers {
-  missing(site: number, prefix: string): ErrorItem;
-  undocumented(site: number, prefix: string, key: string): ErrorItem;
-  mistyped(site: number, prefix: string, value: unknown, parentData?: unknown): ErrorItem;
-  /**
-   * The detail of a wrong type at a place of fixed path (code generated for 1.7.0 on writes the rest of
-   * its item as a literal).
-   */
-  typeDetail(site: number, value: unknown, parentData?: unknown): string;
+  missing(
+    run: ErrorItem[] | undefined,
+    options: ValidateOptions | undefined,
+    site: number,
+    prefix: string,
+  ): ErrorItem[];
+  undocumented(
+    run: ErrorItem[] | undefined,
+    options: ValidateOptions | undefined,
+    site: number,
+    prefix: string,
+    key: string,
+  ): ErrorItem[];
+  mistyped(
+    run: ErrorItem[] | undefined,
+    options: ValidateOptions | undefined,
+    site: number,
+    prefix: string,
+    value: unknown,
+    parentData?: unknown,
+  ): ErrorItem[];
   /** Any other error (`enum`, `format`), as ajv builds it (with `data`). */
-  reported(error: AjvError): ErrorItem;
+  reported(run: ErrorItem[] | undefined, options: ValidateOptions | undefined, error: AjvError): ErrorItem[];
 }
 
 /** The part of an ajv error the mapping reads. */

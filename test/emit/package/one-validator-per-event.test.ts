@@ -41,15 +41,15 @@ describe('one validator per event', () => {
       started += 1;
       return [item];
     };
-    const made = (code: string) => (_site: number, prefix: string, last: unknown) => ({
-      code,
-      attr: `${prefix}${typeof last === 'string' ? `.${last}` : ''}`,
-    });
+    // As the run time's makers: each makes its place's item and lists it with `add`.
+    const made =
+      (code: string) =>
+      (list: Item[] | undefined, options: unknown, _site: number, prefix: string, last: unknown) =>
+        add(list, options, { code, attr: `${prefix}${typeof last === 'string' ? `.${last}` : ''}` });
     const items = () => ({
       missing: made('required'),
       undocumented: made('unknown_field'),
       mistyped: made('invalid_type'),
-      typeDetail: () => 'wrong type',
       reported: made('other'),
     });
     const exports: { validate?: Validator; entry?: unknown; add?: unknown; items?: unknown } = { add, items };
@@ -71,12 +71,12 @@ describe('one validator per event', () => {
       valid: false,
       started: 1,
       items: [
-        ['invalid_type', 'account_number'],
+        ['invalid_type', ''],
         ['invalid_type', '.account_user_emails.0'],
         ['invalid_type', '.account_user_emails.1'],
       ],
     });
-    // A path known as the code is written gets a literal item (a missing field's text the run time's).
+    // A missing field's path is known as the code is written: its item is a literal, the run time's text.
     expect(check(false, {})).toMatchObject({
       items: [
         ['required', 'account_number'],

@@ -28,8 +28,6 @@ export function reportError(
   data: Name,
 ): void {
   writer.place(null);
-  listItem(
-    { gen },
-    _`${REPORTED}({instancePath: ${pathExpression(path)}, keyword: ${keyword}, params: ${params}, data: ${data}})`,
-  );
+  const error = _`{instancePath: ${pathExpression(path)}, keyword: ${keyword}, params: ${params}, data: ${data}}`;
+  gen.assign(RUN, _`${REPORTED}(${RUN}, ${OPTIONS}, ${error})`);
 }

@@ -21,4 +21,3 @@ export const MISSING = new Name('missing');
 export const UNDOCUMENTED = new Name('undocumented');
 export const MISTYPED = new Name('mistyped');
 export const REPORTED = new Name('reported');
-export const TYPE_DETAIL = new Name('typeDetail');

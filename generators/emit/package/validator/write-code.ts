@@ -27,7 +27,6 @@ import {
   REPORTED,
   RUN,
   TOLERANT,
-  TYPE_DETAIL,
   UNDOCUMENTED,
   VALID,
 } from './names.js';
@@ -91,8 +90,7 @@ class ValidatorWriter implements ValidatorScope {
     this.pending.push([this.tree.root, main]);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
     const makers = head.const('makers', _`exports.items(${stringify(this.places)})`);
-    for (const name of [MISSING, UNDOCUMENTED, MISTYPED, TYPE_DETAIL, REPORTED])
-      head.const(name, _`${makers}.${name}`);
+    for (const name of [MISSING, UNDOCUMENTED, MISTYPED, REPORTED]) head.const(name, _`${makers}.${name}`);
     return { code: `${head.toString()}\n${this.body.toString()}`, usesFormats: this.constants.has(FORMATS) };
   }
 

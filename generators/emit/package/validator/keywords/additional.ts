@@ -1,6 +1,5 @@
 import { _, type Name, not, or } from 'ajv/dist/compile/codegen/index.js';
-import { listItem } from '../errors.js';
-import { TOLERANT, UNDOCUMENTED } from '../names.js';
+import { OPTIONS, RUN, TOLERANT, UNDOCUMENTED } from '../names.js';
 import { pathParts } from '../paths.js';
 import { WIDE_OBJECT } from '../quick-check.js';
 import type { ObjectContext, ObjectKeywordDefinition } from './object-context.js';
@@ -25,7 +24,7 @@ function closedObject({ gen, rules, locals, data, path, writer, quick }: ObjectC
     const report = (): void => {
       const { prefix, suffix } = pathParts(path, '');
       const site = writer.place([1, suffix]);
-      listItem({ gen }, _`${UNDOCUMENTED}(${site}, ${prefix}, ${key})`);
+      gen.assign(RUN, _`${UNDOCUMENTED}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${key})`);
     };
     if (names.length === 0) report();
     else gen.if(not(or(...names.map((name) => _`${key} === ${name}`))), report);

@@ -1,7 +1,7 @@
 import { _ } from 'ajv/dist/compile/codegen/index.js';
 import { requiredItem } from '../../../../runtime/error-items.js';
 import { listItem, literalItem } from '../errors.js';
-import { MISSING } from '../names.js';
+import { MISSING, OPTIONS, RUN } from '../names.js';
 import { fixedAttr, missingKey, pathParts } from '../paths.js';
 import type { ObjectKeywordDefinition } from './object-context.js';
 
@@ -19,10 +19,8 @@ export const requiredKeyword: ObjectKeywordDefinition = {
         const { prefix, suffix } = pathParts(path, more);
         const site = writer.place([0, suffix]);
         const attr = fixedAttr(path, more);
-        listItem(
-          { gen },
-          attr === undefined ? _`${MISSING}(${site}, ${prefix})` : literalItem(requiredItem(attr)),
-        );
+        if (attr === undefined) gen.assign(RUN, _`${MISSING}(${RUN}, ${OPTIONS}, ${site}, ${prefix})`);
+        else listItem({ gen }, literalItem(requiredItem(attr)));
       });
     }
   },

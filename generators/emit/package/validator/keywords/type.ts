@@ -1,8 +1,7 @@
 import { _, type Code, type Name } from 'ajv/dist/compile/codegen/index.js';
-import { listItem } from '../errors.js';
 import type { KeywordContext } from '../keyword.js';
-import { MISTYPED, PARENT_DATA, TYPE_DETAIL } from '../names.js';
-import { fixedAttr, pathParts } from '../paths.js';
+import { MISTYPED, OPTIONS, PARENT_DATA, RUN } from '../names.js';
+import { pathParts } from '../paths.js';
 import type { ValueNode } from '../schema-tree.js';
 
 /**
@@ -31,21 +30,11 @@ export function isType(type: ValueNode['type'], data: Name): Code {
   }
 }
 
-/**
- * The value is not of the schema's type: its item a literal where the path is known as the code is
- * written (the detail, which names the kind of value, from the run time's `typeDetail`), else made by
- * the run time's `mistyped` (with the parent of a function's own value).
- */
+/** The value is not of the schema's type: the run time's `mistyped` (with the parent of a function's own value). */
 export function writeTypeError({ gen, node, data, path, writer }: KeywordContext): void {
   const { prefix, suffix } = pathParts(path, '');
   const root = path.last === 'root';
   const site = writer.place([2, suffix, node.type, root ? null : path.last === 'index']);
   const parent = root ? _`, ${PARENT_DATA}` : _``;
-  const attr = fixedAttr(path, '');
-  if (attr !== undefined) {
-    const detail = _`${TYPE_DETAIL}(${site}, ${data}${parent})`;
-    listItem({ gen }, _`{detail: ${detail}, code: ${'invalid_type'}, attr: ${attr}}`);
-    return;
-  }
-  listItem({ gen }, _`${MISTYPED}(${site}, ${prefix}, ${data}${parent})`);
+  gen.assign(RUN, _`${MISTYPED}(${RUN}, ${OPTIONS}, ${site}, ${prefix}, ${data}${parent})`);
 }
