@@ -8,15 +8,15 @@ import {
   unreadable,
 } from './error-items.js';
 import { DEFAULT_MAX_ERRORS, readMaxErrors } from './options.js';
-import { COUNT_BOUND, failure, tooMany } from './run.js';
+import { COUNT_BOUND, failure, SITE_KEY_LIMIT, tooMany } from './run.js';
 import type { ErrorItem, ItemMakers, Place, ValidateOptions, ValidationResult } from './types.js';
 
 /**
  * The error protocol of code generated for 1.7.0 on (docs/decisions/0191): the generated code makes each
  * error's platform item where it finds the error, and lists it itself, in an array it starts at the
  * payload's first error (`add`); the array is the result's `errors` as it is. A place whose dot path
- * is known when the code is generated writes its item as a literal; any other asks the run time for a
- * fresh one (`ItemMakers`), which makes a place's texts once and copies them into each item. Nothing
+ * is known when the code is generated writes its item as a literal; any other calls the run time's
+ * maker for its kind (`ItemMakers`), which makes a fresh item from texts made once per place and lists it. Nothing
  * outlives a call but those texts: no run object, nothing to reset, so a payload getter may validate
  * another payload.
  *
@@ -64,7 +64,7 @@ function addPast(items: ErrorItem[], options: ValidateOptions | undefined, item:
 
 /**
  * The platform's body for the items a walk listed: the first `maxErrors` of them, the rest counted in a
- * last item. `found` is the number of problems when the walk stopped at the bound (then "at least").
+ * last item. `stoppedAt` is the number of problems when the walk stopped at the bound (then "at least").
  * An option the caller got wrong is thrown here, after the walk.
  */
 export function failedWith(
@@ -93,9 +93,6 @@ export function caughtBy(
   if (error.optionError !== undefined) throw error.optionError;
   return failedWith(key, summaries, error.items, options, error.found);
 }
-
-/** The longest undocumented key whose texts a place keeps: a payload's keys are not held past this. */
-const SITE_KEY_LIMIT = 128;
 
 interface KeyTexts {
   key: string;

@@ -178,7 +178,7 @@ interface TypeSite {
 }
 
 /** The longest undocumented key whose texts a place keeps: a payload's keys are not held past this. */
-const SITE_KEY_LIMIT = 128;
+export const SITE_KEY_LIMIT = 128;
 
 /** Not a dot path (each starts with `.` or is empty). */
 const NO_PATH = '#';
