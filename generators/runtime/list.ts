@@ -7,7 +7,7 @@ import {
   unknownItem,
   unreadable,
 } from './error-items.js';
-import { DEFAULT_MAX_ERRORS, readMaxErrors } from './options.js';
+import { readMaxErrors } from './options.js';
 import { COUNT_BOUND, failure, SITE_KEY_LIMIT, tooMany } from './run.js';
 import type { ErrorItem, ItemMakers, Place, ValidateOptions, ValidationResult } from './types.js';
 
@@ -42,24 +42,48 @@ export function add(
   options: ValidateOptions | undefined,
   item: ErrorItem,
 ): ErrorItem[] {
-  if (items === undefined) return [item];
   // Under the bound, whatever `maxErrors` says: the items past it are dropped at the end (`failedWith`).
-  if (items.length < COUNT_BOUND - 1) items.push(item);
-  else addPast(items, options, item);
+  return items === undefined
+    ? [item]
+    : items.length < COUNT_BOUND - 1
+      ? listed(items, item)
+      : addPast(items, options, item);
+}
+
+function listed(items: ErrorItem[], item: ErrorItem): ErrorItem[] {
+  items.push(item);
   return items;
 }
 
 /** The count bound reached: `maxErrors` decides whether the walk stops, or lists on (a bound over it). */
-function addPast(items: ErrorItem[], options: ValidateOptions | undefined, item: ErrorItem): void {
+function addPast(items: ErrorItem[], options: ValidateOptions | undefined, item: ErrorItem): ErrorItem[] {
   let max: number;
   try {
-    max = options === undefined ? DEFAULT_MAX_ERRORS : readMaxErrors(options);
+    max = readMaxErrors(options);
   } catch (optionError) {
     throw new Stopped(items, items.length + 1, optionError);
   }
   const found = items.length + 1;
   if (found >= Math.max(max + 1, COUNT_BOUND)) throw new Stopped(items, found);
-  items.push(item);
+  return listed(items, item);
+}
+
+/**
+ * The end of an event's walk that listed `items` (the generated entry's `failedWith`). The common case,
+ * a count within `maxErrors` whose summary the event made already, is the result written here, small
+ * enough that V8 inlines it into the entry within its budget for the caller (docs/decisions/0197); any
+ * other goes the long way.
+ */
+export function resultOf(
+  key: string,
+  summaries: string[],
+): (items: ErrorItem[], options: ValidateOptions | undefined) => ValidationResult {
+  return (items, options) => {
+    const found = items.length;
+    return found < summaries.length && found <= readMaxErrors(options)
+      ? { valid: false, error: { detail: summaries[found]!, code: 'event_failed_validation', errors: items } }
+      : failedWith(key, summaries, items, options);
+  };
 }
 
 /**
@@ -74,7 +98,7 @@ export function failedWith(
   options: ValidateOptions | undefined,
   stoppedAt?: number,
 ): ValidationResult {
-  const max = options === undefined ? DEFAULT_MAX_ERRORS : readMaxErrors(options);
+  const max = readMaxErrors(options);
   const found = stoppedAt ?? items.length;
   if (found <= max) return failure(key, items, found, summaries);
   const listed = items.length > max ? items.slice(0, max) : items;
@@ -110,45 +134,65 @@ interface TypeTexts {
  * code; the texts are made out of line.
  */
 export function itemMakers(places: readonly Place[]): ItemMakers {
-  // Per place: a missing field's item, an undocumented key's, a wrong type's by kind of value.
+  // Per place: a missing field's item, an undocumented key's, a wrong type's by kind of value. Each
+  // maker is a call V8 inlines, to a function it may leave out of line: the code of a small event,
+  // inlined into its caller, leaves little of V8's budget for the makers (docs/decisions/0197).
   const sites: Sites = [];
   return {
-    missing(run, options, site, prefix) {
-      const known = sites[site] as ErrorItem | undefined;
-      const fixed = prefix === '' && known !== undefined;
-      return add(run, options, fixed ? copy(known) : missingItem(sites, places, site, prefix));
-    },
-    undocumented(run, options, site, prefix, key) {
-      const known = sites[site] as KeyTexts | undefined;
-      // The last key named here: a payload sent again with the same mistake names it again.
-      const fixed = prefix === '' && known !== undefined && known.key === key;
-      return add(run, options, fixed ? copy(known.item) : undocumentedItem(sites, places, site, prefix, key));
-    },
-    mistyped(run, options, site, prefix, value, parentData) {
-      const known = sites[site] as TypeTexts | undefined;
-      const fixed = prefix === '' && known !== undefined && known.tag === tagOf(value);
-      return add(
-        run,
-        options,
-        fixed
-          ? copy(known.item)
-          : mistypedItem(sites, places[site] as TypePlace, site, prefix, value, parentData),
-      );
-    },
+    missing: (run, options, site, prefix) => add(run, options, missingAt(sites, places, site, prefix)),
+    undocumented: (run, options, site, prefix, key) =>
+      add(run, options, undocumentedAt(sites, places, site, prefix, key)),
+    mistyped: (run, options, site, prefix, value, parentData) =>
+      add(run, options, mistypedAt(sites, places, site, prefix, value, parentData)),
     reported: (run, options, error) =>
       add(run, options, toErrorItem(error, undefined, error.instancePath.slice(1))),
   };
+}
+
+/** A missing field's item: at a place of fixed path, a copy of the one made first. */
+function missingAt(sites: Sites, places: readonly Place[], site: number, prefix: string): ErrorItem {
+  const known = sites[site] as ErrorItem | undefined;
+  return prefix === '' && known !== undefined ? copy(known) : missingItem(sites, places, site, prefix);
+}
+
+/** An undocumented key's item: at a place of fixed path, a copy of the last key's when it is the same. */
+function undocumentedAt(
+  sites: Sites,
+  places: readonly Place[],
+  site: number,
+  prefix: string,
+  key: string,
+): ErrorItem {
+  const known = sites[site] as KeyTexts | undefined;
+  // The last key named here: a payload sent again with the same mistake names it again.
+  return prefix === '' && known !== undefined && known.key === key
+    ? copy(known.item)
+    : undocumentedItem(sites, places, site, prefix, key);
+}
+
+/** A wrong type's item: at a place of fixed path, a copy of the one made for the same kind of value. */
+function mistypedAt(
+  sites: Sites,
+  places: readonly Place[],
+  site: number,
+  prefix: string,
+  value: unknown,
+  parentData: unknown,
+): ErrorItem {
+  const known = sites[site] as TypeTexts | undefined;
+  return prefix === '' && known !== undefined && known.tag === tagOf(value)
+    ? copy(known.item)
+    : mistypedItem(sites, places[site] as TypePlace, site, prefix, value, parentData);
 }
 
 type TypePlace = readonly [2, string, string, boolean | null];
 type Sites = (ErrorItem | KeyTexts | TypeTexts | undefined)[];
 
 function missingItem(sites: Sites, places: readonly Place[], site: number, prefix: string): ErrorItem {
-  const attr = (prefix + (places[site] as readonly [number, string])[1]).slice(1);
-  if (prefix !== '') return requiredItem(attr);
-  const known = requiredItem(attr);
-  sites[site] = known;
-  return copy(known);
+  const item = requiredItem((prefix + (places[site] as readonly [number, string])[1]).slice(1));
+  if (prefix !== '') return item;
+  sites[site] = item;
+  return copy(item);
 }
 
 function undocumentedItem(

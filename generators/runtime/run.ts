@@ -238,14 +238,26 @@ export function failure(
   found: number | string,
   summaries?: string[],
 ): Failure {
-  const memo = typeof found === 'number' && found < 128 ? summaries : undefined;
-  let detail = memo?.[found as number];
-  if (detail === undefined) {
-    detail = `The payload is not a valid \`${key}\` event: ${found === 1 ? '1 problem' : `${found} problems`}.`;
-    if (memo !== undefined) memo[found as number] = detail;
-  }
   return {
     valid: false,
-    error: { detail, code: 'event_failed_validation', errors },
+    error: { detail: summaryOf(key, found, summaries), code: 'event_failed_validation', errors },
   };
+}
+
+/** Counts up to this one have their summary kept, made once per event. */
+const SUMMARY_LIMIT = 128;
+
+/**
+ * The body's detail for `found` problems. `summaries` holds it by count, from 0 (unused) up: filled in
+ * order, so that it stays an array without holes, which V8 reads fastest (`resultOf` in list.ts).
+ */
+export function summaryOf(key: string, found: number | string, summaries: string[] | undefined): string {
+  if (summaries === undefined || typeof found !== 'number' || found >= SUMMARY_LIMIT)
+    return summaryText(key, found);
+  while (summaries.length <= found) summaries.push(summaryText(key, summaries.length));
+  return summaries[found]!;
+}
+
+function summaryText(key: string, found: number | string): string {
+  return `The payload is not a valid \`${key}\` event: ${found === 1 ? '1 problem' : `${found} problems`}.`;
 }

@@ -19,7 +19,7 @@ export const RUNTIME_SLUG = 'runtime';
  * the previous version cannot run on it. A changed run time under an unchanged version is refused by
  * `eventry publish`, as a changed group is.
  */
-export const RUNTIME_VERSION = '1.7.0';
+export const RUNTIME_VERSION = '1.7.1';
 
 /**
  * The range every group package depends on: a caret, so that npm installs ONE copy of the run time for

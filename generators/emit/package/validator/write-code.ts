@@ -80,7 +80,7 @@ class ValidatorWriter implements ValidatorScope {
   write(withRules: boolean): WrittenValidator {
     const { head } = this;
     head.code(_`${'use strict'}`);
-    for (const name of [MODE, VALID, ADD, FAILED_WITH, CAUGHT]) head.const(name, _`exports.${name}`);
+    for (const name of [MODE, VALID, ADD, FAILED_WITH, CAUGHT]) head.var(name, _`exports.${name}`);
     const main = head.name('validate');
     this.main = main;
     head.assign(_`exports.validate`, main);
@@ -89,8 +89,8 @@ class ValidatorWriter implements ValidatorScope {
     this.entry(entry, main, withRules);
     this.pending.push([this.tree.root, main]);
     for (let next = this.pending.shift(); next; next = this.pending.shift()) this.func(...next);
-    const makers = head.const('makers', _`exports.items(${stringify(this.places)})`);
-    for (const name of [MISSING, UNDOCUMENTED, MISTYPED, REPORTED]) head.const(name, _`${makers}.${name}`);
+    const makers = head.var('makers', _`exports.items(${stringify(this.places)})`);
+    for (const name of [MISSING, UNDOCUMENTED, MISTYPED, REPORTED]) head.var(name, _`${makers}.${name}`);
     return { code: `${head.toString()}\n${this.body.toString()}`, usesFormats: this.constants.has(FORMATS) };
   }
 
@@ -102,7 +102,7 @@ class ValidatorWriter implements ValidatorScope {
   private entry(name: Name, main: Name, withRules: boolean): void {
     const gen = this.body;
     gen.func(name, _`${PAYLOAD}, ${OPTIONS}`, false, () => {
-      const tolerant = gen.const('tolerant', _`${OPTIONS} === undefined ? false : ${MODE}(${OPTIONS})`);
+      const tolerant = gen.const('tolerant', _`${OPTIONS} == null ? false : ${MODE}(${OPTIONS})`);
       const run = gen.let('run');
       const call = _`${main}(${PAYLOAD}, "", undefined, undefined, ${tolerant}, ${OPTIONS})`;
       gen.try(
@@ -173,7 +173,7 @@ class ValidatorWriter implements ValidatorScope {
     }
     let name = declared.get(key);
     if (name === undefined) {
-      name = this.head.const(prefix, code());
+      name = this.head.var(prefix, code());
       declared.set(key, name);
     }
     return name;
