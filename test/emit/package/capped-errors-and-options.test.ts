@@ -50,6 +50,29 @@ describe('a payload with very many problems', () => {
     expect(errorsOf(account.validate(KEY, withKeys(8), { maxErrors: 8 }))).toHaveLength(8);
   });
 
+  it('cuts each failure by its own options, after earlier ones made the summary of its count', () => {
+    const payload = withKeys(3);
+    const summary = 'The payload is not a valid `account.created-v1` event: 3 problems.';
+    const asked: [ValidateOptions | null | undefined, number][] = [
+      [undefined, 3],
+      [{ maxErrors: 1 }, 2],
+      [undefined, 3],
+      [null, 3],
+      [{ maxErrors: 2 }, 3],
+      [{ maxErrors: 3 }, 3],
+      [{ mode: 'strict' }, 3],
+      [{ maxErrors: 1 }, 2],
+    ];
+    for (const [options, listed] of asked) {
+      const result = account.validate(KEY, payload, options as ValidateOptions);
+      expect(result.valid ? '' : result.error.detail).toBe(summary);
+      const errors = errorsOf(result);
+      expect(errors).toHaveLength(listed);
+      const max = options?.maxErrors ?? 100;
+      expect(errors.at(-1)!.code).toBe(max < 3 ? 'too_many_problems' : 'unknown_field');
+    }
+  });
+
   it('stops reading a million bad array items after 10 000 problems', () => {
     let highest = -1;
     const items = new Proxy(
