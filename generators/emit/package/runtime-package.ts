@@ -202,17 +202,20 @@ export function runtimeCopy(): string {
 /**
  * The part of the run time an event's entry point needs (`EVENT_RUNTIME_EXPORTS`), as one module: what
  * each group package carries as `event-runtime.js`. The same sources as `runtime.js`, with what only the
- * group API, migrations and matchers use left out, so importing one event parses less (0195).
+ * group API, migrations and matchers use left out, so importing one event parses less (0195), and
+ * event-entry.ts's `defineEvent`, which runs only code of the same build, minified (0198).
  */
 export function eventRuntimeCopy(): string {
   return readCompiledRuntime(PRECOMPILED_EVENT_RUNTIME_COPY);
 }
 
+/** Sources in `generators/runtime/` that only the bundled copies use, not the run time package (0198). */
+const BUNDLED_ONLY = ['event-entry.ts'] as const;
+
 /** The digest of each source file of the run time in `generators/runtime/`, by file name. */
 export function runtimeSourceDigests(): Record<string, string> {
   const digests: Record<string, string> = {};
-  for (const name of COMPILED) {
-    const source = sourceOf(name);
+  for (const source of [...COMPILED.map(sourceOf), ...BUNDLED_ONLY]) {
     digests[source] ??= createHash('sha256')
       .update(readToolkitFile(`runtime/${source}`))
       .digest('hex');
