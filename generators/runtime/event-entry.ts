@@ -6,15 +6,14 @@
  * alone as the group package's `event-runtime.js`, so importing one event parses only what it runs
  * (docs/decisions/0198). The group's `runtime.js` keeps the full `defineEvent` of runtime.ts.
  */
+import { eventApiOf, VALID } from './event-api.js';
 import { caughtBy, itemMakers, add as listItem, resultOf } from './list.js';
 import { readMode } from './options.js';
 import { EventValidationError } from './runtime.js';
-import type { CompiledExports, CompiledValidator, EventApi, Failure, ValidateOptions } from './types.js';
+import type { CompiledExports, CompiledValidator, EventApi } from './types.js';
 
 export { standardSchemaOf } from './standard.js';
 export { EventValidationError };
-
-const VALID = Object.freeze({ valid: true as const });
 
 /**
  * One event's API from its generated code, which sets `exports.entry`, its `validate(payload, options)`,
@@ -38,16 +37,7 @@ export function defineEvent<T, K extends string>(
   compile(exports);
   const validate = exports.entry;
   if (exports.context !== 'list' || typeof validate !== 'function') throw notListed(key);
-  return {
-    key,
-    validate,
-    isEvent: (payload: unknown, options?: ValidateOptions): payload is T =>
-      validate(payload, options) === VALID,
-    assertEvent: (payload: unknown, options?: ValidateOptions): asserts payload is T => {
-      const result = validate(payload, options);
-      if (result !== VALID) throw new EventValidationError((result as Failure).error);
-    },
-  };
+  return eventApiOf<T, K>(key, validate, EventValidationError);
 }
 
 /** Generated code this run time cannot run: an entry point and its `event-runtime.js` from two builds. */

@@ -76,6 +76,8 @@ describe('generated group packages and the run time package', { timeout: 120_000
       'README.md',
       'error-items.d.ts',
       'error-items.js',
+      'event-api.d.ts',
+      'event-api.js',
       'fast-check.d.ts',
       'fast-check.js',
       'list.d.ts',

@@ -46,6 +46,8 @@ const COMPILED = [
   'run.d.ts',
   'list.js',
   'list.d.ts',
+  'event-api.js',
+  'event-api.d.ts',
   'matchers.js',
   'matchers.d.ts',
   'error-items.js',

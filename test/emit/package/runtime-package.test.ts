@@ -52,6 +52,8 @@ describe('the run time package', () => {
         'run.d.ts',
         'list.js',
         'list.d.ts',
+        'event-api.js',
+        'event-api.d.ts',
         'matchers.js',
         'matchers.d.ts',
         'error-items.js',
