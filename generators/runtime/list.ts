@@ -130,8 +130,8 @@ interface TypeTexts {
 
 /**
  * The item makers of one event's code, from its places (see `Place`). Each maker's common case, a
- * place at a fixed path that made its texts already, is a few lines V8 inlines into the generated
- * code; the texts are made out of line.
+ * place at a fixed path that made its texts already, is a lookup and a copy (`missingAt` and the
+ * like); a new item's texts are made out of line.
  */
 export function itemMakers(places: readonly Place[]): ItemMakers {
   // Per place: a missing field's item, an undocumented key's, a wrong type's by kind of value. Each
