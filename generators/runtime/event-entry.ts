@@ -6,9 +6,7 @@
  * alone as the group package's `event-runtime.js`, so importing one event parses only what it runs
  * (docs/decisions/0198). The group's `runtime.js` keeps the full `defineEvent` of runtime.ts.
  */
-import { eventApiOf, VALID } from './event-api.js';
-import { caughtBy, itemMakers, add as listItem, resultOf } from './list.js';
-import { readMode } from './options.js';
+import { eventApiOf, listExports } from './event-api.js';
 import { EventValidationError } from './runtime.js';
 import type { CompiledExports, CompiledValidator, EventApi } from './types.js';
 
@@ -24,16 +22,7 @@ export function defineEvent<T, K extends string>(
   key: K,
   compile: (exports: CompiledExports) => CompiledValidator,
 ): EventApi<T, K> {
-  // The body's detail by problem count, made once per count (see `failure` in run.ts).
-  const summaries: string[] = [];
-  const exports: CompiledExports = {
-    mode: readMode,
-    valid: VALID,
-    add: listItem,
-    items: itemMakers,
-    failedWith: resultOf(key, summaries),
-    caught: (error, options) => caughtBy(key, summaries, error, options),
-  };
+  const exports: CompiledExports = listExports(key, []);
   compile(exports);
   const validate = exports.entry;
   if (exports.context !== 'list' || typeof validate !== 'function') throw notListed(key);
