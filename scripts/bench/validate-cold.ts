@@ -14,6 +14,16 @@ import type { Json } from './validate-setup.js';
  */
 const COLD_RUNS = 120;
 
+/**
+ * The children's environment: this one without `NODE_EXTRA_CA_CERTS`. Node parses that file before it
+ * runs any code, alike in every process: kept, it adds noise to every run, and the instruction
+ * column would convert at the pace of certificate parsing, not of loading modules (docs/decisions/0199).
+ */
+function childEnv(): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _dropped, ...env } = process.env;
+  return env;
+}
+
 /** One consumer process of the cold start table: its name, its `node` arguments, its target over bare node. */
 type ColdCase = [name: string, args: string[], target: number | undefined];
 
@@ -28,19 +38,20 @@ export function measureColdStart(
   runs = COLD_RUNS,
 ): ColdStart {
   const cases = coldCases(model, out, nodeModules);
+  const env = childEnv();
   const times = cases.map(() => [] as number[]);
   for (let run = 0; run < runs; run++) {
     // Each round starts one case later: no case always runs right after another one.
     for (let step = 0; step < cases.length; step++) {
       const i = (run + step) % cases.length;
       const started = performance.now();
-      const result = spawnSync(process.execPath, cases[i]![1], { encoding: 'utf8' });
+      const result = spawnSync(process.execPath, cases[i]![1], { encoding: 'utf8', env });
       const elapsed = performance.now() - started;
       if (result.status !== 0) throw new Error(`cold start run failed: ${result.stderr}`);
       times[i]!.push(elapsed);
     }
   }
-  const counts = cases.map(([, args]) => instructions(args));
+  const counts = cases.map(([, args]) => instructions(args, env));
   const [bare, emptyImport, packageImport] = times as [number[], number[], number[]];
   // Differences of runs in the same round: each run and the bare run beside it shared the machine's load.
   const over = (own: number[], peer: number[]) => spread(own.map((ms, run) => ms - peer[run]!));
@@ -51,6 +62,7 @@ export function measureColdStart(
       : ((counts[i]! - counts[0]) / counts[0]) * median(bare);
   return {
     runs,
+    extraCaCerts: process.env.NODE_EXTRA_CA_CERTS !== undefined,
     node: median(bare),
     moduleOverhead: over(emptyImport, bare),
     packageOverhead: over(packageImport, bare),
@@ -89,10 +101,11 @@ function spread(values: number[]): Spread {
  * main thread, so the count is the same from run to run), or undefined without valgrind. Unlike the
  * wall time, it does not move with the machine's load (docs/decisions/0069, 0195).
  */
-function instructions(args: string[]): number | undefined {
+function instructions(args: string[], env: NodeJS.ProcessEnv): number | undefined {
   const command = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null'];
   const result = spawnSync('valgrind', [...command, process.execPath, '--predictable', ...args], {
     encoding: 'utf8',
+    env,
   });
   if (result.error !== undefined) return undefined;
   const refs = /I\s+refs:\s+([\d,]+)/.exec(result.stderr);

@@ -31,6 +31,8 @@ export interface Spread {
 export interface ColdStart {
   /** Interleaved runs of each process. */
   runs: number;
+  /** Whether this machine sets `NODE_EXTRA_CA_CERTS`, which the children run without (validate-cold.ts). */
+  extraCaCerts: boolean;
   /** Bare `node -e 0`'s median. */
   node: number;
   /** What importing one empty module file takes over `node -e 0` (per-run differences). */
@@ -213,8 +215,17 @@ function coldLines(cold: ColdStart, load: Load): string[] {
   const countText = counted
     ? ` The instruction column is load-free: the instructions valgrind counts for the process (\`--predictable\`), those over bare node's (${(counted.bare / 1e6).toFixed(0)} M) turned into ms at bare node's median time per instruction; for the peers ${signed(counted.module)} ms and ${signed(counted.package)} ms.`
     : ' (valgrind was not installed: no instruction counts.)';
+  const environment = cold.extraCaCerts
+    ? ' This machine sets `NODE_EXTRA_CA_CERTS`; the processes run without it, as its certificates are parsed before any code runs, alike in every process (docs/decisions/0199).'
+    : '';
+  const floor = cold.moduleOverhead.median;
+  const under = cold.rows.filter((row) => row.target !== undefined && row.target < floor);
+  const floorText = under.map(
+    (row) =>
+      ` The target of "${row.name}" (+${row.target} ms) is under what importing one empty module takes here (${signed(floor)} ms${counted ? `, ${signed(counted.module)} ms by instructions` : ''}): no package of ES modules meets it on this machine.`,
+  );
   return [
-    `Whole \`node\` processes, ${cold.runs} interleaved rounds (each starting one process later), 1-minute load average when the bench started: ${load.start[0]!.toFixed(1)}. Each figure over another process is the median of the per-round differences, with their interquartile range in brackets: it shows how far the machine's load moved single runs. Bare \`node -e 0\`: ${cold.node.toFixed(1)} ms; an ES module that imports one empty module file (Node's ES module loader, paid by any consumer that imports a package at all): ${within(cold.moduleOverhead)} ms over it; one that imports an empty npm package by name (Node's resolution of a bare specifier besides): ${within(cold.packageOverhead)} ms over it. What is over the empty module is eventry's own: its modules read, parsed and run, the event's validator set up, the payload validated.${countText}`,
+    `Whole \`node\` processes, ${cold.runs} interleaved rounds (each starting one process later), 1-minute load average when the bench started: ${load.start[0]!.toFixed(1)}. Each figure over another process is the median of the per-round differences, with their interquartile range in brackets: it shows how far the machine's load moved single runs. Bare \`node -e 0\`: ${cold.node.toFixed(1)} ms; an ES module that imports one empty module file (Node's ES module loader, paid by any consumer that imports a package at all): ${within(cold.moduleOverhead)} ms over it; one that imports an empty npm package by name (Node's resolution of a bare specifier besides): ${within(cold.packageOverhead)} ms over it. What is over the empty module is eventry's own: its modules read, parsed and run, the event's validator set up, the payload validated.${countText}${environment}${floorText.join('')}`,
     '',
     '| process | median | over bare node [IQR] | over importing one empty module [IQR] | over importing one empty package by name [IQR] | instructions over bare node (as ms) | target (over bare node, median) |',
     '|---|---|---|---|---|---|---|',
