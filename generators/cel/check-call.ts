@@ -1,4 +1,5 @@
 import { type CheckContext, mismatch, type Scope, unsupported, withGuards } from './check-context.js';
+import { chainTooLong, MAX_RULE_DEPTH } from './depth.js';
 import type { CelExpr } from './parse.js';
 import { matchesPattern, parseTimestamp } from './semantics.js';
 import { aType, type CelType, cap, celTypeName, type TypedNode } from './types.js';
@@ -73,7 +74,11 @@ function logic(
   offset: number,
 ): TypedNode | undefined {
   // The parser gives `a && b && c` as one call; it is folded from the left, each side reading what the
-  // sides before it prove present: `has(a) && a > 0`, `!has(a) || a > 0`.
+  // sides before it prove present: `has(a) && a > 0`, `!has(a) || a > 0`. A level per term.
+  if (exprs.length > MAX_RULE_DEPTH) {
+    ctx.problems.push(chainTooLong(offset, exprs.length, fn === '_&&_' ? '&&' : '||'));
+    return undefined;
+  }
   let left = ctx.visit(exprs[0], scope);
   for (const expr of exprs.slice(1)) {
     if (!left) return undefined;

@@ -1,6 +1,7 @@
 import type { Field, FieldType } from '../model.js';
 import { checkCall } from './check-call.js';
 import { type CheckContext, mismatch, pathOf, type Scope, unsupported, withGuards } from './check-context.js';
+import { typedPastLimit, typedTooDeep } from './depth.js';
 import { type CelComprehension, type CelExpr, type ParsedRule, parseRule } from './parse.js';
 import {
   aType,
@@ -41,6 +42,8 @@ export function checkExpression(text: string, scope: RuleScope): CheckedRule {
   const root: CelType = { kind: 'object', name: scope.name, fields: scope.fields };
   const node = ctx.visit(parsed.parsed.expr, { vars: new Map([[scope.variable, root]]), present: new Set() });
   if (ctx.problems.length > 0 || !node) return { ok: false, problems: ctx.problems };
+  const past = typedPastLimit(node);
+  if (past) return { ok: false, problems: [typedTooDeep(past.offset)] };
   return { ok: true, node };
 }
 

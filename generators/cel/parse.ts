@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { MAX_RULE_DEPTH, parsedPastLimit, tooDeep } from './depth.js';
 import type { RuleProblem } from './types.js';
 
 /**
@@ -86,12 +87,10 @@ export function parseRule(text: string): { parsed: ParsedRule } | { problem: Rul
   if (!expr)
     return { problem: { code: 'rule-syntax-error', offset: 0, message: 'The expression is empty.' } };
   const positions = celParser.positions();
-  return {
-    parsed: {
-      expr,
-      offsetOf: (node) => clampOffset(positions?.[node.id.toString()], text.length),
-    },
-  };
+  const offsetOf = (node: CelExpr) => clampOffset(positions?.[node.id.toString()], text.length);
+  const past = parsedPastLimit(expr);
+  if (past) return { problem: tooDeep(offsetOf(past)) };
+  return { parsed: { expr, offsetOf } };
 }
 
 function clampOffset(offset: number | undefined, length: number): number {
@@ -100,6 +99,12 @@ function clampOffset(offset: number | undefined, length: number): number {
 
 /** The parser's error as a problem at its offset; its text without the `<input>:line:column:` prefix. */
 function syntaxProblem(error: unknown): RuleProblem {
+  // The parser recurses per level of nesting: an expression deep enough overflows its stack.
+  if (error instanceof RangeError)
+    return tooDeep(
+      0,
+      `The expression nests too deeply to parse; eventry compiles at most ${MAX_RULE_DEPTH} levels.`,
+    );
   const located = error as {
     location?: { start?: { offset?: number } };
     rawMessage?: unknown;

@@ -62,7 +62,8 @@ export type RuleProblemCode =
   | 'rule-unknown-field'
   | 'rule-type-mismatch'
   | 'rule-unguarded-field'
-  | 'rule-unsupported';
+  | 'rule-unsupported'
+  | 'rule-too-deep';
 
 /** A problem in a rule's expression, at an offset into it (0-based, UTF-16). */
 export interface RuleProblem {

@@ -118,6 +118,8 @@ const DEFAULT_HINTS: Record<RuleProblem['code'], string> = {
   'rule-type-mismatch': 'Combine values of one type; every JSON number is a double to CEL (write `1.0`).',
   'rule-unguarded-field': 'Guard the optional field with `has()` first.',
   'rule-unsupported': 'See "Rules" in catalogue/README.md for what eventry compiles.',
+  'rule-too-deep':
+    'Write a choice among values as `in [...]`; split a long `&&` condition into rules of their own.',
 };
 
 /** What to do about a CEL problem: a did-you-mean for an unknown name, else the check's hint or the default. */

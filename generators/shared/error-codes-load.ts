@@ -79,6 +79,10 @@ export const LOAD_ERRORS = {
     'rule-unsupported': {
       meaning: "A rule (or a migration's `set: {cel}`) that uses CEL outside the subset eventry compiles.",
     },
+    'rule-too-deep': {
+      meaning:
+        "A rule (or a migration's `set: {cel}`) nested deeper than eventry compiles: 100 levels of expressions, or 100 terms in one `&&` or `||` chain.",
+    },
     'duplicate-rule': { meaning: 'Two rules of one event or shape with the same `name`.' },
     'rule-unsatisfiable': {
       meaning: 'A rule that no test data the build draws keeps (impossible, or too narrow for `fake`).',
