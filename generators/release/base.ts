@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { ErrorCode } from '../shared/error-codes.js';
 import {
   type GitPlace,
@@ -97,9 +99,13 @@ export function resolveGateBase(
   if (explicit) {
     const commit = repoRoot(at) ? resolveCommit(at, explicit.spec) : undefined;
     if (!commit) return { ok: true, value: { kind: 'given', ref: explicit.spec, why: explicit.from } };
+    const outside = outsideRepository(at, subject.catalogueDir);
+    if (outside) return { ok: false, problem: outside };
     const why = commit.startsWith(explicit.spec) ? explicit.from : `${explicit.spec}, from ${explicit.from}`;
     return { ok: true, value: { kind: 'commit', ref: explicit.spec, commit, why, neverReleased: false } };
   }
+  const outside = outsideRepository(at, subject.catalogueDir);
+  if (outside) return { ok: false, problem: outside };
   const head = repoRoot(at) ? resolveCommit(at, 'HEAD') : undefined;
   if (!head) {
     const found = findLastRelease(at, { kind: 'catalogue', ...subject });
@@ -161,4 +167,25 @@ export function missingBaseHint(at: GitPlace): string {
   return isShallow(at)
     ? `this clone is shallow: ${FETCH_HINT}.`
     : 'name a branch, tag or commit this repository holds with --base or EVENTRY_BASE (e.g. `origin/main`).';
+}
+
+/**
+ * A catalogue folder outside the repository git runs in (the current folder's): that history holds
+ * none of its releases, so no base can be found in it.
+ */
+function outsideRepository(at: GitPlace, catalogueDir: string): BaseProblem | undefined {
+  const top = repoRoot(at);
+  if (!top) return undefined;
+  let folder: string;
+  try {
+    folder = realpathSync(resolve(at.cwd, catalogueDir));
+  } catch {
+    return undefined;
+  }
+  const inside = relative(realpathSync(top), folder);
+  if (!inside.startsWith('..') && !isAbsolute(inside)) return undefined;
+  return {
+    code: 'not-a-repository',
+    message: `the catalogue \`${catalogueDir}\` is outside the git repository of the current folder, so that history holds none of its releases: run eventry from inside the repository that holds the catalogue, or name a catalogue folder as --base (that needs no history).`,
+  };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../cli/in-process.js';
@@ -97,6 +97,28 @@ describe('the gate never passes by default: a base it cannot see is a usage erro
     expect(result.stderr).toContain(
       'fix: this clone is shallow: fetch the history (`git fetch --unshallow --tags`',
     );
+  });
+
+  it('fails with exit 2, not an internal error, for a catalogue outside the current repository', async () => {
+    const repo = released();
+    const elsewhere = join(tempDir('eventry-outside-'), 'catalogue');
+    cpSync(BEFORE, elsewhere, { recursive: true });
+    writeFileSync(join(elsewhere, 'orders.yaml'), dropNote());
+    for (const args of [
+      ['--catalogue', elsewhere],
+      ['--catalogue', elsewhere, '--base', 'HEAD'],
+    ]) {
+      const result = await check(repo.dir, {}, ...args);
+      expect(result.stderr).toMatch(
+        /^eventry check: error not-a-repository: the catalogue `.*` is outside the git repository of the current folder/,
+      );
+      expect(result.status).toBe(2);
+      expect(result.stdout).not.toContain('passed');
+    }
+    // A catalogue folder as the base needs no history: the break is seen.
+    const folderBase = await check(repo.dir, {}, '--catalogue', elsewhere, '--base', BEFORE);
+    expect(folderBase.stdout).toContain('error field-removed: order.placed-v1 note:');
+    expect(folderBase.status).toBe(1);
   });
 
   it('fails with exit 2 when the base catalogue does not load, instead of passing', async () => {
