@@ -59,9 +59,10 @@ export function unreadableProblem(file: {
   path: string;
   unreadable?: string;
   outside?: true;
+  unreadableAt?: { line: number; column: number };
 }): CatalogueProblem | undefined {
   if (file.unreadable === undefined) return undefined;
-  const at = { file: file.path, line: 1, column: 1 };
+  const at = { file: file.path, line: file.unreadableAt?.line ?? 1, column: file.unreadableAt?.column ?? 1 };
   return file.outside
     ? {
         code: 'symlink-outside-catalogue',
@@ -72,7 +73,9 @@ export function unreadableProblem(file: {
     : {
         code: 'unreadable-file',
         message: `\`${printablePath(file.path)}\` cannot be read: ${file.unreadable}.`,
-        hint: 'Make it a readable YAML file, or move it out of the catalogue folder.',
+        hint: file.unreadableAt
+          ? 'Save it as UTF-8: the byte here is not UTF-8 (a file saved as Latin-1 or UTF-16?).'
+          : 'Make it a readable YAML file, or move it out of the catalogue folder.',
         ...at,
       };
 }

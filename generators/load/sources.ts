@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type Dirent, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRegularFile, resolvesInside, USER_FILE_REASONS } from '../shared/read-user-file.js';
+import {
+  readRegularFile,
+  resolvesInside,
+  USER_FILE_REASONS,
+  UserFileError,
+} from '../shared/read-user-file.js';
 
 /** One catalogue file as text, with its path relative to the catalogue root. */
 export interface CatalogueSourceFile {
@@ -14,6 +19,8 @@ export interface CatalogueSourceFile {
   unreadable?: string;
   /** Set (with `unreadable`) for a symbolic link that resolves outside the catalogue folder: never read. */
   outside?: true;
+  /** Where the file stops being readable (with `unreadable`): its first byte that is not UTF-8. */
+  unreadableAt?: { line: number; column: number };
 }
 
 /** The two file-system calls the reader makes; injectable so tests can fail them (tests run as root). */
@@ -56,7 +63,8 @@ export function readCatalogueSources(root: string, reader: SourceReader = DISK):
     try {
       return { path, text: reader.readFile(join(root, path)) };
     } catch (error) {
-      return { path, text: '', unreadable: reasonOf(error) };
+      const at = error instanceof UserFileError ? error.at : undefined;
+      return { path, text: '', unreadable: reasonOf(error), ...(at ? { unreadableAt: at } : {}) };
     }
   };
   walkCatalogue(

@@ -19,6 +19,7 @@ function readPem(cwd: string, file: string): { text: string } | { reason: string
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code === 'ENOENT') return { reason: 'no such file' };
     if (code === 'EFBIG') return { reason: `it is larger than ${MAX_PEM_BYTES / 1024} KiB, not a PEM file` };
+    if (code === 'ENOTUTF8') return { reason: 'it is binary, not a PEM file (convert a DER file to PEM)' };
     return { reason: USER_FILE_REASONS[code] ?? `it cannot be read (${code || 'unknown error'})` };
   }
 }

@@ -41,7 +41,7 @@ export const LOAD_ERRORS = {
     'too-deep': { meaning: 'YAML nested deeper than any catalogue file needs.' },
     'unreadable-file': {
       meaning:
-        'An entry of the catalogue folder that cannot be read as a file (a folder, a FIFO or device, over 64 MiB).',
+        'An entry of the catalogue folder that cannot be read as a file (a folder, a FIFO or device, over 64 MiB, not UTF-8 text).',
     },
     'symlink-outside-catalogue': {
       meaning: 'A symbolic link in the catalogue folder to a file outside it (never read).',

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
@@ -20,8 +21,10 @@ export type UserFileRead =
 /** What `readRegularFile` throws when it refuses: `code` says why, as an errno code would. */
 export class UserFileError extends Error {
   constructor(
-    readonly code: 'ENOTREG' | 'EFBIG' | 'EOUTSIDE',
+    readonly code: 'ENOTREG' | 'EFBIG' | 'EOUTSIDE' | 'ENOTUTF8',
     message: string,
+    /** Where in the file the refusal is (1-based; columns in UTF-16 units), when it is at one place. */
+    readonly at?: { line: number; column: number },
   ) {
     super(message);
   }
@@ -32,6 +35,7 @@ export const USER_FILE_REASONS: Readonly<Record<string, string>> = {
   EOUTSIDE: 'it resolves to a file outside the catalogue folder, which is not read',
   ENOTREG: 'it is not a regular file (a FIFO, a device or a socket), which is not read',
   EFBIG: `it is larger than ${MAX_USER_FILE_BYTES / 1024 / 1024} MiB, which is not read`,
+  ENOTUTF8: 'it is not UTF-8 text',
   EISDIR: 'it is a directory, not a file',
   ELOOP: 'it is a symbolic link that loops back on itself',
   ENOENT: 'it is a symbolic link to nothing',
@@ -65,9 +69,31 @@ export function readRegularFile(path: string, maxBytes = MAX_USER_FILE_BYTES): s
       length += read;
     }
     if (length > maxBytes) throw new UserFileError('EFBIG', USER_FILE_REASONS.EFBIG!);
-    return buffer.toString('utf8', 0, length);
+    const bytes = buffer.subarray(0, length);
+    // Decoding would put U+FFFD in place of each invalid byte, and the file would be read as
+    // something it does not say: a file that is not UTF-8 is refused where it stops being so.
+    if (!isUtf8(bytes)) throw notUtf8(bytes);
+    return bytes.toString('utf8');
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The refusal of bytes that are not UTF-8, at the first line that is not (no newline byte is in a character). */
+function notUtf8(bytes: Buffer): UserFileError {
+  let line = 1;
+  let start = 0;
+  for (;;) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline < 0 ? bytes.length : newline;
+    const text = bytes.subarray(start, end);
+    if (!isUtf8(text) || newline < 0) {
+      // The first replacement character the lenient decoding makes marks the first invalid byte.
+      const column = Math.max(text.toString('utf8').indexOf('\uFFFD'), 0) + 1;
+      return new UserFileError('ENOTUTF8', USER_FILE_REASONS.ENOTUTF8!, { line, column });
+    }
+    start = end + 1;
+    line++;
   }
 }
 
@@ -121,6 +147,8 @@ export function readUserFile(root: string, path: string, maxBytes = MAX_USER_FIL
         : code === 'EFBIG'
           ? 'file-too-large'
           : 'unreadable';
-    return { ok: false, refusal, reason: USER_FILE_REASONS[code] ?? `${code}` };
+    const at =
+      error instanceof UserFileError && error.at ? ` (line ${error.at.line}, column ${error.at.column})` : '';
+    return { ok: false, refusal, reason: `${USER_FILE_REASONS[code] ?? code}${at}` };
   }
 }

@@ -26,3 +26,33 @@ describe('readUserFile: inside the catalogue, by path and by link', () => {
     }
   });
 });
+
+describe('a file that is not UTF-8 is refused where it stops being UTF-8, never read with U+FFFD in it', () => {
+  const root = tempDir('eventry-utf8-');
+  const read = (bytes: number[] | Buffer) => {
+    writeFileSync(join(root, 'file.yaml'), Buffer.from(bytes));
+    return readUserFile(root, 'file.yaml');
+  };
+  const text = (value: string) => [...Buffer.from(value, 'utf8')];
+
+  it('reads UTF-8 as it is: a byte order mark, characters of every width, a written U+FFFD', () => {
+    const value = '\uFEFFtitle: Café ☕ 𝄞\nnote: "\uFFFD"\n';
+    expect(read(text(value))).toEqual({ ok: true, text: value });
+  });
+
+  it.each([
+    ['a Latin-1 byte after ASCII', [...text('a: 1\ntitle: Caf'), 0xe9, ...text('\n')], 2, 11],
+    // Columns count UTF-16 units, as every other column eventry prints: 𝄞 is two.
+    ['a Latin-1 byte after wide characters', [...text('x: ☕𝄞'), 0xe9], 1, 7],
+    ['a character cut off at the end of the file', [...text('a: 1\nb: '), 0xe2, 0x98], 2, 4],
+    ['a UTF-16 file (its byte order mark)', [0xff, 0xfe, ...text('a')], 1, 1],
+    ['a lone continuation byte on a later line', [...text('a: 1\nb: 2\nc: '), 0x80, ...text('x\n')], 3, 4],
+  ])('refuses %s at its line and column', (_, bytes, line, column) => {
+    const result = read(bytes);
+    expect(result).toEqual({
+      ok: false,
+      refusal: 'unreadable',
+      reason: `it is not UTF-8 text (line ${line}, column ${column})`,
+    });
+  });
+});
