@@ -1,4 +1,4 @@
-import { posix, relative, resolve, sep } from 'node:path';
+import { posix, resolve } from 'node:path';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { evaluateGate, type GateOutcome } from '../diff/gate.js';
 import { checkDeclarationsAcross, consumerImpact, unreadPassing } from '../diff/impact.js';
@@ -8,10 +8,10 @@ import type { Finding } from '../diff/rule.js';
 import { lintForGate } from '../lint/gate.js';
 import { ALLOW_LIST_FILE } from '../load/index.js';
 import { lastRelease } from '../release/last-release.js';
-import { type GitPlace, readFiles, repoRoot, resolveCommit } from '../sources/git.js';
+import { type GitPlace, readFiles, repoPath, repoRoot, resolveCommit } from '../sources/git.js';
 import type { ResolvedSource, SourceOptions } from '../sources/index.js';
 import { withUpcasts } from './migrations.js';
-import { type GateSides, resolveSides } from './sides.js';
+import { type GateSides, resolveSides, throughLinks } from './sides.js';
 import type { ConsumersVerdict, GateRequest, GateRun, GateVerdict } from './verdict.js';
 
 // `eventry check`, the version policy gate, read top-down: `runGate` takes the steps in order, each a
@@ -23,7 +23,8 @@ import type { ConsumersVerdict, GateRequest, GateRun, GateVerdict } from './verd
  * the release before it), (3) whom the change breaks, (4) the lint pack. Never passes by default: a
  * base it cannot see is a result of its own, for a usage error.
  */
-export async function runGate(request: GateRequest): Promise<GateRun> {
+export async function runGate(asked: GateRequest): Promise<GateRun> {
+  const request = { ...asked, source: throughLinks(asked.source) };
   const sides = resolveSides(request);
   if (sides.kind !== 'sides') return sides;
   const { chosen, base, current } = sides;
@@ -95,11 +96,7 @@ function releaseAllowList(at: GitPlace, catalogueDir: string, scope: string, bas
   if (!top || !parent) return [];
   const release = lastRelease(at, top, catalogueDir, scope, parent);
   if (!release) return [];
-  const path = posix.join(toPosix(relative(top, resolve(at.cwd, catalogueDir))), ALLOW_LIST_FILE);
+  const path = posix.join(repoPath(top, at.cwd, catalogueDir), ALLOW_LIST_FILE);
   const text = readFiles(at, release.commit, [path]).get(path);
   return text === undefined ? [] : readAllowList({ path: ALLOW_LIST_FILE, text }).entries;
-}
-
-function toPosix(path: string): string {
-  return path.split(sep).join(posix.sep);
 }

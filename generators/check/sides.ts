@@ -1,8 +1,15 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { type AllowEntry, readAllowList } from '../diff/allow-list.js';
 import { type BaseResult, type GateBase, missingBaseHint, resolveGateBase } from '../release/base.js';
 import { directorySource } from '../sources/folder.js';
 import type { GitPlace } from '../sources/git.js';
-import { type ResolvedSource, resolveSource, type SourceResult } from '../sources/index.js';
+import {
+  type ResolvedSource,
+  resolveSource,
+  type SourceOptions,
+  type SourceResult,
+} from '../sources/index.js';
 import type { GateRequest, GateRun } from './verdict.js';
 
 /** The two sides the gate compares, once both load: the base chosen, its catalogue, and the current one. */
@@ -86,4 +93,23 @@ function cannotSee(
 function emptySource(current: ResolvedSource): ResolvedSource {
   const catalogue = { ...current.catalogue, groups: [], shapes: {}, events: {} };
   return { kind: 'empty', label: 'an empty catalogue', catalogue, root: current.root, packageVersions: {} };
+}
+
+/**
+ * The catalogue folder as git knows it: through any symbolic link, relative to the current folder
+ * (absolute when outside it). Git looks a path up by its name, so a link to the catalogue would have
+ * no history of its own, and the gate would compare with the wrong base.
+ */
+export function throughLinks(source: SourceOptions): SourceOptions {
+  let real: string;
+  let cwd: string;
+  try {
+    real = realpathSync(resolve(source.cwd, source.catalogue));
+    cwd = realpathSync(source.cwd);
+  } catch {
+    return source; // no such folder: the sides say so
+  }
+  const inside = relative(cwd, real);
+  const catalogue = inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? real : inside;
+  return { ...source, catalogue };
 }

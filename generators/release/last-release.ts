@@ -1,4 +1,3 @@
-import { posix, relative, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { CONFIG_FILE } from '../load/index.js';
 import {
@@ -7,6 +6,7 @@ import {
   type GitPlace,
   isAncestor,
   readObjects,
+  repoPath,
   resolveCommit,
 } from '../sources/git.js';
 import { packageVersion } from '../sources/source.js';
@@ -91,7 +91,7 @@ export function lastRelease(
   scope: string,
   from: string,
 ): Release | undefined {
-  const config = toPosix(relative(top, resolve(at.cwd, catalogueDir, CONFIG_FILE)));
+  const config = repoPath(top, at.cwd, catalogueDir, CONFIG_FILE);
   const marks = { tags: `${scope}/*@*`, ownTags: false, path: config, read: catalogueVersion };
   return nearestRelease(at, top, marks, from);
 }
@@ -129,8 +129,4 @@ export function nearestRelease(
   if (!changed) return byTag;
   if (byTag.commit === changed.commit) return marks.ownTags ? byTag : changed;
   return isAncestor(at, byTag.commit, changed.commit) ? changed : byTag;
-}
-
-function toPosix(path: string): string {
-  return path.split(sep).join(posix.sep);
 }

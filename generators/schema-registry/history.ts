@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   type CatalogueProblem,
   CONFIG_FILE,
@@ -16,6 +16,7 @@ import {
   gitSource,
   headCommit,
   readObjects,
+  repoPath,
   repoRoot,
   runGit,
   shallowOrThrow,
@@ -163,7 +164,7 @@ function releasePoints(
     warnings.push(message);
   }
   if (headCommit(atTop) === undefined) return []; // no commit yet: nothing released
-  const inRepo = relative(top, folder).split(sep).join('/');
+  const inRepo = repoPath(top, folder, '.');
   const points: HistoryPoint[] = [];
   for (const release of findReleases(atTop, inRepo)) {
     const label = `${release.version} (${release.commit.slice(0, 7)})`;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 import { ALLOW_LIST_FILE, CONFIG_FILE, loadCatalogueFromSources } from '../load/index.js';
 import { displayPath, loaded, type SourceKind, toPosix, unknownSpec } from './source.js';
@@ -52,6 +52,22 @@ export function repoRoot(at: GitPlace): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `path` (relative to `cwd`), and `file` in it, as the repository at `top` names them: `/`-separated,
+ * relative to `top`, through symbolic links. Git knows a file by its real name: a link to the
+ * catalogue has no history of its own.
+ */
+export function repoPath(top: string, cwd: string, path: string, file?: string): string {
+  const full = resolve(cwd, path);
+  let real = full;
+  try {
+    real = realpathSync(full);
+  } catch {
+    // Not there (yet): as named.
+  }
+  return toPosix(relative(top, file === undefined ? real : join(real, file)));
 }
 
 /** The commit a ref names, or undefined when it names none (a typo, `HEAD~1` of a first commit). */
@@ -217,7 +233,7 @@ export const gitSource: SourceKind = {
       }
       return { ok: false, reason: 'usage', message: unknownSpec(spec) };
     }
-    const folder = toPosix(relative(top, resolve(cwd, catalogue)));
+    const folder = repoPath(top, cwd, catalogue);
     const label = commit.startsWith(spec) ? commit.slice(0, 7) : `${spec} (${commit.slice(0, 7)})`;
     try {
       const prefix = folder === '' ? '' : `${folder}/`;

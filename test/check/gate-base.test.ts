@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../cli/in-process.js';
@@ -119,6 +119,22 @@ describe('the gate never passes by default: a base it cannot see is a usage erro
     const folderBase = await check(repo.dir, {}, '--catalogue', elsewhere, '--base', BEFORE);
     expect(folderBase.stdout).toContain('error field-removed: order.placed-v1 note:');
     expect(folderBase.status).toBe(1);
+  });
+
+  it('checks a catalogue named through a symbolic link against the history of the catalogue itself', async () => {
+    const repo = released();
+    repo.write('catalogue/orders.yaml', dropNote());
+    repo.commit('break');
+    // Git knows the folder by its name: a link has no history of its own, in the repository or out of it.
+    symlinkSync(join(repo.dir, 'catalogue'), join(repo.dir, 'catalogue-link'));
+    const outside = join(tempDir('eventry-link-'), 'catalogue');
+    symlinkSync(join(repo.dir, 'catalogue'), outside);
+    for (const link of ['catalogue-link', outside]) {
+      const result = await check(repo.dir, {}, '--catalogue', link);
+      expect(result.stdout).toMatch(/^eventry check: base commit [0-9a-f]{7} \(the last release\)\./);
+      expect(result.stdout).toContain('error field-removed: order.placed-v1 note:');
+      expect(result.status).toBe(1);
+    }
   });
 
   it('fails with exit 2 when the base catalogue does not load, instead of passing', async () => {
