@@ -116,11 +116,17 @@ export function loadOwnership(
   const ownership: Ownership = { teams: Object.create(null), consumers: [], acceptances: [] };
   const declarationSources: YamlSource[] = [];
   let teamsRead = false;
+  // A teams file with problems is reported as such: every team it should define would be reported
+  // again as not defined, a consequence and no news.
+  let teamsBroken = false;
   for (const { file, source, problems: fileProblems } of parsed.parses) {
     problems.push(...fileProblems);
     const kind = file.path === TEAMS_FILE ? 'teams' : 'consumers';
-    if (kind === 'teams') teamsRead = true; // a broken one is reported: its teams are unknown, not missing
-    if (!source || fileProblems.length > 0) continue;
+    if (kind === 'teams') teamsRead = true;
+    if (!source || fileProblems.length > 0) {
+      if (kind === 'teams') teamsBroken = true;
+      continue;
+    }
     if (kind === 'teams') {
       teamsRead = true;
       readTeams(source, ownership.teams);
@@ -129,16 +135,18 @@ export function loadOwnership(
   for (const source of declarationSources) readDeclarations(source, ownership);
   if (catalogue) {
     const known = teamsRead || Object.keys(ownership.teams).length > 0;
-    problems.push(
-      ...checkTeams(
-        ownership,
-        catalogue,
-        options.definitionFiles ?? [],
-        declarationSources,
-        known,
-        options.accelerator ?? PLAIN_LOAD,
-      ),
-    );
+    if (!teamsBroken) {
+      problems.push(
+        ...checkTeams(
+          ownership,
+          catalogue,
+          options.definitionFiles ?? [],
+          declarationSources,
+          known,
+          options.accelerator ?? PLAIN_LOAD,
+        ),
+      );
+    }
     problems.push(...checkEventTypes(ownership, [catalogue]));
     if (!options.deferVersions) problems.push(...checkDeclarations(ownership, [catalogue]));
   }
