@@ -99,8 +99,9 @@ function clampOffset(offset: number | undefined, length: number): number {
 
 /** The parser's error as a problem at its offset; its text without the `<input>:line:column:` prefix. */
 function syntaxProblem(error: unknown): RuleProblem {
-  // The parser recurses per level of nesting: an expression deep enough overflows its stack.
-  if (error instanceof RangeError)
+  // The parser recurses per level of nesting: an expression deep enough overflows its stack. (It
+  // throws other RangeErrors too, for a code point out of range: those are syntax errors.)
+  if (error instanceof RangeError && /call stack/i.test(error.message))
     return tooDeep(
       0,
       `The expression nests too deeply to parse; eventry compiles at most ${MAX_RULE_DEPTH} levels.`,

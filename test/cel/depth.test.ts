@@ -85,6 +85,13 @@ describe('how deep a rule may nest', () => {
     expect(problem!.offset).toBeLessThanOrEqual(expr.length);
   });
 
+  it('keeps the other RangeErrors of the parser syntax errors: a code point out of range is not depth', () => {
+    const checked = checkRule('message.currency == "\\U00110000"', scopeOf());
+    if (checked.ok) throw new Error('accepted');
+    expect(checked.problems.map((problem) => problem.code)).toEqual(['rule-syntax-error']);
+    expect(checked.problems[0]!.message).toContain('Invalid code point');
+  });
+
   it('points at the expression that goes past the limit, not at the start', () => {
     const expr = `message.paid && ${nestedSum(MAX_RULE_DEPTH)}`;
     const checked = checkRule(expr, scopeOf());
