@@ -96,8 +96,8 @@ function emptySource(current: ResolvedSource): ResolvedSource {
 }
 
 /**
- * The catalogue folder as git knows it: through any symbolic link, relative to the current folder
- * (absolute when outside it). Git looks a path up by its name, so a link to the catalogue would have
+ * The catalogue folder as git knows it: through any symbolic link, and absolute or relative to the
+ * current folder as it was named (`../catalogue` from a folder beside it). Git looks a path up by its name, so a link to the catalogue would have
  * no history of its own, and the gate would compare with the wrong base.
  */
 export function throughLinks(source: SourceOptions): SourceOptions {
@@ -109,7 +109,8 @@ export function throughLinks(source: SourceOptions): SourceOptions {
   } catch {
     return source; // no such folder: the sides say so
   }
-  const inside = relative(cwd, real);
-  const catalogue = inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? real : inside;
+  // Absolute or relative as the user named it (relative to another root, another drive, is absolute).
+  const named = relative(cwd, real);
+  const catalogue = isAbsolute(source.catalogue) || isAbsolute(named) ? real : named || '.';
   return { ...source, catalogue };
 }
