@@ -97,8 +97,9 @@ function emptySource(current: ResolvedSource): ResolvedSource {
 
 /**
  * The catalogue folder as git knows it: through any symbolic link, and absolute or relative to the
- * current folder as it was named (`../catalogue` from a folder beside it). Git looks a path up by its name, so a link to the catalogue would have
- * no history of its own, and the gate would compare with the wrong base.
+ * current folder as it was named (`../catalogue` from a folder beside it). Git looks a path up by its
+ * name, so a link to the catalogue would have no history of its own, and the gate would compare with
+ * the wrong base.
  */
 export function throughLinks(source: SourceOptions): SourceOptions {
   let real: string;
