@@ -63,7 +63,6 @@ export class CompatibilityRunner {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = startWorker('schema-registry/compatibility-worker');
-    worker.unref();
     worker.on('message', (reply: CompatibilityReply) => {
       if (worker !== this.worker) return;
       if ('verdict' in reply) this.settle(reply.id, (p) => p.resolve(reply.verdict));
@@ -76,6 +75,9 @@ export class CompatibilityRunner {
     };
     worker.on('error', (error) => lost(`the compatibility thread failed: ${error.message}`));
     worker.on('exit', (code) => lost(`the compatibility thread exited (${code})`));
+    // After the listeners: a 'message' listener added later refs the thread's port again, and the
+    // process would never exit (an `eventry mcp` outliving its client, `serve` after SIGTERM).
+    worker.unref();
     this.worker = worker;
     return worker;
   }

@@ -88,6 +88,28 @@ describe('eventry serve (compiled CLI)', () => {
     ]);
   }, 30_000);
 
+  it('stops on SIGTERM with exit 0 after a compatibility check too (its thread never holds the process)', async () => {
+    const repo = releasedTwice();
+    const served = await serve(repo.dir);
+    const response = await fetch(
+      `${served.url}/compatibility/subjects/account.created-v1/versions/latest?verbose=true`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+        body: JSON.stringify({ schemaType: 'JSON', schema: JSON.stringify({ type: 'object' }) }),
+      },
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toHaveProperty('is_compatible');
+    // The check ran on a thread of its own: it must not keep the process alive after the drain.
+    const exited = await Promise.race([
+      served.stop(),
+      new Promise<string>((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000)),
+    ]);
+    if (exited !== 0) served.child.kill('SIGKILL');
+    expect(exited).toBe(0);
+  }, 30_000);
+
   it('--poll: a release committed while it runs is served without a restart; /healthz names the release', async () => {
     const repo = makeRepo();
     repo.copy(fixturePath('small'), 'catalogue');
