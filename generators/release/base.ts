@@ -1,9 +1,10 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { ErrorCode } from '../shared/error-codes.js';
 import {
   type GitPlace,
   isShallow,
+  repoPath,
   repoRoot,
   resolveCommit,
   rootCommit,
@@ -176,14 +177,8 @@ export function missingBaseHint(at: GitPlace): string {
 function outsideRepository(at: GitPlace, catalogueDir: string): BaseProblem | undefined {
   const top = repoRoot(at);
   if (!top) return undefined;
-  let folder: string;
-  try {
-    folder = realpathSync(resolve(at.cwd, catalogueDir));
-  } catch {
-    return undefined;
-  }
-  const inside = relative(realpathSync(top), folder);
-  if (!inside.startsWith('..') && !isAbsolute(inside)) return undefined;
+  const inRepo = repoPath(realpathSync(top), at.cwd, catalogueDir);
+  if (inRepo !== '..' && !inRepo.startsWith('../') && !isAbsolute(inRepo)) return undefined;
   return {
     code: 'not-a-repository',
     message: `the catalogue \`${catalogueDir}\` is outside the git repository of the current folder, so that history holds none of its releases: run eventry from inside the repository that holds the catalogue, or name a catalogue folder as --base (that needs no history).`,
